@@ -1,0 +1,201 @@
+package document
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark/parser"
+)
+
+// DefaultMaxSize is the largest manuscript opened unless the caller says otherwise:
+// far above any novel (War and Peace is 6 MB) and far below what would hurt memory.
+const DefaultMaxSize = 64 << 20
+
+// Errors callers can test for with errors.Is; the wrapped messages say what exactly
+// was wrong and what is allowed.
+var (
+	ErrBadInput  = errors.New("bad input")
+	ErrBadFile   = errors.New("not a Markdown text file")
+	ErrPointer   = errors.New("bad pointer")
+	ErrDeleted   = errors.New("item deleted")
+	ErrHierarchy = errors.New("edit would change the document's structure")
+)
+
+// Document is a manuscript's source and its linear items. It is not safe for
+// concurrent use; the manuscript service serialises access.
+type Document struct {
+	src     []byte
+	items   []Item
+	roots   []int
+	heads   []int // indices of Heading items, ascending
+	refs    []parser.Reference
+	newline string
+
+	rev     int64
+	baseRev int64    // the oldest revision pointers can be re-based from
+	changes []Change // every change after baseRev, in order
+}
+
+// Change is one splice of the source, kept so that pointers taken at an earlier
+// revision can be re-based to the current one.
+type Change struct {
+	Rev    int64
+	Start  int // splice start in the source before the change
+	OldEnd int // end of the removed bytes in the source before the change
+	NewEnd int // end of the inserted bytes in the source after the change
+	// Removes is true when the items that started inside [Start, OldEnd) are gone
+	// (Delete, or the undo of an insertion); false when the item at Start was
+	// rewritten in place (ReplaceText and its undo).
+	Removes bool
+}
+
+// CheckSource validates manuscript bytes: text, UTF-8, no NUL bytes, not empty and
+// within maxSize (0 = DefaultMaxSize). The error names the first offending byte.
+func CheckSource(name string, src []byte, maxSize int64) error {
+	if maxSize <= 0 {
+		maxSize = DefaultMaxSize
+	}
+	if int64(len(src)) > maxSize {
+		return fmt.Errorf("%w: %s is %d bytes, over the limit of %d bytes; raise the limit (--max-size) or split the manuscript", ErrBadFile, name, len(src), maxSize)
+	}
+	if len(src) == 0 {
+		return fmt.Errorf("%w: %s is empty (0 bytes); a manuscript needs at least one line, e.g. \"# Title\"", ErrBadFile, name)
+	}
+	if i := bytes.IndexByte(src, 0); i >= 0 {
+		line := bytes.Count(src[:i], nl) + 1
+		return fmt.Errorf("%w: %s has a NUL byte at offset %d (line %d): it looks like a binary file; Waymark opens UTF-8 Markdown text", ErrBadFile, name, i, line)
+	}
+	if !utf8.Valid(src) {
+		i := firstInvalidUTF8(src)
+		line := bytes.Count(src[:i], nl) + 1
+		return fmt.Errorf("%w: %s is not valid UTF-8: bad byte 0x%02x at offset %d (line %d); convert the file to UTF-8 (e.g. iconv -f CP1251 -t UTF-8)", ErrBadFile, name, src[i], i, line)
+	}
+	return nil
+}
+
+func firstInvalidUTF8(src []byte) int {
+	for i := 0; i < len(src); {
+		r, n := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(src)
+}
+
+// ReadFile reads and validates a manuscript file.
+func ReadFile(path string, maxSize int64) ([]byte, error) {
+	if maxSize <= 0 {
+		maxSize = DefaultMaxSize
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open manuscript: %w", err)
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%w: %s is a folder; give the path of a Markdown file", ErrBadFile, path)
+	}
+	if fi.Size() > maxSize {
+		return nil, fmt.Errorf("%w: %s is %d bytes, over the limit of %d bytes; raise the limit (--max-size) or split the manuscript", ErrBadFile, path, fi.Size(), maxSize)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read manuscript: %w", err)
+	}
+	if err := CheckSource(path, src, maxSize); err != nil {
+		return nil, err
+	}
+	return src, nil
+}
+
+// Parse builds the linear document of src at revision rev. The source is copied.
+func Parse(src []byte, rev int64) *Document {
+	d := &Document{src: append([]byte(nil), src...), rev: rev, baseRev: rev}
+	p := linearize(d.src)
+	d.items, d.roots, d.refs = p.items, p.roots, p.refs
+	position(d.src, d.items, 0, 0, 0)
+	d.reindexHeads()
+	d.newline = "\n"
+	if i := bytes.IndexByte(d.src, '\n'); i > 0 && d.src[i-1] == '\r' {
+		d.newline = "\r\n"
+	}
+	return d
+}
+
+func (d *Document) reindexHeads() {
+	d.heads = d.heads[:0]
+	for i := range d.items {
+		if d.items[i].Type == Heading {
+			d.heads = append(d.heads, i)
+		}
+	}
+}
+
+// Source returns the current Markdown. The slice must not be modified.
+func (d *Document) Source() []byte { return d.src }
+
+// Len is the number of items.
+func (d *Document) Len() int { return len(d.items) }
+
+// Item returns item i; i must be in range.
+func (d *Document) Item(i int) *Item { return &d.items[i] }
+
+// Items returns the items; the slice must not be modified.
+func (d *Document) Items() []Item { return d.items }
+
+// Rev is the current revision number.
+func (d *Document) Rev() int64 { return d.rev }
+
+// Newline is the document's line break ("\n" or "\r\n"), used for inserted text.
+func (d *Document) Newline() string { return d.newline }
+
+// Markdown returns the exact source of item i.
+func (d *Document) Markdown(i int) string {
+	it := &d.items[i]
+	return string(d.src[it.Start:it.End])
+}
+
+// HeadingOf returns the index of the nearest heading at or before item i, or -1.
+func (d *Document) HeadingOf(i int) int {
+	k := sort.SearchInts(d.heads, i+1)
+	if k == 0 {
+		return -1
+	}
+	return d.heads[k-1]
+}
+
+// IndexAt returns the index of the item starting exactly at byte offset off.
+func (d *Document) IndexAt(off int) (int, bool) {
+	i := sort.Search(len(d.items), func(i int) bool { return d.items[i].Start >= off })
+	if i < len(d.items) && d.items[i].Start == off {
+		return i, true
+	}
+	return i, false
+}
+
+// IndexContaining returns the index of the last item starting at or before off, or -1.
+func (d *Document) IndexContaining(off int) int {
+	return sort.Search(len(d.items), func(i int) bool { return d.items[i].Start > off }) - 1
+}
+
+// SetHistory installs the changes after baseRev (loaded from the revision log) so
+// that pointers from those revisions can be re-based; rev becomes the last one.
+func (d *Document) SetHistory(baseRev int64, changes []Change) {
+	d.baseRev = baseRev
+	d.changes = append([]Change(nil), changes...)
+	d.rev = baseRev
+	if n := len(changes); n > 0 {
+		d.rev = changes[n-1].Rev
+	}
+}
+
+// SetRev sets the revision number of the current source (after a reload that
+// matches a known revision), forgetting history before it.
+func (d *Document) SetRev(rev int64) {
+	d.rev, d.baseRev, d.changes = rev, rev, nil
+}

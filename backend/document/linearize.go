@@ -1,0 +1,478 @@
+package document
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+	"sort"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	extast "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/waymark/waymark/backend/textmatch"
+)
+
+// markdown is the one goldmark configuration of the product: CommonMark plus the GFM
+// extensions the manuscripts use (tables, strikethrough, task lists, autolinks) and
+// footnotes. Every parse — whole book, edit window, item text — goes through it so
+// that the incremental view and a full re-parse can never disagree.
+var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote))
+
+// parsed is the result of linearising one run of source bytes.
+type parsed struct {
+	items []Item
+	roots []int // line starts of the top-level blocks, ascending
+	refs  []parser.Reference
+}
+
+// linearize parses src and returns its items with offsets relative to src.
+func linearize(src []byte) parsed {
+	pc := parser.NewContext()
+	root := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(pc))
+	b := builder{src: src, items: make([]Item, 0, len(src)/256+16)}
+	for c := root.FirstChild(); c != nil; c = c.NextSibling() {
+		if fl, ok := c.(*extast.FootnoteList); ok {
+			for f := fl.FirstChild(); f != nil; f = f.NextSibling() {
+				b.roots = append(b.roots, b.lineStart(b.pos(f)))
+				b.visit(f, walkCtx{})
+			}
+			continue
+		}
+		if p := b.pos(c); p >= 0 {
+			b.roots = append(b.roots, b.lineStart(p))
+		}
+		b.visit(c, walkCtx{})
+	}
+	// Footnote definitions are moved to the end of the AST by goldmark; the linear
+	// document is in source order.
+	if !sort.SliceIsSorted(b.items, func(i, j int) bool { return b.items[i].Start < b.items[j].Start }) {
+		sort.SliceStable(b.items, func(i, j int) bool { return b.items[i].Start < b.items[j].Start })
+	}
+	if !sort.IntsAreSorted(b.roots) {
+		sort.Ints(b.roots)
+	}
+	b.roots = dedupInts(b.roots)
+	return parsed{items: b.items, roots: b.roots, refs: pc.References()}
+}
+
+func dedupInts(s []int) []int {
+	if len(s) < 2 {
+		return s
+	}
+	out := s[:1]
+	for _, v := range s[1:] {
+		if v != out[len(out)-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+type walkCtx struct {
+	quote    int // block-quote depth
+	list     int // list depth
+	footnote string
+}
+
+type builder struct {
+	src   []byte
+	items []Item
+	roots []int
+}
+
+// pos is a node's position clamped into the source (goldmark can report -1 or a
+// position past the end for empty blocks).
+func (b *builder) pos(n ast.Node) int {
+	return min(max(n.Pos(), 0), len(b.src))
+}
+
+func (b *builder) lineStart(p int) int {
+	if p < 0 {
+		return 0
+	}
+	if p > len(b.src) {
+		p = len(b.src)
+	}
+	return bytes.LastIndexByte(b.src[:p], '\n') + 1
+}
+
+// lineEnd returns the offset of the end of the line holding p, before "\n" or "\r\n".
+func (b *builder) lineEnd(p int) int {
+	if p >= len(b.src) {
+		return len(b.src)
+	}
+	e := bytes.IndexByte(b.src[p:], '\n')
+	if e < 0 {
+		e = len(b.src)
+	} else {
+		e += p
+	}
+	if e > p && b.src[e-1] == '\r' {
+		e--
+	}
+	return e
+}
+
+// nextLine returns the start of the line after the one holding p, or -1 at EOF.
+func (b *builder) nextLine(p int) int {
+	e := bytes.IndexByte(b.src[min(p, len(b.src)):], '\n')
+	if e < 0 {
+		return -1
+	}
+	return p + e + 1
+}
+
+func (b *builder) segsOf(n ast.Node) []textmatch.Segment {
+	lines := n.Lines()
+	if lines == nil || lines.Len() == 0 {
+		return nil
+	}
+	out := make([]textmatch.Segment, 0, lines.Len())
+	for i := 0; i < lines.Len(); i++ {
+		s := lines.At(i)
+		st, e := s.Start, s.Stop
+		for e > st && (b.src[e-1] == '\n' || b.src[e-1] == '\r') {
+			e--
+		}
+		out = append(out, textmatch.Segment{Start: st, End: e})
+	}
+	return out
+}
+
+// prefixOf derives the continuation prefix of the container lines holding p:
+// quote markers stay, list markers and other text become spaces.
+func (b *builder) prefixOf(lead, start int) string {
+	if start <= lead {
+		return ""
+	}
+	pre := []byte(string(b.src[lead:start]))
+	for i, c := range pre {
+		if c != '>' && c != ' ' && c != '\t' {
+			pre[i] = ' '
+		}
+	}
+	return string(pre)
+}
+
+func (b *builder) add(it Item) *Item {
+	// goldmark's positions can point past the end for empty blocks after tabs;
+	// keep every range inside the source.
+	n := len(b.src)
+	it.Start = min(max(it.Start, 0), n)
+	it.End = min(max(it.End, it.Start), n)
+	for k := range it.Segs {
+		s := &it.Segs[k]
+		s.Start = min(max(s.Start, 0), n)
+		s.End = min(max(s.End, s.Start), n)
+	}
+	it.Lead = b.lineStart(it.Start)
+	it.Prefix = b.prefixOf(it.Lead, it.Start)
+	if it.SubEnd < it.End {
+		it.SubEnd = it.End
+	}
+	b.items = append(b.items, it)
+	return &b.items[len(b.items)-1]
+}
+
+// blockEnd returns the end of a leaf block's own source (before its line break).
+func (b *builder) blockEnd(n ast.Node) int {
+	switch n := n.(type) {
+	case *ast.Heading:
+		if p := b.pos(n); p >= 0 && p < len(b.src) && b.src[p] == '#' {
+			return b.lineEnd(p)
+		}
+		// Setext heading: the underline is the line after the last text line.
+		segs := b.segsOf(n)
+		last := b.pos(n)
+		if len(segs) > 0 {
+			last = segs[len(segs)-1].Start
+		}
+		if nl := b.nextLine(last); nl >= 0 {
+			return b.lineEnd(nl)
+		}
+		return b.lineEnd(last)
+	case *ast.FencedCodeBlock:
+		open := b.pos(n)
+		last := open
+		if segs := n.Lines(); segs != nil && segs.Len() > 0 {
+			last = segs.At(segs.Len() - 1).Start
+		}
+		end := b.lineEnd(last)
+		if nl := b.nextLine(last); nl >= 0 && b.isClosingFence(nl, open) {
+			end = b.lineEnd(nl)
+		}
+		return end
+	case *ast.ThematicBreak:
+		return b.lineEnd(b.pos(n))
+	case *ast.HTMLBlock:
+		end := b.pos(n)
+		if segs := b.segsOf(n); len(segs) > 0 {
+			end = segs[len(segs)-1].End
+		}
+		if n.HasClosure() {
+			e := n.ClosureLine.Stop
+			for e > n.ClosureLine.Start && (b.src[e-1] == '\n' || b.src[e-1] == '\r') {
+				e--
+			}
+			end = max(end, e)
+		}
+		return max(end, b.lineEnd(b.pos(n)))
+	case *extast.Table:
+		end := b.pos(n)
+		for r := n.FirstChild(); r != nil; r = r.NextSibling() {
+			end = max(end, b.lineEnd(b.pos(r)))
+		}
+		return end
+	}
+	if segs := b.segsOf(n); len(segs) > 0 {
+		return segs[len(segs)-1].End
+	}
+	end := b.pos(n)
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Type() == ast.TypeBlock {
+			end = max(end, b.blockEnd(c))
+		}
+	}
+	if end < 0 {
+		return 0
+	}
+	return end
+}
+
+// isClosingFence reports whether the line at p closes the fence opened at open.
+func (b *builder) isClosingFence(p, open int) bool {
+	if open >= len(b.src) {
+		return false
+	}
+	fc := b.src[open]
+	if fc != '`' && fc != '~' {
+		return false
+	}
+	n := 0
+	for open+n < len(b.src) && b.src[open+n] == fc {
+		n++
+	}
+	line := b.src[p:b.lineEnd(p)]
+	line = bytes.TrimLeft(line, " \t>")
+	m := 0
+	for m < len(line) && line[m] == fc {
+		m++
+	}
+	return m >= n && len(bytes.TrimSpace(line[m:])) == 0
+}
+
+func (b *builder) codeStart(n *ast.CodeBlock) int {
+	p := b.pos(n)
+	ls := b.lineStart(p)
+	s := p
+	for k := 0; k < 4 && s > ls && (b.src[s-1] == ' ' || b.src[s-1] == '\t'); k++ {
+		s--
+	}
+	return s
+}
+
+func (b *builder) visit(n ast.Node, c walkCtx) {
+	switch n := n.(type) {
+	case *ast.Heading:
+		it := Item{Type: Heading, Level: n.Level, Start: b.pos(n), Segs: b.segsOf(n), Footnote: c.footnote}
+		if c.quote > 0 || c.list > 0 {
+			// A heading inside a quote or list is not part of the book's outline.
+			it.Type, it.Level = Quote, c.quote
+			if c.quote == 0 {
+				it.Type, it.Level = Paragraph, 0
+			}
+		}
+		it.End = b.blockEnd(n)
+		b.add(it)
+	case *ast.Paragraph, *ast.TextBlock:
+		it := Item{Type: Paragraph, Start: b.pos(n), Segs: b.segsOf(n), Footnote: c.footnote}
+		if c.quote > 0 {
+			it.Type, it.Level = Quote, c.quote
+		}
+		if isLoneImage(n) {
+			it.Type, it.Level = Image, 0
+		}
+		it.End = b.blockEnd(n)
+		b.add(it)
+	case *ast.Blockquote:
+		c.quote++
+		for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+			b.visit(ch, c)
+		}
+	case *ast.List:
+		c.list++
+		for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+			b.visit(ch, c)
+		}
+	case *ast.ListItem:
+		b.visitListItem(n, c)
+	case *ast.FencedCodeBlock:
+		b.add(Item{Type: CodeBlock, Start: b.pos(n), End: b.blockEnd(n), Segs: b.segsOf(n), Footnote: c.footnote})
+	case *ast.CodeBlock:
+		b.add(Item{Type: CodeBlock, Start: b.codeStart(n), End: b.blockEnd(n), Segs: b.segsOf(n), Footnote: c.footnote})
+	case *ast.ThematicBreak:
+		b.add(Item{Type: ThematicBreak, Start: b.pos(n), End: b.blockEnd(n)})
+	case *ast.HTMLBlock:
+		b.add(Item{Type: HTML, Start: b.pos(n), End: b.blockEnd(n), Segs: b.segsOf(n), Footnote: c.footnote})
+	case *extast.Table:
+		b.visitTable(n)
+	case *ast.LinkReferenceDefinition:
+		// Definitions are metadata, not text: they belong to no item.
+	case *extast.Footnote:
+		c.footnote = string(n.Ref)
+		for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+			b.visit(ch, c)
+		}
+	default:
+		if n.Type() != ast.TypeBlock {
+			return
+		}
+		if l := n.Lines(); l != nil && l.Len() > 0 && !n.HasChildren() {
+			b.add(Item{Type: Paragraph, Start: b.pos(n), End: b.blockEnd(n), Segs: b.segsOf(n), Footnote: c.footnote})
+			return
+		}
+		for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+			b.visit(ch, c)
+		}
+	}
+}
+
+// markerEnd returns the end of the list marker at p ("-", "*", "+", "12.", "3)").
+func (b *builder) markerEnd(p int) int {
+	if p < 0 || p >= len(b.src) {
+		return max(p, 0)
+	}
+	if c := b.src[p]; c == '-' || c == '+' || c == '*' {
+		return p + 1
+	}
+	e := p
+	for e < len(b.src) && b.src[e] >= '0' && b.src[e] <= '9' {
+		e++
+	}
+	if e < len(b.src) && (b.src[e] == '.' || b.src[e] == ')') {
+		e++
+	}
+	return e
+}
+
+// visitListItem emits one ListItem for the item's own content (everything before its
+// first nested list) and then the nested lists' items, so that every item of every
+// nested list is its own element and no bytes belong to two items.
+func (b *builder) visitListItem(n *ast.ListItem, c walkCtx) {
+	it := Item{Type: ListItem, Level: c.list, Start: b.pos(n), Footnote: c.footnote}
+	it.End = b.markerEnd(b.pos(n))
+	ch := n.FirstChild()
+	for ; ch != nil; ch = ch.NextSibling() {
+		if _, isList := ch.(*ast.List); isList {
+			break
+		}
+		switch ch.(type) {
+		case *ast.Paragraph, *ast.TextBlock, *ast.Heading:
+			it.Segs = append(it.Segs, b.segsOf(ch)...)
+			if cb, ok := ch.FirstChild().(*extast.TaskCheckBox); ok && len(it.Segs) > 0 && it.Segs[0].Start == ch.Pos() {
+				it.Task, it.Checked = true, cb.IsChecked
+			}
+		}
+		it.End = max(it.End, b.blockEnd(ch))
+	}
+	idx := len(b.items)
+	b.add(it)
+	for ; ch != nil; ch = ch.NextSibling() {
+		b.visit(ch, c)
+	}
+	sub := b.items[idx].End
+	for _, d := range b.items[idx+1:] {
+		sub = max(sub, d.SubEnd)
+	}
+	b.items[idx].SubEnd = sub
+}
+
+func (b *builder) visitTable(t *extast.Table) {
+	group := b.lineStart(b.pos(t))
+	rows, cols := 0, len(t.Alignments)
+	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
+		rows++
+	}
+	row := 0
+	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
+		col := 0
+		for cell := r.FirstChild(); cell != nil; cell = cell.NextSibling() {
+			segs := b.segsOf(cell)
+			if len(segs) > 0 {
+				b.add(Item{Type: TableCell, Start: segs[0].Start, End: segs[0].End, Segs: segs,
+					Row: row, Col: col, Group: group, Rows: rows, Cols: cols})
+			}
+			col++
+		}
+		row++
+	}
+}
+
+// isLoneImage reports whether a paragraph holds nothing but one image, which the
+// linear document shows as an Image item (its alt text is the caption).
+func isLoneImage(n ast.Node) bool {
+	var img ast.Node
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Image:
+			if img != nil {
+				return false
+			}
+			img = c
+		case *ast.Text:
+			if c.Segment.Len() > 0 && !c.SoftLineBreak() {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return img != nil
+}
+
+// position fills Line and Rune of items[from:] by counting from a known position.
+func position(src []byte, items []Item, from, line, runes int) {
+	for i := range items {
+		st := items[i].Start
+		if st >= from {
+			seg := src[from:st]
+			line += bytes.Count(seg, nl)
+			runes += countRunes(seg)
+		} else { // cannot happen for sorted items; keep the counts monotone anyway
+			seg := src[st:from]
+			line -= bytes.Count(seg, nl)
+			runes -= countRunes(seg)
+		}
+		from = st
+		items[i].Line, items[i].Rune = line, runes
+	}
+}
+
+var nl = []byte{'\n'}
+
+// countRunes counts the characters of valid UTF-8 quickly: every byte that is not a
+// continuation byte (10xxxxxx) starts a character. Eight bytes at a time.
+func countRunes(b []byte) int {
+	cont := 0
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		cont += bits.OnesCount64(w &^ (w << 1) & 0x8080808080808080)
+	}
+	for ; i < len(b); i++ {
+		if b[i]&0xC0 == 0x80 {
+			cont++
+		}
+	}
+	return len(b) - cont
+}
+
+// ReferenceParse is goldmark's own parse of src with the product's extensions and
+// nothing else: the reference the open benchmark is measured against.
+func ReferenceParse(src []byte) ast.Node {
+	return markdown.Parser().Parse(text.NewReader(src))
+}

@@ -1,0 +1,414 @@
+// Package manuscript ties a Markdown file, its linear document and its history in
+// SQLite together: it opens manuscripts, applies edits so that the file, the
+// revision log and the in-memory model change together or not at all, and keeps
+// TargetSets and named cursors pointing at the right items as the book changes.
+package manuscript
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"sync"
+
+	"github.com/waymark/waymark/backend/document"
+	"github.com/waymark/waymark/backend/store"
+)
+
+// SnapshotEvery is how many edits may follow a full snapshot in the revision log
+// before the next edit stores one again; it bounds the work of restoring any
+// revision and of recovering after a crash.
+const SnapshotEvery = 50
+
+// editOps are the operations an undo can revert.
+var editOps = []string{"ReplaceText", "InsertAfter", "InsertBefore", "Delete", "Redo"}
+
+// Workspace is the set of manuscripts open in one process, over one database.
+type Workspace struct {
+	Store   *store.Store
+	MaxSize int64 // largest file opened; 0 = document.DefaultMaxSize
+	Log     *slog.Logger
+
+	mu      sync.Mutex
+	open    map[string]*Manuscript
+	current *Manuscript
+}
+
+// NewWorkspace returns a workspace over st.
+func NewWorkspace(st *store.Store) *Workspace {
+	return &Workspace{Store: st, open: map[string]*Manuscript{}, Log: slog.Default()}
+}
+
+// ErrNoManuscript means a document tool was called with no manuscript open.
+var ErrNoManuscript = errors.New("no manuscript is open")
+
+// Current returns the manuscript the tools act on.
+func (w *Workspace) Current() (*Manuscript, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.current == nil {
+		return nil, fmt.Errorf("%w: open one first (CLI: --doc PATH)", ErrNoManuscript)
+	}
+	return w.current, nil
+}
+
+// Manuscript is one open file.
+type Manuscript struct {
+	w     *Workspace
+	Path  string
+	DocID int64
+
+	mu      sync.Mutex
+	doc     *document.Document
+	cursors *document.Cursors
+	disk    diskState
+}
+
+// Open opens (or returns the already open) manuscript at path and makes it current.
+// The file is validated first; nothing is written to it. The database learns of it:
+// its first revision is a snapshot of the file, and a file changed by another
+// program since Waymark last saw it gets an "external" snapshot revision, so that
+// no version is ever lost.
+func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("open manuscript %s: %w", path, err)
+	}
+	w.mu.Lock()
+	if m, ok := w.open[abs]; ok {
+		w.current = m
+		w.mu.Unlock()
+		return m, nil
+	}
+	w.mu.Unlock()
+
+	src, err := document.ReadFile(abs, w.MaxSize)
+	if err != nil {
+		return nil, err
+	}
+	removeStaleTemps(abs)
+	sha := hashParts(src)
+	rec, err := w.Store.EnsureDocument(ctx, abs)
+	if err != nil {
+		return nil, fmt.Errorf("open manuscript %s: %w", abs, err)
+	}
+	m := &Manuscript{w: w, Path: abs, DocID: rec.ID}
+
+	head, ok, err := w.Store.LatestRevision(ctx, rec.ID)
+	if err != nil {
+		return nil, fmt.Errorf("open manuscript %s: %w", abs, err)
+	}
+	switch {
+	case ok && head.SHA256 == sha:
+		m.doc = document.Parse(src, head.Rev)
+		if err := m.loadHistory(ctx, head.Rev); err != nil {
+			return nil, err
+		}
+	default:
+		op := "open"
+		if ok {
+			op = "external"
+		}
+		r, err := w.Store.AppendRevision(ctx, store.Revision{DocID: rec.ID, Op: op, Snapshot: src, SHA256: sha,
+			Size: int64(len(src)), Summary: fmt.Sprintf("%s %s (%d bytes)", op, filepath.Base(abs), len(src))})
+		if err != nil {
+			return nil, fmt.Errorf("open manuscript %s: record revision: %w", abs, err)
+		}
+		m.doc = document.Parse(src, r.Rev)
+	}
+	m.disk, err = stateOf(abs, sha)
+	if err != nil {
+		return nil, fmt.Errorf("open manuscript %s: %w", abs, err)
+	}
+	m.cursors = document.NewCursors(m.doc)
+	if err := m.loadCursors(ctx); err != nil {
+		return nil, err
+	}
+	_ = w.Store.LogEvent(ctx, "document_open", rec.ID, map[string]any{"path": abs, "bytes": len(src), "items": m.doc.Len(), "revision": m.doc.Rev()})
+
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if prev, ok := w.open[abs]; ok { // opened concurrently
+		w.current = prev
+		return prev, nil
+	}
+	w.open[abs] = m
+	w.current = m
+	return m, nil
+}
+
+// loadHistory installs the changes since the last snapshot, so pointers taken at
+// those revisions (by an earlier process, a TargetSet, a model) can be re-based.
+func (m *Manuscript) loadHistory(ctx context.Context, head int64) error {
+	// History runs from the last discontinuity: the first sight of the file, a
+	// change by another program, or a restore.
+	snap, ok, err := m.w.Store.LastRevisionWhere(ctx, m.DocID, []string{store.OpOpen, store.OpExternal, store.OpRestore}, false)
+	if err != nil {
+		return fmt.Errorf("load history of %s: %w", m.Path, err)
+	}
+	if !ok {
+		m.doc.SetRev(head)
+		return nil
+	}
+	revs, err := m.w.Store.Revisions(ctx, m.DocID, snap.Rev)
+	if err != nil {
+		return fmt.Errorf("load history of %s: %w", m.Path, err)
+	}
+	byRev := map[int64]store.Revision{}
+	for _, r := range revs {
+		byRev[r.Rev] = r
+	}
+	var changes []document.Change
+	for _, r := range revs {
+		removes, err := m.removes(ctx, r, byRev)
+		if err != nil {
+			return err
+		}
+		changes = append(changes, document.Change{Rev: r.Rev, Start: int(r.Start), OldEnd: int(r.Start) + len(r.Old),
+			NewEnd: int(r.Start) + len(r.New), Removes: removes})
+	}
+	m.doc.SetHistory(snap.Rev, changes)
+	return nil
+}
+
+// effectiveOp follows undo/redo links to the edit a revision finally performs.
+func (m *Manuscript) effectiveOp(ctx context.Context, r store.Revision, cache map[int64]store.Revision) (string, bool, error) {
+	undo := false
+	for k := 0; k < 10000; k++ {
+		switch r.Op {
+		case "Undo", "Redo":
+			if r.Op == "Undo" {
+				undo = !undo
+			} else {
+				// A redo re-applies what its undo reverted: two steps back, same sense.
+				undo = !undo
+			}
+			next, ok := cache[r.UndoOf]
+			if !ok {
+				var err error
+				next, err = m.w.Store.Revision(ctx, m.DocID, r.UndoOf)
+				if err != nil {
+					return "", false, fmt.Errorf("history of %s: revision %d refers to %d: %w", m.Path, r.Rev, r.UndoOf, err)
+				}
+			}
+			r = next
+		default:
+			return r.Op, undo, nil
+		}
+	}
+	return "", false, fmt.Errorf("history of %s: undo chain too long", m.Path)
+}
+
+// removes tells whether a revision removed the items in its old range.
+func (m *Manuscript) removes(ctx context.Context, r store.Revision, cache map[int64]store.Revision) (bool, error) {
+	op, inverted, err := m.effectiveOp(ctx, r, cache)
+	if err != nil {
+		return false, err
+	}
+	switch op {
+	case "Delete":
+		return !inverted, nil
+	case "InsertAfter", "InsertBefore":
+		return inverted, nil
+	}
+	return false, nil
+}
+
+// Do runs fn with the manuscript locked, for read-only access to the document.
+func (m *Manuscript) Do(fn func(d *document.Document) error) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return fn(m.doc)
+}
+
+// Outcome is the result of an applied edit, as tools report it.
+type Outcome struct {
+	Op       string
+	Rev      int64
+	Produced []int
+	Deleted  []document.Pointer
+	Cursor   int
+	Context  string
+	Summary  string
+}
+
+// Edit plans an edit with plan, then saves the file atomically, records the
+// revision (and re-bases TargetSets) in one transaction, and only then changes the
+// in-memory document. If any step fails nothing has changed: a failed database
+// write puts the old file back.
+func (m *Manuscript) Edit(ctx context.Context, plan func(d *document.Document) (*document.Edit, error)) (Outcome, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, err := plan(m.doc)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return m.commit(ctx, e, 0)
+}
+
+// commit persists and applies a planned edit. undoOf links undo/redo revisions.
+func (m *Manuscript) commit(ctx context.Context, e *document.Edit, undoOf int64) (Outcome, error) {
+	d := m.doc
+	src := d.Source()
+	before, after := src[:e.Start], src[e.OldEnd:]
+	if err := checkUnchanged(m.Path, m.disk); err != nil {
+		return Outcome{}, err
+	}
+	sha := hashParts(before, e.New, after)
+	size := int64(len(before) + len(e.New) + len(after))
+	if err := WriteAtomic(m.Path, before, e.New, after); err != nil {
+		return Outcome{}, err
+	}
+	summary := e.Op
+	if e.Target >= 0 {
+		summary = e.Op + " " + d.Label(e.Target)
+	}
+	var deleted []int64
+	if e.Removes {
+		for _, it := range d.Items() {
+			if it.Start >= e.Start && it.Start < e.OldEnd {
+				deleted = append(deleted, int64(it.Start))
+			}
+		}
+	}
+	rev := d.Rev() + 1
+	err := m.w.Store.Tx(ctx, func(tx *store.Tx) error {
+		head, ok, err := tx.LatestRevision(ctx, m.DocID)
+		if err != nil {
+			return err
+		}
+		if !ok || head.Rev != d.Rev() {
+			return fmt.Errorf("%w: another Waymark process changed %s (revision %d, this one has %d); reopen it", ErrChangedOnDisk, m.Path, head.Rev, d.Rev())
+		}
+		r := store.Revision{DocID: m.DocID, Op: e.Op, Start: int64(e.Start), Old: e.Old, New: e.New,
+			SHA256: sha, Size: size, UndoOf: undoOf, Summary: summary}
+		if snap, ok, err := tx.LatestSnapshotRev(ctx, m.DocID); err == nil && ok && rev-snap >= SnapshotEvery {
+			r.Snapshot = bytes.Join([][]byte{before, e.New, after}, nil)
+		}
+		stored, err := tx.AppendRevision(ctx, r)
+		if err != nil {
+			return err
+		}
+		if stored.Rev != rev {
+			return fmt.Errorf("revision numbering of %s is out of step (%d, expected %d)", m.Path, stored.Rev, rev)
+		}
+		switch e.Op {
+		case "Undo":
+			if err := tx.SetUndone(ctx, m.DocID, undoOf, true); err != nil {
+				return err
+			}
+		case "Redo":
+			if err := tx.MarkConsumed(ctx, m.DocID, undoOf); err != nil {
+				return err
+			}
+		default:
+			if err := tx.ClearRedo(ctx, m.DocID); err != nil {
+				return err
+			}
+		}
+		if err := tx.RebaseTargetMembers(ctx, m.DocID, rev, int64(e.Start), int64(e.OldEnd), int64(e.Start+len(e.New)), deleted); err != nil {
+			return err
+		}
+		return tx.LogEvent(ctx, "edit", m.DocID, map[string]any{"op": e.Op, "revision": rev, "summary": summary,
+			"start": e.Start, "removedBytes": len(e.Old), "insertedBytes": len(e.New)})
+	})
+	if err != nil {
+		// Put the old file back so file and history agree.
+		if rerr := WriteAtomic(m.Path, src); rerr != nil {
+			return Outcome{}, fmt.Errorf("record %s in the database: %w; AND restoring the previous file failed: %v — the file holds the edited text", summary, err, rerr)
+		}
+		return Outcome{}, fmt.Errorf("record %s in the database: %w; the file was left as it was", summary, err)
+	}
+	res := e.Apply()
+	m.cursors.Follow(res)
+	if st, err := stateOf(m.Path, sha); err == nil {
+		m.disk = st
+	}
+	out := Outcome{Op: e.Op, Rev: res.Rev, Produced: res.Produced, Deleted: res.Deleted, Cursor: res.Cursor, Summary: summary}
+	out.Context = m.safeContext(res.Cursor)
+	return out, nil
+}
+
+// safeContext builds the cursor context; a failure there never fails the edit.
+func (m *Manuscript) safeContext(cur int) (s string) {
+	defer func() {
+		if r := recover(); r != nil {
+			m.w.Log.Warn("cursor context failed", "path", m.Path, "err", r)
+			s = ""
+		}
+	}()
+	return m.doc.CursorContext(cur)
+}
+
+// Undo reverts the newest edit that is not yet undone.
+func (m *Manuscript) Undo(ctx context.Context) (Outcome, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st := m.w.Store
+	r, ok, err := st.LastRevisionWhere(ctx, m.DocID, editOps, false)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if snap, sok, err := st.LatestSnapshotRev(ctx, m.DocID); err == nil && sok && ok && r.Rev < snap {
+		ok = false
+	}
+	if !ok {
+		return Outcome{}, fmt.Errorf("%w: nothing to undo in %s", document.ErrBadInput, filepath.Base(m.Path))
+	}
+	full, err := st.Revision(ctx, m.DocID, r.Rev)
+	if err != nil {
+		return Outcome{}, err
+	}
+	src := m.doc.Source()
+	end := int(full.Start) + len(full.New)
+	if end > len(src) || !bytes.Equal(src[full.Start:end], full.New) {
+		return Outcome{}, fmt.Errorf("cannot undo revision %d (%s): the text it wrote is no longer there", full.Rev, full.Summary)
+	}
+	removes, err := m.removes(ctx, store.Revision{Op: "Undo", UndoOf: full.Rev}, map[int64]store.Revision{full.Rev: full})
+	if err != nil {
+		return Outcome{}, err
+	}
+	e, err := m.doc.PlanSplice("Undo", int(full.Start), end, full.Old, removes)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("cannot undo revision %d (%s): %w", full.Rev, full.Summary, err)
+	}
+	out, err := m.commit(ctx, e, full.Rev)
+	out.Summary = "undid " + full.Summary
+	return out, err
+}
+
+// Redo re-applies the newest undone edit, unless a new edit came after the undo.
+func (m *Manuscript) Redo(ctx context.Context) (Outcome, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st := m.w.Store
+	u, ok, err := st.LastUnconsumedUndo(ctx, m.DocID)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if !ok {
+		return Outcome{}, fmt.Errorf("%w: nothing to redo in %s", document.ErrBadInput, filepath.Base(m.Path))
+	}
+	orig, err := st.Revision(ctx, m.DocID, u.UndoOf)
+	if err != nil {
+		return Outcome{}, err
+	}
+	src := m.doc.Source()
+	end := int(orig.Start) + len(orig.Old)
+	if end > len(src) || !bytes.Equal(src[orig.Start:end], orig.Old) {
+		return Outcome{}, fmt.Errorf("cannot redo revision %d (%s): the text has changed since", orig.Rev, orig.Summary)
+	}
+	removes, err := m.removes(ctx, store.Revision{Op: "Redo", UndoOf: u.Rev}, map[int64]store.Revision{u.Rev: u, orig.Rev: orig})
+	if err != nil {
+		return Outcome{}, err
+	}
+	e, err := m.doc.PlanSplice("Redo", int(orig.Start), end, orig.New, removes)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("cannot redo revision %d (%s): %w", orig.Rev, orig.Summary, err)
+	}
+	out, err := m.commit(ctx, e, u.Rev)
+	out.Summary = "redid " + orig.Summary
+	return out, err
+}

@@ -1,0 +1,127 @@
+package manuscript
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// ErrChangedOnDisk is returned when the manuscript file was changed by another
+// program since Waymark read or wrote it: Waymark never overwrites such a file.
+var ErrChangedOnDisk = errors.New("the manuscript changed on disk")
+
+// diskState is what Waymark last knew of the file, to notice changes by others.
+type diskState struct {
+	size    int64
+	modTime time.Time
+	sha     string
+}
+
+func stateOf(path string, sha string) (diskState, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return diskState{}, err
+	}
+	return diskState{size: fi.Size(), modTime: fi.ModTime(), sha: sha}, nil
+}
+
+// checkUnchanged verifies that the file still holds what Waymark last saw. A
+// matching size and modification time are trusted; otherwise the content is hashed.
+func checkUnchanged(path string, known diskState) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("%w: %s can no longer be read (%v); nothing was written", ErrChangedOnDisk, path, err)
+	}
+	if fi.Size() == known.size && fi.ModTime().Equal(known.modTime) {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("%w: %s can no longer be read (%v); nothing was written", ErrChangedOnDisk, path, err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return fmt.Errorf("%w: reading %s: %v; nothing was written", ErrChangedOnDisk, path, err)
+	}
+	if hex.EncodeToString(h.Sum(nil)) != known.sha {
+		return fmt.Errorf("%w: %s was changed by another program since Waymark opened it; nothing was written — reload it to see the other changes (your edit was not applied)", ErrChangedOnDisk, path)
+	}
+	return nil
+}
+
+// hashParts is the SHA-256 of the concatenated parts, without building the bytes.
+func hashParts(parts ...[]byte) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write(p)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// tempPattern names the temporary files of atomic saves, so that leftovers of a
+// killed process can be recognised and removed.
+func tempPattern(path string) string {
+	return "." + filepath.Base(path) + ".waymark-*.tmp"
+}
+
+// WriteAtomic replaces path with the concatenated parts so that, whatever happens
+// (a crash, a kill, a full disk), the file holds either the old or the new version:
+// write a temporary file in the same folder, fsync it, rename it over the file,
+// fsync the folder. The file keeps its permissions.
+func WriteAtomic(path string, parts ...[]byte) (err error) {
+	dir := filepath.Dir(path)
+	perm := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	f, err := os.CreateTemp(dir, tempPattern(path))
+	if err != nil {
+		return fmt.Errorf("save %s: create temporary file: %w", path, err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	for _, p := range parts {
+		if _, err = f.Write(p); err != nil {
+			return fmt.Errorf("save %s: write: %w", path, err)
+		}
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("save %s: fsync: %w", path, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("save %s: close: %w", path, err)
+	}
+	if err = os.Chmod(tmp, perm); err != nil {
+		return fmt.Errorf("save %s: chmod: %w", path, err)
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("save %s: rename: %w", path, err)
+	}
+	if d, derr := os.Open(dir); derr == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// removeStaleTemps deletes temporary files a killed save left behind.
+func removeStaleTemps(path string) {
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(path), tempPattern(path)))
+	for _, m := range matches {
+		if strings.HasSuffix(m, ".tmp") {
+			os.Remove(m)
+		}
+	}
+}

@@ -1,0 +1,192 @@
+package manuscript
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/waymark/waymark/backend/document"
+	"github.com/waymark/waymark/backend/store"
+)
+
+// TargetSetView is a TargetSet as tools return it: live members in document order,
+// and the members whose items were deleted since they were added.
+type TargetSetView struct {
+	ID          string
+	Name        string
+	Pointers    []document.Pointer
+	ItemIndices []int
+	Deleted     []DeletedMember
+}
+
+// DeletedMember is a TargetSet member whose item no longer exists.
+type DeletedMember struct {
+	Label     string `json:"label"`
+	DeletedIn int64  `json:"deletedInRevision"`
+}
+
+// CreateTargetSet makes a new, empty, persistent set of pointers for this document.
+func (m *Manuscript) CreateTargetSet(ctx context.Context, name string) (store.TargetSet, error) {
+	ts, err := m.w.Store.CreateTargetSet(ctx, m.DocID, name)
+	if err != nil {
+		return ts, err
+	}
+	_ = m.w.Store.LogEvent(ctx, "target_set_create", m.DocID, map[string]any{"targetSetId": ts.ID, "name": name})
+	return ts, nil
+}
+
+// AddToTargetSet adds items (by pointer or index) to an existing set of this
+// document; all arguments are checked before anything is stored.
+func (m *Manuscript) AddToTargetSet(ctx context.Context, id string, ptrs []document.Pointer, indices []int) (int, error) {
+	ts, err := m.w.Store.TargetSet(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	if ts.DocID != m.DocID {
+		return 0, fmt.Errorf("%w: target set %s belongs to another document", document.ErrBadInput, id)
+	}
+	m.mu.Lock()
+	d := m.doc
+	var members []store.TargetMember
+	add := func(i int) {
+		members = append(members, store.TargetMember{SetID: id, ByteOffset: int64(d.Item(i).Start), Rev: d.Rev(), Label: d.Label(i)})
+	}
+	for k, p := range ptrs {
+		i, err := d.Resolve(p)
+		if err != nil {
+			m.mu.Unlock()
+			return 0, fmt.Errorf("pointers[%d]: %w", k, err)
+		}
+		add(i)
+	}
+	for k, i := range indices {
+		if _, err := d.ResolveIndex(i); err != nil {
+			m.mu.Unlock()
+			return 0, fmt.Errorf("itemIndices[%d]: %w", k, err)
+		}
+		add(i)
+	}
+	m.mu.Unlock()
+	count, err := m.w.Store.AddTargetMembers(ctx, id, members)
+	if err != nil {
+		return 0, err
+	}
+	_ = m.w.Store.LogEvent(ctx, "target_set_add", m.DocID, map[string]any{"targetSetId": id, "added": len(members), "count": count})
+	return count, nil
+}
+
+// TargetSet returns a set's members as current pointers, in document order.
+func (m *Manuscript) TargetSet(ctx context.Context, id string) (TargetSetView, error) {
+	ts, err := m.w.Store.TargetSet(ctx, id)
+	if err != nil {
+		return TargetSetView{}, err
+	}
+	if ts.DocID != m.DocID {
+		return TargetSetView{}, fmt.Errorf("%w: target set %s belongs to another document", document.ErrBadInput, id)
+	}
+	members, err := m.w.Store.TargetMembers(ctx, id)
+	if err != nil {
+		return TargetSetView{}, err
+	}
+	v := TargetSetView{ID: ts.ID, Name: ts.Name, Pointers: []document.Pointer{}, ItemIndices: []int{}}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	d := m.doc
+	var idx []int
+	for _, mem := range members {
+		if mem.DeletedInRev != 0 {
+			v.Deleted = append(v.Deleted, DeletedMember{Label: mem.Label, DeletedIn: mem.DeletedInRev})
+			continue
+		}
+		off, err := d.Rebase(mem.Rev, int(mem.ByteOffset))
+		if err != nil {
+			v.Deleted = append(v.Deleted, DeletedMember{Label: mem.Label})
+			continue
+		}
+		if i, ok := d.IndexAt(off); ok {
+			idx = append(idx, i)
+		} else {
+			v.Deleted = append(v.Deleted, DeletedMember{Label: mem.Label})
+		}
+	}
+	sort.Ints(idx)
+	for k, i := range idx {
+		if k > 0 && idx[k-1] == i {
+			continue
+		}
+		v.ItemIndices = append(v.ItemIndices, i)
+		v.Pointers = append(v.Pointers, d.PointerTo(i))
+	}
+	return v, nil
+}
+
+// Cursors returns the document's named cursors with the manuscript locked.
+func (m *Manuscript) CreateCursor(ctx context.Context, spec document.CursorSpec) (document.CursorState, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st, err := m.cursors.Create(spec)
+	if err != nil {
+		return st, err
+	}
+	return st, m.saveCursor(ctx, spec.Name)
+}
+
+// CursorNext returns the next portion of a named cursor and remembers the position.
+func (m *Manuscript) CursorNext(ctx context.Context, name string) (document.Portion, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	p, err := m.cursors.Next(name)
+	if _, ok := m.cursors.Get(name); ok {
+		if serr := m.saveCursor(ctx, name); serr != nil && err == nil {
+			return p, serr
+		}
+	}
+	if err != nil {
+		return p, err
+	}
+	_ = m.w.Store.LogEvent(ctx, "cursor_batch", m.DocID, map[string]any{"cursorName": name, "items": len(p.Items), "hasMore": p.HasMore})
+	if !p.HasMore {
+		_ = m.w.Store.LogEvent(ctx, "cursor_batch_complete", m.DocID, map[string]any{"cursorName": name})
+	}
+	return p, nil
+}
+
+func (m *Manuscript) saveCursor(ctx context.Context, name string) error {
+	st, ok := m.cursors.Get(name)
+	if !ok {
+		return nil
+	}
+	off := int64(-1)
+	if st.Next >= 0 && st.Next < m.doc.Len() {
+		off = int64(m.doc.Item(st.Next).Start)
+	}
+	return m.w.Store.SaveCursor(ctx, store.CursorState{DocID: m.DocID, Name: name, Forward: st.Forward,
+		MaxElements: st.MaxElements, MaxBytes: st.MaxBytes, IncludeContent: st.IncludeContent,
+		NextIndex: st.Next, NextOffset: off, Rev: m.doc.Rev(), Complete: st.Complete})
+}
+
+// loadCursors restores saved cursors, moving their positions across edits made
+// since they were saved.
+func (m *Manuscript) loadCursors(ctx context.Context) error {
+	saved, err := m.w.Store.Cursors(ctx, m.DocID)
+	if err != nil {
+		return fmt.Errorf("load cursors of %s: %w", m.Path, err)
+	}
+	for _, c := range saved {
+		spec := document.CursorSpec{Name: c.Name, Forward: c.Forward, MaxElements: c.MaxElements, MaxBytes: c.MaxBytes, IncludeContent: c.IncludeContent}
+		if spec.Validate() != nil {
+			continue
+		}
+		st := document.CursorState{CursorSpec: spec, Next: c.NextIndex, Complete: c.Complete}
+		if c.NextOffset >= 0 && c.Rev != m.doc.Rev() {
+			if off, err := m.doc.Rebase(c.Rev, int(c.NextOffset)); err == nil {
+				st.Next = m.doc.IndexContaining(off)
+				if i, ok := m.doc.IndexAt(off); ok {
+					st.Next = i
+				}
+			}
+		}
+		m.cursors.Restore(st)
+	}
+	return nil
+}

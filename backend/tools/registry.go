@@ -1,0 +1,240 @@
+// Package tools is the one registry of Waymark's capabilities. Every tool has a
+// name, a description, a JSON Schema of its input and a handler; the language
+// model, the MCP server, the command line and the UI all reach a capability
+// through the same registry, so they share validation and error messages.
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Errors of the registry itself; tool handlers return their own.
+var (
+	ErrUnknownTool = errors.New("unknown tool")
+	ErrInvalidArgs = errors.New("invalid arguments")
+)
+
+// Call is one invocation of a tool. Underscore properties of the arguments
+// (_outputPath, _scopes, …) are meta properties of the agent protocol: they are
+// taken out of Args into Meta before validation.
+type Call struct {
+	ID   string                     `json:"id,omitempty"`
+	Name string                     `json:"name"`
+	Args json.RawMessage            `json:"arguments,omitempty"`
+	Meta map[string]json.RawMessage `json:"meta,omitempty"`
+}
+
+// Message is one typed message of an agent's context that a tool may see.
+type Message struct {
+	Kind string          `json:"kind"` // "data", "error", "user", "assistant", …
+	Path string          `json:"path,omitempty"`
+	Data json.RawMessage `json:"data,omitempty"`
+}
+
+// Context is what a handler sees of the agent's conversation: only the messages its
+// call imported through _scopes (none when called from the CLI, MCP or the UI).
+type Context struct {
+	Messages []Message
+}
+
+// Handler runs a tool: the Activity signature of the agent protocol (call, tool,
+// context), with a Go context first for cancellation.
+type Handler func(ctx context.Context, call Call, tool *Tool, tc Context) (any, error)
+
+// Tool is one registered capability.
+type Tool struct {
+	Name        string
+	Description string
+	InputSchema json.RawMessage
+	Handler     Handler
+
+	resolved *jsonschema.Resolved
+	props    []string
+}
+
+// Registry holds the tools by name.
+type Registry struct {
+	tools map[string]*Tool
+}
+
+// New returns an empty registry.
+func New() *Registry { return &Registry{tools: map[string]*Tool{}} }
+
+// Register adds a tool; its schema must be a valid JSON Schema of an object.
+func (r *Registry) Register(t Tool) error {
+	if t.Name == "" || t.Handler == nil {
+		return fmt.Errorf("register tool %q: a name and a handler are required", t.Name)
+	}
+	if _, dup := r.tools[t.Name]; dup {
+		return fmt.Errorf("register tool %q: a tool of that name is already registered", t.Name)
+	}
+	if len(t.InputSchema) == 0 {
+		t.InputSchema = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(t.InputSchema, &s); err != nil {
+		return fmt.Errorf("register tool %q: input schema: %w", t.Name, err)
+	}
+	if s.Type != "object" {
+		return fmt.Errorf("register tool %q: input schema must be of type object", t.Name)
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		return fmt.Errorf("register tool %q: resolve schema: %w", t.Name, err)
+	}
+	t.resolved = rs
+	for p := range s.Properties {
+		t.props = append(t.props, p)
+	}
+	sort.Strings(t.props)
+	tt := t
+	r.tools[t.Name] = &tt
+	return nil
+}
+
+// MustRegister is Register for tool tables built into the binary, where a bad
+// schema is a programming error.
+func (r *Registry) MustRegister(ts ...Tool) {
+	for _, t := range ts {
+		if err := r.Register(t); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// Get returns a tool by name.
+func (r *Registry) Get(name string) (*Tool, bool) {
+	t, ok := r.tools[name]
+	return t, ok
+}
+
+// Tools returns every tool, sorted by name.
+func (r *Registry) Tools() []*Tool {
+	out := make([]*Tool, 0, len(r.tools))
+	for _, t := range r.tools {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Names lists the tool names, sorted.
+func (r *Registry) Names() []string {
+	var out []string
+	for _, t := range r.Tools() {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// Call validates the arguments against the tool's schema and runs its handler.
+func (r *Registry) Call(ctx context.Context, call Call, tc Context) (any, error) {
+	t, ok := r.tools[call.Name]
+	if !ok {
+		return nil, fmt.Errorf("%w %q; known tools: %s", ErrUnknownTool, call.Name, strings.Join(r.Names(), ", "))
+	}
+	args, meta, err := t.splitArgs(call.Args)
+	if err != nil {
+		return nil, err
+	}
+	call.Args = args
+	if len(meta) > 0 {
+		if call.Meta == nil {
+			call.Meta = map[string]json.RawMessage{}
+		}
+		for k, v := range meta {
+			call.Meta[k] = v
+		}
+	}
+	return t.Handler(ctx, call, t, tc)
+}
+
+// splitArgs checks that the arguments are a JSON object valid under the schema and
+// separates the underscore meta properties.
+func (t *Tool) splitArgs(raw json.RawMessage) (json.RawMessage, map[string]json.RawMessage, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = json.RawMessage("{}")
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return nil, nil, fmt.Errorf("%w for %s: arguments must be a JSON object such as {%s}; got %s", ErrInvalidArgs, t.Name, t.exampleFields(), brief(raw))
+	}
+	meta := map[string]json.RawMessage{}
+	for k, v := range obj {
+		if strings.HasPrefix(k, "_") {
+			meta[k] = v
+			delete(obj, k)
+		}
+	}
+	clean, err := json.Marshal(obj)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w for %s: %v", ErrInvalidArgs, t.Name, err)
+	}
+	var inst any
+	if err := json.Unmarshal(clean, &inst); err != nil {
+		return nil, nil, fmt.Errorf("%w for %s: %v", ErrInvalidArgs, t.Name, err)
+	}
+	for k := range obj {
+		if !t.hasProp(k) {
+			return nil, nil, fmt.Errorf("%w for %s: unknown field %q; allowed fields: %s", ErrInvalidArgs, t.Name, k, t.fieldList())
+		}
+	}
+	if err := t.resolved.Validate(inst); err != nil {
+		return nil, nil, fmt.Errorf("%w for %s: %s; allowed fields: %s", ErrInvalidArgs, t.Name, cleanValidation(err), t.fieldList())
+	}
+	return clean, meta, nil
+}
+
+func (t *Tool) hasProp(k string) bool {
+	i := sort.SearchStrings(t.props, k)
+	return i < len(t.props) && t.props[i] == k
+}
+
+func (t *Tool) fieldList() string {
+	if len(t.props) == 0 {
+		return "none"
+	}
+	return strings.Join(t.props, ", ")
+}
+
+func (t *Tool) exampleFields() string {
+	if len(t.props) == 0 {
+		return ""
+	}
+	return `"` + t.props[0] + `": …`
+}
+
+func brief(b []byte) string {
+	if len(b) > 60 {
+		return string(b[:60]) + "…"
+	}
+	return string(b)
+}
+
+// cleanValidation turns the validator's message into one line a person can act on.
+func cleanValidation(err error) string {
+	s := err.Error()
+	s = strings.ReplaceAll(s, "\n", "; ")
+	s = strings.TrimPrefix(s, "validating root: ")
+	return s
+}
+
+// Decode unmarshals validated arguments into a typed struct.
+func Decode[T any](call Call) (T, error) {
+	var v T
+	dec := json.NewDecoder(bytes.NewReader(call.Args))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		return v, fmt.Errorf("%w for %s: %v", ErrInvalidArgs, call.Name, err)
+	}
+	return v, nil
+}

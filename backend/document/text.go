@@ -64,7 +64,11 @@ func renderText(sb *strings.Builder, n ast.Node, src []byte, imageCaption bool) 
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c := c.(type) {
 		case *ast.Text:
-			sb.Write(c.Value(src))
+			v := c.Value(src)
+			if !c.IsRaw() {
+				v = util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(v)))
+			}
+			sb.Write(v)
 			if c.SoftLineBreak() || c.HardLineBreak() {
 				sb.WriteByte(' ')
 			}

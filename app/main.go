@@ -20,6 +20,7 @@ import (
 
 	"github.com/waymark/waymark/app/sample"
 	"github.com/waymark/waymark/backend/manuscript"
+	mcpserver "github.com/waymark/waymark/backend/mcp"
 	"github.com/waymark/waymark/backend/store"
 	"github.com/waymark/waymark/backend/tools"
 )
@@ -31,6 +32,7 @@ Usage:
   waymark call TOOL [--doc PATH] [--db PATH] [--max-size BYTES] [--pretty] ['JSON ARGS' | -]
                                        run one tool and print its JSON result
   waymark tools                        print every tool as JSON: name, description, inputSchema
+  waymark mcp [--doc PATH] [--db PATH] serve every tool over MCP on standard input/output
   waymark bench [--book PATH] [--runs N]
                                        measure the manuscript engine on a book and print medians and ratios
   waymark help                         this text
@@ -70,6 +72,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runCall(ctx, args, stdin, stdout, stderr)
 	case "tools":
 		err = runTools(args, stdout)
+	case "mcp":
+		err = runMCP(ctx, args)
 	case "bench":
 		err = runBench(ctx, args, stdout)
 	case "help":
@@ -78,7 +82,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "":
 		err = runWindow(args, stdout)
 	default:
-		err = usageError{fmt.Sprintf("unknown command %q; commands: call, tools, bench, help (or a FILE.md to open)", cmd)}
+		err = usageError{fmt.Sprintf("unknown command %q; commands: call, tools, mcp, bench, help (or a FILE.md to open)", cmd)}
 	}
 	var ue usageError
 	switch {
@@ -257,6 +261,34 @@ func runTools(args []string, stdout io.Writer) error {
 	}
 	writeJSON(stdout, out, f.pretty)
 	return nil
+}
+
+// version is the program's version, reported to MCP clients.
+const version = "0.1.0"
+
+// runMCP serves the registry over MCP on stdio. Logs go to standard error: standard
+// output belongs to the protocol.
+func runMCP(ctx context.Context, args []string) error {
+	f, err := parseFlags(args, "doc", "db", "max-size")
+	if err != nil {
+		return err
+	}
+	if len(f.positional) > 0 {
+		return usageError{"mcp takes no positional arguments"}
+	}
+	st, err := openStore(f.db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ws := manuscript.NewWorkspace(st)
+	ws.MaxSize = f.maxSize
+	if f.doc != "" {
+		if _, err := ws.Open(ctx, f.doc); err != nil {
+			return err
+		}
+	}
+	return mcpserver.ServeStdio(ctx, newRegistry(ws), version)
 }
 
 // runWindow opens the desktop window on a file or on the sample manuscript.

@@ -12,6 +12,7 @@ import (
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 
 	"github.com/waymark/waymark/backend/textmatch"
 )
@@ -20,7 +21,18 @@ import (
 // extensions the manuscripts use (tables, strikethrough, task lists, autolinks) and
 // footnotes. Every parse — whole book, edit window, item text — goes through it so
 // that the incremental view and a full re-parse can never disagree.
-var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote))
+//
+// Footnotes get goldmark's block and inline parsers but not its AST transformer:
+// the transformer moves definitions to the end and drops unreferenced ones, which
+// would make a definition's items depend on references anywhere in the book. Here a
+// definition is an item where it is written, referenced or not.
+var markdown = goldmark.New(
+	goldmark.WithExtensions(extension.GFM),
+	goldmark.WithParserOptions(
+		parser.WithBlockParsers(util.Prioritized(extension.NewFootnoteBlockParser(), 999)),
+		parser.WithInlineParsers(util.Prioritized(extension.NewFootnoteParser(), 101)),
+	),
+)
 
 // parsed is the result of linearising one run of source bytes.
 type parsed struct {

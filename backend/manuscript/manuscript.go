@@ -351,7 +351,9 @@ func (m *Manuscript) Undo(ctx context.Context) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	if snap, sok, err := st.LatestSnapshotRev(ctx, m.DocID); err == nil && sok && ok && r.Rev < snap {
+	// Undo stops at the last discontinuity: the first sight of the file, a change
+	// by another program, or a restore (periodic snapshots are no barrier).
+	if bar, bok, err := st.LastRevisionWhere(ctx, m.DocID, []string{store.OpOpen, store.OpExternal, store.OpRestore}, false); err == nil && bok && ok && r.Rev < bar.Rev {
 		ok = false
 	}
 	if !ok {

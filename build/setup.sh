@@ -37,7 +37,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# `npm install` from the lock file rather than `npm ci`: npm 11 records only this
+# platform's optional packages (e.g. rollup's native build) in the lock, and `npm ci`
+# then refuses the lock as "missing" the others; `npm install` installs exactly the
+# locked versions and leaves the lock unchanged.
 if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
-  echo "setup: installing frontend packages (npm ci)"
-  (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
+  echo "setup: installing frontend packages from the lock file"
+  (cd frontend && npm install --no-audit --no-fund --loglevel=error 2>&1 | grep -v 'install-scripts\|nodedir' || true)
+  [ -x frontend/node_modules/.bin/vite ] || { echo "setup: npm install failed (no vite)"; exit 1; }
 fi

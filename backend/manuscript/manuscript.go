@@ -88,6 +88,10 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 	if err != nil {
 		return nil, err
 	}
+	// Parsing a whole book is the long part of opening it: it runs on the other
+	// core while the file is hashed and the database consulted.
+	parsed := make(chan *document.Document, 1)
+	go func() { parsed <- document.Parse(src, 0) }() // buffered: never blocks, even if Open fails
 	removeStaleTemps(abs)
 	sha := hashParts(src)
 	rec, err := w.Store.EnsureDocument(ctx, abs)
@@ -102,7 +106,8 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 	}
 	switch {
 	case ok && head.SHA256 == sha:
-		m.doc = document.Parse(src, head.Rev)
+		m.doc = <-parsed
+		m.doc.SetRev(head.Rev)
 		if err := m.loadHistory(ctx, head.Rev); err != nil {
 			return nil, err
 		}
@@ -116,7 +121,8 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 		if err != nil {
 			return nil, fmt.Errorf("open manuscript %s: record revision: %w", abs, err)
 		}
-		m.doc = document.Parse(src, r.Rev)
+		m.doc = <-parsed
+		m.doc.SetRev(r.Rev)
 	}
 	m.disk, err = stateOf(abs, sha)
 	if err != nil {

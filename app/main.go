@@ -19,6 +19,8 @@ import (
 	"syscall"
 
 	"github.com/waymark/waymark/app/sample"
+	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
 	mcpserver "github.com/waymark/waymark/backend/mcp"
 	"github.com/waymark/waymark/backend/store"
@@ -33,6 +35,9 @@ Usage:
                                        run one tool and print its JSON result
   waymark tools                        print every tool as JSON: name, description, inputSchema
   waymark mcp [--doc PATH] [--db PATH] serve every tool over MCP on standard input/output
+  waymark agent [--doc PATH] [--db PATH] "COMMAND"
+                                       run an author's command (find, collect, replace, insert, delete,
+                                       summarise) and print the transcript as JSON lines
   waymark bench [--book PATH] [--runs N]
                                        measure the manuscript engine on a book and print medians and ratios
   waymark help                         this text
@@ -72,6 +77,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runCall(ctx, args, stdin, stdout, stderr)
 	case "tools":
 		err = runTools(args, stdout)
+	case "agent":
+		return runAgent(ctx, args, stdout, stderr)
 	case "mcp":
 		err = runMCP(ctx, args)
 	case "bench":
@@ -82,7 +89,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "":
 		err = runWindow(args, stdout)
 	default:
-		err = usageError{fmt.Sprintf("unknown command %q; commands: call, tools, mcp, bench, help (or a FILE.md to open)", cmd)}
+		err = usageError{fmt.Sprintf("unknown command %q; commands: call, tools, agent, mcp, bench, help (or a FILE.md to open)", cmd)}
 	}
 	var ue usageError
 	switch {
@@ -172,11 +179,14 @@ func openStore(path string) (*store.Store, error) {
 	return store.Open(path)
 }
 
-// newRegistry builds the one tool registry over a workspace.
-func newRegistry(ws *manuscript.Workspace) *tools.Registry {
+// newRegistry builds the one tool registry over a workspace, with the agent's
+// tools running on model (a model server or the built-in engine).
+func newRegistry(ws *manuscript.Workspace, model llm.Model) (*tools.Registry, *agent.Runtime) {
 	r := tools.New()
 	tools.RegisterManuscript(r, ws)
-	return r
+	rt := &agent.Runtime{WS: ws, Store: ws.Store, Model: model}
+	agent.Register(r, rt)
+	return r, rt
 }
 
 func writeJSON(w io.Writer, v any, pretty bool) {
@@ -220,7 +230,11 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	defer st.Close()
 	ws := manuscript.NewWorkspace(st)
 	ws.MaxSize = f.maxSize
-	reg := newRegistry(ws)
+	model, err := chooseModel()
+	if err != nil {
+		return fail(err)
+	}
+	reg, _ := newRegistry(ws, model)
 	if _, ok := reg.Get(name); !ok {
 		return fail(fmt.Errorf("%w %q; known tools: %s", tools.ErrUnknownTool, name, strings.Join(reg.Names(), ", ")))
 	}
@@ -245,7 +259,7 @@ func runTools(args []string, stdout io.Writer) error {
 	if len(f.positional) > 0 {
 		return usageError{"tools takes no arguments"}
 	}
-	reg := newRegistry(manuscript.NewWorkspace(nil))
+	reg, _ := newRegistry(manuscript.NewWorkspace(nil), agent.Builtin{})
 	type entry struct {
 		Name        string          `json:"name"`
 		Description string          `json:"description"`
@@ -288,7 +302,49 @@ func runMCP(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	return mcpserver.ServeStdio(ctx, newRegistry(ws), version)
+	model, err := chooseModel()
+	if err != nil {
+		return err
+	}
+	reg, _ := newRegistry(ws, model)
+	return mcpserver.ServeStdio(ctx, reg, version)
+}
+
+// runAgent runs one command through the command agent; every event is a JSON line.
+func runAgent(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	f, err := parseFlags(args, "doc", "db", "max-size")
+	if err == nil && len(f.positional) != 1 {
+		err = usageError{"agent needs one command in quotes, e.g. waymark agent --doc book.md 'find the first mention of \"Natasha\"'"}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "waymark: %s\n\n%s", err, usage)
+		return 2
+	}
+	st, err := openStore(f.db)
+	if err != nil {
+		writeJSON(stdout, map[string]string{"event": "error", "error": err.Error()}, false)
+		return 1
+	}
+	defer st.Close()
+	ws := manuscript.NewWorkspace(st)
+	ws.MaxSize = f.maxSize
+	if f.doc != "" {
+		if _, err := ws.Open(ctx, f.doc); err != nil {
+			writeJSON(stdout, map[string]string{"event": "error", "error": err.Error()}, false)
+			return 1
+		}
+	}
+	model, err := chooseModel()
+	if err != nil {
+		writeJSON(stdout, map[string]string{"event": "error", "error": err.Error()}, false)
+		return 1
+	}
+	reg, rt := newRegistry(ws, model)
+	ca := &agent.CommandAgent{Reg: reg, Runtime: rt, Emit: func(e agent.Event) { writeJSON(stdout, e, false) }}
+	if _, err := ca.Run(ctx, f.positional[0]); err != nil {
+		return 1
+	}
+	return 0
 }
 
 // runWindow opens the desktop window on a file or on the sample manuscript.

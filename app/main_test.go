@@ -249,3 +249,35 @@ func TestCLIBadFilesAndUsage(t *testing.T) {
 		t.Errorf("no doc: %d %s", code, out.String())
 	}
 }
+
+func TestCLIAgentAndRunCursorAgent(t *testing.T) {
+	c := newCLI(t)
+	res, code := c.call("RunCursorAgent", `{"forward":true,"maxElements":20,"maxBytes":8192,"includeContent":true,"mode":"FirstMatch","taskDescription":"Find the first mention of \"Pierre\""}`)
+	if code != 0 || res["success"] != true || res["firstItemIndex"].(float64) != 3 || res["markdown"] != "Pierre stayed." {
+		t.Fatalf("RunCursorAgent: %d %v", code, res)
+	}
+	if _, ok := res["semanticPointer"].(map[string]any)["serialized"]; !ok {
+		t.Fatalf("semanticPointer is not a pointer object: %v", res["semanticPointer"])
+	}
+	res, code = c.call("RunCursorAgent", `{"forward":true,"maxElements":20,"maxBytes":8192,"includeContent":true,"mode":"Grep","taskDescription":"x"}`)
+	if code != 1 || !strings.Contains(res["error"].(string), "FirstMatch, CollectToTargetSet, AggregateSummary") {
+		t.Fatalf("unknown mode: %v", res)
+	}
+	var out, errb bytes.Buffer
+	code = run(context.Background(), []string{"agent", "--doc", c.doc, "--db", c.db, `replace "Pierre stayed" with "Pierre left"`}, nil, &out, &errb)
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if code != 0 || len(lines) < 5 || !strings.Contains(c.file(), "Pierre left.") {
+		t.Fatalf("agent: exit %d\n%s\n%s", code, out.String(), errb.String())
+	}
+	for _, l := range lines {
+		var ev map[string]any
+		if err := json.Unmarshal([]byte(l), &ev); err != nil || ev["event"] == nil {
+			t.Fatalf("not a JSON event line: %q", l)
+		}
+	}
+	out.Reset()
+	code = run(context.Background(), []string{"agent", "--doc", c.doc, "--db", c.db, "make it better"}, nil, &out, &errb)
+	if code != 1 || !strings.Contains(out.String(), "needs a model server") {
+		t.Fatalf("not understood: %d %s", code, out.String())
+	}
+}

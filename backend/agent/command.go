@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/waymark/waymark/backend/document"
+	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/textmatch"
 	"github.com/waymark/waymark/backend/tools"
 )
@@ -31,7 +32,20 @@ type CommandAgent struct {
 	Reg     *tools.Registry
 	Runtime *Runtime
 	Emit    func(Event)
+	// MaxTurns bounds a model-driven command (default 12).
+	MaxTurns int
 }
+
+// modelTools are the tools a model may call for an author's command.
+var modelTools = []string{"Find", "Read", "Outline", "RunCursorAgent", "ReplaceText", "InsertAfter", "InsertBefore", "Delete", "Undo", "TargetSetCreate", "TargetSetAdd", "TargetSetGet"}
+
+// editTools change the manuscript; a failed model run undoes what they did.
+var editTools = map[string]bool{"ReplaceText": true, "InsertAfter": true, "InsertBefore": true, "Delete": true}
+
+const commandPrompt = `You are Waymark's command agent. An author edits a long Markdown manuscript by commands.
+You never see the whole book: locate text with Find (exact phrases) or RunCursorAgent (reads the book in portions; modes FirstMatch, CollectToTargetSet, AggregateSummary), read an item with Read, and change exactly one item at a time with ReplaceText, InsertAfter, InsertBefore or Delete, addressing it by the pointer a tool returned.
+Edits never change the outline: a paragraph cannot become a heading. Every edit result carries a cursor context; check it.
+Call one tool per turn. When the command is done, answer the author in one or two short sentences without calling a tool.`
 
 // Understood lists the commands the built-in engine understands, for its refusal.
 const Understood = `find the first / next / last mention of "X"; collect all mentions of "X" into "SET"; replace "A" with "B"; delete the paragraph with "X"; insert "TEXT" after / before "X"; summarise part / chapter N (in Russian: найди первое / следующее упоминание «X»; собери все упоминания «X» в «НАБОР»; замени «A» на «B»; удали абзац с «X»; вставь «ТЕКСТ» после / перед «X»; перескажи часть / главу N)`
@@ -54,7 +68,13 @@ var (
 func (c *CommandAgent) Run(ctx context.Context, command string) (any, error) {
 	command = strings.TrimSpace(command)
 	c.emit(Event{Event: "command", Text: command})
-	out, err := c.builtin(ctx, command)
+	var out any
+	var err error
+	if _, builtin := c.Runtime.Model.(Builtin); builtin {
+		out, err = c.builtin(ctx, command)
+	} else {
+		out, err = c.withModel(ctx, command)
+	}
 	ok := err == nil
 	if err != nil {
 		c.emit(Event{Event: "answer", Text: err.Error()})
@@ -198,6 +218,85 @@ func (c *CommandAgent) answerFind(r CursorAgentResult, phrase, which string) {
 		return
 	}
 	c.emit(Event{Event: "answer", Text: fmt.Sprintf("%s: %s", r.SemanticPointer.Label, document.Snippet(r.Markdown, 160))})
+}
+
+// withModel lets the model drive the tools: tool calling, with the text fallback
+// "function_call: name=… args={…}" for servers without it. A run that fails
+// undoes the edits it applied, so the manuscript is left as it was.
+func (c *CommandAgent) withModel(ctx context.Context, command string) (any, error) {
+	var specs []llm.ToolSpec
+	for _, name := range modelTools {
+		if t, ok := c.Reg.Get(name); ok {
+			specs = append(specs, llm.ToolSpec{Name: t.Name, Description: t.Description, Parameters: t.InputSchema})
+		}
+	}
+	msgs := []llm.Message{{Role: "system", Content: commandPrompt}, {Role: "user", Content: command}}
+	turns := c.MaxTurns
+	if turns <= 0 {
+		turns = 12
+	}
+	edits := 0
+	var last any
+	fail := func(err error) (any, error) {
+		for k := 0; k < edits; k++ {
+			if _, uerr := c.call(ctx, "Undo", map[string]any{}); uerr != nil {
+				return nil, fmt.Errorf("%w; undoing the run's edits also failed: %v", err, uerr)
+			}
+		}
+		if edits > 0 {
+			err = fmt.Errorf("%w; the %d edit(s) of this run were undone", err, edits)
+		}
+		return nil, err
+	}
+	for turn := 0; turn < turns; turn++ {
+		resp, err := c.Runtime.Model.Complete(ctx, llm.Request{Messages: msgs, Tools: specs})
+		if err != nil {
+			return fail(fmt.Errorf("the model failed: %w", err))
+		}
+		calls := resp.ToolCalls
+		if len(calls) == 0 {
+			if tc, ok := llm.ParseTextToolCall(resp.Content); ok {
+				calls = []llm.ToolCall{tc}
+			}
+		}
+		if len(calls) == 0 {
+			c.emit(Event{Event: "answer", Text: strings.TrimSpace(resp.Content)})
+			if last == nil {
+				last = map[string]any{"answer": strings.TrimSpace(resp.Content)}
+			}
+			return last, nil
+		}
+		msgs = append(msgs, llm.Message{Role: "assistant", Content: resp.Content, ToolCalls: calls[:1]})
+		tc := calls[0] // one tool per step
+		allowed := false
+		for _, n := range modelTools {
+			allowed = allowed || n == tc.Name
+		}
+		var content string
+		if !allowed {
+			content = fmt.Sprintf(`{"error":"unknown tool %q; available: %s"}`, tc.Name, strings.Join(modelTools, ", "))
+			c.emit(Event{Event: "tool_error", Tool: tc.Name, Text: content})
+		} else {
+			var args any = json.RawMessage(tc.Arguments)
+			if len(tc.Arguments) == 0 {
+				args = map[string]any{}
+			}
+			res, err := c.call(ctx, tc.Name, args)
+			if err != nil {
+				b, _ := json.Marshal(map[string]string{"error": err.Error()})
+				content = string(b)
+			} else {
+				if editTools[tc.Name] {
+					edits++
+				}
+				last = res
+				b, _ := json.Marshal(res)
+				content = string(b)
+			}
+		}
+		msgs = append(msgs, llm.Message{Role: "tool", ToolCallID: tc.ID, Content: content})
+	}
+	return fail(fmt.Errorf("the command did not finish within %d model turns", turns))
 }
 
 // findFirst runs FirstMatch for a phrase and fails clearly when it is absent.

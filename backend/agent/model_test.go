@@ -152,3 +152,59 @@ func TestTokenEconomy(t *testing.T) {
 		t.Fatalf("prefilter saves only %.1f×; the target is ≥ 50×", ratio)
 	}
 }
+
+func TestCommandAgentWithModel(t *testing.T) {
+	ctx := t.Context()
+	// A model that finds, then rewrites the item the tool result points at, then answers.
+	step := 0
+	handler := func(req llmtest.ChatRequest) llmtest.Reply {
+		step++
+		last := req.LastMessage()
+		switch step {
+		case 1:
+			if len(req.Tools) == 0 {
+				return llmtest.Status(400, "no tools offered")
+			}
+			return llmtest.Tool("Find", map[string]any{"query": "Natasha danced"})
+		case 2:
+			var res struct {
+				Matches []struct {
+					Pointer struct {
+						Serialized string `json:"serialized"`
+					} `json:"pointer"`
+				} `json:"matches"`
+			}
+			_ = json.Unmarshal([]byte(last.Content), &res)
+			if len(res.Matches) == 0 {
+				return llmtest.Text("nothing found")
+			}
+			return llmtest.Text(`function_call: name=ReplaceText args={"pointer":"` + res.Matches[0].Pointer.Serialized + `","newMarkdown":"Natasha danced till dawn."}`)
+		}
+		return llmtest.Text("Done: the ball paragraph now ends at dawn.")
+	}
+	srv := llmtest.New(t, llmtest.Repeat(llmtest.Handler(handler)))
+	e := newEnv(t, book, clientFor(t, srv.URL()))
+	var events []Event
+	ca := &CommandAgent{Reg: e.reg, Runtime: e.rt, Emit: func(ev Event) { events = append(events, ev) }}
+	if _, err := ca.Run(ctx, "make the ball scene end at dawn"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(e.doc); !strings.Contains(string(b), "Natasha danced till dawn.\n\nPierre watched") {
+		t.Fatalf("edit not applied:\n%s", b)
+	}
+	if events[len(events)-2].Text != "Done: the ball paragraph now ends at dawn." {
+		t.Fatalf("answer: %+v", events[len(events)-2])
+	}
+
+	// A run that fails after an edit leaves the manuscript as it was.
+	srv2 := llmtest.New(t, llmtest.Tool("ReplaceText", map[string]any{"index": 2, "newMarkdown": "Changed."}), llmtest.Repeat(llmtest.Status(500, "down")))
+	e2 := newEnv(t, book, clientFor(t, srv2.URL()))
+	ca2 := &CommandAgent{Reg: e2.reg, Runtime: e2.rt}
+	_, err := ca2.Run(ctx, "change the first paragraph")
+	if err == nil || !strings.Contains(err.Error(), "were undone") {
+		t.Fatalf("failed run: %v", err)
+	}
+	if b, _ := os.ReadFile(e2.doc); string(b) != book {
+		t.Fatalf("a failed run left the manuscript changed:\n%s", b)
+	}
+}

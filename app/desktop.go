@@ -103,7 +103,12 @@ func runDesktop(opts desktopOptions) error {
 	if err != nil {
 		return fmt.Errorf("embedded user interface: %w", err)
 	}
-	app := &DesktopApp{ws: ws, reg: newRegistry(ws)}
+	model, err := chooseModel()
+	if err != nil {
+		return err
+	}
+	reg, _ := newRegistry(ws, model)
+	app := &DesktopApp{ws: ws, reg: reg}
 	return wails.Run(&options.App{
 		Title:       "Waymark — " + filepath.Base(opts.DocPath),
 		Width:       1180,

@@ -1,48 +1,84 @@
 #!/usr/bin/env bash
-# Installs what Waymark needs and is missing, on Debian 12 as root. Idempotent and
-# quick when nothing is missing: packages are checked with dpkg first, apt runs only
-# for what is absent, npm ci only when the lock file is newer than node_modules.
+# Installs what Waymark needs and is missing, on Debian 12 (as root, or with sudo).
+# Idempotent and quick when nothing is missing: Go and Node are only checked (they come
+# with the machine), Debian packages are checked with dpkg-query first and apt-get runs only
+# for the absent ones, and npm installs only when frontend/node_modules is missing or
+# older than frontend/package-lock.json or package.json. Nothing here downloads a
+# toolchain or a browser build of its own: Chromium is Debian's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-need_go="1.26"
+# --- Go (>= 1.26) -------------------------------------------------------------------
+need_go=1.26
+if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
+  export PATH="/usr/local/go/bin:$PATH"
+fi
 if ! command -v go >/dev/null 2>&1; then
-  if [ -x /usr/local/go/bin/go ]; then export PATH="/usr/local/go/bin:$PATH"; else
-    echo "setup: Go $need_go or newer is required (expected at /usr/local/go); install it and run again" >&2; exit 1
-  fi
+  echo "setup: Go $need_go or newer is required and was not found (looked in PATH and /usr/local/go/bin)." >&2
+  echo "setup: install Go from your usual source, put it on PATH, and run this again." >&2
+  exit 1
 fi
 have_go=$(go env GOVERSION | sed 's/^go//')
 if [ "$(printf '%s\n%s\n' "$need_go" "$have_go" | sort -V | head -1)" != "$need_go" ]; then
-  echo "setup: Go $need_go or newer is required, found $have_go" >&2; exit 1
+  echo "setup: Go $need_go or newer is required, found $have_go ($(command -v go))." >&2
+  exit 1
 fi
 
+# --- Node.js (>= 20.19, what Vite 7 needs) and npm ------------------------------------
+need_node=20.19
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  echo "setup: Node.js $need_node or newer with npm is required to build the frontend, and was not found." >&2
+  echo "setup: (Debian 12's own nodejs package is 18, too old for Vite 7.)" >&2
+  exit 1
+fi
+have_node=$(node --version | sed 's/^v//')
+if [ "$(printf '%s\n%s\n' "$need_node" "$have_node" | sort -V | head -1)" != "$need_node" ]; then
+  echo "setup: Node.js $need_node or newer is required (Vite 7), found $have_node." >&2
+  exit 1
+fi
+
+# --- Debian packages --------------------------------------------------------------------
 packages=(
-  gcc pkg-config                       # cgo: SQLite, WebKitGTK
-  libgtk-3-dev libwebkit2gtk-4.1-dev   # the Wails window (build tag webkit2_41)
-  chromium                             # the browser Waymark drives (and UI tests)
-  xvfb xauth x11-utils xdotool imagemagick dbus-x11  # headless window tier: display, window lookup, screenshots
-  nodejs npm                           # frontend build (only if node is absent)
+  gcc pkg-config                      # cgo: SQLite (mattn/go-sqlite3) and WebKitGTK
+  libgtk-3-dev libwebkit2gtk-4.1-dev  # the Wails window (build tag webkit2_41)
+  chromium                            # the browser Waymark drives, and browser tests
+  xvfb xauth                          # a display for the window on machines without one
+  x11-utils xdotool                   # find the window (xwininfo, xdotool search)
+  imagemagick                         # screenshots (import) and their check (identify)
 )
+# One dpkg-query for all of them (it names the installed ones; unknown ones go to stderr).
+installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${packages[@]}" 2>/dev/null |
+  awk '$2 == "installed" {print $1}' || true)
 missing=()
 for p in "${packages[@]}"; do
-  case "$p" in
-    nodejs|npm) command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 && continue ;;
-  esac
-  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+  grep -qx "$p" <<<"$installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+      echo "setup: these Debian packages are missing and this is not root (and there is no sudo): ${missing[*]}" >&2
+      exit 1
+    fi
+  fi
+  echo "setup: installing Debian packages: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# `npm install` from the lock file rather than `npm ci`: npm 11 records only this
-# platform's optional packages (e.g. rollup's native build) in the lock, and `npm ci`
-# then refuses the lock as "missing" the others; `npm install` installs exactly the
-# locked versions and leaves the lock unchanged.
-if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
-  echo "setup: installing frontend packages from the lock file"
-  (cd frontend && npm install --no-audit --no-fund --loglevel=error 2>&1 | grep -v 'install-scripts\|nodedir' || true)
-  [ -x frontend/node_modules/.bin/vite ] || { echo "setup: npm install failed (no vite)"; exit 1; }
+# --- frontend packages (exactly the versions in the lock file) -------------------------
+# `npm install`, not `npm ci`: npm 11 writes into the lock only this platform's optional
+# packages (rollup's and esbuild's native builds), and its own `npm ci` then rejects that
+# lock as "Missing: @rollup/rollup-android-arm-eabi@ from lock file". With a lock that
+# matches package.json, `npm install` installs the locked versions and leaves it as is.
+if [ ! -f frontend/node_modules/.package-lock.json ] ||
+  [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ] ||
+  [ frontend/package.json -nt frontend/node_modules/.package-lock.json ]; then
+  echo "setup: installing frontend packages from frontend/package-lock.json (npm install)"
+  (cd frontend && npm install --no-audit --no-fund --loglevel=error)
+  if [ ! -x frontend/node_modules/.bin/vite ]; then
+    echo "setup: npm install did not install vite (frontend/node_modules/.bin/vite)" >&2
+    exit 1
+  fi
 fi

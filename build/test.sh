@@ -1,64 +1,172 @@
 #!/usr/bin/env bash
-# README command 2: install what is missing and run every test tier:
-#   1. gofmt, go vet, and the Go suite (unit, integration, SQLite, corpus tier, CLI, MCP);
-#   2. the frontend build;
-#   3. the desktop tier: the production binary opens its real window under Xvfb and a
-#      screenshot of it is checked and saved (bin/screenshots/window.png; the README's
-#      picture, docs/window.png, is a copy of one).
+# README command 2 (and CI's, through .ci/run): install what is missing, then run every
+# tier and say what passed:
+#   gofmt      no Go file needs formatting
+#   go vet     go vet -tags sqlite_fts5 ./...
+#   frontend   svelte-check (TypeScript) and the Vite build into frontend/dist
+#   go test    go test -tags sqlite_fts5 -count=1 ./... (unit, integration on real SQLite
+#              files, Chromium at /usr/bin/chromium, the corpus tier from ../shared/corpus)
+#   desktop    the production binary opens its real window under Xvfb (started here on a
+#              free display, even when $DISPLAY is set), on the sample manuscript with a
+#              database in a temporary folder; a screenshot of the window is taken, must
+#              not be blank, and is saved to build/screenshots/window.png
+# Every step runs even when an earlier one failed (so one run shows everything); the
+# script exits non-zero if any failed. The last line is "N passed, N failed".
+# `bash build/test.sh desktop` (or gofmt, vet, frontend, gotest) runs only those steps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
+# Arguments pick steps by name (e.g. `bash build/test.sh desktop`); none runs them all.
+selected=("$@")
+for s in "${selected[@]}"; do
+  case "$s" in gofmt | vet | frontend | gotest | desktop) ;; *)
+    echo "usage: bash build/test.sh [gofmt] [vet] [frontend] [gotest] [desktop]" >&2
+    exit 2
+    ;;
+  esac
+done
 bash build/setup.sh
 export PATH="/usr/local/go/bin:$PATH"
+export CGO_ENABLED=1
 tags=sqlite_fts5
 
-echo "== gofmt"
-unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './frontend/node_modules/*'))
-if [ -n "$unformatted" ]; then echo "gofmt would change:"; echo "$unformatted"; exit 1; fi
+passed=() failed=()
+step() { # NAME COMMAND...: runs one step, records its outcome, never stops the script
+  local name=$1 t0 rc=0
+  shift
+  echo "== $name"
+  t0=$(date +%s)
+  # A subshell with its own set -e: in a function called from `cmd || …` bash would
+  # ignore set -e, so a failing command in the middle of a step would go unnoticed.
+  set +e
+  (
+    set -e
+    "$@"
+  )
+  rc=$?
+  set -e
+  if [ "$rc" -eq 0 ]; then
+    passed+=("$name")
+    echo "-- $name: ok ($(($(date +%s) - t0)) s)"
+  else
+    failed+=("$name")
+    echo "-- $name: FAILED (exit $rc, $(($(date +%s) - t0)) s)"
+  fi
+}
 
-echo "== go vet"
-go vet -tags "$tags" ./...
+check_gofmt() {
+  local files
+  if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    files=$(git ls-files -co --exclude-standard -- '*.go' |
+      while read -r f; do [ -f "$f" ] && echo "$f"; done | xargs -r gofmt -l)
+  else
+    files=$(find app backend frontend -name '*.go' -not -path '*/node_modules/*' | xargs -r gofmt -l)
+  fi
+  [ -z "$files" ] && return 0
+  echo "gofmt would change:"
+  echo "$files"
+  return 1
+}
 
-echo "== frontend build"
-(cd frontend && npm run build --silent >/dev/null)
+frontend() {
+  (cd frontend && npm run check --silent && npm run build --silent >/dev/null)
+}
 
-echo "== go test"
-go test -tags "$tags" -count=1 ./... 2>&1 | tee /tmp/waymark-go-test.log
-grep -q '^FAIL' /tmp/waymark-go-test.log && exit 1
+go_tests() {
+  local log rc=0
+  log=$(mktemp)
+  go test -tags "$tags" -count=1 ./... 2>&1 | tee "$log" || rc=$?
+  echo "go test: $(grep -c '^ok ' "$log" || true) packages ok, $(grep -c '^FAIL' "$log" || true) FAIL lines"
+  rm -f "$log"
+  return "$rc"
+}
 
-echo "== desktop tier (real window under Xvfb)"
-go build -tags desktop,production,webkit2_41,$tags -o bin/waymark ./app
-work=$(mktemp -d)
-display=":$((100 + RANDOM % 100))"
-Xvfb "$display" -screen 0 1280x860x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
-xvfb=$!
-app=""
-cleanup() { [ -n "$app" ] && kill "$app" 2>/dev/null; kill "$xvfb" 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
-sleep 1
-DISPLAY="$display" XDG_DATA_HOME="$work/data" WAYMARK_DB="$work/w.db" bin/waymark >"$work/app.log" 2>&1 &
-app=$!
-found=""
-for _ in $(seq 1 120); do
-  if DISPLAY="$display" xdotool search --name '^Waymark' >/dev/null 2>&1; then found=1; break; fi
-  if ! kill -0 "$app" 2>/dev/null; then echo "the app exited:"; cat "$work/app.log"; exit 1; fi
-  sleep 0.5
-done
-[ -n "$found" ] || { echo "no Waymark window appeared in 60 s"; cat "$work/app.log"; exit 1; }
-# The window is up; wait until the page has rendered the outline (more than a few colours).
-mkdir -p bin/screenshots
-colours=0
-for _ in $(seq 1 40); do
-  DISPLAY="$display" import -window root "$work/window.png"
-  colours=$(identify -format '%k' "$work/window.png")
-  [ "$colours" -gt 50 ] && break
-  sleep 0.5
-done
-[ "$colours" -gt 50 ] || { echo "the window stayed blank ($colours colours)"; cat "$work/app.log"; exit 1; }
-cp "$work/window.png" bin/screenshots/window.png
-echo "desktop tier: window rendered ($colours colours), screenshot bin/screenshots/window.png"
+desktop_tier() { # runs in step's subshell: its trap and exits stay there
+  work=$(mktemp -d)
+  xvfb="" app=""
+  cleanup() {
+    if [ -n "$app" ] && kill "$app" 2>/dev/null; then
+      # Let it close its database before its folder goes; 5 s at most.
+      for _ in $(seq 1 50); do kill -0 "$app" 2>/dev/null || break; sleep 0.1; done
+      kill -9 "$app" 2>/dev/null || true
+    fi
+    [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null
+    rm -rf "$work"
+  }
+  trap cleanup EXIT
+  fail() {
+    echo "desktop: $*"
+    if [ -s "$work/app.log" ]; then
+      echo "--- waymark's output:"
+      tail -40 "$work/app.log"
+    fi
+    exit 1
+  }
 
-passed=$(grep -c '^ok ' /tmp/waymark-go-test.log || true)
-failed=$(grep -c '^FAIL' /tmp/waymark-go-test.log || true)
-echo "== all tiers passed in $(( $(date +%s) - start )) s"
-echo "$((passed + 1)) passed, $failed failed"
+  go build -tags "desktop,production,webkit2_41,$tags" -o "$work/waymark" ./app
+
+  # Xvfb on the first free display from :99 up (never the user's own display).
+  n=99
+  while [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ]; do n=$((n + 1)); done
+  Xvfb ":$n" -screen 0 1280x860x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+  xvfb=$!
+  export DISPLAY=":$n"
+  unset WAYLAND_DISPLAY
+  for _ in $(seq 1 50); do xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
+  xdpyinfo >/dev/null 2>&1 || fail "Xvfb did not start on :$n: $(cat "$work/xvfb.log")"
+
+  # No arguments: the app opens the sample manuscript, written into XDG_DATA_HOME.
+  # GTK_OVERLAY_SCROLLING=0: classic scrollbars, not overlay ones that show and fade
+  # on a timer, so the screenshot does not depend on the moment it is taken.
+  GTK_OVERLAY_SCROLLING=0 WAYMARK_DB="$work/waymark.db" XDG_DATA_HOME="$work/data" HOME="$work" \
+    "$work/waymark" >"$work/app.log" 2>&1 &
+  app=$!
+  wid=""
+  for _ in $(seq 1 120); do
+    wid=$(xdotool search --onlyvisible --name '^Waymark' 2>/dev/null | head -1 || true)
+    [ -n "$wid" ] && break
+    kill -0 "$app" 2>/dev/null || fail "waymark exited before opening its window"
+    sleep 0.5
+  done
+  [ -n "$wid" ] || fail "no Waymark window appeared within 60 s"
+  title=$(xdotool getwindowname "$wid")
+  echo "desktop: window $wid \"$title\" ($(xwininfo -id "$wid" | awk '/Width|Height/ {printf "%s ", $2}'))"
+  [ "$title" = "Waymark — manuscript.md" ] || fail "the window title is \"$title\", not \"Waymark — manuscript.md\""
+
+  # The window appears before its page has loaded and asked the backend for the
+  # manuscript; a blank or half-drawn window has few colours, the rendered text many.
+  # So: wait for a colourful picture that two screenshots in a row agree on.
+  colours=0 prev="" cur=""
+  for _ in $(seq 1 60); do
+    import -window "$wid" "$work/window.png" 2>/dev/null || true
+    colours=$(identify -format '%k' "$work/window.png" 2>/dev/null || echo 0)
+    cur=$(identify -format '%#' "$work/window.png" 2>/dev/null || true)
+    [ "$colours" -gt 50 ] && [ "$cur" = "$prev" ] && break
+    prev=$cur
+    sleep 0.5
+  done
+  [ "$colours" -gt 10 ] || fail "the window stayed blank ($colours colours in the screenshot)"
+  kill -0 "$app" 2>/dev/null || fail "waymark exited while drawing its window"
+  # Without metadata (dates), the same picture gives the same bytes, so an unchanged
+  # window leaves the committed screenshot unchanged.
+  mkdir -p build/screenshots
+  # (ImageMagick's own convert: /usr/local/bin/convert may be something else.)
+  /usr/bin/convert "$work/window.png" -strip -define png:exclude-chunks=date,time \
+    build/screenshots/window.png
+  echo "desktop: the window rendered ($colours colours); screenshot build/screenshots/window.png"
+}
+
+run() { # KEY NAME COMMAND...
+  local key=$1
+  shift
+  if [ ${#selected[@]} -eq 0 ] || [[ " ${selected[*]} " == *" $key "* ]]; then step "$@"; fi
+}
+run gofmt gofmt check_gofmt
+run vet "go vet" go vet -tags "$tags" ./...
+run frontend frontend frontend
+run gotest "go test" go_tests
+run desktop desktop desktop_tier
+
+echo "== ${#passed[@]} of $((${#passed[@]} + ${#failed[@]})) steps passed in $(($(date +%s) - start)) s${failed:+; failed: ${failed[*]}}"
+echo "waymark: ${#passed[@]} passed, ${#failed[@]} failed"
+[ ${#failed[@]} -eq 0 ]

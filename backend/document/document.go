@@ -115,7 +115,14 @@ func ReadFile(path string, maxSize int64) ([]byte, error) {
 
 // Parse builds the linear document of src at revision rev. The source is copied.
 func Parse(src []byte, rev int64) *Document {
-	d := &Document{src: append([]byte(nil), src...), rev: rev, baseRev: rev}
+	return ParseOwned(append([]byte(nil), src...), rev)
+}
+
+// ParseOwned is Parse without the copy: the document takes src over, and edits
+// splice it in place, so the caller must not use src afterwards. Opening a file
+// reads it into a fresh buffer that needs no second copy.
+func ParseOwned(src []byte, rev int64) *Document {
+	d := &Document{src: src, rev: rev, baseRev: rev}
 	p := linearize(d.src)
 	d.items, d.roots, d.refs = p.items, p.roots, p.refs
 	position(d.src, d.items, 0, 0, 0)

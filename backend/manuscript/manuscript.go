@@ -91,7 +91,9 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 	// Parsing a whole book is the long part of opening it: it runs on the other
 	// core while the file is hashed and the database consulted.
 	parsed := make(chan *document.Document, 1)
-	go func() { parsed <- document.Parse(src, 0) }() // buffered: never blocks, even if Open fails
+	// The document takes src over; until Open returns, src is only read here (hash,
+	// snapshot) while the parser reads it too, and edits come only after.
+	go func() { parsed <- document.ParseOwned(src, 0) }() // buffered: never blocks, even if Open fails
 	removeStaleTemps(abs)
 	sha := hashParts(src)
 	rec, err := w.Store.EnsureDocument(ctx, abs)

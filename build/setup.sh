@@ -82,3 +82,15 @@ if [ ! -f frontend/node_modules/.package-lock.json ] ||
     exit 1
   fi
 fi
+
+# The MCP Inspector CLI (npm registry, exact version in build/mcp-inspector), which the
+# test suite uses to drive `waymark mcp` as a real MCP client. Same rule as above.
+if [ ! -f build/mcp-inspector/node_modules/.package-lock.json ] ||
+  [ build/mcp-inspector/package-lock.json -nt build/mcp-inspector/node_modules/.package-lock.json ]; then
+  echo "setup: installing the MCP Inspector from build/mcp-inspector/package-lock.json (npm install)"
+  (cd build/mcp-inspector && npm install --no-audit --no-fund --loglevel=error 2>&1 | grep -v 'EBADENGINE\|nodedir' || true)
+  if [ ! -x build/mcp-inspector/node_modules/.bin/mcp-inspector ]; then
+    echo "setup: npm install did not install the MCP Inspector" >&2
+    exit 1
+  fi
+fi

@@ -90,6 +90,20 @@ func firstInvalidUTF8(src []byte) int {
 
 // ReadFile reads and validates a manuscript file.
 func ReadFile(path string, maxSize int64) ([]byte, error) {
+	src, err := ReadRaw(path, maxSize)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckSource(path, src, maxSize); err != nil {
+		return nil, err
+	}
+	return src, nil
+}
+
+// ReadRaw reads a manuscript file after checking it is a regular file within the
+// size limit, but does not validate its bytes: callers that parse while they
+// validate (CheckSource) use it.
+func ReadRaw(path string, maxSize int64) ([]byte, error) {
 	if maxSize <= 0 {
 		maxSize = DefaultMaxSize
 	}
@@ -106,9 +120,6 @@ func ReadFile(path string, maxSize int64) ([]byte, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read manuscript: %w", err)
-	}
-	if err := CheckSource(path, src, maxSize); err != nil {
-		return nil, err
 	}
 	return src, nil
 }

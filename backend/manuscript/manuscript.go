@@ -84,7 +84,7 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 	}
 	w.mu.Unlock()
 
-	src, err := document.ReadFile(abs, w.MaxSize)
+	src, err := document.ReadRaw(abs, w.MaxSize)
 	if err != nil {
 		return nil, err
 	}
@@ -94,6 +94,9 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 	// The document takes src over; until Open returns, src is only read here (hash,
 	// snapshot) while the parser reads it too, and edits come only after.
 	go func() { parsed <- document.ParseOwned(src, 0) }() // buffered: never blocks, even if Open fails
+	if err := document.CheckSource(abs, src, w.MaxSize); err != nil {
+		return nil, err // the parse of a rejected file is dropped
+	}
 	removeStaleTemps(abs)
 	sha := hashParts(src)
 	rec, err := w.Store.EnsureDocument(ctx, abs)

@@ -293,3 +293,20 @@ func TestCommandAgentBuiltin(t *testing.T) {
 		t.Fatalf("three undos did not restore the book:\n%s", read())
 	}
 }
+
+func TestLexicalPhrase(t *testing.T) {
+	cases := map[string]string{
+		`Find the first mention of "Natasha"`: "Natasha",
+		`найди первое упоминание «профессора Звёздочкина»`: "профессора Звёздочкина",
+		`Find “Pierre” please`:                          "Pierre",
+		`the first mention of Pierre's wife`:            "Pierre's wife",
+		`find the first mention of Natasha in part two`: "Natasha",
+		`the first scene where Pierre is angry`:         "",
+		`найди первое упоминание Кутузова.`:             "Кутузова",
+	}
+	for task, want := range cases {
+		if got := LexicalPhrase(task); got != want {
+			t.Errorf("LexicalPhrase(%q) = %q, want %q", task, got, want)
+		}
+	}
+}

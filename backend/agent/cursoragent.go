@@ -86,7 +86,9 @@ func newTaskID() string {
 }
 
 var (
-	quoted   = regexp.MustCompile(`["«“„']([^"«»“”„']+)["»”“']`)
+	// Double quotes, guillemets and curly quotes; not the apostrophe, which is
+	// part of words ("Pierre's").
+	quoted   = regexp.MustCompile(`["«“„]([^"«»“”„]+)["»”“]`)
 	mentionS = regexp.MustCompile(`(?i)(?:mentions?|occurrences?|упоминани[еяийю]+|вхождени[еяийю]+)\s+(?:of\s+|о\s+|об\s+)?(.+?)\s*(?:\bin(?:to)?\b.*|\bв\b.*|[.!?]*)$`)
 )
 

@@ -88,17 +88,28 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 	if err != nil {
 		return nil, err
 	}
-	// Parsing a whole book is the long part of opening it: it runs on the other
-	// core while the file is hashed and the database consulted.
-	parsed := make(chan *document.Document, 1)
-	// The document takes src over; until Open returns, src is only read here (hash,
-	// snapshot) while the parser reads it too, and edits come only after.
-	go func() { parsed <- document.ParseOwned(src, 0) }() // buffered: never blocks, even if Open fails
-	if err := document.CheckSource(abs, src, w.MaxSize); err != nil {
-		return nil, err // the parse of a rejected file is dropped
+	sha := hashParts(src)
+	// An unchanged book opens from its stored linear index (saved only for content
+	// that passed CheckSource). Otherwise parsing — the long part of opening a whole
+	// book — runs on the other core while the bytes are checked and the database
+	// consulted.
+	parsed := make(chan *document.Document, 1) // buffered: a send never blocks, even if Open fails
+	fromIndex := false
+	if idx, ok, err := w.Store.DocumentIndex(ctx, sha, document.IndexVersion); err == nil && ok {
+		if d, err := document.ParseWithIndex(src, 0, idx); err == nil {
+			parsed <- d
+			fromIndex = true
+		}
+	}
+	if !fromIndex {
+		// The document takes src over; until Open returns, src is only read here
+		// (snapshot) while the parser reads it too, and edits come only after.
+		go func() { parsed <- document.ParseOwned(src, 0) }()
+		if err := document.CheckSource(abs, src, w.MaxSize); err != nil {
+			return nil, err // the parse of a rejected file is dropped
+		}
 	}
 	removeStaleTemps(abs)
-	sha := hashParts(src)
 	rec, err := w.Store.EnsureDocument(ctx, abs)
 	if err != nil {
 		return nil, fmt.Errorf("open manuscript %s: %w", abs, err)
@@ -128,6 +139,9 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 		}
 		m.doc = <-parsed
 		m.doc.SetRev(r.Rev)
+	}
+	if !fromIndex {
+		_ = w.Store.SaveDocumentIndex(ctx, sha, document.IndexVersion, m.doc.MarshalIndex()) // a cache: failure costs a parse next time
 	}
 	m.disk, err = stateOf(abs, sha)
 	if err != nil {

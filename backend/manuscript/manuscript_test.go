@@ -2,6 +2,7 @@ package manuscript
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"math/rand"
@@ -17,6 +18,8 @@ import (
 
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/store"
+
+	_ "github.com/mattn/go-sqlite3"
 )
 
 const book = `# Book
@@ -352,4 +355,48 @@ func TestKillHelper(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestOpenFromStoredIndex: the second open of an unchanged file uses the stored
+// linear index; a damaged index falls back to parsing; both give the same items.
+func TestOpenFromStoredIndex(t *testing.T) {
+	f := setup(t, book)
+	var first []string
+	_ = f.m.Do(func(d *document.Document) error {
+		for i := 0; i < d.Len(); i++ {
+			first = append(first, d.Markdown(i))
+		}
+		return nil
+	})
+	raw, err := sql.Open("sqlite3", f.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var n int
+	if err := raw.QueryRow("SELECT COUNT(*) FROM document_index").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("index rows: %d %v", n, err)
+	}
+	check := func(label string) {
+		f.reopen(t)
+		var again []string
+		_ = f.m.Do(func(d *document.Document) error {
+			for i := 0; i < d.Len(); i++ {
+				again = append(again, d.Markdown(i))
+			}
+			return nil
+		})
+		if fmt.Sprint(first) != fmt.Sprint(again) {
+			t.Fatalf("%s: items differ:\n%q\n%q", label, first, again)
+		}
+		f.replace(t, 2, "Edited after "+label+".")
+		if _, err := f.m.Undo(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("an open from the index")
+	if _, err := raw.Exec("UPDATE document_index SET data = x'0102030405'"); err != nil {
+		t.Fatal(err)
+	}
+	check("an open with a damaged index")
 }

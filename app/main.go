@@ -20,6 +20,7 @@ import (
 
 	"github.com/waymark/waymark/app/sample"
 	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
 	mcpserver "github.com/waymark/waymark/backend/mcp"
@@ -31,13 +32,17 @@ const usage = `Waymark — offline assistant for manuscripts and accessible brow
 
 Usage:
   waymark [--db PATH] [FILE.md]        open the desktop window (on FILE.md, or on the sample manuscript)
-  waymark call TOOL [--doc PATH] [--db PATH] [--max-size BYTES] [--pretty] ['JSON ARGS' | -]
+  waymark call TOOL [--doc PATH] [--db PATH] [--max-size BYTES] [--pretty] [--headless] ['JSON ARGS' | -]
                                        run one tool and print its JSON result
   waymark tools                        print every tool as JSON: name, description, inputSchema
-  waymark mcp [--doc PATH] [--db PATH] serve every tool over MCP on standard input/output
+  waymark mcp [--doc PATH] [--db PATH] [--headless]
+                                       serve every tool over MCP on standard input/output
   waymark agent [--doc PATH] [--db PATH] "COMMAND"
                                        run an author's command (find, collect, replace, insert, delete,
                                        summarise) and print the transcript as JSON lines
+  waymark browse [--headless] [URL]    browse the web by numbers in the terminal: number commands
+                                       (list, click 5, type 3 hello, read page) or, with a model
+                                       server, goals in plain words; for use with a screen reader
   waymark bench [--book PATH] [--runs N]
                                        measure the manuscript engine on a book and print medians and ratios
   waymark help                         this text
@@ -51,6 +56,7 @@ Examples:
   waymark call Find --doc book.md '{"query": "Natasha"}'
   waymark call ReplaceText --doc book.md '{"index": 12, "newMarkdown": "New text."}'
   waymark call CursorNext --doc book.md '{"cursorName": "CUR_WHOLE_BOOK_FORWARD"}'
+  waymark call browser_extract --headless   (browser tools run a browser for that one call)
 `
 
 // usageError is a command-line mistake: exit status 2.
@@ -83,13 +89,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = runMCP(ctx, args)
 	case "bench":
 		err = runBench(ctx, args, stdout)
+	case "browse":
+		err = runBrowse(ctx, args, stdin, stdout)
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	case "":
 		err = runWindow(args, stdout)
 	default:
-		err = usageError{fmt.Sprintf("unknown command %q; commands: call, tools, agent, mcp, bench, help (or a FILE.md to open)", cmd)}
+		err = usageError{fmt.Sprintf("unknown command %q; commands: call, tools, agent, mcp, browse, bench, help (or a FILE.md to open)", cmd)}
 	}
 	var ue usageError
 	switch {
@@ -110,6 +118,7 @@ type flags struct {
 	maxSize       int64
 	runs          int
 	pretty        bool
+	headless      bool
 	positional    []string
 }
 
@@ -133,8 +142,12 @@ func parseFlags(args []string, allowed ...string) (flags, error) {
 		if !ok[name] {
 			return f, usageError{fmt.Sprintf("unknown flag --%s; allowed here: --%s", name, strings.Join(allowed, ", --"))}
 		}
-		if name == "pretty" {
-			f.pretty = true
+		if name == "pretty" || name == "headless" {
+			if hasVal {
+				return f, usageError{fmt.Sprintf("flag --%s takes no value", name)}
+			}
+			f.pretty = f.pretty || name == "pretty"
+			f.headless = f.headless || name == "headless"
 			continue
 		}
 		if !hasVal {
@@ -180,12 +193,22 @@ func openStore(path string) (*store.Store, error) {
 }
 
 // newRegistry builds the one tool registry over a workspace, with the agent's
-// tools running on model (a model server or the built-in engine).
+// tools running on model (a model server or the built-in engine). It has no
+// browser tools; newRegistryWith adds them.
 func newRegistry(ws *manuscript.Workspace, model llm.Model) (*tools.Registry, *agent.Runtime) {
+	return newRegistryWith(ws, model, nil)
+}
+
+// newRegistryWith is newRegistry plus the browser tools of SPEC §5 running on
+// ss (nil: no browser tools). The browser starts on the first browser tool call.
+func newRegistryWith(ws *manuscript.Workspace, model llm.Model, ss *browser.Sessions) (*tools.Registry, *agent.Runtime) {
 	r := tools.New()
 	tools.RegisterManuscript(r, ws)
 	rt := &agent.Runtime{WS: ws, Store: ws.Store, Model: model}
 	agent.Register(r, rt)
+	if ss != nil {
+		browser.Register(r, ss)
+	}
 	return r, rt
 }
 
@@ -203,7 +226,7 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		writeJSON(stdout, map[string]string{"error": err.Error()}, false)
 		return 1
 	}
-	f, err := parseFlags(args, "doc", "db", "max-size", "pretty")
+	f, err := parseFlags(args, "doc", "db", "max-size", "pretty", "headless")
 	if err == nil && (len(f.positional) < 1 || len(f.positional) > 2) {
 		err = usageError{"call needs a tool name and at most one JSON argument object"}
 	}
@@ -234,7 +257,11 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return fail(err)
 	}
-	reg, _ := newRegistry(ws, model)
+	// A browser tool gets a browser for this one process: it starts on the call
+	// and closes when the call's result is printed.
+	ss := browser.NewSessions(browserOptions(f.headless, false))
+	defer ss.Close()
+	reg, _ := newRegistryWith(ws, model, ss)
 	if _, ok := reg.Get(name); !ok {
 		return fail(fmt.Errorf("%w %q; known tools: %s", tools.ErrUnknownTool, name, strings.Join(reg.Names(), ", ")))
 	}
@@ -259,7 +286,7 @@ func runTools(args []string, stdout io.Writer) error {
 	if len(f.positional) > 0 {
 		return usageError{"tools takes no arguments"}
 	}
-	reg, _ := newRegistry(manuscript.NewWorkspace(nil), agent.Builtin{})
+	reg, _ := newRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, browser.NewSessions(browser.Options{}))
 	type entry struct {
 		Name        string          `json:"name"`
 		Description string          `json:"description"`
@@ -283,13 +310,14 @@ const version = "0.1.0"
 // runMCP serves the registry over MCP on stdio. Logs go to standard error: standard
 // output belongs to the protocol.
 func runMCP(ctx context.Context, args []string) error {
-	f, err := parseFlags(args, "doc", "db", "max-size")
+	f, err := parseFlags(args, "doc", "db", "max-size", "headless")
 	if err != nil {
 		return err
 	}
 	if len(f.positional) > 0 {
 		return usageError{"mcp takes no positional arguments"}
 	}
+	bopts := browserOptions(f.headless, false)
 	st, err := openStore(f.db)
 	if err != nil {
 		return err
@@ -306,8 +334,14 @@ func runMCP(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	reg, _ := newRegistry(ws, model)
-	return mcpserver.ServeStdio(ctx, reg, version)
+	// Every MCP session gets its own browser, started by its first browser tool
+	// call and closed when the session ends; the default one is never used.
+	def := browser.NewSessions(bopts)
+	defer def.Close()
+	reg, _ := newRegistryWith(ws, model, def)
+	return mcpserver.ServeStdio(ctx, reg, version, mcpserver.Options{
+		NewScope: func() mcpserver.Scope { return browser.NewSessions(bopts) },
+	})
 }
 
 // runAgent runs one command through the command agent; every event is a JSON line.
@@ -379,15 +413,11 @@ func runWindow(args []string, stdout io.Writer) error {
 // samplePath puts the sample manuscript into the user's data folder on first use
 // (never overwriting the author's changes to it) and returns its path.
 func samplePath() (string, error) {
-	base := os.Getenv("XDG_DATA_HOME")
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("find the data folder for the sample manuscript: %w", err)
-		}
-		base = filepath.Join(home, ".local", "share")
+	base, err := dataDir()
+	if err != nil {
+		return "", fmt.Errorf("find the data folder for the sample manuscript: %w", err)
 	}
-	dir := filepath.Join(base, "waymark", "sample")
+	dir := filepath.Join(base, "sample")
 	p := filepath.Join(dir, "manuscript.md")
 	if _, err := os.Stat(p); err == nil {
 		return p, nil
@@ -399,4 +429,18 @@ func samplePath() (string, error) {
 		return "", fmt.Errorf("write the sample manuscript: %w", err)
 	}
 	return p, nil
+}
+
+// dataDir is Waymark's data folder: $XDG_DATA_HOME/waymark, else
+// ~/.local/share/waymark.
+func dataDir() (string, error) {
+	base := os.Getenv("XDG_DATA_HOME")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", err
+		}
+		base = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(base, "waymark"), nil
 }

@@ -6,17 +6,67 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark/waymark/backend/tools"
 )
 
+// Scope is state that belongs to one MCP session, such as its browser: Bind
+// puts it into the context of each of the session's tool calls, and Close
+// runs when the session ends.
+type Scope interface {
+	Bind(ctx context.Context) context.Context
+	Close() error
+}
+
+// Options configure the server.
+type Options struct {
+	// NewScope, when set, is called at a session's first tool call; the scope
+	// serves all that session's calls and is closed when the session ends.
+	NewScope func() Scope
+}
+
+const instructions = "Waymark edits a Markdown manuscript by pointer: find an item (Find, CursorNext, Outline), then Read, ReplaceText, InsertAfter, InsertBefore or Delete it. Every edit is saved and undoable (Undo, Redo). " +
+	"It also drives a browser for a blind user, strictly by numbers: browser_navigate, browser_list_interactives, then browser_overlay_act(index, click|type|select); list again after the page changes. Each MCP session has its own browser, started on first use and closed when the session ends."
+
+// scopes keeps one Scope per MCP session.
+type scopes struct {
+	newScope func() Scope
+	mu       sync.Mutex
+	m        map[*sdk.ServerSession]Scope
+}
+
+func (s *scopes) bind(ctx context.Context, ss *sdk.ServerSession) context.Context {
+	if s.newScope == nil || ss == nil {
+		return ctx
+	}
+	s.mu.Lock()
+	sc, ok := s.m[ss]
+	if !ok {
+		sc = s.newScope()
+		s.m[ss] = sc
+		go func() {
+			_ = ss.Wait()
+			s.mu.Lock()
+			delete(s.m, ss)
+			s.mu.Unlock()
+			_ = sc.Close()
+		}()
+	}
+	s.mu.Unlock()
+	return sc.Bind(ctx)
+}
+
 // NewServer returns an MCP server exposing every tool of reg.
-func NewServer(reg *tools.Registry, version string) *sdk.Server {
-	s := sdk.NewServer(&sdk.Implementation{Name: "waymark", Title: "Waymark", Version: version}, &sdk.ServerOptions{
-		Instructions: "Waymark edits a Markdown manuscript by pointer: find an item (Find, CursorNext, Outline), then Read, ReplaceText, InsertAfter, InsertBefore or Delete it. Every edit is saved and undoable (Undo, Redo).",
-	})
+func NewServer(reg *tools.Registry, version string, opts ...Options) *sdk.Server {
+	var o Options
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	sc := &scopes{newScope: o.NewScope, m: map[*sdk.ServerSession]Scope{}}
+	s := sdk.NewServer(&sdk.Implementation{Name: "waymark", Title: "Waymark", Version: version}, &sdk.ServerOptions{Instructions: instructions})
 	for _, t := range reg.Tools() {
 		name := t.Name
 		s.AddTool(&sdk.Tool{Name: name, Description: t.Description, InputSchema: t.InputSchema},
@@ -25,6 +75,7 @@ func NewServer(reg *tools.Registry, version string) *sdk.Server {
 				if req.Params != nil {
 					args = req.Params.Arguments
 				}
+				ctx = sc.bind(ctx, req.Session)
 				res, err := reg.Call(ctx, tools.Call{Name: name, Args: args}, tools.Context{})
 				if err != nil {
 					b, _ := json.Marshal(map[string]string{"error": err.Error()})
@@ -40,8 +91,8 @@ func NewServer(reg *tools.Registry, version string) *sdk.Server {
 	return s
 }
 
-// ServeStdio runs the server on standard input and output until the client
+// ServeStdio serves reg over standard input and output until the client
 // disconnects or ctx ends.
-func ServeStdio(ctx context.Context, reg *tools.Registry, version string) error {
-	return NewServer(reg, version).Run(ctx, &sdk.StdioTransport{})
+func ServeStdio(ctx context.Context, reg *tools.Registry, version string, opts ...Options) error {
+	return NewServer(reg, version, opts...).Run(ctx, &sdk.StdioTransport{})
 }

@@ -1,0 +1,510 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// ActOptions is one action by number. Index is the element's number in the
+// last list. Limit and Offset, when given, must be those of the last list
+// (SPEC §5.1: numbers are read against the list the model saw).
+type ActOptions struct {
+	Index  int
+	Action string // click, type, select
+	Text   string // for type and select
+	Limit  *int
+	Offset *int
+}
+
+// ActResult reports an action and where it left the page.
+type ActResult struct {
+	Number         int        `json:"number"`
+	Action         string     `json:"action"`
+	Role           string     `json:"role"`
+	Name           string     `json:"name"`
+	Value          string     `json:"value,omitempty"`
+	Selected       string     `json:"selected,omitempty"`
+	RetriedWithTab bool       `json:"retried_with_tab,omitempty"`
+	Focused        *Described `json:"focused,omitempty"`
+	Navigated      bool       `json:"navigated"`
+	URL            string     `json:"url"`
+	Title          string     `json:"title"`
+	NetworkIdle    bool       `json:"network_idle"`
+	Dialogs        []string   `json:"dialogs,omitempty"`
+	// Dialog is a JavaScript dialog the action opened; it waits for the user.
+	Dialog         *Dialog `json:"dialog_open,omitempty"`
+	NumberingStale bool    `json:"numbering_stale"`
+	Note           string  `json:"note,omitempty"`
+}
+
+// Act clicks, types into or selects in the element with the given number of
+// the last list, with real mouse and keyboard input. It refuses when the list
+// is stale or the element is gone, hidden, covered or disabled: it never
+// clicks anything but the element the number named.
+func (s *Session) Act(ctx context.Context, o ActOptions) (*ActResult, error) {
+	o.Action = strings.ToLower(strings.TrimSpace(o.Action))
+	switch o.Action {
+	case "click":
+	case "type":
+	case "select":
+		if strings.TrimSpace(o.Text) == "" {
+			return nil, invalid("action select needs text: the option's visible text or value")
+		}
+	default:
+		return nil, invalid("action %q: use click, type or select", o.Action)
+	}
+	if o.Index < 1 {
+		return nil, invalid("index must be a number from the last list (1 or more)")
+	}
+	ctx, unlock, err := s.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	defer s.release(ctx)
+	n, err := s.validate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if (o.Limit != nil && *o.Limit != n.limit) || (o.Offset != nil && *o.Offset != n.offset) {
+		return nil, fmt.Errorf("list %d was made with limit=%d offset=%d, not the limit/offset given; call browser_list_interactives with the limit and offset you mean, then act", n.gen, n.limit, n.offset)
+	}
+	if o.Index > len(n.items) {
+		if len(n.items) == 0 {
+			return nil, fmt.Errorf("list %d has no elements; scroll, wait or navigate, then list again", n.gen)
+		}
+		return nil, fmt.Errorf("number %d is not in list %d (it numbers 1..%d)", o.Index, n.gen, len(n.items))
+	}
+	it := n.items[o.Index-1]
+	w, err := s.world(ctx, it.frame.frameID)
+	if err != nil {
+		n.markStale("a frame went away")
+		return nil, &StaleError{Generation: n.gen}
+	}
+	res := &ActResult{Number: it.Number, Action: o.Action, Role: it.Role, Name: it.Name}
+	before := s.ev.snapshot()
+	work := *res
+	dialog, err := s.watchInput(ctx, func(ctx context.Context) error {
+		switch o.Action {
+		case "click":
+			x, y, disabled, err := s.pointFor(ctx, it, w)
+			if err != nil {
+				return err
+			}
+			if disabled {
+				return fmt.Errorf("element %d (%s) is disabled", it.Number, label(it))
+			}
+			return clickAt(ctx, s.page, x, y)
+		case "type":
+			return s.typeInto(ctx, it, w, o.Text, &work)
+		case "select":
+			return s.selectIn(ctx, it, w, o.Text, &work)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if dialog != nil {
+		res.Dialog = dialog
+		res.Note = (&DialogError{Dialog: *dialog}).Error()
+		return res, nil
+	}
+	*res = work
+	res.Navigated, res.NetworkIdle = s.settle(ctx, before)
+	st := &PageState{}
+	s.describe(ctx, st)
+	res.URL, res.Title, res.Dialogs = st.URL, st.Title, st.Dialogs
+	if pi, err := s.info(ctx); err == nil && !res.Navigated {
+		res.Focused = pi.Active
+	}
+	res.NumberingStale = res.Navigated || s.isStale(ctx)
+	if res.NumberingStale {
+		res.Note = "The page changed: call browser_list_interactives before acting by number again."
+	}
+	return res, nil
+}
+
+func label(it *Item) string {
+	if it.Name == "" {
+		return it.Role
+	}
+	return fmt.Sprintf("%s %q", it.Role, it.Name)
+}
+
+func goneError(it *Item) error {
+	return fmt.Errorf("element %d (%s) no longer exists on the page; call browser_list_interactives again", it.Number, label(it))
+}
+
+// coverError is returned when something lies over the element.
+type coverError struct{ msg string }
+
+func (e *coverError) Error() string { return e.msg }
+
+// pointFor scrolls the element into view and returns a point of it, in the top
+// viewport, where a click reaches the element itself.
+func (s *Session) pointFor(ctx context.Context, it *Item, w *world) (x, y float64, disabled bool, err error) {
+	obj, err := s.ref(ctx, w, "e", it.ID)
+	if err != nil {
+		return 0, 0, false, err
+	}
+	if obj == "" {
+		return 0, 0, false, goneError(it)
+	}
+	p := s.page.Context(ctx)
+	_ = proto.DOMScrollIntoViewIfNeeded{ObjectID: obj}.Call(p)
+	var pt struct {
+		Gone      bool       `json:"gone"`
+		Hidden    string     `json:"hidden"`
+		Covered   string     `json:"covered"`
+		Disabled  bool       `json:"disabled"`
+		X         float64    `json:"x"`
+		Y         float64    `json:"y"`
+		Rect      [4]float64 `json:"rect"`
+		Offscreen bool       `json:"offscreen"`
+	}
+	if err := s.call(ctx, w, "point", map[string]any{"id": it.ID}, &pt); err != nil {
+		return 0, 0, false, err
+	}
+	switch {
+	case pt.Gone:
+		return 0, 0, false, goneError(it)
+	case pt.Hidden != "":
+		return 0, 0, false, fmt.Errorf("element %d (%s) cannot be reached: %s; scroll or list again", it.Number, label(it), pt.Hidden)
+	case pt.Covered != "":
+		return 0, 0, pt.Disabled, &coverError{fmt.Sprintf("element %d (%s) is covered by %s; close that (browser_close_banners or Escape), scroll, or list again", it.Number, label(it), pt.Covered)}
+	case pt.Offscreen:
+		return 0, 0, pt.Disabled, fmt.Errorf("element %d (%s) could not be scrolled into view", it.Number, label(it))
+	}
+	x, y = pt.X, pt.Y
+	if it.frame.path != "" {
+		// The overlay measured in the frame's viewport; DOM.getContentQuads
+		// measures in the top one. Their difference is the frame's offset.
+		q, err := proto.DOMGetContentQuads{ObjectID: obj}.Call(p)
+		if err != nil || len(q.Quads) == 0 {
+			return 0, 0, false, fmt.Errorf("element %d (%s) has no box in the page", it.Number, label(it))
+		}
+		minX, minY := math.Inf(1), math.Inf(1)
+		for _, quad := range q.Quads {
+			for i := 0; i+1 < len(quad); i += 2 {
+				minX, minY = math.Min(minX, quad[i]), math.Min(minY, quad[i+1])
+			}
+		}
+		x += minX - pt.Rect[0]
+		y += minY - pt.Rect[1]
+	}
+	return x, y, pt.Disabled, nil
+}
+
+var typeableRoles = map[string]bool{"textbox": true, "searchbox": true, "combobox": true, "spinbutton": true}
+
+// typeInto focuses the field (a real click, then focus), clears it and types
+// the text with key events; if the field does not take it, it presses Tab and
+// tries once more (SPEC §5: focus for typing).
+func (s *Session) typeInto(ctx context.Context, it *Item, w *world, text string, res *ActResult) error {
+	if !typeableRoles[it.Role] && it.Tag != "textarea" && !(it.Tag == "input" && typeableRoles[it.Role]) {
+		return fmt.Errorf("element %d (%s) is not a text field; use action click (or select for a list box)", it.Number, label(it))
+	}
+	if it.Tag == "select" {
+		return fmt.Errorf("element %d (%s) is a list box; use action select with the option's text", it.Number, label(it))
+	}
+	attempt := func() (bool, string, error) {
+		x, y, disabled, err := s.pointFor(ctx, it, w)
+		var ce *coverError
+		switch {
+		case errors.As(err, &ce):
+			// Covered: do not click whatever is on top; focusing may still work.
+		case err != nil:
+			return false, "", err
+		case disabled:
+			return false, "", fmt.Errorf("element %d (%s) is disabled", it.Number, label(it))
+		default:
+			if err := clickAt(ctx, s.page, x, y); err != nil {
+				return false, "", err
+			}
+		}
+		var f struct {
+			Gone    bool `json:"gone"`
+			Focused bool `json:"focused"`
+		}
+		if err := s.call(ctx, w, "focus", map[string]any{"id": it.ID}, &f); err != nil {
+			return false, "", err
+		}
+		if f.Gone {
+			return false, "", goneError(it)
+		}
+		if !f.Focused {
+			return false, "the field did not take the focus", nil
+		}
+		for round := 0; round < 2; round++ {
+			var sa struct {
+				Len int `json:"len"`
+			}
+			if err := s.call(ctx, w, "selectAll", map[string]any{"id": it.ID}, &sa); err != nil {
+				return false, "", err
+			}
+			if sa.Len == 0 {
+				break
+			}
+			if err := pressKey(ctx, s.page, nil, namedKeys["backspace"]); err != nil {
+				return false, "", err
+			}
+		}
+		if err := typeText(ctx, s.page, text); err != nil {
+			return false, "", err
+		}
+		var v struct {
+			Gone     bool   `json:"gone"`
+			Value    string `json:"value"`
+			Password bool   `json:"password"`
+		}
+		if err := s.call(ctx, w, "value", map[string]any{"id": it.ID}, &v); err != nil {
+			return false, "", err
+		}
+		if v.Gone {
+			return false, "", goneError(it)
+		}
+		if text != "" && v.Value == "" {
+			return false, "the field stayed empty", nil
+		}
+		if text == "" && v.Value != "" {
+			return false, "the field could not be cleared", nil
+		}
+		if !v.Password {
+			res.Value = clipRunes(v.Value, 200)
+		}
+		if v.Value != text && !v.Password && strings.TrimSpace(text) != "" {
+			res.Note = "The field now shows a different value than typed (it may format or limit input)."
+		}
+		return true, "", nil
+	}
+	ok, why, err := attempt()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		if err := pressKey(ctx, s.page, nil, namedKeys["tab"]); err != nil {
+			return err
+		}
+		res.RetriedWithTab = true
+		ok, why2, err := attempt()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("could not type into element %d (%s): %s (also after pressing Tab and trying again: %s)", it.Number, label(it), why, why2)
+		}
+	}
+	return nil
+}
+
+// selectIn picks an option of a <select> by its visible text or value.
+func (s *Session) selectIn(ctx context.Context, it *Item, w *world, text string, res *ActResult) error {
+	if obj, err := s.ref(ctx, w, "e", it.ID); err == nil && obj != "" {
+		_ = proto.DOMScrollIntoViewIfNeeded{ObjectID: obj}.Call(s.page.Context(ctx))
+	}
+	var r struct {
+		Gone           bool     `json:"gone"`
+		NotSelect      bool     `json:"notSelect"`
+		Disabled       bool     `json:"disabled"`
+		Ambiguous      []string `json:"ambiguous"`
+		None           bool     `json:"none"`
+		Options        []string `json:"options"`
+		OptionDisabled string   `json:"optionDisabled"`
+		Selected       string   `json:"selected"`
+	}
+	if err := s.call(ctx, w, "select", map[string]any{"id": it.ID, "text": text}, &r); err != nil {
+		return err
+	}
+	switch {
+	case r.Gone:
+		return goneError(it)
+	case r.NotSelect:
+		return fmt.Errorf("element %d (%s) is not a list box (<select>); click it to open it, list again and click the option's number", it.Number, label(it))
+	case r.Disabled:
+		return fmt.Errorf("element %d (%s) is disabled", it.Number, label(it))
+	case len(r.Ambiguous) > 0:
+		return fmt.Errorf("%q matches several options of element %d: %s; give the full text", text, it.Number, strings.Join(r.Ambiguous, "; "))
+	case r.None:
+		return fmt.Errorf("element %d (%s) has no option %q; its options: %s", it.Number, label(it), text, strings.Join(r.Options, "; "))
+	case r.OptionDisabled != "":
+		return fmt.Errorf("option %q of element %d is disabled", r.OptionDisabled, it.Number)
+	}
+	res.Selected = r.Selected
+	return nil
+}
+
+func clipRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// PressResult reports a key press and what has the focus afterwards.
+type PressResult struct {
+	Key            string     `json:"key"`
+	Focused        *Described `json:"focused,omitempty"`
+	Navigated      bool       `json:"navigated"`
+	URL            string     `json:"url"`
+	Title          string     `json:"title"`
+	NetworkIdle    bool       `json:"network_idle"`
+	Dialogs        []string   `json:"dialogs,omitempty"`
+	Dialog         *Dialog    `json:"dialog_open,omitempty"`
+	NumberingStale bool       `json:"numbering_stale,omitempty"`
+	Note           string     `json:"note,omitempty"`
+}
+
+// Press presses a key (Enter, Tab, Escape, ArrowDown, Space, k, Shift+Tab…)
+// on whatever has the focus, as a real key event.
+func (s *Session) Press(ctx context.Context, key string) (*PressResult, error) {
+	mods, k, err := parseKey(key)
+	if err != nil {
+		return nil, err
+	}
+	ctx, unlock, err := s.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	before := s.ev.snapshot()
+	res := &PressResult{Key: key}
+	dialog, err := s.watchInput(ctx, func(ctx context.Context) error { return pressKey(ctx, s.page, mods, k) })
+	if err != nil {
+		return nil, err
+	}
+	if dialog != nil {
+		res.Dialog = dialog
+		res.Note = (&DialogError{Dialog: *dialog}).Error()
+		return res, nil
+	}
+	res.Navigated, res.NetworkIdle = s.settle(ctx, before)
+	if pi, err := s.info(ctx); err == nil {
+		res.URL, res.Title = pi.URL, pi.Title
+		if !res.Navigated {
+			res.Focused = pi.Active
+		}
+	}
+	res.Dialogs = s.ev.takeDialogs()
+	if s.current.Load() != nil {
+		res.NumberingStale = res.Navigated || s.isStale(ctx)
+	}
+	return res, nil
+}
+
+// ScrollOptions: To ("top" or "bottom") or a distance in CSS pixels; nothing
+// scrolls down by most of a screen.
+type ScrollOptions struct {
+	To  string
+	ByX float64
+	ByY float64
+}
+
+// ScrollResult says where the page is now and whether it grew (lazy loading).
+type ScrollResult struct {
+	X              float64 `json:"x"`
+	Y              float64 `json:"y"`
+	MaxY           float64 `json:"max_y"`
+	ViewportHeight float64 `json:"viewport_height"`
+	AtTop          bool    `json:"at_top"`
+	AtBottom       bool    `json:"at_bottom"`
+	Moved          bool    `json:"moved"`
+	PageGrew       bool    `json:"page_grew"`
+	NumberingStale bool    `json:"numbering_stale,omitempty"`
+}
+
+// Scroll scrolls with real mouse-wheel events over the middle of the
+// viewport, so pages that load more on wheel or scroll see what they expect.
+func (s *Session) Scroll(ctx context.Context, o ScrollOptions) (*ScrollResult, error) {
+	o.To = strings.ToLower(strings.TrimSpace(o.To))
+	if o.To != "" && o.To != "top" && o.To != "bottom" {
+		return nil, invalid("to %q: use top or bottom", o.To)
+	}
+	if o.To != "" && (o.ByX != 0 || o.ByY != 0) {
+		return nil, invalid("give either to or by_x/by_y, not both")
+	}
+	ctx, unlock, err := s.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	w, err := s.topWorld(ctx)
+	if err != nil {
+		return nil, err
+	}
+	start, err := s.info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cx, cy := start.Vw/2, start.Vh/2
+	cur := start
+	scrollOnce := func(dx, dy float64) error {
+		if err := wheel(ctx, s.page, cx, cy, dx, dy); err != nil {
+			return err
+		}
+		// Wheel scrolling may animate: wait until the position holds.
+		last := [2]float64{math.NaN(), math.NaN()}
+		for i := 0; i < 12; i++ {
+			_ = s.call(ctx, w, "settle", nil, nil)
+			pi, err := s.info(ctx)
+			if err != nil {
+				return err
+			}
+			cur = pi
+			if pi.Sx == last[0] && pi.Sy == last[1] {
+				break
+			}
+			last = [2]float64{pi.Sx, pi.Sy}
+		}
+		return nil
+	}
+	switch o.To {
+	case "bottom", "top":
+		for i := 0; i < 10; i++ {
+			dy := cur.Sh - cur.Vh - cur.Sy
+			if o.To == "top" {
+				dy = -cur.Sy
+			}
+			if math.Abs(dy) < 1 {
+				break
+			}
+			prev := cur.Sy
+			if err := scrollOnce(0, dy); err != nil {
+				return nil, err
+			}
+			if cur.Sy == prev {
+				break
+			}
+		}
+	default:
+		dx, dy := o.ByX, o.ByY
+		if dx == 0 && dy == 0 {
+			dy = math.Round(start.Vh * 0.8)
+		}
+		if err := scrollOnce(dx, dy); err != nil {
+			return nil, err
+		}
+	}
+	// Give lazy loaders their requests and their rendering.
+	sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	s.ev.waitIdle(sctx, settleQuiet)
+	cancel()
+	_ = s.call(ctx, w, "settle", nil, nil)
+	if pi, err := s.info(ctx); err == nil {
+		cur = pi
+	}
+	res := &ScrollResult{X: cur.Sx, Y: cur.Sy, MaxY: math.Max(0, cur.Sh-cur.Vh), ViewportHeight: cur.Vh,
+		AtTop: cur.Sy <= 1, AtBottom: cur.Sy+cur.Vh >= cur.Sh-1,
+		Moved: cur.Sx != start.Sx || cur.Sy != start.Sy, PageGrew: cur.Sh > start.Sh}
+	if s.current.Load() != nil {
+		res.NumberingStale = s.isStale(ctx)
+	}
+	return res, nil
+}

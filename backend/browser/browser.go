@@ -1,0 +1,513 @@
+// Package browser drives a real Chromium for Waymark's accessible browsing
+// (SPEC §5): one assistant → one Session → one browser context. It numbers every
+// interactive element of the page (and of its frames and open shadow roots),
+// draws the numbers as a high-contrast overlay that screen readers never hear,
+// and acts strictly by number with real mouse and keyboard input, refusing to
+// act on a numbering the page has outgrown.
+//
+// The in-page half lives in overlay.js. It runs in an isolated JavaScript world
+// ("waymark") created through CDP in every frame it numbers, so page scripts
+// can neither see nor break it, and it works the same for same-origin and
+// cross-origin frames as long as Chromium keeps them in the page's process
+// (which the flags of StartBrowser ensure).
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/cdp"
+	"github.com/go-rod/rod/lib/launcher"
+	"github.com/go-rod/rod/lib/launcher/flags"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// DefaultBin is where Debian and Ubuntu install Chromium; StartBrowser uses it
+// when Options.Bin is empty and it exists, so rod never tries to download a
+// browser (Waymark is offline).
+const DefaultBin = "/usr/bin/chromium"
+
+// Options configure a Session. The zero value launches a headful Chromium from
+// DefaultBin with a throw-away profile.
+type Options struct {
+	// Headless runs Chromium without a window (tests, servers).
+	Headless bool
+	// ProfileDir is Chromium's user-data-dir. Empty: a temporary profile that is
+	// removed on Close. Set it to keep cookies and logins between runs.
+	ProfileDir string
+	// Bin is the Chromium executable. Empty: DefaultBin, else one found on PATH;
+	// never a download.
+	Bin string
+	// ControlURL connects to a running browser (ws://… or http://host:port)
+	// instead of launching one. The session then works in a browser context of
+	// its own and Close disposes that context, never the user's browser.
+	ControlURL string
+	// ScreenshotDir receives browser_screenshot files. Empty: a "waymark-screenshots"
+	// folder in the system temp dir.
+	ScreenshotDir string
+	// StaleThreshold is how many interactive nodes may be added to or removed from
+	// the page after a list before the numbering is stale (default 1: any).
+	StaleThreshold int
+	// NavigationTimeout caps waiting for a page load plus network idle
+	// (default 15 s). Reaching it is not an error: the page may still be usable.
+	NavigationTimeout time.Duration
+	// ActionTimeout caps one tool call (default 45 s).
+	ActionTimeout time.Duration
+	// WindowWidth and WindowHeight size the window (default 1280×900).
+	WindowWidth, WindowHeight int
+	// ExtraFlags are added to Chromium's command line ("name=value" or "name").
+	ExtraFlags []string
+}
+
+func (o Options) withDefaults() Options {
+	if o.StaleThreshold <= 0 {
+		o.StaleThreshold = 1
+	}
+	if o.NavigationTimeout <= 0 {
+		o.NavigationTimeout = 15 * time.Second
+	}
+	if o.ActionTimeout <= 0 {
+		o.ActionTimeout = 45 * time.Second
+	}
+	if o.WindowWidth <= 0 {
+		o.WindowWidth = 1280
+	}
+	if o.WindowHeight <= 0 {
+		o.WindowHeight = 900
+	}
+	if o.ScreenshotDir == "" {
+		o.ScreenshotDir = filepath.Join(os.TempDir(), "waymark-screenshots")
+	}
+	return o
+}
+
+// ErrNoBrowser is returned when no Chromium executable can be found; Waymark
+// never downloads one.
+var ErrNoBrowser = errors.New("no Chromium executable found (set Options.Bin; Waymark never downloads a browser)")
+
+// FindBin returns the Chromium executable Options would use.
+func FindBin(bin string) (string, error) {
+	if bin != "" {
+		if _, err := os.Stat(bin); err != nil {
+			return "", fmt.Errorf("%w: %v", ErrNoBrowser, err)
+		}
+		return bin, nil
+	}
+	if _, err := os.Stat(DefaultBin); err == nil {
+		return DefaultBin, nil
+	}
+	if p, ok := launcher.LookPath(); ok {
+		return p, nil
+	}
+	return "", ErrNoBrowser
+}
+
+// BrowserProcess is a Chromium launched by Waymark. It is separate from Session
+// so that one process can serve several sessions (each in its own browser
+// context), as the tests do.
+type BrowserProcess struct {
+	l           *launcher.Launcher
+	controlURL  string
+	profile     string
+	tempProfile bool
+	exited      chan struct{}
+	closeOnce   sync.Once
+}
+
+// StartBrowser launches Chromium with Waymark's flags: no background
+// networking, component updates, sync, first-run UI or QUIC (the machine is
+// offline and nothing may leave it); --no-sandbox only when running as root;
+// a profile folder of its own. rod's defaults keep cross-site iframes in the
+// page's process (site-per-process off), which is what lets the numbering reach
+// cross-origin frames through CDP.
+func StartBrowser(ctx context.Context, opts Options) (*BrowserProcess, error) {
+	opts = opts.withDefaults()
+	bin, err := FindBin(opts.Bin)
+	if err != nil {
+		return nil, err
+	}
+	p := &BrowserProcess{exited: make(chan struct{})}
+	p.profile = opts.ProfileDir
+	if p.profile == "" {
+		dir, err := os.MkdirTemp("", "waymark-chromium-")
+		if err != nil {
+			return nil, fmt.Errorf("browser profile: %w", err)
+		}
+		p.profile, p.tempProfile = dir, true
+	} else if err := os.MkdirAll(p.profile, 0o700); err != nil {
+		return nil, fmt.Errorf("browser profile: %w", err)
+	}
+	l := launcher.New().Context(ctx).Bin(bin).Headless(opts.Headless).UserDataDir(p.profile).
+		Set("disable-background-networking").
+		Set("disable-component-update").
+		Set("disable-sync").
+		Set("no-first-run").
+		Set("disable-quic").
+		Set("no-default-browser-check").
+		Set("disable-domain-reliability").
+		Set("no-pings").
+		Set("window-size", fmt.Sprintf("%d,%d", opts.WindowWidth, opts.WindowHeight))
+	l.Append("disable-features", "Translate", "MediaRouter", "OptimizationHints", "AutofillServerCommunication")
+	if os.Geteuid() == 0 {
+		l.NoSandbox(true)
+	}
+	for _, f := range opts.ExtraFlags {
+		name, val, has := strings.Cut(strings.TrimLeft(f, "-"), "=")
+		if has {
+			l.Set(flags.Flag(name), val)
+		} else {
+			l.Set(flags.Flag(name))
+		}
+	}
+	u, err := l.Launch()
+	if err != nil {
+		p.removeTemp()
+		return nil, fmt.Errorf("launch %s: %w", bin, err)
+	}
+	p.l, p.controlURL = l, u
+	// rod's Cleanup waits for the process and removes the user-data-dir; we keep
+	// the wait and do the removal ourselves (never for a user's own profile).
+	l.Delete(flags.UserDataDir)
+	go func() {
+		l.Cleanup()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+// ControlURL is the DevTools websocket of the process, for Options.ControlURL.
+func (p *BrowserProcess) ControlURL() string { return p.controlURL }
+
+// Close asks Chromium to quit (so a kept profile is flushed), kills it if it
+// has not exited after a few seconds, and removes a temporary profile.
+func (p *BrowserProcess) Close() error {
+	p.closeOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		if c, err := cdp.StartWithURL(ctx, p.controlURL, nil); err == nil {
+			_, _ = c.Call(ctx, "", "Browser.close", nil)
+		}
+		select {
+		case <-p.exited:
+		case <-time.After(5 * time.Second):
+			p.l.Kill()
+			select {
+			case <-p.exited:
+			case <-time.After(5 * time.Second):
+			}
+		}
+		p.removeTemp()
+	})
+	return nil
+}
+
+func (p *BrowserProcess) removeTemp() {
+	if p.tempProfile && p.profile != "" {
+		_ = os.RemoveAll(p.profile)
+	}
+}
+
+// Session is one assistant's browser: one browser context, its current page,
+// and the numbering generation counter. Its methods are safe for concurrent
+// use but run one at a time (SPEC §5: no parallel tool calls).
+type Session struct {
+	opts Options
+
+	mu sync.Mutex // one action at a time
+
+	proc    *BrowserProcess
+	ws      *cdp.WebSocket
+	root    *rod.Browser // the connection
+	browser *rod.Browser // the session's browser context
+	page    *rod.Page
+	ctx     context.Context
+	cancel  context.CancelFunc
+	ownCtx  bool
+
+	ev *pageEvents
+
+	gen     int64
+	current atomic.Pointer[numbering] // the last list; read by the event loop
+	overlay *overlayState
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+type overlayState struct {
+	scheme string
+}
+
+// Launch starts a Session: it launches Chromium (or connects to
+// Options.ControlURL) and opens the session's page.
+func Launch(ctx context.Context, opts Options) (*Session, error) {
+	opts = opts.withDefaults()
+	s := &Session{opts: opts}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	control := opts.ControlURL
+	if control == "" {
+		p, err := StartBrowser(ctx, opts)
+		if err != nil {
+			s.cancel()
+			return nil, err
+		}
+		s.proc = p
+		control = p.ControlURL()
+	} else {
+		u, err := launcher.ResolveURL(control)
+		if err != nil {
+			s.cancel()
+			return nil, fmt.Errorf("browser control URL %q: %w", control, err)
+		}
+		control = u
+		s.ownCtx = true
+	}
+	if err := s.connect(ctx, control); err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Session) connect(ctx context.Context, control string) error {
+	ws := &cdp.WebSocket{}
+	dctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if err := ws.Connect(dctx, control, nil); err != nil {
+		return fmt.Errorf("connect to browser: %w", err)
+	}
+	s.ws = ws
+	s.root = rod.New().Client(cdp.New().Start(ws)).Context(s.ctx).NoDefaultDevice()
+	if err := s.root.Connect(); err != nil {
+		return fmt.Errorf("connect to browser: %w", err)
+	}
+	s.browser = s.root
+	if s.ownCtx {
+		b, err := s.root.Incognito()
+		if err != nil {
+			return fmt.Errorf("create browser context: %w", err)
+		}
+		s.browser = b
+	}
+	page, err := s.browser.Page(proto.TargetCreateTarget{})
+	if err != nil {
+		return fmt.Errorf("open page: %w", err)
+	}
+	s.page = page
+	if err := (proto.NetworkEnable{}).Call(page); err != nil {
+		return fmt.Errorf("enable network events: %w", err)
+	}
+	// Keep the page "focused" even when its window is not, so focus, typing
+	// and :focus styles behave while the user works in another window.
+	_ = proto.EmulationSetFocusEmulationEnabled{Enabled: true}.Call(page)
+	s.ev = newPageEvents(s)
+	s.ev.start(page.Context(s.ctx))
+	return nil
+}
+
+// Close ends the session: it closes the page, disposes an own browser context,
+// drops the connection and stops a browser it launched. Safe to call twice.
+func (s *Session) Close() error {
+	s.closeOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if s.page != nil {
+			_, _ = proto.TargetCloseTarget{TargetID: s.page.TargetID}.Call(s.root.Context(ctx))
+		}
+		if s.ownCtx && s.browser != nil && s.browser.BrowserContextID != "" {
+			_ = proto.TargetDisposeBrowserContext{BrowserContextID: s.browser.BrowserContextID}.Call(s.root.Context(ctx))
+		}
+		s.cancel()
+		if s.ws != nil {
+			_ = s.ws.Close()
+		}
+		if s.proc != nil {
+			s.closeErr = s.proc.Close()
+		}
+	})
+	return s.closeErr
+}
+
+// Page is the session's current page, for host code (banners, tabs and
+// downloads build on it). Do not navigate it behind the session's back: use
+// the session's methods so the numbering knows.
+func (s *Session) Page() *rod.Page { return s.page }
+
+// Generation is the number of the last list (0: none yet).
+func (s *Session) Generation() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gen
+}
+
+// alive reports whether the connection still works (the user may have closed
+// the window or the browser may have crashed).
+func (s *Session) alive() bool {
+	if s.ctx.Err() != nil {
+		return false
+	}
+	if s.ev.pendingDialog() != nil {
+		// The page is frozen by a dialog, not gone.
+		return true
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, 3*time.Second)
+	defer cancel()
+	_, err := proto.RuntimeEvaluate{Expression: "1", ReturnByValue: true}.Call(s.page.Context(ctx))
+	return err == nil
+}
+
+// lock serialises actions and bounds one action's time. While a JavaScript
+// dialog waits for the user the page is frozen: lock refuses with a
+// DialogError (lockDialog is the one way in, to answer it).
+func (s *Session) lock(ctx context.Context) (context.Context, func(), error) {
+	return s.lockWith(ctx, false)
+}
+
+func (s *Session) lockDialog(ctx context.Context) (context.Context, func(), error) {
+	return s.lockWith(ctx, true)
+}
+
+func (s *Session) lockWith(ctx context.Context, dialogOK bool) (context.Context, func(), error) {
+	s.mu.Lock()
+	if s.ctx.Err() != nil {
+		s.mu.Unlock()
+		return nil, nil, errors.New("the browser session is closed")
+	}
+	if d := s.ev.pendingDialog(); d != nil && !dialogOK {
+		s.mu.Unlock()
+		return nil, nil, &DialogError{Dialog: *d}
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.opts.ActionTimeout)
+	stop := context.AfterFunc(s.ctx, cancel)
+	return cctx, func() {
+		stop()
+		cancel()
+		s.mu.Unlock()
+	}, nil
+}
+
+// Sessions starts one Session on first use and hands the same one to every
+// tool call, so registering the browser tools costs nothing until a tool runs.
+type Sessions struct {
+	opts Options
+	mu   sync.Mutex
+	s    *Session
+	done bool
+}
+
+// NewSessions prepares lazy sessions with opts.
+func NewSessions(opts Options) *Sessions { return &Sessions{opts: opts} }
+
+// Get returns the session, launching it on first use and again if the
+// browser went away (window closed, crash).
+func (ss *Sessions) Get(ctx context.Context) (*Session, error) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.done {
+		return nil, errors.New("the browser sessions are closed")
+	}
+	if ss.s != nil && !ss.s.alive() {
+		_ = ss.s.Close()
+		ss.s = nil
+	}
+	if ss.s == nil {
+		s, err := Launch(ctx, ss.opts)
+		if err != nil {
+			return nil, err
+		}
+		ss.s = s
+	}
+	return ss.s, nil
+}
+
+// Current returns the running session without starting one.
+func (ss *Sessions) Current() *Session {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.s
+}
+
+// Close closes the session, if one was started; later Gets fail.
+func (ss *Sessions) Close() error {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.done = true
+	if ss.s == nil {
+		return nil
+	}
+	err := ss.s.Close()
+	ss.s = nil
+	return err
+}
+
+// checkURL accepts http, https and file URLs; a bare host ("example.org/x",
+// "localhost:8080") becomes https (http for localhost and loopback addresses).
+func checkURL(raw string) (string, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return "", errors.New("url is empty")
+	}
+	lower := strings.ToLower(raw)
+	if !strings.Contains(raw, "://") && !strings.HasPrefix(lower, "file:") {
+		scheme, _, _ := strings.Cut(lower, ":")
+		switch scheme {
+		case "javascript", "data", "about", "chrome", "blob", "view-source", "mailto", "tel", "ftp", "ws", "wss", "chrome-extension", "devtools":
+			return "", fmt.Errorf("url %q: only http, https and file addresses can be opened", raw)
+		}
+		host, _, _ := strings.Cut(raw, "/")
+		h, _, _ := strings.Cut(host, ":")
+		local := h == "localhost" || strings.HasPrefix(h, "127.") || h == "[::1]"
+		if h == "" || strings.ContainsAny(h, " \t@") || (!strings.Contains(h, ".") && !local) {
+			return "", fmt.Errorf("url %q: give a full address such as https://example.org", raw)
+		}
+		if local {
+			raw = "http://" + raw
+		} else {
+			raw = "https://" + raw
+		}
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("url %q: %v", raw, err)
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https":
+		if u.Host == "" {
+			return "", fmt.Errorf("url %q has no host", raw)
+		}
+	case "file":
+	default:
+		return "", fmt.Errorf("url %q: only http, https and file addresses can be opened", raw)
+	}
+	return u.String(), nil
+}
+
+type sessionsKey struct{}
+
+// WithSessions returns a context whose browser tool calls run on ss instead
+// of the Sessions given to Register: the MCP server gives every MCP session
+// its own browser this way (started on first use, closed with the session).
+func WithSessions(ctx context.Context, ss *Sessions) context.Context {
+	return context.WithValue(ctx, sessionsKey{}, ss)
+}
+
+// SessionsFrom returns the Sessions bound to ctx by WithSessions, or def.
+func SessionsFrom(ctx context.Context, def *Sessions) *Sessions {
+	if ss, ok := ctx.Value(sessionsKey{}).(*Sessions); ok && ss != nil {
+		return ss
+	}
+	return def
+}
+
+// Bind returns ctx with ss as the Sessions of its browser tool calls (see
+// WithSessions); with Close it makes Sessions a per-MCP-session scope.
+func (ss *Sessions) Bind(ctx context.Context) context.Context { return WithSessions(ctx, ss) }

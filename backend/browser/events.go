@@ -1,0 +1,315 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// pageEvents follows the page's CDP events for the whole life of a session:
+// main-frame navigations (to know when to wait and to mark a numbering stale
+// the moment the page changes under it), requests in flight (network idle),
+// and JavaScript dialogs (which would otherwise freeze the page and every call
+// into it).
+type pageEvents struct {
+	s *Session
+
+	mu           sync.Mutex
+	changed      chan struct{}
+	navRequested int64 // main-frame navigations requested or started
+	navCommitted int64 // main-frame documents committed (or same-document moves)
+	loads        int64 // main-frame load events
+	stops        int64 // main frame stopped loading (finished or gave up)
+	inflight     map[proto.NetworkRequestID]time.Time
+	lastNet      time.Time
+	dialogs      []string // dialogs answered since the last report
+	pending      *Dialog  // the dialog waiting for the user, if any
+}
+
+// Dialog is a JavaScript alert, confirm, prompt or beforeunload question the
+// page opened. It waits for the user: Waymark never answers it by itself.
+type Dialog struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+	Default string `json:"default,omitempty"`
+	URL     string `json:"url,omitempty"`
+}
+
+// DialogError is returned by every action while a dialog waits for an answer.
+type DialogError struct{ Dialog Dialog }
+
+func (e *DialogError) Error() string {
+	how := "accept=true for OK or accept=false for Cancel"
+	switch e.Dialog.Type {
+	case "alert":
+		how = "accept=true to close it"
+	case "prompt":
+		how = "accept=true with text (the user's answer) or accept=false to cancel"
+	case "beforeunload":
+		how = "accept=true to leave the page or accept=false to stay"
+	}
+	return fmt.Sprintf("the page opened a %s dialog that waits for the user: %q. Ask the user, then answer with browser_dialog (%s)", e.Dialog.Type, e.Dialog.Message, how)
+}
+
+// pendingDialog returns the dialog waiting for an answer, or nil.
+func (e *pageEvents) pendingDialog() *Dialog {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.pending == nil {
+		return nil
+	}
+	d := *e.pending
+	return &d
+}
+
+// evSnap is a copy of the counters, taken before an action.
+type evSnap struct {
+	navRequested, navCommitted, loads, stops int64
+}
+
+// Requests older than this are long polls or streams; they do not keep the
+// network from being idle.
+const longRequest = 10 * time.Second
+
+// Resource types that never count for network idle.
+var idleExcluded = map[proto.NetworkResourceType]bool{
+	proto.NetworkResourceTypeWebSocket:   true,
+	proto.NetworkResourceTypeEventSource: true,
+	proto.NetworkResourceTypeMedia:       true,
+	proto.NetworkResourceTypeImage:       true,
+	proto.NetworkResourceTypeFont:        true,
+	proto.NetworkResourceTypePing:        true,
+}
+
+func newPageEvents(s *Session) *pageEvents {
+	return &pageEvents{s: s, changed: make(chan struct{}), inflight: map[proto.NetworkRequestID]time.Time{}, lastNet: time.Now()}
+}
+
+// bump wakes every waiter; e.mu must be held.
+func (e *pageEvents) bump() {
+	close(e.changed)
+	e.changed = make(chan struct{})
+}
+
+func (e *pageEvents) snapshot() evSnap {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return evSnap{e.navRequested, e.navCommitted, e.loads, e.stops}
+}
+
+// takeDialogs returns and forgets the messages of dialogs the page opened.
+func (e *pageEvents) takeDialogs() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	d := e.dialogs
+	e.dialogs = nil
+	return d
+}
+
+func (e *pageEvents) start(p *rod.Page) {
+	main := p.FrameID
+	wait := p.EachEvent(
+		func(ev *proto.PageFrameNavigated) {
+			if ev.Frame == nil {
+				return
+			}
+			isMain := ev.Frame.ParentID == ""
+			e.s.frameChanged(ev.Frame.ID, isMain, "")
+			if isMain {
+				e.mu.Lock()
+				e.navCommitted++
+				// Requests of the old document are gone with it.
+				for id := range e.inflight {
+					delete(e.inflight, id)
+				}
+				e.bump()
+				e.mu.Unlock()
+			}
+		},
+		func(ev *proto.PageNavigatedWithinDocument) {
+			if ev.FrameID != main {
+				return
+			}
+			e.s.frameChanged(ev.FrameID, true, ev.URL)
+			e.mu.Lock()
+			e.navCommitted++
+			e.bump()
+			e.mu.Unlock()
+		},
+		func(ev *proto.PageFrameDetached) {
+			e.s.frameChanged(ev.FrameID, false, "")
+		},
+		func(ev *proto.PageFrameRequestedNavigation) {
+			if ev.FrameID != main || ev.Disposition != proto.PageClientNavigationDispositionCurrentTab {
+				return
+			}
+			e.mu.Lock()
+			e.navRequested++
+			e.bump()
+			e.mu.Unlock()
+		},
+		func(ev *proto.PageFrameStartedLoading) {
+			if ev.FrameID != main {
+				return
+			}
+			e.mu.Lock()
+			e.navRequested++
+			e.bump()
+			e.mu.Unlock()
+		},
+		func(ev *proto.PageFrameStoppedLoading) {
+			if ev.FrameID != main {
+				return
+			}
+			e.mu.Lock()
+			e.stops++
+			e.bump()
+			e.mu.Unlock()
+		},
+		func(ev *proto.PageLoadEventFired) {
+			e.mu.Lock()
+			e.loads++
+			e.bump()
+			e.mu.Unlock()
+		},
+		func(ev *proto.NetworkRequestWillBeSent) {
+			if idleExcluded[ev.Type] {
+				return
+			}
+			e.mu.Lock()
+			if _, has := e.inflight[ev.RequestID]; !has {
+				e.inflight[ev.RequestID] = time.Now()
+			}
+			e.lastNet = time.Now()
+			e.bump()
+			e.mu.Unlock()
+		},
+		func(ev *proto.NetworkLoadingFinished) { e.requestDone(ev.RequestID) },
+		func(ev *proto.NetworkLoadingFailed) { e.requestDone(ev.RequestID) },
+		func(ev *proto.PageJavascriptDialogOpening) {
+			// Never answered here: an alert, confirm, prompt or leave-page
+			// question is the user's to answer (browser_dialog). Until then the
+			// page is frozen, so the session refuses other actions with a
+			// DialogError that quotes the question.
+			e.mu.Lock()
+			e.pending = &Dialog{Type: string(ev.Type), Message: clipRunes(ev.Message, 500), Default: clipRunes(ev.DefaultPrompt, 200), URL: ev.URL}
+			e.bump()
+			e.mu.Unlock()
+		},
+		func(ev *proto.PageJavascriptDialogClosed) {
+			e.mu.Lock()
+			if e.pending != nil && len(e.dialogs) < 10 {
+				e.dialogs = append(e.dialogs, e.pending.Type+": "+e.pending.Message)
+			}
+			e.pending = nil
+			e.bump()
+			e.mu.Unlock()
+		},
+	)
+	go wait()
+}
+
+func (e *pageEvents) requestDone(id proto.NetworkRequestID) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if _, has := e.inflight[id]; has {
+		delete(e.inflight, id)
+		e.lastNet = time.Now()
+		e.bump()
+	}
+}
+
+// waitFor blocks until cond (called with e.mu held) is true or ctx ends; it
+// re-checks on every event and at least every poll.
+func (e *pageEvents) waitFor(ctx context.Context, poll time.Duration, cond func() bool) bool {
+	for {
+		e.mu.Lock()
+		ok := cond()
+		ch := e.changed
+		e.mu.Unlock()
+		if ok {
+			return true
+		}
+		t := time.NewTimer(poll)
+		select {
+		case <-ch:
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return false
+		}
+		t.Stop()
+	}
+}
+
+// waitIdle waits until no counted request has been in flight for quiet.
+func (e *pageEvents) waitIdle(ctx context.Context, quiet time.Duration) bool {
+	for {
+		e.mu.Lock()
+		now := time.Now()
+		busy := 0
+		for _, t := range e.inflight {
+			if now.Sub(t) < longRequest {
+				busy++
+			}
+		}
+		rem := quiet - now.Sub(e.lastNet)
+		ch := e.changed
+		e.mu.Unlock()
+		if busy == 0 && rem <= 0 {
+			return true
+		}
+		if busy > 0 || rem <= 0 {
+			rem = quiet
+		}
+		t := time.NewTimer(rem)
+		select {
+		case <-ch:
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return false
+		}
+		t.Stop()
+	}
+}
+
+// frameChanged is called from the event loop when a frame navigated or went
+// away: the numbering is stale if it was the main frame or a frame the list
+// took elements from. A same-document move of the main frame (newURL set)
+// counts only when more than the #fragment changed.
+func (s *Session) frameChanged(frame proto.PageFrameID, isMain bool, newURL string) {
+	n := s.current.Load()
+	if n == nil {
+		return
+	}
+	if isMain && newURL != "" {
+		if stripFragment(newURL) == stripFragment(n.url) {
+			return
+		}
+		n.markStale("the page moved to " + newURL)
+		return
+	}
+	if isMain {
+		n.markStale("the page navigated")
+		return
+	}
+	if n.frameIDs[frame] {
+		n.markStale("a frame navigated")
+	}
+}
+
+func stripFragment(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	p.Fragment = ""
+	p.RawFragment = ""
+	return p.String()
+}

@@ -1,0 +1,258 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// Heading is one heading of the page outline.
+type Heading struct {
+	Level int    `json:"level"`
+	Text  string `json:"text"`
+}
+
+// Landmark is one region of the page (banner, navigation, main, search, …).
+type Landmark struct {
+	Role string `json:"role"`
+	Name string `json:"name,omitempty"`
+}
+
+// Field is one form field with its label; Number is its number in the current
+// list when that list is still valid.
+type Field struct {
+	Number   int    `json:"number,omitempty"`
+	Label    string `json:"label"`
+	Kind     string `json:"kind"`
+	Type     string `json:"type,omitempty"`
+	Value    string `json:"value,omitempty"`
+	Checked  *bool  `json:"checked,omitempty"`
+	Required bool   `json:"required,omitempty"`
+	Disabled bool   `json:"disabled,omitempty"`
+
+	id string // data-blind-id, when the element has one
+}
+
+// Summary is browser_extract's answer: the plain text (Text) is what a blind
+// user listens to; the parts are there for programs.
+type Summary struct {
+	Title     string     `json:"title"`
+	URL       string     `json:"url"`
+	Language  string     `json:"language,omitempty"`
+	Headings  []Heading  `json:"headings"`
+	Landmarks []Landmark `json:"landmarks"`
+	MainText  string     `json:"main_text"`
+	Fields    []Field    `json:"fields"`
+	Text      string     `json:"text"`
+}
+
+// MaxGist bounds the main-text gist of a summary.
+const MaxGist = 1500
+
+// Extract summarises the page for listening: title, address, headings
+// outline, landmarks, a gist of the main text (≤ 1500 characters) and the form
+// fields with their labels (never a password's value). Only mode "summary"
+// exists.
+func (s *Session) Extract(ctx context.Context, mode string) (*Summary, error) {
+	if mode != "" && mode != "summary" {
+		return nil, invalid("mode %q: only summary is supported", mode)
+	}
+	ctx, unlock, err := s.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	w, err := s.topWorld(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var raw struct {
+		Token     string     `json:"token"`
+		Title     string     `json:"title"`
+		URL       string     `json:"url"`
+		Lang      string     `json:"lang"`
+		Headings  []Heading  `json:"headings"`
+		Landmarks []Landmark `json:"landmarks"`
+		Text      string     `json:"text"`
+		Fields    []struct {
+			Field
+			ID string `json:"id"`
+		} `json:"fields"`
+	}
+	if err := s.call(ctx, w, "summary", nil, &raw); err != nil {
+		return nil, err
+	}
+	sum := &Summary{Title: raw.Title, URL: raw.URL, Language: raw.Lang, Headings: raw.Headings, Landmarks: raw.Landmarks,
+		MainText: gist(raw.Text, MaxGist)}
+	for _, f := range raw.Fields {
+		f.Field.id = f.ID
+		sum.Fields = append(sum.Fields, f.Field)
+	}
+	if sum.Headings == nil {
+		sum.Headings = []Heading{}
+	}
+	if sum.Landmarks == nil {
+		sum.Landmarks = []Landmark{}
+	}
+	if sum.Fields == nil {
+		sum.Fields = []Field{}
+	}
+	// Number the fields when the current list still describes this document.
+	if n := s.current.Load(); n != nil && n.staleReason() == "" && len(n.frames) > 0 && n.frames[0].token == raw.Token {
+		byID := map[string]int{}
+		for _, it := range n.items {
+			if it.Frame == "" {
+				byID[it.ID] = it.Number
+			}
+		}
+		for i := range sum.Fields {
+			sum.Fields[i].Number = byID[sum.Fields[i].id]
+		}
+	}
+	sum.Text = summaryText(sum)
+	return sum, nil
+}
+
+// gist cuts text at a word boundary to at most n characters.
+func gist(text string, n int) string {
+	text = strings.Join(strings.Fields(text), " ")
+	r := []rune(text)
+	if len(r) <= n {
+		return text
+	}
+	cut := string(r[:n-1])
+	if i := strings.LastIndexAny(cut, " .,;:!?"); i > len(cut)/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:") + "…"
+}
+
+func summaryText(s *Summary) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Title: %s\n", orNone(s.Title))
+	fmt.Fprintf(&b, "Address: %s\n", s.URL)
+	if len(s.Headings) > 0 {
+		b.WriteString("Headings:\n")
+		for _, h := range s.Headings {
+			fmt.Fprintf(&b, "%s- Level %d: %s\n", strings.Repeat("  ", max(0, min(h.Level, 6)-1)), h.Level, h.Text)
+		}
+	} else {
+		b.WriteString("Headings: none\n")
+	}
+	if len(s.Landmarks) > 0 {
+		parts := make([]string, 0, len(s.Landmarks))
+		for _, l := range s.Landmarks {
+			if l.Name != "" {
+				parts = append(parts, fmt.Sprintf("%s %q", l.Role, l.Name))
+			} else {
+				parts = append(parts, l.Role)
+			}
+		}
+		fmt.Fprintf(&b, "Regions: %s\n", strings.Join(parts, ", "))
+	}
+	fmt.Fprintf(&b, "Main text: %s\n", orNone(s.MainText))
+	if len(s.Fields) > 0 {
+		b.WriteString("Form fields:\n")
+		for _, f := range s.Fields {
+			b.WriteString("- ")
+			if f.Number > 0 {
+				fmt.Fprintf(&b, "%d: ", f.Number)
+			}
+			kind := f.Kind
+			if f.Type == "password" {
+				kind = "password field"
+			}
+			fmt.Fprintf(&b, "%s (%s)", orNone(f.Label), kind)
+			if f.Value != "" {
+				fmt.Fprintf(&b, " = %q", f.Value)
+			}
+			if f.Checked != nil {
+				if *f.Checked {
+					b.WriteString(", checked")
+				} else {
+					b.WriteString(", not checked")
+				}
+			}
+			if f.Required {
+				b.WriteString(", required")
+			}
+			if f.Disabled {
+				b.WriteString(", disabled")
+			}
+			b.WriteString("\n")
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// ScreenshotResult gives the saved file's path.
+type ScreenshotResult struct {
+	Path     string `json:"path"`
+	Bytes    int    `json:"bytes"`
+	FullPage bool   `json:"full_page"`
+	Width    int    `json:"width"`
+	Height   int    `json:"height"`
+}
+
+// maxShotHeight bounds a full-page screenshot (endless pages).
+const maxShotHeight = 16384
+
+// Screenshot saves a PNG of the viewport (or of the whole page, up to 16384
+// CSS pixels high, without resizing the viewport) into Options.ScreenshotDir.
+func (s *Session) Screenshot(ctx context.Context, fullPage bool) (*ScreenshotResult, error) {
+	ctx, unlock, err := s.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	pi, err := s.info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	req := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng}
+	w, h := pi.Vw, pi.Vh
+	if fullPage {
+		w, h = math.Max(pi.Sw, pi.Vw), math.Min(math.Max(pi.Sh, pi.Vh), maxShotHeight)
+		req.CaptureBeyondViewport = true
+		req.Clip = &proto.PageViewport{X: 0, Y: 0, Width: w, Height: h, Scale: 1}
+	}
+	shot, err := req.Call(s.page.Context(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("screenshot: %w", err)
+	}
+	if err := os.MkdirAll(s.opts.ScreenshotDir, 0o755); err != nil {
+		return nil, fmt.Errorf("screenshot folder: %w", err)
+	}
+	base := "waymark-" + time.Now().Format("20060102-150405.000")
+	path := filepath.Join(s.opts.ScreenshotDir, base+".png")
+	for i := 2; ; i++ {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if os.IsExist(err) {
+			path = filepath.Join(s.opts.ScreenshotDir, fmt.Sprintf("%s-%d.png", base, i))
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("screenshot file: %w", err)
+		}
+		_, werr := f.Write(shot.Data)
+		cerr := f.Close()
+		if werr != nil || cerr != nil {
+			return nil, fmt.Errorf("screenshot file: %v %v", werr, cerr)
+		}
+		break
+	}
+	return &ScreenshotResult{Path: path, Bytes: len(shot.Data), FullPage: fullPage, Width: int(w), Height: int(h)}, nil
+}

@@ -1,0 +1,364 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// PageState describes the page after a navigation or an action: where it is
+// and whether it settled, in words a model can check its goal against.
+type PageState struct {
+	URL         string   `json:"url"`
+	Title       string   `json:"title"`
+	Status      int      `json:"http_status,omitempty"`
+	Loaded      bool     `json:"loaded"`
+	NetworkIdle bool     `json:"network_idle"`
+	Navigated   bool     `json:"navigated,omitempty"`
+	Dialogs     []string `json:"dialogs,omitempty"`
+	Note        string   `json:"note,omitempty"`
+}
+
+// pageInfo is the overlay's "info" answer.
+type pageInfo struct {
+	URL    string     `json:"url"`
+	Title  string     `json:"title"`
+	Ready  string     `json:"ready"`
+	Status int        `json:"status"`
+	Sx     float64    `json:"sx"`
+	Sy     float64    `json:"sy"`
+	Sw     float64    `json:"sw"`
+	Sh     float64    `json:"sh"`
+	Vw     float64    `json:"vw"`
+	Vh     float64    `json:"vh"`
+	Active *Described `json:"active"`
+}
+
+// Described names an element briefly: what has the focus, what covers a target.
+type Described struct {
+	Role string `json:"role"`
+	Name string `json:"name"`
+	Tag  string `json:"tag"`
+	ID   string `json:"id,omitempty"`
+}
+
+func (s *Session) info(ctx context.Context) (*pageInfo, error) {
+	w, err := s.topWorld(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var pi pageInfo
+	if err := s.call(ctx, w, "info", nil, &pi); err != nil {
+		return nil, err
+	}
+	return &pi, nil
+}
+
+func (s *Session) markStale(reason string) {
+	if n := s.current.Load(); n != nil {
+		n.markStale(reason)
+	}
+}
+
+// waitLoaded waits until a navigation that started after before has committed
+// (or was given up) and the document finished loading.
+func (s *Session) waitLoaded(ctx context.Context, before evSnap) bool {
+	e := s.ev
+	e.waitFor(ctx, 100*time.Millisecond, func() bool {
+		return e.navCommitted > before.navCommitted || e.stops > before.stops
+	})
+	for ctx.Err() == nil {
+		e.mu.Lock()
+		loaded := e.loads > before.loads
+		ch := e.changed
+		e.mu.Unlock()
+		if loaded {
+			return true
+		}
+		ictx, cancel := context.WithTimeout(ctx, time.Second)
+		pi, err := s.info(ictx)
+		cancel()
+		if err == nil && pi.Ready == "complete" {
+			return true
+		}
+		select {
+		case <-ch:
+		case <-time.After(100 * time.Millisecond):
+		case <-ctx.Done():
+		}
+	}
+	return false
+}
+
+// settleQuiet is how long the network must be silent after an input before
+// its result is reported; navigations wait for the longer networkQuiet.
+const (
+	settleQuiet  = 250 * time.Millisecond
+	networkQuiet = 500 * time.Millisecond
+	navGrace     = 150 * time.Millisecond
+)
+
+// settle waits for what an input may have started: a navigation (its commit,
+// load and network idle) or requests (network idle), within NavigationTimeout.
+func (s *Session) settle(ctx context.Context, before evSnap) (navigated, idle bool) {
+	cctx, cancel := context.WithTimeout(ctx, s.opts.NavigationTimeout)
+	defer cancel()
+	e := s.ev
+	started := func() bool {
+		return e.navRequested > before.navRequested || e.navCommitted > before.navCommitted
+	}
+	gctx, gcancel := context.WithTimeout(cctx, navGrace)
+	e.waitFor(gctx, 50*time.Millisecond, started)
+	gcancel()
+	idle = e.waitIdle(cctx, settleQuiet)
+	e.mu.Lock()
+	navigated = started()
+	e.mu.Unlock()
+	if navigated {
+		s.waitLoaded(cctx, before)
+		idle = e.waitIdle(cctx, networkQuiet)
+	}
+	return navigated, idle
+}
+
+// afterNav waits for a navigation the session started and describes the page.
+func (s *Session) afterNav(ctx context.Context, before evSnap, sameDocument bool) *PageState {
+	cctx, cancel := context.WithTimeout(ctx, s.opts.NavigationTimeout)
+	defer cancel()
+	st := &PageState{Navigated: true}
+	if sameDocument {
+		st.Loaded = true
+	} else {
+		st.Loaded = s.waitLoaded(cctx, before)
+	}
+	st.NetworkIdle = s.ev.waitIdle(cctx, networkQuiet)
+	s.describe(ctx, st)
+	if !st.Loaded {
+		st.Note = fmt.Sprintf("The page was still loading after %s; it may be usable anyway: list or extract to check.", s.opts.NavigationTimeout)
+	} else if !st.NetworkIdle {
+		st.Note = "The page keeps using the network (normal for live pages); continue when it looks ready."
+	}
+	return st
+}
+
+func (s *Session) describe(ctx context.Context, st *PageState) {
+	if pi, err := s.info(ctx); err == nil {
+		st.URL, st.Title, st.Status = pi.URL, pi.Title, pi.Status
+	}
+	st.Dialogs = s.ev.takeDialogs()
+}
+
+// Navigate opens an http, https or file URL in the session's page and waits
+// for it to load and for the network to be idle (capped by NavigationTimeout).
+func (s *Session) Navigate(ctx context.Context, rawURL string) (*PageState, error) {
+	u, err := checkURL(rawURL)
+	if err != nil {
+		return nil, invalid("%v", err)
+	}
+	ctx, unlock, err := s.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	before := s.ev.snapshot()
+	s.markStale("navigation")
+	nctx, cancel := context.WithTimeout(ctx, s.opts.NavigationTimeout)
+	defer cancel()
+	res, err := proto.PageNavigate{URL: u}.Call(s.page.Context(nctx))
+	if err != nil {
+		if errors.Is(nctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+			return nil, fmt.Errorf("%s did not answer within %s", u, s.opts.NavigationTimeout)
+		}
+		return nil, fmt.Errorf("could not open %s: %w", u, err)
+	}
+	if res.ErrorText != "" {
+		return nil, fmt.Errorf("could not open %s: %s", u, res.ErrorText)
+	}
+	return s.afterNav(ctx, before, res.LoaderID == ""), nil
+}
+
+// Back goes one step back in the tab's history.
+func (s *Session) Back(ctx context.Context) (*PageState, error) { return s.history(ctx, -1) }
+
+// Forward goes one step forward in the tab's history.
+func (s *Session) Forward(ctx context.Context) (*PageState, error) { return s.history(ctx, +1) }
+
+func (s *Session) history(ctx context.Context, delta int) (*PageState, error) {
+	ctx, unlock, err := s.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	p := s.page.Context(ctx)
+	h, err := proto.PageGetNavigationHistory{}.Call(p)
+	if err != nil {
+		return nil, err
+	}
+	i := h.CurrentIndex + delta
+	if i < 0 || i >= len(h.Entries) {
+		if delta < 0 {
+			return nil, errors.New("there is no previous page in this tab")
+		}
+		return nil, errors.New("there is no next page in this tab")
+	}
+	before := s.ev.snapshot()
+	s.markStale("navigation")
+	if err := (proto.PageNavigateToHistoryEntry{EntryID: h.Entries[i].ID}).Call(p); err != nil {
+		return nil, err
+	}
+	return s.afterNav(ctx, before, false), nil
+}
+
+// Reload reloads the page.
+func (s *Session) Reload(ctx context.Context) (*PageState, error) {
+	ctx, unlock, err := s.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	before := s.ev.snapshot()
+	s.markStale("reload")
+	if err := (proto.PageReload{}).Call(s.page.Context(ctx)); err != nil {
+		return nil, err
+	}
+	return s.afterNav(ctx, before, false), nil
+}
+
+// WaitOptions say what to wait for. Ms, NetworkIdle and State (load,
+// domcontentloaded, network_idle) are what the model may use. Selector, with
+// State attached, visible, hidden or detached, is for host code only: the
+// browser_wait tool does not accept it, because selectors never come from the
+// model (SPEC §5).
+type WaitOptions struct {
+	Ms          int
+	NetworkIdle bool
+	State       string
+	Selector    string
+	Timeout     time.Duration // for Selector and State; default NavigationTimeout
+}
+
+// WaitResult reports what the wait saw.
+type WaitResult struct {
+	WaitedMs       int64  `json:"waited_ms"`
+	NetworkIdle    *bool  `json:"network_idle,omitempty"`
+	ReadyState     string `json:"ready_state,omitempty"`
+	Matched        *bool  `json:"matched,omitempty"`
+	URL            string `json:"url"`
+	Title          string `json:"title"`
+	NumberingStale bool   `json:"numbering_stale,omitempty"`
+}
+
+// MaxWaitMs bounds a plain pause.
+const MaxWaitMs = 30000
+
+// Wait pauses and/or waits for the page to load, the network to be idle or
+// (host code) a selector to reach a state. With nothing asked it waits for
+// load and network idle.
+func (s *Session) Wait(ctx context.Context, o WaitOptions) (*WaitResult, error) {
+	if o.Ms < 0 || o.Ms > MaxWaitMs {
+		return nil, invalid("ms must be 0..%d", MaxWaitMs)
+	}
+	switch o.State {
+	case "", "load", "domcontentloaded", "network_idle":
+	case "attached", "visible", "hidden", "detached":
+		if o.Selector == "" {
+			return nil, invalid("state %q needs a selector (host code only)", o.State)
+		}
+	default:
+		return nil, invalid("state %q: use load, domcontentloaded or network_idle", o.State)
+	}
+	if o.Selector != "" && o.State == "" {
+		o.State = "visible"
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = s.opts.NavigationTimeout
+	}
+	if o.Ms == 0 && !o.NetworkIdle && o.State == "" {
+		o.State, o.NetworkIdle = "load", true
+	}
+	ctx, unlock, err := s.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	start := time.Now()
+	if o.Ms > 0 {
+		t := time.NewTimer(time.Duration(o.Ms) * time.Millisecond)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		}
+	}
+	r := &WaitResult{}
+	cctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	switch o.State {
+	case "load", "domcontentloaded":
+		for cctx.Err() == nil {
+			pi, err := s.info(cctx)
+			if err == nil && (pi.Ready == "complete" || (o.State == "domcontentloaded" && pi.Ready == "interactive")) {
+				break
+			}
+			sleepCtx(cctx, 100*time.Millisecond)
+		}
+	case "network_idle":
+		o.NetworkIdle = true
+	case "attached", "visible", "hidden", "detached":
+		matched := false
+		for cctx.Err() == nil && !matched {
+			w, err := s.topWorld(cctx)
+			if err == nil {
+				var st struct {
+					Attached bool   `json:"attached"`
+					Visible  bool   `json:"visible"`
+					Error    string `json:"error"`
+				}
+				if err := s.call(cctx, w, "selectorState", map[string]any{"selector": o.Selector}, &st); err == nil {
+					if st.Error != "" {
+						return nil, invalid("%s", st.Error)
+					}
+					switch o.State {
+					case "attached":
+						matched = st.Attached
+					case "visible":
+						matched = st.Visible
+					case "hidden":
+						matched = !st.Visible
+					case "detached":
+						matched = !st.Attached
+					}
+				}
+			}
+			if !matched {
+				sleepCtx(cctx, 100*time.Millisecond)
+			}
+		}
+		r.Matched = &matched
+	}
+	if o.NetworkIdle {
+		idle := s.ev.waitIdle(cctx, networkQuiet)
+		r.NetworkIdle = &idle
+	}
+	if pi, err := s.info(ctx); err == nil {
+		r.URL, r.Title, r.ReadyState = pi.URL, pi.Title, pi.Ready
+	}
+	if s.current.Load() != nil {
+		r.NumberingStale = s.isStale(ctx)
+	}
+	r.WaitedMs = time.Since(start).Milliseconds()
+	return r, nil
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}

@@ -1,0 +1,629 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/waymark/waymark/backend/tools"
+)
+
+// Item is one numbered interactive element, as browser_list_interactives and
+// browser_find return it. Number is what the user and the model act by; ID is
+// the element's data-blind-id inside its own document (Frame says which one).
+type Item struct {
+	Number   int    `json:"number"`
+	ID       string `json:"id"`
+	Role     string `json:"role"`
+	Name     string `json:"name"`
+	Tag      string `json:"tag"`
+	Type     string `json:"type,omitempty"`
+	Value    string `json:"value,omitempty"`
+	Href     string `json:"href,omitempty"`
+	Disabled bool   `json:"disabled,omitempty"`
+	Checked  *bool  `json:"checked,omitempty"`
+	// Frame is the path of the iframe the element lives in: data-blind-frame
+	// ids from the top document down, joined by "/"; empty for the top document.
+	Frame string `json:"frame,omitempty"`
+
+	frame  *frameRef
+	search string     // normalised name and extra labels, for find
+	rect   [4]float64 // in the frame's viewport at list time
+}
+
+// SkippedFrame is a frame the numbering could not enter, and why.
+type SkippedFrame struct {
+	Frame  string `json:"frame"`
+	URL    string `json:"url,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// frameRef is one document that contributed to a list.
+type frameRef struct {
+	path    string
+	frameID proto.PageFrameID
+	token   string     // the overlay's id of that document
+	offset  [2]float64 // the frame's content origin in the top viewport at list time
+	url     string
+}
+
+// numbering is one list: its generation, its window and every element of it.
+type numbering struct {
+	gen           int64
+	scope         string
+	limit, offset int
+	items         []*Item
+	frames        []*frameRef
+	frameIDs      map[proto.PageFrameID]bool
+	skipped       []SkippedFrame
+	url, title    string
+	topScroll     [2]float64
+	hasMain       bool
+
+	mu    sync.Mutex
+	stale string
+}
+
+func (n *numbering) markStale(reason string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.stale == "" {
+		n.stale = reason
+	}
+}
+
+func (n *numbering) staleReason() string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.stale
+}
+
+func (n *numbering) window() []*Item {
+	lo := min(n.offset, len(n.items))
+	hi := min(lo+n.limit, len(n.items))
+	return n.items[lo:hi]
+}
+
+// Limits of the numbering.
+const (
+	DefaultListLimit = 50
+	MaxListLimit     = 500
+	maxFrames        = 30
+	maxFrameDepth    = 4
+)
+
+// Scopes of browser_list_interactives.
+var scopes = map[string]string{
+	"page":     "every interactive element of the page (default)",
+	"viewport": "only elements now on screen",
+	"main":     "only elements inside the main landmark",
+	"dialog":   "only elements inside the open modal dialog",
+}
+
+// ErrNoList is returned when acting by number before any list.
+var ErrNoList = errors.New("no numbering yet: call browser_list_interactives first")
+
+// StaleError is returned when acting on a numbering the page has outgrown.
+type StaleError struct {
+	Generation int64
+	Reason     string
+}
+
+func (e *StaleError) Error() string {
+	return fmt.Sprintf("numbering is stale (the page changed since list %d); call browser_list_interactives again", e.Generation)
+}
+
+// ListOptions select the window of a list.
+type ListOptions struct {
+	Scope  string // page (default), viewport, main, dialog
+	Limit  int    // default 50, at most 500
+	Offset int
+}
+
+// ListResult is what browser_list_interactives returns: the window
+// [offset, offset+limit) of the numbered elements. Numbers count from 1 over
+// the whole list in document order (frames and shadow roots in place), so the
+// same number means the same element whatever the window.
+type ListResult struct {
+	Generation    int64          `json:"generation"`
+	Total         int            `json:"total"`
+	Offset        int            `json:"offset"`
+	Limit         int            `json:"limit"`
+	Scope         string         `json:"scope"`
+	HasMore       bool           `json:"has_more"`
+	NextOffset    int            `json:"next_offset,omitempty"`
+	URL           string         `json:"url"`
+	Title         string         `json:"title"`
+	Documents     int            `json:"documents"`
+	SkippedFrames []SkippedFrame `json:"skipped_frames,omitempty"`
+	Note          string         `json:"note,omitempty"`
+	Items         []*Item        `json:"items"`
+}
+
+func (n *numbering) result(note string) *ListResult {
+	win := n.window()
+	r := &ListResult{Generation: n.gen, Total: len(n.items), Offset: n.offset, Limit: n.limit, Scope: n.scope,
+		URL: n.url, Title: n.title, Documents: len(n.frames), SkippedFrames: n.skipped, Note: note, Items: win}
+	if end := n.offset + len(win); end < len(n.items) {
+		r.HasMore, r.NextOffset = true, end
+	}
+	if r.Items == nil {
+		r.Items = []*Item{}
+	}
+	return r
+}
+
+// jsEntry is one entry of the overlay's list: an element ("i") or an iframe
+// slot ("f") whose elements are spliced in at its place.
+type jsEntry struct {
+	K     string     `json:"k"`
+	ID    string     `json:"id"`
+	Role  string     `json:"role"`
+	Name  string     `json:"name"`
+	Tag   string     `json:"tag"`
+	Type  string     `json:"type"`
+	Value string     `json:"value"`
+	Href  string     `json:"href"`
+	Dis   bool       `json:"dis"`
+	Chk   *bool      `json:"chk"`
+	S     string     `json:"s"`
+	R     [4]float64 `json:"r"`
+	V     bool       `json:"v"`
+	M     bool       `json:"m"`
+	D     bool       `json:"d"`
+	Fid   string     `json:"fid"`
+	Src   string     `json:"src"`
+	O     [2]float64 `json:"o"`
+}
+
+type jsList struct {
+	Token     string    `json:"token"`
+	URL       string    `json:"url"`
+	Title     string    `json:"title"`
+	HasMain   bool      `json:"hasMain"`
+	HasDialog bool      `json:"hasDialog"`
+	Sx        float64   `json:"sx"`
+	Sy        float64   `json:"sy"`
+	Entries   []jsEntry `json:"entries"`
+}
+
+type scopeFlags struct{ v, m, d bool }
+
+func (f scopeFlags) in(scope string) bool {
+	switch scope {
+	case "viewport":
+		return f.v
+	case "main":
+		return f.m
+	case "dialog":
+		return f.d
+	}
+	return true
+}
+
+func invalid(format string, a ...any) error {
+	return fmt.Errorf("%w: %s", tools.ErrInvalidArgs, fmt.Sprintf(format, a...))
+}
+
+// List numbers the interactive elements of the current page and returns a
+// window of them. It starts a new generation; earlier numbers are void.
+func (s *Session) List(ctx context.Context, o ListOptions) (*ListResult, error) {
+	ctx, unlock, err := s.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	return s.list(ctx, o)
+}
+
+func normList(o ListOptions) (ListOptions, error) {
+	if o.Scope == "" {
+		o.Scope = "page"
+	}
+	o.Scope = strings.ToLower(strings.TrimSpace(o.Scope))
+	if _, ok := scopes[o.Scope]; !ok {
+		return o, invalid("scope %q: use page, viewport, main or dialog", o.Scope)
+	}
+	if o.Limit == 0 {
+		o.Limit = DefaultListLimit
+	}
+	if o.Limit < 1 || o.Limit > MaxListLimit {
+		return o, invalid("limit %d: use 1..%d", o.Limit, MaxListLimit)
+	}
+	if o.Offset < 0 {
+		return o, invalid("offset %d: must not be negative", o.Offset)
+	}
+	return o, nil
+}
+
+func (s *Session) list(ctx context.Context, o ListOptions) (*ListResult, error) {
+	o, err := normList(o)
+	if err != nil {
+		return nil, err
+	}
+	n, note, err := s.enumerate(ctx, o.Scope)
+	if err != nil {
+		return nil, err
+	}
+	s.gen++
+	n.gen, n.limit, n.offset = s.gen, o.Limit, o.Offset
+	if old := s.current.Swap(n); old != nil {
+		old.markStale("a newer list replaced it")
+	}
+	if s.overlay != nil {
+		if _, _, err := s.drawOverlay(ctx, n, s.overlay.scheme); err != nil {
+			note = strings.TrimSpace(note + " The overlay could not be redrawn: " + err.Error())
+		}
+	}
+	if n.offset >= len(n.items) && len(n.items) > 0 {
+		note = strings.TrimSpace(note + fmt.Sprintf(" Offset %d is past the end (%d elements).", n.offset, len(n.items)))
+	}
+	return n.result(note), nil
+}
+
+func (s *Session) enumerate(ctx context.Context, scope string) (*numbering, string, error) {
+	defer s.release(ctx)
+	n := &numbering{scope: scope, frameIDs: map[proto.PageFrameID]bool{}}
+	p := s.page.Context(ctx)
+	var note string
+	var walk func(frame proto.PageFrameID, path string, depth int, off [2]float64, inh scopeFlags) error
+	walk = func(frame proto.PageFrameID, path string, depth int, off [2]float64, inh scopeFlags) error {
+		w, err := s.world(ctx, frame)
+		if err != nil {
+			return err
+		}
+		var res jsList
+		if err := s.call(ctx, w, "list", map[string]any{"threshold": s.opts.StaleThreshold}, &res); err != nil {
+			return err
+		}
+		fr := &frameRef{path: path, frameID: frame, token: res.Token, offset: off, url: res.URL}
+		n.frames = append(n.frames, fr)
+		n.frameIDs[frame] = true
+		if depth == 0 {
+			n.url, n.title, n.topScroll, n.hasMain = res.URL, res.Title, [2]float64{res.Sx, res.Sy}, res.HasMain
+			if scope == "dialog" && !res.HasDialog {
+				return errors.New(`there is no open dialog on the page; list with scope "page"`)
+			}
+			if scope == "main" && !res.HasMain {
+				note = "The page has no main landmark; the whole page is listed."
+			}
+		}
+		for i := range res.Entries {
+			e := &res.Entries[i]
+			f := scopeFlags{inh.v && e.V, inh.m && e.M, inh.d && e.D}
+			if !f.in(scope) {
+				continue
+			}
+			switch e.K {
+			case "i":
+				it := &Item{ID: e.ID, Role: e.Role, Name: e.Name, Tag: e.Tag, Type: e.Type, Value: e.Value, Href: e.Href,
+					Disabled: e.Dis, Checked: e.Chk, Frame: path, frame: fr, rect: e.R}
+				it.search = normText(e.Name + " " + e.S)
+				n.items = append(n.items, it)
+			case "f":
+				child := e.Fid
+				if path != "" {
+					child = path + "/" + e.Fid
+				}
+				if depth+1 > maxFrameDepth || len(n.frames) >= maxFrames {
+					n.skipped = append(n.skipped, SkippedFrame{Frame: child, URL: e.Src, Reason: "too many or too deeply nested frames"})
+					continue
+				}
+				obj, err := s.ref(ctx, w, "f", e.Fid)
+				if err != nil || obj == "" {
+					n.skipped = append(n.skipped, SkippedFrame{Frame: child, URL: e.Src, Reason: "the frame went away"})
+					continue
+				}
+				node, err := proto.DOMDescribeNode{ObjectID: obj}.Call(p)
+				if err != nil || node.Node == nil || node.Node.FrameID == "" {
+					n.skipped = append(n.skipped, SkippedFrame{Frame: child, URL: e.Src, Reason: "the frame has no document yet"})
+					continue
+				}
+				if err := walk(node.Node.FrameID, child, depth+1, [2]float64{off[0] + e.O[0], off[1] + e.O[1]}, f); err != nil {
+					if ctx.Err() != nil {
+						return ctx.Err()
+					}
+					n.skipped = append(n.skipped, SkippedFrame{Frame: child, URL: e.Src, Reason: frameReason(err)})
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk(s.page.FrameID, "", 0, [2]float64{}, scopeFlags{true, true, true}); err != nil {
+		return nil, "", err
+	}
+	for i, it := range n.items {
+		it.Number = i + 1
+	}
+	return n, note, nil
+}
+
+func frameReason(err error) string {
+	m := err.Error()
+	if strings.Contains(m, "No frame") || strings.Contains(m, "not found") {
+		return "the frame runs in another browser process (out-of-process iframe) and cannot be numbered from this page"
+	}
+	return "could not read the frame: " + m
+}
+
+// validate returns the current numbering if it still describes the page, and
+// a *StaleError (or ErrNoList) otherwise.
+func (s *Session) validate(ctx context.Context) (*numbering, error) {
+	n := s.current.Load()
+	if n == nil {
+		return nil, ErrNoList
+	}
+	if r := n.staleReason(); r != "" {
+		return n, &StaleError{Generation: n.gen, Reason: r}
+	}
+	for _, fr := range n.frames {
+		w, err := s.world(ctx, fr.frameID)
+		if err != nil {
+			if ctx.Err() != nil {
+				return n, ctx.Err()
+			}
+			n.markStale("a frame went away")
+			return n, &StaleError{Generation: n.gen, Reason: "a frame went away"}
+		}
+		var c struct {
+			Token   string `json:"token"`
+			Changes int    `json:"changes"`
+		}
+		if err := s.call(ctx, w, "check", nil, &c); err != nil {
+			if ctx.Err() != nil {
+				return n, ctx.Err()
+			}
+			n.markStale("could not check: " + err.Error())
+		} else if c.Token != fr.token {
+			n.markStale("the document was replaced")
+		} else if c.Changes >= s.opts.StaleThreshold {
+			n.markStale(fmt.Sprintf("%d interactive elements were added or removed", c.Changes))
+		}
+		if r := n.staleReason(); r != "" {
+			return n, &StaleError{Generation: n.gen, Reason: r}
+		}
+	}
+	return n, nil
+}
+
+// isStale is validate without the error, for reporting after an action.
+func (s *Session) isStale(ctx context.Context) bool {
+	_, err := s.validate(ctx)
+	var se *StaleError
+	return errors.As(err, &se)
+}
+
+// ---- overlay ----------------------------------------------------------------
+
+// Overlay colour schemes: all high contrast, bold, 16 px.
+var overlaySchemes = []string{"yellow-on-black", "black-on-yellow", "white-on-black", "white-on-blue"}
+
+// OverlayResult is what browser_overlay_show returns.
+type OverlayResult struct {
+	Generation int64  `json:"generation"`
+	Badges     int    `json:"badges"`
+	OnScreen   int    `json:"on_screen"`
+	Scheme     string `json:"scheme"`
+	Listed     bool   `json:"listed_now,omitempty"`
+}
+
+// ShowOverlay draws the numbers of the last list's window as high-contrast
+// badges (yellow on black by default). With no list yet it lists first; on a
+// stale list it refuses, so no outdated number is ever drawn.
+func (s *Session) ShowOverlay(ctx context.Context, scheme string) (*OverlayResult, error) {
+	if scheme == "" {
+		scheme = overlaySchemes[0]
+	}
+	known := false
+	for _, sc := range overlaySchemes {
+		known = known || sc == scheme
+	}
+	if !known {
+		return nil, invalid("scheme %q: use one of %s", scheme, strings.Join(overlaySchemes, ", "))
+	}
+	ctx, unlock, err := s.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	listed := false
+	if s.current.Load() == nil {
+		if _, err := s.list(ctx, ListOptions{}); err != nil {
+			return nil, err
+		}
+		listed = true
+	}
+	n, err := s.validate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.overlay = &overlayState{scheme: scheme}
+	badges, visible, err := s.drawOverlay(ctx, n, scheme)
+	if err != nil {
+		return nil, err
+	}
+	return &OverlayResult{Generation: n.gen, Badges: badges, OnScreen: visible, Scheme: scheme, Listed: listed}, nil
+}
+
+func (s *Session) drawOverlay(ctx context.Context, n *numbering, scheme string) (int, int, error) {
+	w, err := s.topWorld(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	var badges []map[string]any
+	for _, it := range n.window() {
+		if it.frame.path == "" {
+			badges = append(badges, map[string]any{"n": it.Number, "id": it.ID})
+			continue
+		}
+		x := it.frame.offset[0] + it.rect[0] + n.topScroll[0]
+		y := it.frame.offset[1] + it.rect[1] + n.topScroll[1]
+		badges = append(badges, map[string]any{"n": it.Number, "rect": []float64{x, y, it.rect[2], it.rect[3]}})
+	}
+	var r struct {
+		Badges  int `json:"badges"`
+		Visible int `json:"visible"`
+	}
+	if err := s.call(ctx, w, "showOverlay", map[string]any{"items": badges, "scheme": scheme}, &r); err != nil {
+		return 0, 0, err
+	}
+	return r.Badges, r.Visible, nil
+}
+
+// HideOverlay removes the badges; numbers stay valid.
+func (s *Session) HideOverlay(ctx context.Context) error {
+	ctx, unlock, err := s.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	s.overlay = nil
+	w, err := s.topWorld(ctx)
+	if err != nil {
+		return err
+	}
+	return s.call(ctx, w, "hideOverlay", nil, nil)
+}
+
+// ---- find ---------------------------------------------------------------------
+
+// FindOptions ask for elements of the current list by role and/or text.
+type FindOptions struct {
+	Role   string
+	Text   string
+	Limit  int // default 10, at most 100
+	Offset int
+}
+
+// FindResult lists the matching elements with their numbers in the current list.
+type FindResult struct {
+	Generation int64   `json:"generation"`
+	Relisted   bool    `json:"relisted,omitempty"`
+	Total      int     `json:"total"`
+	Offset     int     `json:"offset"`
+	Matches    []*Item `json:"matches"`
+	Note       string  `json:"note,omitempty"`
+}
+
+// normText folds case (any script), ё to е, and runs of white space, so that
+// find matches "Войти", "ВОЙТИ" and " войти ".
+func normText(s string) string {
+	s = strings.ToLower(s)
+	s = strings.NewReplacer("ё", "е", "\u00a0", " ", "\u200b", "").Replace(s)
+	return strings.Join(strings.Fields(s), " ")
+}
+
+var roleSynonyms = map[string][]string{
+	"textbox":  {"textbox", "searchbox", "combobox", "spinbutton"},
+	"input":    {"textbox", "searchbox", "combobox", "spinbutton", "checkbox", "radio", "slider"},
+	"field":    {"textbox", "searchbox", "combobox", "spinbutton", "listbox"},
+	"text":     {"textbox", "searchbox"},
+	"search":   {"searchbox", "textbox", "combobox"},
+	"select":   {"combobox", "listbox"},
+	"dropdown": {"combobox", "listbox"},
+	"button":   {"button"},
+	"link":     {"link"},
+}
+
+func roleMatches(it *Item, role string) bool {
+	if role == "" || it.Role == role || it.Tag == role {
+		return true
+	}
+	for _, r := range roleSynonyms[role] {
+		if it.Role == r {
+			return true
+		}
+	}
+	return false
+}
+
+// Find searches the current list (re-listing first if there is none or it is
+// stale) for elements whose name, aria-label, placeholder or title contains
+// the text. It is for orientation only: act on the returned numbers.
+func (s *Session) Find(ctx context.Context, o FindOptions) (*FindResult, error) {
+	role, text := normText(o.Role), normText(o.Text)
+	if role == "" && text == "" {
+		return nil, invalid("give role or text (or both)")
+	}
+	if o.Limit == 0 {
+		o.Limit = 10
+	}
+	if o.Limit < 1 || o.Limit > 100 || o.Offset < 0 {
+		return nil, invalid("limit must be 1..100 and offset not negative")
+	}
+	ctx, unlock, err := s.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	n, err := s.validate(ctx)
+	relisted := false
+	if err != nil {
+		var se *StaleError
+		if !errors.Is(err, ErrNoList) && !errors.As(err, &se) {
+			return nil, err
+		}
+		lo := ListOptions{}
+		if n != nil {
+			lo = ListOptions{Scope: n.scope, Limit: n.limit, Offset: n.offset}
+		}
+		if _, err := s.list(ctx, lo); err != nil {
+			return nil, err
+		}
+		n, relisted = s.current.Load(), true
+	}
+	type scored struct {
+		it    *Item
+		score int
+	}
+	var hits []scored
+	words := strings.Fields(text)
+	for _, it := range n.items {
+		if !roleMatches(it, role) {
+			continue
+		}
+		if text == "" {
+			hits = append(hits, scored{it, 0})
+			continue
+		}
+		name := normText(it.Name)
+		sc := -1
+		switch {
+		case name == text:
+			sc = 0
+		case strings.HasPrefix(name, text):
+			sc = 1
+		case strings.Contains(name, text):
+			sc = 2
+		case strings.Contains(it.search, text):
+			sc = 3
+		case len(words) > 1:
+			all := true
+			for _, w := range words {
+				all = all && strings.Contains(it.search, w)
+			}
+			if all {
+				sc = 4
+			}
+		}
+		if sc >= 0 {
+			hits = append(hits, scored{it, sc})
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].score < hits[j].score })
+	res := &FindResult{Generation: n.gen, Relisted: relisted, Total: len(hits), Offset: o.Offset, Matches: []*Item{}}
+	for i := o.Offset; i < len(hits) && i < o.Offset+o.Limit; i++ {
+		res.Matches = append(res.Matches, hits[i].it)
+	}
+	if relisted {
+		res.Note = fmt.Sprintf("The page had changed; it was numbered again (list %d). Use these numbers.", n.gen)
+	}
+	if len(hits) == 0 {
+		res.Note = strings.TrimSpace(res.Note + " Nothing matched; try a shorter text, scroll, or list with scope \"page\".")
+	}
+	return res, nil
+}

@@ -1,0 +1,870 @@
+// Waymark numbering overlay. Installed by the Go side into an isolated world
+// ("waymark") of every frame it numbers, so page scripts can neither see nor
+// break it. The DOM is shared with the page: the only marks left on the page's
+// own elements are the data attributes data-blind-id (interactive elements)
+// and data-blind-frame (iframes). No ARIA attribute is ever set on a page
+// element; the badge container is our own element, attached to the top
+// document only.
+(() => {
+  'use strict';
+  if (globalThis.__waymark) return;
+
+  const W = {};
+  Object.defineProperty(globalThis, '__waymark', { value: W, configurable: false, enumerable: false });
+
+  const S = {
+    token: Math.random().toString(36).slice(2) + '-' + Date.now().toString(36),
+    next: 1,
+    nextFrame: 1,
+    byId: new Map(),      // blind id -> WeakRef(element)
+    frames: new Map(),    // frame id -> WeakRef(iframe)
+    changes: 0,
+    threshold: 1,
+    observer: null,
+    roots: new WeakSet(),
+    host: null,
+    layer: null,
+    ov: null,             // {items, scheme, badges}
+    listening: false,
+    raf: 0,
+  };
+
+  // A world re-created on a document that already carries our ids (should not
+  // happen: Chromium keeps a named isolated world per document) must never
+  // reuse an id.
+  (function initCounters() {
+    let max = 0, maxF = 0;
+    try {
+      for (const el of document.querySelectorAll('[data-blind-id]')) {
+        const v = parseInt(el.getAttribute('data-blind-id'), 10);
+        if (v > max) max = v;
+      }
+      for (const el of document.querySelectorAll('[data-blind-frame]')) {
+        const v = parseInt(el.getAttribute('data-blind-frame'), 10);
+        if (v > maxF) maxF = v;
+      }
+    } catch (e) { /* document not ready */ }
+    S.next = max + 1;
+    S.nextFrame = maxF + 1;
+  })();
+
+  const ROLE_SEL = ['button', 'link', 'checkbox', 'radio', 'tab', 'menuitem', 'menuitemcheckbox',
+    'menuitemradio', 'option', 'switch', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton',
+    'treeitem', 'gridcell'].map(r => `[role="${r}" i]`);
+  // CORE: interactive whatever their tabindex; SEL adds [tabindex] (kept only when >= 0).
+  const CORE = ['a[href]', 'area[href]', 'button', 'input:not([type="hidden" i])', 'select', 'textarea',
+    'summary', '[contenteditable]:not([contenteditable="false" i])', '[onclick]',
+    'video[controls]', 'audio[controls]'].concat(ROLE_SEL).join(',');
+  const SEL = CORE + ',[tabindex]';
+  const FRAME_TAGS = new Set(['IFRAME', 'FRAME']);
+  const FIELD_TAGS = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
+  const BUTTON_TYPES = new Set(['button', 'submit', 'reset', 'image']);
+
+  const norm = s => (s == null ? '' : String(s)).replace(/[\s\u00a0\u200b]+/g, ' ').trim();
+  const clip = (s, n) => (s.length > n ? s.slice(0, n - 1).trimEnd() + '…' : s);
+
+  function parentOf(el) {
+    if (el.parentElement) return el.parentElement;
+    const p = el.parentNode;
+    return p && p.host ? p.host : null;
+  }
+
+  function closestComposed(el, sel) {
+    for (let e = el; e; e = parentOf(e)) {
+      if (e.matches && e.matches(sel)) return e;
+    }
+    return null;
+  }
+
+  function containsComposed(anc, el) {
+    for (let e = el; e; e = parentOf(e)) if (e === anc) return true;
+    return false;
+  }
+
+  function deepActive(doc) {
+    let a = (doc || document).activeElement;
+    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    return a;
+  }
+
+  // ---- ids ---------------------------------------------------------------
+
+  function idFor(el) {
+    const a = el.getAttribute('data-blind-id');
+    if (a) {
+      const ref = S.byId.get(a);
+      if (ref && ref.deref() === el) return a;
+      if (!ref) {
+        // An id we do not know (copied by cloneNode, or set before this world
+        // existed): take a fresh one rather than trust it.
+      }
+    }
+    const id = String(S.next++);
+    el.setAttribute('data-blind-id', id);
+    S.byId.set(id, new WeakRef(el));
+    return id;
+  }
+
+  function frameIdFor(el) {
+    const a = el.getAttribute('data-blind-frame');
+    if (a) {
+      const ref = S.frames.get(a);
+      if (ref && ref.deref() === el) return a;
+    }
+    const id = String(S.nextFrame++);
+    el.setAttribute('data-blind-frame', id);
+    S.frames.set(id, new WeakRef(el));
+    return id;
+  }
+
+  function byId(id) {
+    const ref = S.byId.get(String(id));
+    const el = ref && ref.deref();
+    if (!el || !el.isConnected || el.getAttribute('data-blind-id') !== String(id)) return null;
+    return el;
+  }
+
+  function frameById(id) {
+    const ref = S.frames.get(String(id));
+    const el = ref && ref.deref();
+    if (!el || !el.isConnected) return null;
+    return el;
+  }
+
+  // ---- roles and names -------------------------------------------------------
+
+  function roleOf(el) {
+    const r = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
+    if (r) return r;
+    const tag = el.tagName;
+    switch (tag) {
+      case 'A': case 'AREA': return el.hasAttribute('href') ? 'link' : 'clickable';
+      case 'BUTTON': case 'SUMMARY': return 'button';
+      case 'SELECT': return (el.multiple || el.size > 1) ? 'listbox' : 'combobox';
+      case 'TEXTAREA': return 'textbox';
+      case 'VIDEO': case 'AUDIO': return 'media';
+      case 'INPUT': {
+        const t = (el.type || 'text').toLowerCase();
+        if (t === 'checkbox' || t === 'radio') return t;
+        if (BUTTON_TYPES.has(t) || t === 'file') return 'button';
+        if (t === 'range') return 'slider';
+        if (t === 'number') return 'spinbutton';
+        if (t === 'search') return el.hasAttribute('list') ? 'combobox' : 'searchbox';
+        if (el.hasAttribute('list')) return 'combobox';
+        return 'textbox';
+      }
+    }
+    if (el.isContentEditable) return 'textbox';
+    return 'clickable';
+  }
+
+  function isField(el) {
+    if (el.tagName === 'INPUT') return !BUTTON_TYPES.has((el.type || '').toLowerCase());
+    if (FIELD_TAGS.has(el.tagName)) return true;
+    if (el.isContentEditable) return true;
+    const r = (el.getAttribute('role') || '').toLowerCase();
+    return r === 'textbox' || r === 'searchbox' || r === 'combobox' || r === 'spinbutton' || r === 'slider';
+  }
+
+  // Text an element shows, with the alternative text of images and the
+  // labels of icons when it has no text of its own.
+  function textOf(el, depth) {
+    let t = el.textContent || '';
+    if (t.length > 400) t = t.slice(0, 400);
+    t = norm(t);
+    if (t) return t;
+    if ((depth || 0) > 0) return '';
+    const parts = [];
+    for (const d of el.querySelectorAll('img[alt],[aria-label],svg title,input[type=image][alt]')) {
+      const v = d.tagName.toLowerCase() === 'title' ? d.textContent : (d.getAttribute('aria-label') || d.getAttribute('alt'));
+      if (norm(v)) parts.push(norm(v));
+      if (parts.length > 3) break;
+    }
+    if (el.shadowRoot) {
+      const st = norm((el.shadowRoot.textContent || '').slice(0, 400));
+      if (st) parts.push(st);
+    }
+    return norm(parts.join(' '));
+  }
+
+  function labelText(lab, el) {
+    // A label's text without the text of the control inside it (a select's options…).
+    let s = '';
+    for (const n of lab.childNodes) {
+      if (n === el) continue;
+      if (n.nodeType === 3) s += n.data;
+      else if (n.nodeType === 1 && !(n.matches && n.matches('select,textarea,input'))) s += ' ' + (n.textContent || '');
+    }
+    return norm(s);
+  }
+
+  function byIdRef(el, id) {
+    const root = el.getRootNode();
+    return (root.getElementById && root.getElementById(id)) || document.getElementById(id);
+  }
+
+  function names(el) {
+    // Returns [accessible name, extra search text].
+    const get = a => norm(el.getAttribute(a));
+    const aria = get('aria-label');
+    const placeholder = get('placeholder');
+    const title = get('title');
+    let labelled = '';
+    const lb = el.getAttribute('aria-labelledby');
+    if (lb) {
+      labelled = norm(lb.split(/\s+/).map(id => {
+        const t = id && byIdRef(el, id);
+        return t ? (t.getAttribute('aria-label') || t.textContent || '') : '';
+      }).join(' '));
+    }
+    let labels = '';
+    try {
+      if (el.labels && el.labels.length) labels = norm(Array.from(el.labels).map(l => labelText(l, el)).join(' '));
+    } catch (e) { /* not labelable */ }
+    let name = labelled || aria || labels;
+    const tag = el.tagName;
+    if (!name && tag === 'INPUT') {
+      const t = (el.type || '').toLowerCase();
+      if (t === 'submit' || t === 'button' || t === 'reset') name = norm(el.value) || (t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : '');
+      else if (t === 'image') name = get('alt') || norm(el.value);
+    }
+    if (!name && (tag === 'IMG' || tag === 'AREA')) name = get('alt');
+    if (!name && !isField(el)) name = textOf(el, 0);
+    if (!name) name = placeholder || title;
+    if (!name && isField(el)) name = get('name') || get('id');
+    return [clip(norm(name), 80), norm([aria, placeholder, title, labels, labelled].join(' '))];
+  }
+
+  function valueOf(el) {
+    const tag = el.tagName;
+    if (tag === 'INPUT') {
+      const t = (el.type || 'text').toLowerCase();
+      if (t === 'password' || t === 'checkbox' || t === 'radio' || BUTTON_TYPES.has(t) || t === 'file') return '';
+      return clip(norm(el.value), 80);
+    }
+    if (tag === 'TEXTAREA') return clip(norm(el.value), 80);
+    if (tag === 'SELECT') {
+      const o = el.selectedOptions && el.selectedOptions[0];
+      return o ? clip(norm(o.label || o.text), 80) : '';
+    }
+    if (el.isContentEditable) return clip(norm(el.innerText), 80);
+    const vn = el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow');
+    return vn ? clip(norm(vn), 80) : '';
+  }
+
+  function checkedOf(el) {
+    if (el.tagName === 'INPUT' && (el.type === 'checkbox' || el.type === 'radio')) return !!el.checked;
+    const a = el.getAttribute('aria-checked') || el.getAttribute('aria-pressed') || el.getAttribute('aria-selected');
+    if (a === 'true' || a === 'mixed') return true;
+    if (a === 'false') return false;
+    return undefined;
+  }
+
+  function disabledOf(el) {
+    if (el.disabled === true) return true;
+    if (el.getAttribute('aria-disabled') === 'true') return true;
+    try { if (el.matches(':disabled')) return true; } catch (e) { /* */ }
+    return false;
+  }
+
+  function describe(el) {
+    if (!el || el === document.body || el === document.documentElement) return null;
+    const [name] = names(el);
+    return { role: roleOf(el), name, tag: el.tagName.toLowerCase(), id: el.getAttribute('data-blind-id') || '' };
+  }
+
+  // ---- visibility ------------------------------------------------------------
+
+  function docSize() {
+    const de = document.documentElement, b = document.body;
+    return {
+      w: Math.max(de ? de.scrollWidth : 0, b ? b.scrollWidth : 0, innerWidth),
+      h: Math.max(de ? de.scrollHeight : 0, b ? b.scrollHeight : 0, innerHeight),
+    };
+  }
+
+  function boxOf(el) {
+    let r = el.getBoundingClientRect();
+    if (r.width >= 1 && r.height >= 1) return r;
+    // display:contents or an inline element wrapping blocks: use its children.
+    let u = null;
+    let i = 0;
+    for (const c of el.children) {
+      if (++i > 20) break;
+      const cr = c.getBoundingClientRect();
+      if (cr.width < 1 || cr.height < 1) continue;
+      u = u ? { left: Math.min(u.left, cr.left), top: Math.min(u.top, cr.top), right: Math.max(u.right, cr.right), bottom: Math.max(u.bottom, cr.bottom) } : { left: cr.left, top: cr.top, right: cr.right, bottom: cr.bottom };
+    }
+    if (!u) return null;
+    return { left: u.left, top: u.top, right: u.right, bottom: u.bottom, width: u.right - u.left, height: u.bottom - u.top, x: u.left, y: u.top };
+  }
+
+  function styleVisible(el, cs) {
+    if (el.checkVisibility) {
+      if (!el.checkVisibility({ visibilityProperty: true })) return false;
+    } else if (cs.visibility === 'hidden' || cs.visibility === 'collapse' || cs.display === 'none') {
+      return false;
+    }
+    return true;
+  }
+
+  // clipCache: element -> rect of an overflow-hidden ancestor chain, memoised per walk.
+  function clippedAway(el, r, ctx) {
+    for (let a = parentOf(el); a && a !== document.body && a !== document.documentElement; a = parentOf(a)) {
+      let c = ctx.clip.get(a);
+      if (c === undefined) {
+        const cs = getComputedStyle(a);
+        const hx = cs.overflowX === 'hidden' || cs.overflowX === 'clip';
+        const hy = cs.overflowY === 'hidden' || cs.overflowY === 'clip';
+        c = (hx || hy) ? { hx, hy, r: a.getBoundingClientRect() } : null;
+        ctx.clip.set(a, c);
+      }
+      if (!c) continue;
+      if (c.hx && (r.right <= c.r.left || r.left >= c.r.right)) return true;
+      if (c.hy && (r.bottom <= c.r.top || r.top >= c.r.bottom)) return true;
+    }
+    return false;
+  }
+
+  function inViewport(r) {
+    return r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
+  }
+
+  function hitsElement(el, x, y) {
+    const root = el.getRootNode();
+    const h = (root && root.elementFromPoint ? root : document).elementFromPoint(x, y);
+    if (!h) return null;
+    if (h === el || el.contains(h) || containsComposed(el, h)) return true;
+    if (h.tagName === 'LABEL' && h.control === el) return true;
+    return h;
+  }
+
+  // Points to try, centre first. Returns {x, y} of the first point that hits the
+  // element, {covered: element} when every in-viewport point hits something
+  // else, or {unknown: true} when no point is in the viewport.
+  function probe(el, r) {
+    const pts = [[0.5, 0.5], [0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75], [0.5, 0.15], [0.5, 0.85]];
+    let cover = null, tried = 0;
+    for (const [fx, fy] of pts) {
+      const x = r.left + r.width * fx, y = r.top + r.height * fy;
+      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+      tried++;
+      const h = hitsElement(el, x, y);
+      if (h === true) return { x, y };
+      if (h && !cover) cover = h;
+    }
+    if (!tried) return { unknown: true };
+    if (!cover) return { unknown: true };
+    return { covered: cover };
+  }
+
+  function activeDialog() {
+    let found = null;
+    for (const d of document.querySelectorAll('dialog[open],[role="dialog"][aria-modal="true"],[role="alertdialog"]')) {
+      const r = d.getBoundingClientRect();
+      if (r.width < 1 || r.height < 1) continue;
+      if (d.tagName === 'DIALOG') {
+        let modal = false;
+        try { modal = d.matches(':modal'); } catch (e) { /* */ }
+        if (!modal && d.getAttribute('aria-modal') !== 'true') continue;
+      }
+      found = d;
+    }
+    return found;
+  }
+
+  // ---- the walk ----------------------------------------------------------------
+
+  function ensureObserver() {
+    if (S.observer) return;
+    S.observer = new MutationObserver(onMutations);
+    S.observer.observe(document, { childList: true, subtree: true });
+    S.roots.add(document);
+  }
+
+  function observeRoot(root) {
+    ensureObserver();
+    if (S.roots.has(root)) return;
+    S.roots.add(root);
+    S.observer.observe(root, { childList: true, subtree: true });
+  }
+
+  function interesting(n) {
+    if (n.nodeType !== 1 || n === S.host) return false;
+    try {
+      if (n.matches(SEL) || FRAME_TAGS.has(n.tagName)) return true;
+      if (n.hasAttribute('data-blind-id')) return true;
+      return !!(n.querySelector && (n.querySelector(SEL) || n.querySelector('iframe,frame')));
+    } catch (e) {
+      return false;
+    }
+  }
+
+  function onMutations(records) {
+    for (const rec of records) {
+      for (const n of rec.addedNodes) if (interesting(n)) S.changes++;
+      for (const n of rec.removedNodes) if (interesting(n)) S.changes++;
+    }
+    if (S.ov && S.changes >= S.threshold && S.layer) {
+      // The numbers on screen no longer match the page: take them away rather
+      // than let someone act on a wrong one.
+      S.ov.stale = true;
+      S.layer.style.setProperty('display', 'none', 'important');
+    }
+  }
+
+  function cursorOf(el, ctx) {
+    let c = ctx.cursor.get(el);
+    if (c === undefined) {
+      c = getComputedStyle(el).cursor;
+      ctx.cursor.set(el, c);
+    }
+    return c;
+  }
+
+  function list(arg) {
+    arg = arg || {};
+    if (typeof arg.threshold === 'number' && arg.threshold > 0) S.threshold = arg.threshold;
+    ensureObserver();
+    if (S.observer) onMutations(S.observer.takeRecords());
+    const ctx = { clip: new Map(), cursor: new Map(), ds: docSize(), sx: scrollX, sy: scrollY };
+    const dialog = activeDialog();
+    const main = document.querySelector('main,[role="main" i]');
+    const out = [];
+    const walk = root => {
+      const tw = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT, {
+        acceptNode: n => (n === S.host ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+      });
+      for (let el = tw.nextNode(); el; el = tw.nextNode()) {
+        const tag = el.tagName;
+        if (tag === 'SCRIPT' || tag === 'STYLE' || tag === 'TEMPLATE' || tag === 'HEAD') continue;
+        if (FRAME_TAGS.has(tag)) {
+          const r = el.getBoundingClientRect();
+          if (r.width < 1 || r.height < 1) continue;
+          const cs = getComputedStyle(el);
+          if (!styleVisible(el, cs)) continue;
+          const fid = frameIdFor(el);
+          const bl = parseFloat(cs.borderLeftWidth) || 0, bt = parseFloat(cs.borderTopWidth) || 0;
+          const pl = parseFloat(cs.paddingLeft) || 0, pt = parseFloat(cs.paddingTop) || 0;
+          out.push({
+            k: 'f', fid, src: clip(el.src || '', 200),
+            o: [r.left + bl + pl, r.top + bt + pt],
+            v: inViewport(r), m: main ? containsComposed(main, el) : true, d: dialog ? containsComposed(dialog, el) : true,
+          });
+          continue;
+        }
+        let cand = false;
+        try { cand = el.matches(CORE); } catch (e) { cand = false; }
+        if (!cand && el.hasAttribute('tabindex')) cand = parseInt(el.getAttribute('tabindex'), 10) >= 0;
+        if (!cand && tag !== 'BODY' && tag !== 'HTML') {
+          if (cursorOf(el, ctx) === 'pointer') {
+            const p = parentOf(el);
+            cand = !p || cursorOf(p, ctx) !== 'pointer';
+            // A pointer cursor set inside a control is that control, not another one.
+            if (cand && p && p.closest && p.closest(CORE)) cand = false;
+          }
+        }
+        if (cand) {
+          const item = consider(el, ctx, main, dialog);
+          if (item) out.push(item);
+        }
+        if (el.shadowRoot) {
+          observeRoot(el.shadowRoot);
+          walk(el.shadowRoot);
+        }
+      }
+    };
+    walk(document);
+    S.changes = 0;
+    const de = document.documentElement;
+    return {
+      token: S.token, url: location.href, title: document.title,
+      hasMain: !!main, hasDialog: !!dialog,
+      vw: innerWidth, vh: innerHeight, sx: scrollX, sy: scrollY,
+      entries: out,
+      de: de ? [de.getBoundingClientRect().left, de.getBoundingClientRect().top] : [0, 0],
+    };
+  }
+
+  function consider(el, ctx, main, dialog) {
+    if (el.closest('[inert]')) return null;
+    const r = boxOf(el);
+    if (!r) return null;
+    const cs = getComputedStyle(el);
+    if (!styleVisible(el, cs)) return null;
+    // Outside the document's scrollable area (left:-9999px and the like).
+    const ax = r.left + ctx.sx, ay = r.top + ctx.sy;
+    if (ax + r.width <= 0 || ay + r.height <= 0 || ax >= ctx.ds.w || ay >= ctx.ds.h) {
+      if (cs.position !== 'fixed') return null;
+    }
+    if (cs.position !== 'fixed' && clippedAway(el, r, ctx)) return null;
+    const pr = probe(el, r);
+    if (pr.covered) return null;
+    const id = idFor(el);
+    const [name, extra] = names(el);
+    const tag = el.tagName.toLowerCase();
+    const item = { k: 'i', id, role: roleOf(el), name, tag };
+    if (tag === 'input') item.type = (el.type || 'text').toLowerCase();
+    else if (tag === 'button') item.type = (el.getAttribute('type') || 'submit').toLowerCase();
+    const v = valueOf(el);
+    if (v) item.value = v;
+    if ((tag === 'a' || tag === 'area') && el.href) item.href = clip(String(el.href), 300);
+    if (disabledOf(el)) item.dis = true;
+    const ch = checkedOf(el);
+    if (ch !== undefined) item.chk = ch;
+    if (extra) item.s = clip(extra, 300);
+    item.r = [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)];
+    item.v = inViewport(r);
+    item.m = main ? containsComposed(main, el) : true;
+    item.d = dialog ? containsComposed(dialog, el) : true;
+    return item;
+  }
+
+  function check() {
+    if (S.observer) onMutations(S.observer.takeRecords());
+    return { token: S.token, changes: S.changes, url: location.href, threshold: S.threshold };
+  }
+
+  // ---- acting ----------------------------------------------------------------
+
+  function point(arg) {
+    const el = byId(arg.id);
+    if (!el) return { gone: true };
+    const r = boxOf(el);
+    if (!r) return { hidden: 'it has no size now' };
+    const cs = getComputedStyle(el);
+    if (!styleVisible(el, cs)) return { hidden: 'it is hidden now' };
+    if (el.closest('[inert]')) return { hidden: 'it is inert (behind a dialog)' };
+    const pr = probe(el, r);
+    const res = { rect: [r.left, r.top, r.width, r.height], disabled: disabledOf(el) };
+    if (pr.covered) {
+      const d = describe(pr.covered) || { tag: pr.covered.tagName.toLowerCase(), name: '' };
+      res.covered = d.tag + (d.name ? ' "' + d.name + '"' : '') + (pr.covered.id ? '#' + pr.covered.id : '');
+      return res;
+    }
+    if (pr.unknown) {
+      res.x = Math.min(Math.max(r.left + r.width / 2, 1), innerWidth - 1);
+      res.y = Math.min(Math.max(r.top + r.height / 2, 1), innerHeight - 1);
+      res.offscreen = !(res.x >= r.left && res.x <= r.right && res.y >= r.top && res.y <= r.bottom);
+      return res;
+    }
+    res.x = pr.x;
+    res.y = pr.y;
+    return res;
+  }
+
+  function focusEl(arg) {
+    const el = byId(arg.id);
+    if (!el) return { gone: true };
+    if (deepActive() !== el) {
+      try { el.focus({ preventScroll: true }); } catch (e) { /* */ }
+    }
+    const a = deepActive();
+    return { focused: a === el, active: describe(a) };
+  }
+
+  function selectAll(arg) {
+    const el = byId(arg.id);
+    if (!el) return { gone: true };
+    if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') {
+      try { el.select(); } catch (e) { /* */ }
+      return { len: (el.value || '').length };
+    }
+    if (el.isContentEditable) {
+      const sel = el.ownerDocument.getSelection();
+      const range = el.ownerDocument.createRange();
+      range.selectNodeContents(el);
+      sel.removeAllRanges();
+      sel.addRange(range);
+      return { len: (el.innerText || '').length };
+    }
+    return { len: 0 };
+  }
+
+  function fieldValue(arg) {
+    const el = byId(arg.id);
+    if (!el) return { gone: true };
+    const password = el.tagName === 'INPUT' && (el.type || '').toLowerCase() === 'password';
+    let v = '';
+    if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') v = el.value || '';
+    else if (el.isContentEditable) v = el.innerText || '';
+    else if (el.tagName === 'SELECT') v = valueOf(el);
+    return { value: v, password, active: deepActive() === el };
+  }
+
+  function selectOption(arg) {
+    const el = byId(arg.id);
+    if (!el) return { gone: true };
+    if (el.tagName !== 'SELECT') return { notSelect: true, role: roleOf(el) };
+    if (disabledOf(el)) return { disabled: true };
+    const want = norm(arg.text).toLowerCase();
+    const opts = Array.from(el.options);
+    const label = o => norm(o.label || o.text).toLowerCase();
+    let pick = opts.find(o => label(o) === want) || opts.find(o => norm(o.value).toLowerCase() === want);
+    if (!pick) {
+      const partial = opts.filter(o => label(o).includes(want));
+      if (partial.length === 1) pick = partial[0];
+      else if (partial.length > 1) return { ambiguous: partial.slice(0, 10).map(o => norm(o.label || o.text)) };
+    }
+    if (!pick) return { none: true, options: opts.slice(0, 25).map(o => norm(o.label || o.text)) };
+    if (pick.disabled) return { optionDisabled: norm(pick.label || pick.text) };
+    try { el.focus({ preventScroll: true }); } catch (e) { /* */ }
+    if (el.multiple) {
+      pick.selected = true;
+    } else {
+      el.value = pick.value;
+      pick.selected = true;
+    }
+    el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+    return { selected: norm(pick.label || pick.text), value: pick.value };
+  }
+
+  function info() {
+    let status = 0;
+    try {
+      const nav = performance.getEntriesByType('navigation')[0];
+      if (nav && nav.responseStatus) status = nav.responseStatus;
+    } catch (e) { /* */ }
+    const ds = docSize();
+    return {
+      url: location.href, title: document.title, ready: document.readyState, status,
+      sx: scrollX, sy: scrollY, sw: ds.w, sh: ds.h, vw: innerWidth, vh: innerHeight,
+      active: describe(deepActive()),
+    };
+  }
+
+  function frameOffset(arg) {
+    const el = frameById(arg.fid);
+    if (!el) return { gone: true };
+    const r = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    return { o: [r.left + (parseFloat(cs.borderLeftWidth) || 0) + (parseFloat(cs.paddingLeft) || 0), r.top + (parseFloat(cs.borderTopWidth) || 0) + (parseFloat(cs.paddingTop) || 0)] };
+  }
+
+  // ---- summary for listening -----------------------------------------------------
+
+  function visibleQuick(el) {
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) return false;
+    return el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : true;
+  }
+
+  function summary() {
+    const headings = [];
+    for (const h of document.querySelectorAll('h1,h2,h3,h4,h5,h6,[role="heading" i]')) {
+      if (headings.length >= 60) break;
+      if (!visibleQuick(h)) continue;
+      const level = /^H[1-6]$/.test(h.tagName) ? +h.tagName[1] : (parseInt(h.getAttribute('aria-level'), 10) || 2);
+      const text = clip(norm(h.getAttribute('aria-label') || h.innerText || h.textContent), 120);
+      if (text) headings.push({ level, text });
+    }
+    const landmarks = [];
+    const lmSel = 'header,nav,main,aside,footer,form,search,section[aria-label],section[aria-labelledby],[role="banner" i],[role="navigation" i],[role="main" i],[role="complementary" i],[role="contentinfo" i],[role="search" i],[role="region" i],[role="form" i]';
+    for (const l of document.querySelectorAll(lmSel)) {
+      if (landmarks.length >= 30) break;
+      if (!visibleQuick(l)) continue;
+      let role = (l.getAttribute('role') || '').toLowerCase();
+      if (!role) {
+        const t = l.tagName;
+        const sectioning = l.parentElement && l.parentElement.closest('article,aside,main,nav,section');
+        role = t === 'HEADER' ? (sectioning ? '' : 'banner') : t === 'FOOTER' ? (sectioning ? '' : 'contentinfo') :
+          t === 'NAV' ? 'navigation' : t === 'MAIN' ? 'main' : t === 'ASIDE' ? 'complementary' : t === 'SEARCH' ? 'search' :
+          t === 'FORM' ? ((l.getAttribute('aria-label') || l.getAttribute('aria-labelledby') || l.getAttribute('name')) ? 'form' : '') : 'region';
+      }
+      if (!role) continue;
+      let name = norm(l.getAttribute('aria-label'));
+      const lb = l.getAttribute('aria-labelledby');
+      if (!name && lb) name = norm(lb.split(/\s+/).map(id => { const t = document.getElementById(id); return t ? t.textContent : ''; }).join(' '));
+      if (!name && role === 'form') name = norm(l.getAttribute('name'));
+      landmarks.push({ role, name: clip(name, 80) });
+    }
+    const root = document.querySelector('main,[role="main" i]') || document.querySelector('article') || document.body;
+    let text = root ? norm(root.innerText || root.textContent || '') : '';
+    const fields = [];
+    for (const f of document.querySelectorAll('input:not([type="hidden" i]):not([type="submit" i]):not([type="button" i]):not([type="reset" i]):not([type="image" i]),select,textarea,[contenteditable]:not([contenteditable="false" i]),[role="textbox" i],[role="combobox" i],[role="searchbox" i]')) {
+      if (fields.length >= 40) break;
+      if (!visibleQuick(f)) continue;
+      const [label] = names(f);
+      const fr = { label, kind: roleOf(f) };
+      if (f.tagName === 'INPUT') fr.type = (f.type || 'text').toLowerCase();
+      const v = valueOf(f);
+      if (v) fr.value = v;
+      const ch = checkedOf(f);
+      if (ch !== undefined) fr.checked = ch;
+      if (f.required || f.getAttribute('aria-required') === 'true') fr.required = true;
+      if (disabledOf(f)) fr.disabled = true;
+      const id = f.getAttribute('data-blind-id');
+      if (id && byId(id) === f) fr.id = id;
+      fields.push(fr);
+    }
+    return { token: S.token, title: document.title, url: location.href, lang: document.documentElement ? document.documentElement.lang : '', headings, landmarks, text: text.slice(0, 6000), fields };
+  }
+
+  // ---- overlay (top document only) ------------------------------------------------
+
+  const SCHEMES = {
+    'yellow-on-black': { fg: '#ffff00', bg: '#000000', border: '#ffff00' },
+    'black-on-yellow': { fg: '#000000', bg: '#ffff00', border: '#000000' },
+    'white-on-black': { fg: '#ffffff', bg: '#000000', border: '#ffffff' },
+    'white-on-blue': { fg: '#ffffff', bg: '#00008b', border: '#ffffff' },
+  };
+
+  function setStyles(el, styles) {
+    for (const k in styles) el.style.setProperty(k, styles[k], 'important');
+  }
+
+  function ensureHost() {
+    if (S.host && S.host.isConnected) return;
+    const host = document.createElement('waymark-overlay');
+    host.setAttribute('aria-hidden', 'true');
+    setStyles(host, {
+      'all': 'initial', 'display': 'block', 'position': 'fixed', 'left': '0', 'top': '0', 'width': '0',
+      'height': '0', 'overflow': 'visible', 'z-index': '2147483647', 'pointer-events': 'none',
+    });
+    const root = host.attachShadow({ mode: 'open' });
+    const layer = document.createElement('div');
+    setStyles(layer, { 'position': 'fixed', 'left': '0', 'top': '0', 'width': '0', 'height': '0', 'pointer-events': 'none' });
+    root.appendChild(layer);
+    (document.documentElement || document.body).appendChild(host);
+    S.host = host;
+    S.layer = layer;
+  }
+
+  function scheduleLayout() {
+    if (!S.ov || S.raf) return;
+    S.raf = requestAnimationFrame(() => { S.raf = 0; layout(); });
+  }
+
+  function listen() {
+    if (S.listening) return;
+    S.listening = true;
+    const o = { capture: true, passive: true };
+    addEventListener('scroll', scheduleLayout, o);
+    addEventListener('resize', scheduleLayout, o);
+    document.addEventListener('focusin', scheduleLayout, o);
+    document.addEventListener('focusout', scheduleLayout, o);
+  }
+
+  function intersects(a, b) {
+    return a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top;
+  }
+
+  function layout() {
+    if (!S.ov || !S.layer) return;
+    if (S.ov.stale) return;
+    const act = deepActive();
+    const actEl = act && act !== document.body && act !== document.documentElement ? act : null;
+    const ar = actEl ? actEl.getBoundingClientRect() : null;
+    for (const b of S.ov.badges) {
+      const it = b.item;
+      let r = null, el = null;
+      if (it.id) {
+        el = byId(it.id);
+        if (el) r = boxOf(el);
+      } else if (it.rect) {
+        r = { left: it.rect[0] - scrollX, top: it.rect[1] - scrollY, width: it.rect[2], height: it.rect[3] };
+        r.right = r.left + r.width;
+        r.bottom = r.top + r.height;
+      }
+      if (!r || r.bottom < 0 || r.right < 0 || r.top > innerHeight || r.left > innerWidth) {
+        b.el.style.setProperty('display', 'none', 'important');
+        continue;
+      }
+      b.el.style.setProperty('display', 'block', 'important');
+      const bw = b.w || (b.w = b.el.offsetWidth || 24), bh = b.h || (b.h = b.el.offsetHeight || 22);
+      let x = r.left - 4, y = r.top - 4;
+      if (ar && ar.width > 0) {
+        const br = { left: x, top: y, right: x + bw, bottom: y + bh };
+        if (intersects(br, ar)) {
+          if (el && el === actEl) {
+            // Move the focused element's own number outside it: left, else above, else below.
+            x = ar.left - bw - 3; y = ar.top;
+            if (x < 0) { x = ar.left; y = ar.top - bh - 3; }
+            if (y < 0) { y = ar.bottom + 3; }
+          } else {
+            b.el.style.setProperty('display', 'none', 'important');
+            continue;
+          }
+        }
+      }
+      x = Math.max(0, Math.min(x, innerWidth - bw));
+      y = Math.max(0, Math.min(y, innerHeight - bh));
+      b.el.style.setProperty('transform', `translate(${Math.round(x)}px, ${Math.round(y)}px)`, 'important');
+    }
+  }
+
+  function showOverlay(arg) {
+    ensureHost();
+    listen();
+    const sc = SCHEMES[arg.scheme] || SCHEMES['yellow-on-black'];
+    while (S.layer.firstChild) S.layer.firstChild.remove();
+    S.layer.style.setProperty('display', 'block', 'important');
+    const badges = [];
+    for (const it of arg.items || []) {
+      const b = document.createElement('span');
+      b.textContent = String(it.n);
+      setStyles(b, {
+        'position': 'fixed', 'left': '0', 'top': '0', 'display': 'block', 'box-sizing': 'border-box',
+        'font-family': 'Arial, Helvetica, sans-serif', 'font-size': '16px', 'font-weight': '700',
+        'line-height': '18px', 'padding': '0 4px', 'min-width': '22px', 'text-align': 'center',
+        'color': sc.fg, 'background': sc.bg, 'border': '2px solid ' + sc.border, 'border-radius': '3px',
+        'white-space': 'nowrap', 'pointer-events': 'none', 'margin': '0', 'opacity': '1',
+      });
+      S.layer.appendChild(b);
+      badges.push({ el: b, item: it });
+    }
+    S.ov = { items: arg.items || [], scheme: arg.scheme, badges, stale: false };
+    layout();
+    let shown = 0;
+    for (const b of badges) if (b.el.style.getPropertyValue('display') !== 'none') shown++;
+    return { badges: badges.length, visible: shown };
+  }
+
+  function hideOverlay() {
+    const had = !!(S.host && S.host.isConnected);
+    if (S.host) S.host.remove();
+    S.host = null;
+    S.layer = null;
+    S.ov = null;
+    return { removed: had };
+  }
+
+  // Two animation frames (so a scroll or a layout change is painted), with a
+  // timer in case the page is not being rendered.
+  function settle() {
+    return new Promise(res => {
+      let done = false;
+      const fin = () => { if (!done) { done = true; res({}); } };
+      requestAnimationFrame(() => requestAnimationFrame(fin));
+      setTimeout(fin, 150);
+    });
+  }
+
+  // Host code only (never the model): the state of a CSS selector's first match.
+  function selectorState(arg) {
+    let el = null;
+    try { el = document.querySelector(arg.selector); } catch (e) { return { error: 'bad selector: ' + e.message }; }
+    if (!el) return { attached: false, visible: false };
+    const r = el.getBoundingClientRect();
+    const vis = r.width > 0 && r.height > 0 && (!el.checkVisibility || el.checkVisibility({ visibilityProperty: true }));
+    return { attached: true, visible: vis };
+  }
+
+  const OPS = {
+    list, check, point, focus: focusEl, selectAll, value: fieldValue, select: selectOption, info,
+    frameOffset, summary, showOverlay, hideOverlay, settle, selectorState,
+  };
+
+  W.call = (op, arg) => {
+    const f = OPS[op];
+    if (!f) throw new Error('waymark: unknown op ' + op);
+    const r = f(arg || {});
+    if (r && typeof r.then === 'function') return r.then(v => JSON.stringify(v));
+    return JSON.stringify(r);
+  };
+  // Element handles for the Go side (CDP DOM calls need an object id).
+  W.element = id => byId(id);
+  W.frame = fid => frameById(fid);
+  W.active = () => deepActive();
+})();

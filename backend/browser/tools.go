@@ -1,0 +1,218 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/waymark/waymark/backend/tools"
+)
+
+// Result is every browser tool's answer (SPEC §5): {"status":"ok","data":…}
+// or {"status":"error","error":"…"}. Failures of the page or the browser are
+// results, not Go errors, so the assistant can read them and recover; a Go
+// error from a browser tool always means invalid arguments.
+type Result struct {
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"`
+	Data   any    `json:"data,omitempty"`
+}
+
+// OK wraps data in a successful Result.
+func OK(data any) Result { return Result{Status: "ok", Data: data} }
+
+// Fail is an error Result.
+func Fail(msg string) Result { return Result{Status: "error", Error: msg} }
+
+type noArgs struct{}
+
+type navigateArgs struct {
+	URL string `json:"url"`
+}
+
+type waitArgs struct {
+	Ms          int    `json:"ms"`
+	NetworkIdle bool   `json:"network_idle"`
+	State       string `json:"state"`
+}
+
+type listArgs struct {
+	Scope  string `json:"scope"`
+	Limit  int    `json:"limit"`
+	Offset int    `json:"offset"`
+}
+
+type showArgs struct {
+	Scheme string `json:"scheme"`
+}
+
+type findArgs struct {
+	Role   string `json:"role"`
+	Text   string `json:"text"`
+	Limit  int    `json:"limit"`
+	Offset int    `json:"offset"`
+}
+
+type actArgs struct {
+	Index  int    `json:"index"`
+	Action string `json:"action"`
+	Text   string `json:"text"`
+	Limit  *int   `json:"limit"`
+	Offset *int   `json:"offset"`
+}
+
+type dialogArgs struct {
+	Accept bool    `json:"accept"`
+	Text   *string `json:"text"`
+}
+
+type pressArgs struct {
+	Key string `json:"key"`
+}
+
+type scrollArgs struct {
+	To  string  `json:"to"`
+	ByX float64 `json:"by_x"`
+	ByY float64 `json:"by_y"`
+}
+
+type extractArgs struct {
+	Mode string `json:"mode"`
+}
+
+type screenshotArgs struct {
+	FullPage bool `json:"full_page"`
+}
+
+// handler decodes the arguments, gets the (lazily started) session and turns
+// the outcome into a Result.
+func handler[T any](ss *Sessions, run func(ctx context.Context, s *Session, a T) (any, error)) tools.Handler {
+	return func(ctx context.Context, call tools.Call, _ *tools.Tool, _ tools.Context) (any, error) {
+		a, err := tools.Decode[T](call)
+		if err != nil {
+			return nil, err
+		}
+		s, err := SessionsFrom(ctx, ss).Get(ctx)
+		if err != nil {
+			return Fail("the browser could not be started: " + err.Error()), nil
+		}
+		data, err := run(ctx, s, a)
+		if err != nil {
+			if errors.Is(err, tools.ErrInvalidArgs) {
+				return nil, fmt.Errorf("%s: %w", call.Name, err)
+			}
+			return Fail(err.Error()), nil
+		}
+		return OK(data), nil
+	}
+}
+
+func schema(props string, required ...string) json.RawMessage {
+	req, _ := json.Marshal(required)
+	if required == nil {
+		req = []byte("[]")
+	}
+	return json.RawMessage(`{"type": "object", "properties": {` + props + `}, "required": ` + string(req) + `, "additionalProperties": false}`)
+}
+
+// Register adds the browser tools (SPEC §5) to r; they run on ss's session,
+// which starts on the first call. Element actions go strictly by number:
+// list → show → act.
+func Register(r *tools.Registry, ss *Sessions) {
+	r.MustRegister(
+		tools.Tool{Name: "browser_navigate",
+			Description: "Open a web address (http, https or file) in the browser and wait until it has loaded and the network is idle (capped). Returns url, title, http_status, loaded, network_idle. Any numbering becomes stale: list again before acting by number.",
+			InputSchema: schema(`"url": {"type": "string", "minLength": 1, "description": "the address, e.g. https://example.org/page"}`, "url"),
+			Handler: handler(ss, func(ctx context.Context, s *Session, a navigateArgs) (any, error) {
+				return s.Navigate(ctx, a.URL)
+			})},
+		tools.Tool{Name: "browser_wait",
+			Description: "Wait: ms pauses (up to 30000); network_idle waits until no request is in flight for 0.5 s; state waits for load, domcontentloaded or network_idle. With no arguments: waits for load and network idle. Single-page apps may never go idle: then wait a short ms and list again. Returns numbering_stale when the page changed.",
+			InputSchema: schema(`"ms": {"type": "integer", "minimum": 0, "maximum": 30000, "description": "milliseconds to pause"},
+				"network_idle": {"type": "boolean", "description": "wait until the network is idle (capped)"},
+				"state": {"type": "string", "enum": ["load", "domcontentloaded", "network_idle"], "description": "page state to wait for"}`),
+			Handler: handler(ss, func(ctx context.Context, s *Session, a waitArgs) (any, error) {
+				return s.Wait(ctx, WaitOptions{Ms: a.Ms, NetworkIdle: a.NetworkIdle, State: a.State})
+			})},
+		tools.Tool{Name: "browser_back", Description: "Go back one page in the browser history and wait for it to load.",
+			Handler: handler(ss, func(ctx context.Context, s *Session, _ noArgs) (any, error) { return s.Back(ctx) })},
+		tools.Tool{Name: "browser_forward", Description: "Go forward one page in the browser history and wait for it to load.",
+			Handler: handler(ss, func(ctx context.Context, s *Session, _ noArgs) (any, error) { return s.Forward(ctx) })},
+		tools.Tool{Name: "browser_reload", Description: "Reload the page and wait for it to load.",
+			Handler: handler(ss, func(ctx context.Context, s *Session, _ noArgs) (any, error) { return s.Reload(ctx) })},
+		tools.Tool{Name: "browser_list_interactives",
+			Description: "Number every visible, uncovered interactive element of the page (links, buttons, fields, list boxes, clickable items; inside frames and shadow DOM too) in document order and return a window of them: {generation, total, offset, limit, has_more, items: [{number, id, role, name, tag, type, value, href, disabled, checked, frame}]}. Act only by these numbers, and list again after navigation or when an act reports numbering_stale.",
+			InputSchema: schema(`"scope": {"type": "string", "enum": ["page", "viewport", "main", "dialog"], "description": "page (default): everything; viewport: only what is on screen; main: the main content; dialog: the open modal dialog"},
+				"limit": {"type": "integer", "minimum": 1, "maximum": 500, "description": "how many items to return (default 50)"},
+				"offset": {"type": "integer", "minimum": 0, "description": "skip this many items (paging)"}`),
+			Handler: handler(ss, func(ctx context.Context, s *Session, a listArgs) (any, error) {
+				return s.List(ctx, ListOptions{Scope: a.Scope, Limit: a.Limit, Offset: a.Offset})
+			})},
+		tools.Tool{Name: "browser_overlay_show",
+			Description: "Show the numbers of the last list on the page as high-contrast badges (for a person looking at the screen; screen readers do not hear them). Lists first if there is no list yet; fails if the list is stale.",
+			InputSchema: schema(`"scheme": {"type": "string", "enum": ["yellow-on-black", "black-on-yellow", "white-on-black", "white-on-blue"], "description": "badge colours (default yellow-on-black)"}`),
+			Handler: handler(ss, func(ctx context.Context, s *Session, a showArgs) (any, error) {
+				return s.ShowOverlay(ctx, a.Scheme)
+			})},
+		tools.Tool{Name: "browser_overlay_hide", Description: "Remove the number badges from the page (the numbers stay valid).",
+			Handler: handler(ss, func(ctx context.Context, s *Session, _ noArgs) (any, error) {
+				if err := s.HideOverlay(ctx); err != nil {
+					return nil, err
+				}
+				return map[string]bool{"hidden": true}, nil
+			})},
+		tools.Tool{Name: "browser_find",
+			Description: "Orientation only: find elements of the current numbering whose label, aria-label, placeholder or title contains text (any language, case- and space-insensitive) and/or have a role (button, link, textbox, checkbox, combobox, …). Returns their numbers; then act with browser_overlay_act. Numbers the page first if needed.",
+			InputSchema: schema(`"role": {"type": "string", "description": "role such as button, link, textbox, checkbox, combobox"},
+				"text": {"type": "string", "description": "part of the visible label, e.g. \"войти\" or \"search\""},
+				"limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "at most this many matches (default 10)"},
+				"offset": {"type": "integer", "minimum": 0}`),
+			Handler: handler(ss, func(ctx context.Context, s *Session, a findArgs) (any, error) {
+				return s.Find(ctx, FindOptions{Role: a.Role, Text: a.Text, Limit: a.Limit, Offset: a.Offset})
+			})},
+		tools.Tool{Name: "browser_overlay_act",
+			Description: "Act on the element with this number in the last list: click (real mouse click at its centre), type (focuses the field, clears it and types text with real key events; on failure presses Tab and retries once) or select (picks the option of a list box by visible text or value). Fails with a clear error, never a wrong click, if the numbering is stale or the element is gone, hidden, covered or disabled. Returns url, title, navigated, numbering_stale, focused.",
+			InputSchema: schema(`"index": {"type": "integer", "minimum": 1, "description": "the element's number in the last list"},
+				"action": {"type": "string", "enum": ["click", "type", "select"]},
+				"text": {"type": "string", "description": "text to type, or the option to select"},
+				"limit": {"type": "integer", "minimum": 1, "maximum": 500, "description": "the limit of the list the number comes from (optional check)"},
+				"offset": {"type": "integer", "minimum": 0, "description": "the offset of the list the number comes from (optional check)"}`, "index", "action"),
+			Handler: handler(ss, func(ctx context.Context, s *Session, a actArgs) (any, error) {
+				return s.Act(ctx, ActOptions{Index: a.Index, Action: a.Action, Text: a.Text, Limit: a.Limit, Offset: a.Offset})
+			})},
+		tools.Tool{Name: "browser_dialog",
+			Description: "Answer the JavaScript dialog (alert, confirm, prompt or leave-page question) the page opened. Dialogs are the user's to answer: ask the user first and pass their answer; never answer one on your own. accept=true is OK / leave, accept=false is Cancel / stay; text is the answer to a prompt.",
+			InputSchema: schema(`"accept": {"type": "boolean", "description": "true: OK (or leave the page); false: Cancel (or stay)"},
+				"text": {"type": "string", "description": "the user's answer to a prompt dialog"}`, "accept"),
+			Handler: handler(ss, func(ctx context.Context, s *Session, a dialogArgs) (any, error) {
+				return s.AnswerDialog(ctx, a.Accept, a.Text)
+			})},
+		tools.Tool{Name: "browser_press",
+			Description: "Press a key on the focused element: Enter, Tab, Shift+Tab, Escape, Space, ArrowDown/Up/Left/Right, Backspace, Home, End, PageDown, F5, or one character such as k (play/pause video). Returns what has the focus afterwards.",
+			InputSchema: schema(`"key": {"type": "string", "minLength": 1, "description": "key name, one character, or Modifier+Key"}`, "key"),
+			Handler: handler(ss, func(ctx context.Context, s *Session, a pressArgs) (any, error) {
+				return s.Press(ctx, a.Key)
+			})},
+		tools.Tool{Name: "browser_scroll",
+			Description: "Scroll the page with the mouse wheel: to top or bottom, or by_y / by_x pixels (positive: down/right). With no arguments scrolls down by most of a screen. Reports the position, whether the page grew (more loaded) and numbering_stale.",
+			InputSchema: schema(`"to": {"type": "string", "enum": ["top", "bottom"]},
+				"by_x": {"type": "number", "description": "pixels to the right (negative: left)"},
+				"by_y": {"type": "number", "description": "pixels down (negative: up)"}`),
+			Handler: handler(ss, func(ctx context.Context, s *Session, a scrollArgs) (any, error) {
+				return s.Scroll(ctx, ScrollOptions{To: a.To, ByX: a.ByX, ByY: a.ByY})
+			})},
+		tools.Tool{Name: "browser_extract",
+			Description: "Summarise the page for listening: title, address, headings outline, regions, the gist of the main text (up to 1500 characters) and the form fields with their labels and numbers. data.text is the plain-text summary.",
+			InputSchema: schema(`"mode": {"type": "string", "enum": ["summary"], "description": "only summary"}`),
+			Handler: handler(ss, func(ctx context.Context, s *Session, a extractArgs) (any, error) {
+				return s.Extract(ctx, a.Mode)
+			})},
+		tools.Tool{Name: "browser_screenshot",
+			Description: "Save a PNG screenshot of the screen (or the whole page with full_page) into the screenshot folder and return its path. Use it when something fails, for the log.",
+			InputSchema: schema(`"full_page": {"type": "boolean", "description": "the whole page instead of the visible part"}`),
+			Handler: handler(ss, func(ctx context.Context, s *Session, a screenshotArgs) (any, error) {
+				return s.Screenshot(ctx, a.FullPage)
+			})},
+	)
+}

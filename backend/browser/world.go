@@ -1,0 +1,174 @@
+package browser
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/ysmood/gson"
+)
+
+//go:embed overlay.js
+var overlayJS string
+
+// worldName names the isolated JavaScript world the overlay runs in. Chromium
+// keeps one world per name and document, so asking for it again returns the
+// same world (and its state) until the frame navigates.
+const worldName = "waymark"
+
+const (
+	missingMark = "\u0000waymark-missing"
+	callFn      = `function(op, arg) {
+		const W = globalThis.__waymark;
+		if (!W) return "` + missingMark + `";
+		return W.call(op, arg);
+	}`
+	refFn = `function(kind, id) {
+		const W = globalThis.__waymark;
+		if (!W) return null;
+		if (kind === "e") return W.element(id);
+		if (kind === "f") return W.frame(id);
+		if (kind === "a") return W.active();
+		return null;
+	}`
+	objectGroup = "waymark"
+)
+
+// world is the overlay's isolated world in one frame.
+type world struct {
+	frameID proto.PageFrameID
+	ctxID   proto.RuntimeExecutionContextID
+}
+
+// world returns the isolated world of a frame of the session's page (creating
+// it, or getting the existing one, through Page.createIsolatedWorld). It fails
+// for a frame that lives in another process (an out-of-process iframe).
+func (s *Session) world(ctx context.Context, frame proto.PageFrameID) (*world, error) {
+	res, err := proto.PageCreateIsolatedWorld{FrameID: frame, WorldName: worldName}.Call(s.page.Context(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return &world{frameID: frame, ctxID: res.ExecutionContextID}, nil
+}
+
+func (s *Session) topWorld(ctx context.Context) (*world, error) {
+	return s.world(ctx, s.page.FrameID)
+}
+
+func contextGone(err error) bool {
+	if err == nil {
+		return false
+	}
+	m := err.Error()
+	return strings.Contains(m, "Cannot find context") || strings.Contains(m, "context was destroyed") ||
+		strings.Contains(m, "Execution context was destroyed") || strings.Contains(m, "Inspected target navigated or closed")
+}
+
+// call runs overlay op in w and decodes its JSON answer into out. It installs
+// the overlay on first use and re-creates the world once if the frame's
+// document changed under it.
+func (s *Session) call(ctx context.Context, w *world, op string, arg any, out any) error {
+	if arg == nil {
+		arg = map[string]any{}
+	}
+	p := s.page.Context(ctx)
+	for attempt := 0; attempt < 4; attempt++ {
+		res, err := proto.RuntimeCallFunctionOn{
+			FunctionDeclaration: callFn,
+			ExecutionContextID:  w.ctxID,
+			Arguments:           []*proto.RuntimeCallArgument{{Value: gson.New(op)}, {Value: gson.New(arg)}},
+			ReturnByValue:       true,
+			AwaitPromise:        true,
+		}.Call(p)
+		if err != nil {
+			if contextGone(err) && ctx.Err() == nil {
+				nw, werr := s.world(ctx, w.frameID)
+				if werr != nil {
+					return werr
+				}
+				w.ctxID = nw.ctxID
+				continue
+			}
+			return err
+		}
+		if res.ExceptionDetails != nil {
+			return jsError(res.ExceptionDetails)
+		}
+		str := res.Result.Value.Str()
+		if str == missingMark {
+			ev, err := proto.RuntimeEvaluate{Expression: overlayJS, ContextID: w.ctxID}.Call(p)
+			if err != nil {
+				if contextGone(err) && ctx.Err() == nil {
+					continue
+				}
+				return fmt.Errorf("install overlay: %w", err)
+			}
+			if ev.ExceptionDetails != nil {
+				return fmt.Errorf("install overlay: %w", jsError(ev.ExceptionDetails))
+			}
+			continue
+		}
+		if out == nil {
+			return nil
+		}
+		if err := json.Unmarshal([]byte(str), out); err != nil {
+			return fmt.Errorf("overlay %s: bad answer: %w", op, err)
+		}
+		return nil
+	}
+	return fmt.Errorf("overlay %s: the frame kept changing", op)
+}
+
+// ref returns a handle (remote object id) on an element the overlay knows:
+// kind "e" a numbered element by blind id, "f" an iframe by frame id, "a" the
+// focused element. Empty id and nil error: no such element any more.
+func (s *Session) ref(ctx context.Context, w *world, kind, id string) (proto.RuntimeRemoteObjectID, error) {
+	p := s.page.Context(ctx)
+	for attempt := 0; attempt < 3; attempt++ {
+		res, err := proto.RuntimeCallFunctionOn{
+			FunctionDeclaration: refFn,
+			ExecutionContextID:  w.ctxID,
+			Arguments:           []*proto.RuntimeCallArgument{{Value: gson.New(kind)}, {Value: gson.New(id)}},
+			ObjectGroup:         objectGroup,
+		}.Call(p)
+		if err != nil {
+			if contextGone(err) && ctx.Err() == nil {
+				nw, werr := s.world(ctx, w.frameID)
+				if werr != nil {
+					return "", werr
+				}
+				w.ctxID = nw.ctxID
+				continue
+			}
+			return "", err
+		}
+		if res.ExceptionDetails != nil {
+			return "", jsError(res.ExceptionDetails)
+		}
+		return res.Result.ObjectID, nil
+	}
+	return "", errors.New("the frame kept changing")
+}
+
+// release frees the handles taken during one action.
+func (s *Session) release(ctx context.Context) {
+	if s.ev.pendingDialog() != nil {
+		return // the page is frozen; the handles go with the next release
+	}
+	_ = proto.RuntimeReleaseObjectGroup{ObjectGroup: objectGroup}.Call(s.page.Context(ctx))
+}
+
+func jsError(d *proto.RuntimeExceptionDetails) error {
+	msg := d.Text
+	if d.Exception != nil && d.Exception.Description != "" {
+		msg = d.Exception.Description
+	}
+	if i := strings.IndexByte(msg, '\n'); i > 0 {
+		msg = msg[:i]
+	}
+	return fmt.Errorf("page script error: %s", msg)
+}

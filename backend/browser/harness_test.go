@@ -82,6 +82,9 @@ func fixtureHandler() http.Handler {
 	})
 	files := http.FileServer(http.Dir("testdata"))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if serveExtra(w, r) {
+			return
+		}
 		if r.URL.Path == "/frame.html" {
 			// The cross-origin frame points at the other loopback site.
 			b, err := os.ReadFile("testdata/frame.html")

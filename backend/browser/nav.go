@@ -98,7 +98,7 @@ func (s *Session) waitLoaded(ctx context.Context, before evSnap) bool {
 const (
 	settleQuiet  = 250 * time.Millisecond
 	networkQuiet = 500 * time.Millisecond
-	navGrace     = 150 * time.Millisecond
+	navGrace     = 30 * time.Millisecond
 )
 
 // settle waits for what an input may have started: a navigation (its commit,

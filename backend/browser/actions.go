@@ -67,6 +67,11 @@ func (s *Session) Act(ctx context.Context, o ActOptions) (*ActResult, error) {
 		return nil, err
 	}
 	defer unlock()
+	return s.act(ctx, o)
+}
+
+// act is Act with the lock held and the options checked.
+func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 	defer s.release(ctx)
 	n, err := s.validate(ctx)
 	if err != nil {

@@ -64,6 +64,11 @@ type Options struct {
 	ActionTimeout time.Duration
 	// WindowWidth and WindowHeight size the window (default 1280×900).
 	WindowWidth, WindowHeight int
+	// DownloadDir receives downloads (default ~/Downloads/Waymark).
+	DownloadDir string
+	// DownloadConflict says what happens when a file of that name exists:
+	// "rename" (default: "name (1).ext") or "overwrite".
+	DownloadConflict string
 	// ExtraFlags are added to Chromium's command line ("name=value" or "name").
 	ExtraFlags []string
 }
@@ -83,6 +88,16 @@ func (o Options) withDefaults() Options {
 	}
 	if o.WindowHeight <= 0 {
 		o.WindowHeight = 900
+	}
+	if o.DownloadDir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			home = os.TempDir()
+		}
+		o.DownloadDir = filepath.Join(home, "Downloads", "Waymark")
+	}
+	if o.DownloadConflict == "" {
+		o.DownloadConflict = ConflictRename
 	}
 	if o.ScreenshotDir == "" {
 		o.ScreenshotDir = filepath.Join(os.TempDir(), "waymark-screenshots")
@@ -233,9 +248,18 @@ type Session struct {
 	cancel  context.CancelFunc
 	ownCtx  bool
 
-	ev *pageEvents
+	ev       *pageEvents
+	evCancel context.CancelFunc
+
+	// contextID is the session's browser context; tabs are its pages in the
+	// order they were first seen (opened by the session or by the site).
+	contextID  proto.BrowserBrowserContextID
+	tabs       []proto.TargetTargetID
+	closedTabs map[proto.TargetTargetID]bool
 
 	gen     int64
+	nextID  int64 // the next data-blind-id of the session (never reused)
+	dl      *downloads
 	current atomic.Pointer[numbering] // the last list; read by the event loop
 	overlay *overlayState
 
@@ -251,6 +275,9 @@ type overlayState struct {
 // Options.ControlURL) and opens the session's page.
 func Launch(ctx context.Context, opts Options) (*Session, error) {
 	opts = opts.withDefaults()
+	if opts.DownloadConflict != ConflictRename && opts.DownloadConflict != ConflictOverwrite {
+		return nil, fmt.Errorf("download conflict policy %q: use rename or overwrite", opts.DownloadConflict)
+	}
 	s := &Session{opts: opts}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	control := opts.ControlURL
@@ -302,15 +329,35 @@ func (s *Session) connect(ctx context.Context, control string) error {
 	if err != nil {
 		return fmt.Errorf("open page: %w", err)
 	}
-	s.page = page
-	if err := (proto.NetworkEnable{}).Call(page); err != nil {
+	if info, err := (proto.TargetGetTargetInfo{TargetID: page.TargetID}).Call(s.root); err == nil && info.TargetInfo != nil {
+		s.contextID = info.TargetInfo.BrowserContextID
+	}
+	s.tabs = []proto.TargetTargetID{page.TargetID}
+	if err := s.startDownloads(ctx); err != nil {
+		return err
+	}
+	return s.setPage(page)
+}
+
+// setPage makes p the session's current page (its tab): the event follower
+// moves to it and any numbering becomes stale. Every page switch goes
+// through here.
+func (s *Session) setPage(p *rod.Page) error {
+	if s.evCancel != nil {
+		s.evCancel()
+	}
+	s.markStale("another tab is now current")
+	s.page = p
+	if err := (proto.NetworkEnable{}).Call(p); err != nil {
 		return fmt.Errorf("enable network events: %w", err)
 	}
 	// Keep the page "focused" even when its window is not, so focus, typing
 	// and :focus styles behave while the user works in another window.
-	_ = proto.EmulationSetFocusEmulationEnabled{Enabled: true}.Call(page)
+	_ = proto.EmulationSetFocusEmulationEnabled{Enabled: true}.Call(p)
+	evCtx, cancel := context.WithCancel(s.ctx)
+	s.evCancel = cancel
 	s.ev = newPageEvents(s)
-	s.ev.start(page.Context(s.ctx))
+	s.ev.start(p.Context(evCtx))
 	return nil
 }
 

@@ -26,6 +26,7 @@ type pageEvents struct {
 	loads        int64 // main-frame load events
 	stops        int64 // main frame stopped loading (finished or gave up)
 	inflight     map[proto.NetworkRequestID]time.Time
+	urls         map[proto.NetworkRequestID]string // of requests in flight
 	lastNet      time.Time
 	dialogs      []string // dialogs answered since the last report
 	pending      *Dialog  // the dialog waiting for the user, if any
@@ -87,7 +88,7 @@ var idleExcluded = map[proto.NetworkResourceType]bool{
 }
 
 func newPageEvents(s *Session) *pageEvents {
-	return &pageEvents{s: s, changed: make(chan struct{}), inflight: map[proto.NetworkRequestID]time.Time{}, lastNet: time.Now()}
+	return &pageEvents{s: s, changed: make(chan struct{}), inflight: map[proto.NetworkRequestID]time.Time{}, urls: map[proto.NetworkRequestID]string{}, lastNet: time.Now()}
 }
 
 // bump wakes every waiter; e.mu must be held.
@@ -126,6 +127,7 @@ func (e *pageEvents) start(p *rod.Page) {
 				// Requests of the old document are gone with it.
 				for id := range e.inflight {
 					delete(e.inflight, id)
+					delete(e.urls, id)
 				}
 				e.bump()
 				e.mu.Unlock()
@@ -184,6 +186,9 @@ func (e *pageEvents) start(p *rod.Page) {
 			e.mu.Lock()
 			if _, has := e.inflight[ev.RequestID]; !has {
 				e.inflight[ev.RequestID] = time.Now()
+				if ev.Request != nil {
+					e.urls[ev.RequestID] = ev.Request.URL
+				}
 			}
 			e.lastNet = time.Now()
 			e.bump()
@@ -219,6 +224,7 @@ func (e *pageEvents) requestDone(id proto.NetworkRequestID) {
 	defer e.mu.Unlock()
 	if _, has := e.inflight[id]; has {
 		delete(e.inflight, id)
+		delete(e.urls, id)
 		e.lastNet = time.Now()
 		e.bump()
 	}
@@ -312,4 +318,18 @@ func stripFragment(u string) string {
 	p.Fragment = ""
 	p.RawFragment = ""
 	return p.String()
+}
+
+// downloadStarted drops the request that became a download: it may run for
+// minutes and must not keep the page from being idle.
+func (e *pageEvents) downloadStarted(url string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for id, u := range e.urls {
+		if u == url {
+			delete(e.inflight, id)
+			delete(e.urls, id)
+		}
+	}
+	e.bump()
 }

@@ -80,6 +80,21 @@ func fixtureHandler() http.Handler {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, `<!doctype html><html><head><meta charset="utf-8"><title>Welcome</title></head><body><h1>Welcome, %s</h1></body></html>`, htmlEscape(r.PostForm.Get("user")))
 	})
+	mux.HandleFunc("/download", func(w http.ResponseWriter, r *http.Request) {
+		size, _ := strconv.Atoi(r.URL.Query().Get("size"))
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Header().Set("Content-Disposition", `attachment; filename="`+strings.ReplaceAll(r.URL.Query().Get("name"), `"`, "")+`"`)
+		_, _ = w.Write([]byte(strings.Repeat("x", size)))
+	})
+	mux.HandleFunc("/never", func(w http.ResponseWriter, r *http.Request) {
+		// A download that starts and never ends (until the client goes).
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Header().Set("Content-Disposition", `attachment; filename="endless.bin"`)
+		w.Header().Set("Content-Length", "100000000")
+		_, _ = w.Write([]byte(strings.Repeat("s", 4096)))
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	})
 	files := http.FileServer(http.Dir("testdata"))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if serveExtra(w, r) {

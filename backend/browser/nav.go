@@ -163,6 +163,11 @@ func (s *Session) Navigate(ctx context.Context, rawURL string) (*PageState, erro
 		return nil, err
 	}
 	defer unlock()
+	return s.navigate(ctx, u)
+}
+
+// navigate opens the checked URL u in the current page; the lock is held.
+func (s *Session) navigate(ctx context.Context, u string) (*PageState, error) {
 	before := s.ev.snapshot()
 	s.markStale("navigation")
 	nctx, cancel := context.WithTimeout(ctx, s.opts.NavigationTimeout)

@@ -182,6 +182,7 @@ type jsEntry struct {
 
 type jsList struct {
 	Token     string    `json:"token"`
+	Next      int64     `json:"next"`
 	URL       string    `json:"url"`
 	Title     string    `json:"title"`
 	HasMain   bool      `json:"hasMain"`
@@ -277,9 +278,10 @@ func (s *Session) enumerate(ctx context.Context, scope string) (*numbering, stri
 			return err
 		}
 		var res jsList
-		if err := s.call(ctx, w, "list", map[string]any{"threshold": s.opts.StaleThreshold}, &res); err != nil {
+		if err := s.call(ctx, w, "list", map[string]any{"threshold": s.opts.StaleThreshold, "base": s.nextID}, &res); err != nil {
 			return err
 		}
+		s.nextID = max(s.nextID, res.Next)
 		fr := &frameRef{path: path, frameID: frame, token: res.Token, offset: off, url: res.URL}
 		n.frames = append(n.frames, fr)
 		n.frameIDs[frame] = true

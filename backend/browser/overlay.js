@@ -425,6 +425,9 @@
   function list(arg) {
     arg = arg || {};
     if (typeof arg.threshold === 'number' && arg.threshold > 0) S.threshold = arg.threshold;
+    // Ids continue the session's sequence (kept by Go across documents and
+    // frames), so an id is never given to two elements in one session.
+    if (typeof arg.base === 'number' && arg.base > S.next) S.next = arg.base;
     ensureObserver();
     if (S.observer) onMutations(S.observer.takeRecords());
     const ctx = { clip: new Map(), cursor: new Map(), ds: docSize(), sx: scrollX, sy: scrollY };
@@ -478,7 +481,7 @@
     S.changes = 0;
     const de = document.documentElement;
     return {
-      token: S.token, url: location.href, title: document.title,
+      token: S.token, url: location.href, title: document.title, next: S.next,
       hasMain: !!main, hasDialog: !!dialog,
       vw: innerWidth, vh: innerHeight, sx: scrollX, sy: scrollY,
       entries: out,

@@ -62,6 +62,29 @@ type actArgs struct {
 	Offset *int   `json:"offset"`
 }
 
+type roleArgs struct {
+	Role string `json:"role"`
+}
+
+type indexArgs struct {
+	Index int `json:"index"`
+}
+
+type switchArgs struct {
+	Index         int    `json:"index"`
+	TitleContains string `json:"title_contains"`
+}
+
+type downloadArgs struct {
+	Index     int `json:"index"`
+	TimeoutMs int `json:"timeout_ms"`
+}
+
+type uploadArgs struct {
+	Index int      `json:"index"`
+	Files []string `json:"files"`
+}
+
 type dialogArgs struct {
 	Accept bool    `json:"accept"`
 	Text   *string `json:"text"`
@@ -187,6 +210,59 @@ func Register(r *tools.Registry, ss *Sessions) {
 				"text": {"type": "string", "description": "the user's answer to a prompt dialog"}`, "accept"),
 			Handler: handler(ss, func(ctx context.Context, s *Session, a dialogArgs) (any, error) {
 				return s.AnswerDialog(ctx, a.Accept, a.Text)
+			})},
+		tools.Tool{Name: "browser_focus_next",
+			Description: "Move the keyboard focus forward with real Tab presses, to the next element (of the role, if given: button, link, textbox, checkbox, combobox…). Says what has the focus and its number in the current list.",
+			InputSchema: schema(`"role": {"type": "string", "description": "stop at the next element of this role"}`),
+			Handler:     handler(ss, func(ctx context.Context, s *Session, a roleArgs) (any, error) { return s.FocusMove(ctx, a.Role, false) })},
+		tools.Tool{Name: "browser_focus_prev",
+			Description: "Move the keyboard focus back with real Shift+Tab presses, to the previous element (of the role, if given). Says what has the focus and its number in the current list.",
+			InputSchema: schema(`"role": {"type": "string", "description": "stop at the previous element of this role"}`),
+			Handler:     handler(ss, func(ctx context.Context, s *Session, a roleArgs) (any, error) { return s.FocusMove(ctx, a.Role, true) })},
+		tools.Tool{Name: "browser_act_by_index",
+			Description: "Last resort only (prefer browser_overlay_act): act by the number of the last list even if the page changed since; the page is numbered again and the act happens only if the same element is found again, on its new number (the result says which).",
+			InputSchema: schema(`"index": {"type": "integer", "minimum": 1, "description": "the element's number in the last list"},
+				"action": {"type": "string", "enum": ["click", "type", "select"]},
+				"text": {"type": "string", "description": "text to type, or the option to select"}`, "index", "action"),
+			Handler: handler(ss, func(ctx context.Context, s *Session, a actArgs) (any, error) {
+				return s.ActByIndex(ctx, ActOptions{Index: a.Index, Action: a.Action, Text: a.Text})
+			})},
+		tools.Tool{Name: "browser_tabs", Description: "List the open tabs: index (from 1, in opening order), title, url and which one is current.",
+			Handler: handler(ss, func(ctx context.Context, s *Session, _ noArgs) (any, error) { return s.Tabs(ctx) })},
+		tools.Tool{Name: "browser_open_in_new_tab",
+			Description: "Open the numbered link of the last list in a new tab, make it the current tab and wait for it to load. List again before acting in it.",
+			InputSchema: schema(`"index": {"type": "integer", "minimum": 1, "description": "the link's number in the last list"}`, "index"),
+			Handler:     handler(ss, func(ctx context.Context, s *Session, a indexArgs) (any, error) { return s.OpenInNewTab(ctx, a.Index) })},
+		tools.Tool{Name: "browser_switch_tab",
+			Description: "Make another tab current: by index (from 1, in opening order; tabs the site opened count too) or by part of its title. List again before acting by number.",
+			InputSchema: schema(`"index": {"type": "integer", "minimum": 1, "description": "the tab's number"},
+				"title_contains": {"type": "string", "description": "part of the tab's title, any case"}`),
+			Handler: handler(ss, func(ctx context.Context, s *Session, a switchArgs) (any, error) {
+				return s.SwitchTab(ctx, a.Index, a.TitleContains)
+			})},
+		tools.Tool{Name: "browser_close_tab",
+			Description: "Close a tab (default: the current one; then the previous tab becomes current). The last tab stays open.",
+			InputSchema: schema(`"index": {"type": "integer", "minimum": 1, "description": "the tab's number"}`),
+			Handler:     handler(ss, func(ctx context.Context, s *Session, a indexArgs) (any, error) { return s.CloseTab(ctx, a.Index) })},
+		tools.Tool{Name: "browser_click_and_wait_download",
+			Description: "Click the numbered element (a download link or button) and wait until the file is saved in the download folder (safe file name; an existing name gets \" (1)\" unless the policy is overwrite). Returns path, name, bytes, url.",
+			InputSchema: schema(`"index": {"type": "integer", "minimum": 1, "description": "the element's number in the last list"},
+				"timeout_ms": {"type": "integer", "minimum": 100, "maximum": 600000, "description": "how long to wait (default 60000)"}`, "index"),
+			Handler: handler(ss, func(ctx context.Context, s *Session, a downloadArgs) (any, error) {
+				return s.ClickAndWaitDownload(ctx, a.Index, a.TimeoutMs)
+			})},
+		tools.Tool{Name: "browser_download_wait",
+			Description: "Wait for a download in progress (or the next one to start) to be saved; returns path, name, bytes, url.",
+			InputSchema: schema(`"timeout_ms": {"type": "integer", "minimum": 100, "maximum": 600000, "description": "how long to wait (default 60000)"}`),
+			Handler: handler(ss, func(ctx context.Context, s *Session, a downloadArgs) (any, error) {
+				return s.DownloadWait(ctx, a.TimeoutMs)
+			})},
+		tools.Tool{Name: "browser_upload",
+			Description: "Give files to the numbered file field (or its button or label). Only files the user named, as absolute paths; one file unless the field takes several.",
+			InputSchema: schema(`"index": {"type": "integer", "minimum": 1, "description": "the file field's number in the last list"},
+				"files": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}, "description": "absolute paths of the files the user named"}`, "index", "files"),
+			Handler: handler(ss, func(ctx context.Context, s *Session, a uploadArgs) (any, error) {
+				return s.Upload(ctx, a.Index, a.Files)
 			})},
 		tools.Tool{Name: "browser_press",
 			Description: "Press a key on the focused element: Enter, Tab, Shift+Tab, Escape, Space, ArrowDown/Up/Left/Right, Backspace, Home, End, PageDown, F5, or one character such as k (play/pause video). Returns what has the focus afterwards.",

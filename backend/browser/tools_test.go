@@ -20,6 +20,12 @@ type toolRig struct {
 	ss  *Sessions
 }
 
+// reg2 gives the rig a fresh registry (to register tools on other sessions).
+func (r *toolRig) reg2() *tools.Registry {
+	r.reg = tools.New()
+	return r.reg
+}
+
 func newToolRig(t *testing.T) *toolRig {
 	ss := NewSessions(Options{Headless: true, ControlURL: testProc.ControlURL(), ScreenshotDir: t.TempDir()})
 	t.Cleanup(func() { _ = ss.Close() })

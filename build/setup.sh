@@ -94,3 +94,23 @@ if [ ! -f build/mcp-inspector/node_modules/.package-lock.json ] ||
     exit 1
   fi
 fi
+
+# The consent-banner rules of @duckduckgo/autoconsent (npm registry, exact version in
+# build/autoconsent), which the browser's banner hook runs. Their two run-time files are
+# copied beside backend/browser/banners.go, where go:embed puts them into the binary.
+ac_dir=backend/browser/autoconsent
+if [ ! -f build/autoconsent/node_modules/.package-lock.json ] ||
+  [ build/autoconsent/package-lock.json -nt build/autoconsent/node_modules/.package-lock.json ]; then
+  echo "setup: installing @duckduckgo/autoconsent from build/autoconsent/package-lock.json (npm install)"
+  (cd build/autoconsent && npm install --no-audit --no-fund --loglevel=error 2>&1 | grep -v 'EBADENGINE\|nodedir' || true)
+fi
+for f in dist/autoconsent.playwright.js rules/compact-rules.json; do
+  src=build/autoconsent/node_modules/@duckduckgo/autoconsent/$f
+  if [ ! -f "$src" ]; then
+    echo "setup: $src is missing after npm install" >&2
+    exit 1
+  fi
+  if ! cmp -s "$src" "$ac_dir/$(basename "$f")"; then
+    cp "$src" "$ac_dir/$(basename "$f")"
+  fi
+done

@@ -38,9 +38,10 @@ type ActResult struct {
 	NetworkIdle    bool       `json:"network_idle"`
 	Dialogs        []string   `json:"dialogs,omitempty"`
 	// Dialog is a JavaScript dialog the action opened; it waits for the user.
-	Dialog         *Dialog `json:"dialog_open,omitempty"`
-	NumberingStale bool    `json:"numbering_stale"`
-	Note           string  `json:"note,omitempty"`
+	Dialog         *Dialog       `json:"dialog_open,omitempty"`
+	NumberingStale bool          `json:"numbering_stale"`
+	Note           string        `json:"note,omitempty"`
+	Banners        *BannerReport `json:"banners,omitempty"`
 }
 
 // Act clicks, types into or selects in the element with the given number of
@@ -129,7 +130,12 @@ func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 	if pi, err := s.info(ctx); err == nil && !res.Navigated {
 		res.Focused = pi.Active
 	}
-	res.NumberingStale = res.Navigated || s.isStale(ctx)
+	if o.Action == "click" {
+		if res.Banners = s.bannersAfter(ctx, "click"); res.Banners != nil && res.Banners.Renumbered > 0 {
+			res.Note = joinNote(res.Note, fmt.Sprintf("Banners were closed and the page was numbered again (list %d).", res.Banners.Renumbered))
+		}
+	}
+	res.NumberingStale = res.Navigated || s.isStale(ctx) || (res.Banners != nil && res.Banners.Renumbered > 0)
 	if res.NumberingStale {
 		res.Note = "The page changed: call browser_list_interactives before acting by number again."
 	}

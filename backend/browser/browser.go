@@ -64,6 +64,11 @@ type Options struct {
 	ActionTimeout time.Duration
 	// WindowWidth and WindowHeight size the window (default 1280×900).
 	WindowWidth, WindowHeight int
+	// Banners configures the banner hook (on by default).
+	Banners BannerOptions
+	// Logf receives the session's log lines (steps and counts, never page
+	// content); nil: no log.
+	Logf func(format string, args ...any)
 	// DownloadDir receives downloads (default ~/Downloads/Waymark).
 	DownloadDir string
 	// DownloadConflict says what happens when a file of that name exists:
@@ -263,6 +268,9 @@ type Session struct {
 	current atomic.Pointer[numbering] // the last list; read by the event loop
 	overlay *overlayState
 
+	consentJS  string // the consent world's script, built once
+	bannerHost string // the host the banner hook last ran on
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -358,7 +366,14 @@ func (s *Session) setPage(p *rod.Page) error {
 	s.evCancel = cancel
 	s.ev = newPageEvents(s)
 	s.ev.start(p.Context(evCtx))
+	s.installConsent(s.ctx)
 	return nil
+}
+
+func (s *Session) logf(format string, args ...any) {
+	if s.opts.Logf != nil {
+		s.opts.Logf(format, args...)
+	}
 }
 
 // Close ends the session: it closes the page, disposes an own browser context,

@@ -20,6 +20,8 @@ type PageState struct {
 	Navigated   bool     `json:"navigated,omitempty"`
 	Dialogs     []string `json:"dialogs,omitempty"`
 	Note        string   `json:"note,omitempty"`
+	// Banners says which consent banners the hook closed after this action.
+	Banners *BannerReport `json:"banners,omitempty"`
 }
 
 // pageInfo is the overlay's "info" answer.
@@ -163,7 +165,11 @@ func (s *Session) Navigate(ctx context.Context, rawURL string) (*PageState, erro
 		return nil, err
 	}
 	defer unlock()
-	return s.navigate(ctx, u)
+	st, err := s.navigate(ctx, u)
+	if err == nil {
+		st.Banners = s.bannersAfter(ctx, "navigate")
+	}
+	return st, err
 }
 
 // navigate opens the checked URL u in the current page; the lock is held.
@@ -229,7 +235,9 @@ func (s *Session) Reload(ctx context.Context) (*PageState, error) {
 	if err := (proto.PageReload{}).Call(s.page.Context(ctx)); err != nil {
 		return nil, err
 	}
-	return s.afterNav(ctx, before, false), nil
+	st := s.afterNav(ctx, before, false)
+	st.Banners = s.bannersAfter(ctx, "reload")
+	return st, nil
 }
 
 // WaitOptions say what to wait for. Ms, NetworkIdle and State (load,

@@ -140,6 +140,7 @@ type ListResult struct {
 	Title         string         `json:"title"`
 	Documents     int            `json:"documents"`
 	SkippedFrames []SkippedFrame `json:"skipped_frames,omitempty"`
+	Banners       *BannerReport  `json:"banners,omitempty"`
 	Note          string         `json:"note,omitempty"`
 	Items         []*Item        `json:"items"`
 }
@@ -218,7 +219,18 @@ func (s *Session) List(ctx context.Context, o ListOptions) (*ListResult, error) 
 		return nil, err
 	}
 	defer unlock()
-	return s.list(ctx, o)
+	var rep *BannerReport
+	if !s.opts.Banners.Disabled {
+		// The first numbering on a new domain closes its banners first.
+		if pi, err := s.info(ctx); err == nil && hostOf(pi.URL) != s.bannerHost {
+			rep = s.bannersAfter(ctx, "first list on "+hostOf(pi.URL))
+		}
+	}
+	r, err := s.list(ctx, o)
+	if r != nil {
+		r.Banners = rep
+	}
+	return r, err
 }
 
 func normList(o ListOptions) (ListOptions, error) {

@@ -264,6 +264,9 @@ func Register(r *tools.Registry, ss *Sessions) {
 			Handler: handler(ss, func(ctx context.Context, s *Session, a uploadArgs) (any, error) {
 				return s.Upload(ctx, a.Index, a.Files)
 			})},
+		tools.Tool{Name: "browser_close_banners",
+			Description: "Close cookie and consent banners now (they are also closed after navigation, clicks, reloads and tab changes): known consent platforms through the autoconsent rules, others by their reject or close button; non-essential cookies are refused. Returns found, closed, passes, rules, ms, leftovers_fixed (inert / aria-hidden / scroll lock undone) and renumbered (the new list, if a numbering was active).",
+			Handler:     handler(ss, func(ctx context.Context, s *Session, _ noArgs) (any, error) { return s.CloseBanners(ctx) })},
 		tools.Tool{Name: "browser_press",
 			Description: "Press a key on the focused element: Enter, Tab, Shift+Tab, Escape, Space, ArrowDown/Up/Left/Right, Backspace, Home, End, PageDown, F5, or one character such as k (play/pause video). Returns what has the focus afterwards.",
 			InputSchema: schema(`"key": {"type": "string", "minLength": 1, "description": "key name, one character, or Modifier+Key"}`, "key"),

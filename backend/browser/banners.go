@@ -1,0 +1,383 @@
+package browser
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/ysmood/gson"
+)
+
+// The consent world runs @duckduckgo/autoconsent (its content script and
+// compact opt-out rules, copied here by build/setup.sh from the npm package)
+// after consent.js, Waymark's bridge and generic rules.
+//
+//go:embed consent.js autoconsent
+var consentFiles embed.FS
+
+const consentWorld = "waymark-consent"
+
+// BannerOptions configure the banner hook (SPEC §5). The zero value is on,
+// with 2 passes within 2000 ms, at most 800 ms a pass once the budget is
+// partly spent, rejecting non-essential cookies.
+type BannerOptions struct {
+	Disabled bool
+	// Passes is how many rounds of closing run at most (1–3; default 2).
+	Passes int
+	// TotalBudget caps one hook run (default 2000 ms; 1500–2500 is sensible).
+	TotalBudget time.Duration
+	// PassBudget caps each pass after the first (default 800 ms).
+	PassBudget time.Duration
+	// AcceptIfOnlyWay lets the generic rules press "Accept" when a banner has
+	// no reject or close button (default: leave such a banner and say so).
+	AcceptIfOnlyWay bool
+}
+
+func (o BannerOptions) withDefaults() BannerOptions {
+	if o.Passes <= 0 {
+		o.Passes = 2
+	}
+	if o.Passes > 3 {
+		o.Passes = 3
+	}
+	if o.TotalBudget <= 0 {
+		o.TotalBudget = 2000 * time.Millisecond
+	}
+	if o.PassBudget <= 0 {
+		o.PassBudget = 800 * time.Millisecond
+	}
+	return o
+}
+
+// BannerReport is what the hook did: how many banners it found and closed,
+// by which rule, how long it took. It never holds page text.
+type BannerReport struct {
+	Trigger        string   `json:"trigger"`
+	Found          int      `json:"found"`
+	Closed         int      `json:"closed"`
+	Passes         int      `json:"passes"`
+	Rules          []string `json:"rules,omitempty"`
+	Ms             int64    `json:"ms"`
+	LeftoversFixed int      `json:"leftovers_fixed,omitempty"`
+	Renumbered     int64    `json:"renumbered,omitempty"`
+	Note           string   `json:"note,omitempty"`
+}
+
+// consentSource is the script of the consent world, or "" when disabled.
+func (s *Session) consentSource() string {
+	cfg := map[string]any{
+		"enabled": true, "autoAction": "optOut", "disabledCmps": []string{}, "enablePrehide": false,
+		"enableCosmeticRules": true, "enableGeneratedRules": true, "detectRetries": 8, "isMainWorld": false,
+		"enableHeuristicDetection": false, "logs": map[string]bool{"errors": false},
+	}
+	cb, _ := json.Marshal(cfg)
+	rules := "null"
+	script, err1 := consentFiles.ReadFile("autoconsent/autoconsent.playwright.js")
+	rb, err2 := consentFiles.ReadFile("autoconsent/compact-rules.json")
+	if err1 == nil && err2 == nil {
+		rules = `{"compact": ` + string(rb) + `}`
+	} else {
+		script = nil
+	}
+	bridge, _ := consentFiles.ReadFile("consent.js")
+	src := strings.Replace(string(bridge), "__WMC_CONFIG__", string(cb), 1)
+	src = strings.Replace(src, "__WMC_RULES__", rules, 1)
+	return src + "\n" + string(script)
+}
+
+// AutoconsentInstalled says whether the autoconsent rules are in the binary.
+func AutoconsentInstalled() bool {
+	_, err := consentFiles.ReadFile("autoconsent/compact-rules.json")
+	return err == nil
+}
+
+// installConsent makes every document of p start the consent world.
+func (s *Session) installConsent(ctx context.Context) {
+	if s.opts.Banners.Disabled {
+		return
+	}
+	if s.consentJS == "" {
+		s.consentJS = s.consentSource()
+	}
+	_, _ = proto.PageAddScriptToEvaluateOnNewDocument{Source: s.consentJS, WorldName: consentWorld, RunImmediately: true}.Call(s.page.Context(ctx))
+}
+
+type consentPoll struct {
+	Msgs []struct {
+		Type     string          `json:"type"`
+		ID       string          `json:"id"`
+		Code     string          `json:"code"`
+		Cmp      string          `json:"cmp"`
+		Result   json.RawMessage `json:"result"`
+		Cosmetic bool            `json:"cosmetic"`
+	} `json:"msgs"`
+	Lifecycle string   `json:"lifecycle"`
+	Cmps      []string `json:"cmps"`
+	Installed bool     `json:"installed"`
+	Banners   int      `json:"banners"`
+}
+
+// consentCall runs fn (a function of the consent world's __wmc) in a frame.
+func (s *Session) consentCall(ctx context.Context, frame proto.PageFrameID, fn string, args ...any) (gson.JSON, error) {
+	w, err := proto.PageCreateIsolatedWorld{FrameID: frame, WorldName: consentWorld}.Call(s.page.Context(ctx))
+	if err != nil {
+		return gson.JSON{}, err
+	}
+	p := s.page.Context(ctx)
+	for attempt := 0; attempt < 2; attempt++ {
+		var cargs []*proto.RuntimeCallArgument
+		for _, a := range args {
+			cargs = append(cargs, &proto.RuntimeCallArgument{Value: gson.New(a)})
+		}
+		res, err := proto.RuntimeCallFunctionOn{FunctionDeclaration: `function(fn, ...a) { const C = globalThis.__wmc; if (!C) return "\u0000missing"; return C[fn](...a); }`,
+			ExecutionContextID: w.ExecutionContextID, Arguments: append([]*proto.RuntimeCallArgument{{Value: gson.New(fn)}}, cargs...),
+			ReturnByValue: true, AwaitPromise: true}.Call(p)
+		if err != nil {
+			return gson.JSON{}, err
+		}
+		if res.ExceptionDetails != nil {
+			return gson.JSON{}, jsError(res.ExceptionDetails)
+		}
+		if res.Result.Value.Str() == "\u0000missing" {
+			// A document from before the hook was installed: start the world now.
+			if s.consentJS == "" {
+				s.consentJS = s.consentSource()
+			}
+			if _, err := (proto.RuntimeEvaluate{Expression: s.consentJS, ContextID: w.ExecutionContextID}).Call(p); err != nil {
+				return gson.JSON{}, err
+			}
+			continue
+		}
+		return res.Result.Value, nil
+	}
+	return gson.JSON{}, fmt.Errorf("the consent world did not start")
+}
+
+// frameIDs lists the page's frames that live in its process.
+func (s *Session) frameIDs(ctx context.Context) []proto.PageFrameID {
+	tree, err := proto.PageGetFrameTree{}.Call(s.page.Context(ctx))
+	if err != nil || tree.FrameTree == nil {
+		return []proto.PageFrameID{s.page.FrameID}
+	}
+	var out []proto.PageFrameID
+	var walk func(t *proto.PageFrameTree)
+	walk = func(t *proto.PageFrameTree) {
+		if t == nil || t.Frame == nil || len(out) >= maxFrames {
+			return
+		}
+		out = append(out, t.Frame.ID)
+		for _, c := range t.ChildFrames {
+			walk(c)
+		}
+	}
+	walk(tree.FrameTree)
+	return out
+}
+
+// busyLifecycles are autoconsent states in which it is working on a popup;
+// in the starting ones it is still looking for a consent platform.
+var (
+	busyLifecycles     = map[string]bool{"cmpDetected": true, "openPopupDetected": true, "runningOptOut": true}
+	startingLifecycles = map[string]bool{"": true, "loading": true, "waitingForInitResponse": true, "initialized": true, "started": true}
+)
+
+// closeBanners is the banner hook: up to Passes rounds within the budgets.
+// Each round reads every frame's autoconsent state (answering its eval
+// requests in the frame's main world), waits while a rule is working on a
+// popup, then lets the generic rules close what is left. It never blocks
+// longer than TotalBudget, and re-numbers when it closed something while a
+// numbering was active. The lock is held.
+func (s *Session) closeBanners(ctx context.Context, trigger string) *BannerReport {
+	o := s.opts.Banners.withDefaults()
+	rep := &BannerReport{Trigger: trigger}
+	if o.Disabled {
+		rep.Note = "Banner closing is off."
+		return rep
+	}
+	if s.ev.pendingDialog() != nil {
+		rep.Note = "A dialog is open; banners wait."
+		return rep
+	}
+	start := time.Now()
+	deadline := start.Add(o.TotalBudget)
+	hctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	rules := map[string]bool{}
+	installed := true
+	for pass := 1; pass <= o.Passes && hctx.Err() == nil; pass++ {
+		rep.Passes = pass
+		passEnd := deadline
+		if pass > 1 {
+			passEnd = minTime(deadline, time.Now().Add(o.PassBudget))
+		}
+		passStart := time.Now()
+		patience := passEnd.Sub(passStart) * 6 / 10
+		pctx, pcancel := context.WithDeadline(hctx, passEnd)
+		found, closed := 0, 0
+		frames := s.frameIDs(pctx)
+		for pctx.Err() == nil {
+			busy := false
+			found = 0
+			for _, f := range frames {
+				v, err := s.consentCall(pctx, f, "poll")
+				if err != nil {
+					continue
+				}
+				var poll consentPoll
+				if json.Unmarshal([]byte(v.Str()), &poll) != nil {
+					continue
+				}
+				installed = installed && poll.Installed
+				found += poll.Banners
+				for _, m := range poll.Msgs {
+					switch m.Type {
+					case "eval":
+						s.consentEval(pctx, f, m.ID, m.Code)
+					case "popupFound":
+						found++
+						rep.Found++
+					case "optOutResult":
+						if string(m.Result) == "true" && !rules["autoconsent:"+m.Cmp] {
+							rules["autoconsent:"+m.Cmp] = true
+							closed++
+							rep.Closed++
+						}
+					}
+				}
+				// A rule is at work, or a banner is on screen while autoconsent is
+				// still looking for its platform: give it most of the pass.
+				if busyLifecycles[poll.Lifecycle] || (poll.Banners > 0 && startingLifecycles[poll.Lifecycle] && time.Now().Before(passStart.Add(patience))) {
+					busy = true
+				}
+			}
+			if !busy {
+				break
+			}
+			sleepCtx(pctx, 40*time.Millisecond)
+		}
+		// What no autoconsent rule closed: the generic rules.
+		for _, f := range frames {
+			if pctx.Err() != nil {
+				break
+			}
+			v, err := s.consentCall(pctx, f, "generic", map[string]any{"acceptIfOnlyWay": o.AcceptIfOnlyWay})
+			if err != nil {
+				continue
+			}
+			var done []struct {
+				How     string `json:"how"`
+				Buttons int    `json:"buttons"`
+			}
+			_ = json.Unmarshal([]byte(mustJSON(v)), &done)
+			for _, d := range done {
+				rep.Found++
+				if d.How == "none" {
+					rep.Note = strings.TrimSpace(rep.Note + " A banner has no reject or close button; it was left open (accepting is off).")
+					continue
+				}
+				closed++
+				rep.Closed++
+				rules["generic:"+d.How] = true
+			}
+		}
+		pcancel()
+		if closed == 0 {
+			break
+		}
+		sleepCtx(hctx, 120*time.Millisecond) // let the page remove what it closed
+	}
+	if rep.Closed > 0 {
+		lctx, lcancel := context.WithTimeout(ctx, 300*time.Millisecond)
+		for _, f := range s.frameIDs(lctx) {
+			if v, err := s.consentCall(lctx, f, "leftovers"); err == nil {
+				rep.LeftoversFixed += v.Int()
+			}
+		}
+		lcancel()
+		if n := s.current.Load(); n != nil {
+			if _, err := s.list(ctx, ListOptions{Scope: n.scope, Limit: n.limit, Offset: n.offset}); err == nil {
+				rep.Renumbered = s.current.Load().gen
+			}
+		}
+	}
+	for r := range rules {
+		rep.Rules = append(rep.Rules, r)
+	}
+	if !installed {
+		rep.Note = strings.TrimSpace(rep.Note + " The autoconsent rules are not installed (run bash build/setup.sh); only the generic rules ran.")
+	}
+	if hctx.Err() != nil && ctx.Err() == nil {
+		rep.Note = strings.TrimSpace(rep.Note + fmt.Sprintf(" The banner budget of %s ran out.", o.TotalBudget))
+	}
+	rep.Ms = time.Since(start).Milliseconds()
+	if rep.Found > 0 || rep.Closed > 0 {
+		s.logf("banners: trigger=%s found=%d closed=%d passes=%d rules=%v ms=%d leftovers=%d", trigger, rep.Found, rep.Closed, rep.Passes, rep.Rules, rep.Ms, rep.LeftoversFixed)
+	}
+	return rep
+}
+
+func mustJSON(v gson.JSON) string {
+	b, _ := v.MarshalJSON()
+	return string(b)
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// consentEval runs one of autoconsent's eval snippets (library code from the
+// rules, never model-written) in the frame's main world and hands the result
+// back. Only the top frame's main world is reachable here; in a child frame
+// the snippet answers false, so that rule step fails safely.
+func (s *Session) consentEval(ctx context.Context, frame proto.PageFrameID, id, code string) {
+	result := false
+	if frame == s.page.FrameID {
+		res, err := proto.RuntimeEvaluate{Expression: code, ReturnByValue: true, AwaitPromise: true}.Call(s.page.Context(ctx))
+		if err == nil && res.ExceptionDetails == nil {
+			result = res.Result.Value.Bool()
+		}
+	}
+	_, _ = s.consentCall(ctx, frame, "evalResp", id, result)
+}
+
+// CloseBanners runs the banner hook now (browser_close_banners).
+func (s *Session) CloseBanners(ctx context.Context) (*BannerReport, error) {
+	ctx, unlock, err := s.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	return s.closeBanners(ctx, "asked"), nil
+}
+
+// bannersAfter runs the hook after an action of the kind trigger, and at
+// the first numbering on a new domain.
+func (s *Session) bannersAfter(ctx context.Context, trigger string) *BannerReport {
+	if s.opts.Banners.Disabled {
+		return nil
+	}
+	rep := s.closeBanners(ctx, trigger)
+	if pi, err := s.info(ctx); err == nil {
+		s.bannerHost = hostOf(pi.URL)
+	}
+	if rep.Found == 0 && rep.Closed == 0 && rep.Note == "" {
+		return nil // nothing to say
+	}
+	return rep
+}
+
+func hostOf(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return ""
+	}
+	return p.Hostname()
+}

@@ -46,8 +46,11 @@ func runBench(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if len(f.positional) == 1 && f.positional[0] == "browser" {
+		return runBenchBrowser(ctx, f.runs, stdout)
+	}
 	if len(f.positional) > 0 {
-		return usageError{"bench takes no positional arguments"}
+		return usageError{"bench takes no positional arguments but browser (waymark bench browser)"}
 	}
 	book := f.book
 	if book == "" {

@@ -45,6 +45,7 @@ Usage:
                                        server, goals in plain words; for use with a screen reader
   waymark bench [--book PATH] [--runs N]
                                        measure the manuscript engine on a book and print medians and ratios
+  waymark bench browser [--runs N]     measure the browser (headless Chromium) against its targets
   waymark help                         this text
 
 Exit status of "call": 0 the tool succeeded (its result on stdout); 1 the tool failed

@@ -1,0 +1,227 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/browser"
+	"github.com/waymark/waymark/backend/manuscript"
+	"github.com/waymark/waymark/backend/tools"
+)
+
+// benchPages are the pages of the browser bench, served on loopback.
+func benchPages() http.Handler {
+	mux := http.NewServeMux()
+	page := func(w http.ResponseWriter, title, body string) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>%s</title></head><body>%s</body></html>`, title, body)
+	}
+	var links strings.Builder
+	links.WriteString("<main><h1>Archive</h1><ul>")
+	for i := 1; i <= 5000; i++ {
+		fmt.Fprintf(&links, `<li><a href="/item/%d">Article number %d</a></li>`, i, i)
+	}
+	links.WriteString("</ul></main>")
+	mux.HandleFunc("/links", func(w http.ResponseWriter, r *http.Request) { page(w, "Many links", links.String()) })
+	mux.HandleFunc("/counter", func(w http.ResponseWriter, r *http.Request) {
+		page(w, "Counter", `<main><button onclick="this.dataset.n=(+this.dataset.n||0)+1; document.getElementById('o').textContent=this.dataset.n">Count</button><p id="o">0</p></main>`)
+	})
+	mux.HandleFunc("/search", func(w http.ResponseWriter, r *http.Request) {
+		page(w, "Encyclopedia", `<main><h1>Encyclopedia</h1><form action="/results" role="search"><label for="q">Search</label> <input id="q" name="q"> <button>Go</button></form></main>`)
+	})
+	mux.HandleFunc("/results", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query().Get("q")
+		time.Sleep(80 * time.Millisecond) // a server that thinks
+		page(w, "Results", `<main><h1>Results</h1><a href="/article?t=`+q+`">`+strings.ToUpper(q[:min(1, len(q))])+q[min(1, len(q)):]+` (article)</a></main>`)
+	})
+	mux.HandleFunc("/article", func(w http.ResponseWriter, r *http.Request) {
+		page(w, "Article: "+r.URL.Query().Get("t"), `<main><h1>`+r.URL.Query().Get("t")+`</h1><p>A city on the Volga.</p></main>`)
+	})
+	mux.HandleFunc("/login", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			_ = r.ParseForm()
+			page(w, "Welcome", `<main><h1>Welcome, `+r.PostForm.Get("u")+`</h1></main>`)
+			return
+		}
+		page(w, "Sign in", `<main><form method="post"><label for="u">User</label> <input id="u" name="u"> <label for="p">Password</label> <input id="p" name="p" type="password"> <button>Sign in</button></form></main>`)
+	})
+	return mux
+}
+
+// benchScenario is a blind user's session by number commands, with the
+// element to pick for each N found by its name in the last list.
+type benchScenario struct {
+	name  string
+	start string
+	steps []string // commands; "{Name}" is replaced by the number of the element called Name
+	title string   // the page title that proves the goal was reached
+}
+
+var benchScenarios = []benchScenario{
+	{"encyclopedia search", "/search", []string{"list", "type {Search} kazan", "press Enter", "list", "click {Kazan (article)}", "read page"}, "Article: kazan"},
+	{"sign in", "/login", []string{"list", "type {User} anna", "type {Password} secret", "click {Sign in}", "read page"}, "Welcome"},
+	{"counter", "/counter", []string{"list", "click {Count}", "click {Count}", "read page"}, "Counter"},
+}
+
+// runScenario runs one scenario through the registry, pausing pause between
+// steps (0: the settle-waits of the tools alone), and reports the element
+// actions done by number and whether the goal's page was reached.
+func runScenario(ctx context.Context, reg *tools.Registry, base string, sc benchScenario, pause time.Duration) (byNumber int, ok bool, err error) {
+	call := func(step agent.BrowseStep) (map[string]any, error) {
+		b, _ := json.Marshal(step.Args)
+		out, err := reg.Call(ctx, tools.Call{Name: step.Tool, Args: b}, tools.Context{})
+		if err != nil {
+			return nil, err
+		}
+		r := out.(browser.Result)
+		if r.Status != "ok" {
+			return nil, fmt.Errorf("%s: %s", step.Tool, r.Error)
+		}
+		var d map[string]any
+		db, _ := json.Marshal(r.Data)
+		_ = json.Unmarshal(db, &d)
+		return d, nil
+	}
+	last, err := call(agent.BrowseStep{Tool: "browser_navigate", Args: map[string]any{"url": base + sc.start}})
+	if err != nil {
+		return 0, false, err
+	}
+	var list map[string]any
+	title, _ := last["title"].(string)
+	for _, cmd := range sc.steps {
+		if pause > 0 {
+			time.Sleep(pause)
+		}
+		if i := strings.Index(cmd, "{"); i >= 0 {
+			j := strings.Index(cmd, "}")
+			name := cmd[i+1 : j]
+			n := 0
+			items, _ := list["items"].([]any)
+			for _, it := range items {
+				if m := it.(map[string]any); m["name"] == name {
+					n = int(m["number"].(float64))
+				}
+			}
+			if n == 0 {
+				return byNumber, false, fmt.Errorf("%s: no %q in the list", sc.name, name)
+			}
+			cmd = cmd[:i] + fmt.Sprint(n) + cmd[j+1:]
+		}
+		step, err := agent.ParseBrowseCommand(cmd)
+		if err != nil {
+			return byNumber, false, err
+		}
+		d, err := call(step)
+		if err != nil {
+			return byNumber, false, err
+		}
+		switch step.Tool {
+		case "browser_list_interactives":
+			list = d
+		case "browser_overlay_act":
+			byNumber++
+		}
+		if t, _ := d["title"].(string); t != "" {
+			title = t
+		}
+	}
+	return byNumber, title == sc.title, nil
+}
+
+// runBenchBrowser measures the browser against the browser issue's targets in
+// one run: listing 5,000 links, a click round trip, the banner hook on a page
+// without a banner, and the scenarios with settle-waits against the seed's
+// fixed 4 s pause between steps.
+func runBenchBrowser(ctx context.Context, runs int, stdout io.Writer) error {
+	srv := httptest.NewServer(benchPages())
+	defer srv.Close()
+	proc, err := browser.StartBrowser(ctx, browser.Options{Headless: true})
+	if err != nil {
+		return err
+	}
+	defer proc.Close()
+	opts := browser.Options{Headless: true, ControlURL: proc.ControlURL()}
+	s, err := browser.Launch(ctx, opts)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
+	fmt.Fprintf(tw, "Waymark browser bench: headless %s, median of %d runs\n", browser.DefaultBin, runs)
+	fmt.Fprintln(tw, "measure\tmedian\treference / ratio\ttarget\tresult")
+	verdict := func(ok bool) string {
+		if ok {
+			return "ok"
+		}
+		return "OVER TARGET"
+	}
+	if _, err := s.Navigate(ctx, srv.URL+"/links"); err != nil {
+		return err
+	}
+	var failed error
+	list := median(runs, func() {
+		if r, err := s.List(ctx, browser.ListOptions{}); err != nil || r.Total < 5000 {
+			failed = fmt.Errorf("list 5,000 links: %v", err)
+		}
+	})
+	fmt.Fprintf(tw, "browser_list_interactives, 5,000 links\t%s\t\t≤ 150 ms\t%s\n", ms(list), verdict(list <= 150*time.Millisecond))
+	if _, err := s.Navigate(ctx, srv.URL+"/counter"); err != nil {
+		return err
+	}
+	if _, err := s.List(ctx, browser.ListOptions{}); err != nil {
+		return err
+	}
+	act := median(runs*4, func() {
+		if _, err := s.Act(ctx, browser.ActOptions{Index: 1, Action: "click"}); err != nil {
+			failed = err
+		}
+	})
+	fmt.Fprintf(tw, "browser_overlay_act click round trip\t%s\t\t≤ 60 ms\t%s\n", ms(act), verdict(act <= 60*time.Millisecond))
+	hook := median(runs*4, func() {
+		if _, err := s.CloseBanners(ctx); err != nil {
+			failed = err
+		}
+	})
+	fmt.Fprintf(tw, "banner hook, page without a banner\t%s\t\t≤ 50 ms\t%s\n", ms(hook), verdict(hook <= 50*time.Millisecond))
+	if failed != nil {
+		return failed
+	}
+
+	ss := browser.NewSessions(opts)
+	defer ss.Close()
+	reg, _ := newRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, ss)
+	var settle, fixed time.Duration
+	steps, byNumber := 0, 0
+	for _, sc := range benchScenarios {
+		steps += len(sc.steps)
+		var ds []time.Duration
+		for i := 0; i < runs; i++ {
+			t0 := time.Now()
+			n, ok, err := runScenario(ctx, reg, srv.URL, sc, 0)
+			if err != nil || !ok {
+				return fmt.Errorf("scenario %s with settle-waits: ok=%v %v", sc.name, ok, err)
+			}
+			ds = append(ds, time.Since(t0))
+			byNumber = n
+		}
+		settle += mid(ds)
+		t0 := time.Now()
+		_, ok, err := runScenario(ctx, reg, srv.URL, sc, 4*time.Second)
+		if err != nil || !ok {
+			return fmt.Errorf("scenario %s with the fixed pause: ok=%v %v", sc.name, ok, err)
+		}
+		fixed += time.Since(t0)
+		_ = byNumber
+	}
+	fmt.Fprintf(tw, "%d scenarios, %d steps: settle-waits\t%s\tfixed 4 s pause %s → %.3f×\tfaster than the pause\t%s\n",
+		len(benchScenarios), steps, ms(settle), ms(fixed), float64(settle)/float64(fixed), verdict(settle < fixed))
+	return tw.Flush()
+}

@@ -42,6 +42,9 @@ type ActResult struct {
 	NumberingStale bool          `json:"numbering_stale"`
 	Note           string        `json:"note,omitempty"`
 	Banners        *BannerReport `json:"banners,omitempty"`
+	// NewTabs are the tabs the action made the page open (target=_blank,
+	// window.open); the current tab stays the same.
+	NewTabs []Tab `json:"new_tabs,omitempty"`
 }
 
 // Act clicks, types into or selects in the element with the given number of
@@ -95,6 +98,7 @@ func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 	}
 	res := &ActResult{Number: it.Number, Action: o.Action, Role: it.Role, Name: it.Name}
 	before := s.ev.snapshot()
+	tabMark := s.tabMark()
 	work := *res
 	dialog, err := s.watchInput(ctx, func(ctx context.Context) error {
 		switch o.Action {
@@ -138,6 +142,9 @@ func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 	res.NumberingStale = res.Navigated || s.isStale(ctx) || (res.Banners != nil && res.Banners.Renumbered > 0)
 	if res.NumberingStale {
 		res.Note = "The page changed: call browser_list_interactives before acting by number again."
+	}
+	if o.Action == "click" {
+		s.tabsAfterClick(ctx, tabMark, res)
 	}
 	return res, nil
 }

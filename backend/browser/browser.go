@@ -261,6 +261,7 @@ type Session struct {
 	contextID  proto.BrowserBrowserContextID
 	tabs       []proto.TargetTargetID
 	closedTabs map[proto.TargetTargetID]bool
+	tw         *tabWatch // Target events of the context (tabs.go)
 
 	gen     int64
 	nextID  int64 // the next data-blind-id of the session (never reused)
@@ -341,6 +342,7 @@ func (s *Session) connect(ctx context.Context, control string) error {
 		s.contextID = info.TargetInfo.BrowserContextID
 	}
 	s.tabs = []proto.TargetTargetID{page.TargetID}
+	s.watchTabs()
 	if err := s.startDownloads(ctx); err != nil {
 		return err
 	}
@@ -389,6 +391,7 @@ func (s *Session) Close() error {
 			_ = proto.TargetDisposeBrowserContext{BrowserContextID: s.browser.BrowserContextID}.Call(s.root.Context(ctx))
 		}
 		s.cancel()
+		s.dropStaging()
 		if s.ws != nil {
 			_ = s.ws.Close()
 		}
@@ -421,6 +424,10 @@ func (s *Session) alive() bool {
 		// The page is frozen by a dialog, not gone.
 		return true
 	}
+	if s.currentTabGone() {
+		// The page closed its own tab; the next action moves to another.
+		return true
+	}
 	ctx, cancel := context.WithTimeout(s.ctx, 3*time.Second)
 	defer cancel()
 	_, err := proto.RuntimeEvaluate{Expression: "1", ReturnByValue: true}.Call(s.page.Context(ctx))
@@ -444,6 +451,7 @@ func (s *Session) lockWith(ctx context.Context, dialogOK bool) (context.Context,
 		s.mu.Unlock()
 		return nil, nil, errors.New("the browser session is closed")
 	}
+	s.adoptTab(ctx)
 	if d := s.ev.pendingDialog(); d != nil && !dialogOK {
 		s.mu.Unlock()
 		return nil, nil, &DialogError{Dialog: *d}

@@ -37,6 +37,7 @@ type Download struct {
 	err       error
 	seq       int
 	reported  bool
+	ours      bool // started in one of the session's tabs, or staged here
 }
 
 // downloads follows the browser's download events for one session: files
@@ -62,8 +63,15 @@ func (s *Session) startDownloads(ctx context.Context) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("download folder %s: %w", dir, err)
 	}
-	staging := filepath.Join(dir, ".waymark-partial")
-	if err := os.MkdirAll(staging, 0o700); err != nil {
+	// Each session stages in a folder of its own: Chromium tells every
+	// connection about every download, and the staged file is how a session
+	// knows a download is its own.
+	parent := filepath.Join(dir, ".waymark-partial")
+	if err := os.MkdirAll(parent, 0o700); err != nil {
+		return fmt.Errorf("download folder %s: %w", dir, err)
+	}
+	staging, err := os.MkdirTemp(parent, "session-")
+	if err != nil {
 		return fmt.Errorf("download folder %s: %w", dir, err)
 	}
 	s.dl = &downloads{changed: make(chan struct{}), byGUID: map[string]*Download{}, staging: staging}
@@ -74,15 +82,22 @@ func (s *Session) startDownloads(ctx context.Context) error {
 	if err := req.Call(s.root.Context(ctx)); err != nil {
 		return fmt.Errorf("set the download folder: %w", err)
 	}
+	staged := func(d *Download) bool {
+		_, err := os.Lstat(d.staged)
+		return err == nil
+	}
 	wait := s.root.Context(s.ctx).EachEvent(
 		func(ev *proto.BrowserDownloadWillBegin) {
 			s.dl.mu.Lock()
 			s.dl.seq++
-			s.dl.byGUID[ev.GUID] = &Download{guid: ev.GUID, URL: ev.URL, suggested: ev.SuggestedFilename, state: "inProgress", seq: s.dl.seq,
-				staged: filepath.Join(staging, ev.GUID)}
+			d := &Download{guid: ev.GUID, URL: ev.URL, suggested: ev.SuggestedFilename, state: "inProgress", seq: s.dl.seq,
+				staged: filepath.Join(staging, ev.GUID), ours: s.isTab(proto.TargetTargetID(ev.FrameID))}
+			s.dl.byGUID[ev.GUID] = d
 			s.dl.bump()
 			s.dl.mu.Unlock()
-			s.ev.downloadStarted(ev.URL)
+			if d.ours {
+				s.ev.downloadStarted(ev.URL)
+			}
 		},
 		func(ev *proto.BrowserDownloadProgress) {
 			s.dl.mu.Lock()
@@ -91,11 +106,26 @@ func (s *Session) startDownloads(ctx context.Context) error {
 			if d == nil || d.state != "inProgress" {
 				return
 			}
+			if !d.ours && staged(d) {
+				d.ours = true
+				s.dl.bump()
+			}
+			switch ev.State {
+			case proto.BrowserDownloadProgressStateCompleted, proto.BrowserDownloadProgressStateCanceled:
+				if !d.ours {
+					// Another session's download (its file is not here).
+					delete(s.dl.byGUID, ev.GUID)
+					s.dl.bump()
+					return
+				}
+			}
 			switch ev.State {
 			case proto.BrowserDownloadProgressStateCompleted:
 				d.Bytes = int64(ev.ReceivedBytes)
 				d.Path, d.err = s.finishDownload(d)
-				d.Name = filepath.Base(d.Path)
+				if d.err == nil {
+					d.Name = filepath.Base(d.Path)
+				}
 				d.state = "completed"
 				s.dl.bump()
 			case proto.BrowserDownloadProgressStateCanceled:
@@ -107,6 +137,16 @@ func (s *Session) startDownloads(ctx context.Context) error {
 	)
 	go wait()
 	return nil
+}
+
+// dropStaging removes the session's staging folder (and the shared parent
+// when no other session stages there); Close calls it.
+func (s *Session) dropStaging() {
+	if s.dl == nil {
+		return
+	}
+	_ = os.RemoveAll(s.dl.staging)
+	_ = os.Remove(filepath.Dir(s.dl.staging))
 }
 
 // finishDownload moves a completed download from staging to its safe final
@@ -200,12 +240,15 @@ func (s *Session) waitDownload(ctx context.Context, after int, timeout time.Dura
 	var picked *Download
 	for {
 		s.dl.mu.Lock()
+		if picked != nil && s.dl.byGUID[picked.guid] != picked {
+			picked = nil // it was another session's download
+		}
 		if picked == nil {
 			for _, d := range s.dl.byGUID {
 				if after >= 0 && d.seq <= after {
 					continue
 				}
-				if after < 0 && (d.reported || d.state == "canceled") {
+				if !d.ours || (after < 0 && (d.reported || d.state == "canceled")) {
 					continue
 				}
 				if picked == nil || d.seq < picked.seq {
@@ -230,7 +273,7 @@ func (s *Session) waitDownload(ctx context.Context, after int, timeout time.Dura
 			}
 			return &out, nil
 		case "canceled":
-			return nil, fmt.Errorf("the download of %s was cancelled", out.URL)
+			return nil, fmt.Errorf("the download of %s failed or was cancelled; nothing was saved", out.URL)
 		}
 		select {
 		case <-ch:
@@ -301,21 +344,53 @@ type UploadResult struct {
 	Number int      `json:"number"`
 	Files  []string `json:"files"`
 	Field  string   `json:"field"`
+	// Chooser is true when the element had no file field in sight and its
+	// click opened a file chooser, which got the files.
+	Chooser bool `json:"chooser,omitempty"`
 }
 
+// fileInputFn finds the file field an element stands for: itself, the field
+// of a label, one inside it, the one it names with aria-controls, or the only
+// one in its nearest surroundings (a few levels up, or its form).
 const fileInputFn = `function() {
 	const el = this;
-	const isFile = e => e && e.tagName === 'INPUT' && (e.type || '').toLowerCase() === 'file';
+	const isFile = e => !!e && e.tagName === 'INPUT' && (e.type || '').toLowerCase() === 'file';
 	if (isFile(el)) return el;
 	if (el.tagName === 'LABEL' && isFile(el.control)) return el.control;
-	const inner = el.querySelector && el.querySelector('input[type=file]');
-	if (inner) return inner;
-	const forId = el.getAttribute && el.getAttribute('aria-controls');
-	if (forId) { const c = el.ownerDocument.getElementById(forId); if (isFile(c)) return c; }
+	const inner = el.querySelectorAll ? el.querySelectorAll('input[type=file]') : [];
+	if (inner.length === 1) return inner[0];
+	const root = el.getRootNode ? el.getRootNode() : el.ownerDocument;
+	for (const id of (el.getAttribute && el.getAttribute('aria-controls') || '').split(/\s+/)) {
+		const c = id && root.getElementById ? root.getElementById(id) : null;
+		if (isFile(c)) return c;
+	}
+	let p = el.parentElement;
+	for (let i = 0; p && i < 3; i++, p = p.parentElement) {
+		const all = p.querySelectorAll('input[type=file]');
+		if (all.length === 1) return all[0];
+		if (all.length > 1) return null;
+	}
 	const form = el.closest && el.closest('form');
 	if (form) { const all = form.querySelectorAll('input[type=file]'); if (all.length === 1) return all[0]; }
 	return null;
 }`
+
+// fileFieldFn describes a file field: whether it takes several files and
+// what it is called.
+const fileFieldFn = `function() {
+	const lab = this.labels && this.labels.length ? this.labels[0].textContent : '';
+	const name = (this.getAttribute('aria-label') || lab || this.title || this.name || this.id || '').replace(/\s+/g, ' ').trim();
+	return { multiple: !!this.multiple, name: name.slice(0, 80) };
+}`
+
+// submitterFn tells whether a click on the element would submit a form.
+const submitterFn = `function() {
+	const t = (this.type || '').toLowerCase();
+	return !!this.form && (this.tagName === 'BUTTON' || this.tagName === 'INPUT') && (t === 'submit' || t === 'image');
+}`
+
+// fileChooserWait is how long a click may take to open a file chooser.
+const fileChooserWait = 1500 * time.Millisecond
 
 // Upload gives files to the numbered file field (or the button or label of
 // one). Files must be absolute paths of existing regular files; the
@@ -379,17 +454,100 @@ func (s *Session) Upload(ctx context.Context, index int, files []string) (*Uploa
 		return nil, err
 	}
 	if in.Result.ObjectID == "" {
+		switch it.Role {
+		case "button", "link", "clickable", "menuitem":
+			// No field in sight: the page may make one when the button is
+			// clicked. Click it with the file chooser intercepted, unless
+			// the click would send a form.
+			sub, err := proto.RuntimeCallFunctionOn{FunctionDeclaration: submitterFn, ObjectID: obj, ReturnByValue: true}.Call(p)
+			if err != nil {
+				return nil, err
+			}
+			if sub.Result.Value.Bool() {
+				return nil, fmt.Errorf("element %d (%s) sends its form and has no file field; list again and pick the file field or its button", it.Number, label(it))
+			}
+			return s.uploadByChooser(ctx, it, w, files)
+		}
 		return nil, fmt.Errorf("element %d (%s) is not a file field and has none; list again and pick the file field or its button", it.Number, label(it))
 	}
-	mult, err := proto.RuntimeCallFunctionOn{FunctionDeclaration: `function() { return !!this.multiple }`, ObjectID: in.Result.ObjectID, ReturnByValue: true}.Call(p)
+	var field struct {
+		Multiple bool   `json:"multiple"`
+		Name     string `json:"name"`
+	}
+	fr, err := proto.RuntimeCallFunctionOn{FunctionDeclaration: fileFieldFn, ObjectID: in.Result.ObjectID, ReturnByValue: true}.Call(p)
 	if err != nil {
 		return nil, err
 	}
-	if len(files) > 1 && !mult.Result.Value.Bool() {
+	if err := fr.Result.Value.Unmarshal(&field); err != nil {
+		return nil, err
+	}
+	if len(files) > 1 && !field.Multiple {
 		return nil, fmt.Errorf("element %d (%s) takes one file; %d were given", it.Number, label(it), len(files))
 	}
 	if err := (proto.DOMSetFileInputFiles{Files: files, ObjectID: in.Result.ObjectID}).Call(p); err != nil {
 		return nil, fmt.Errorf("give the files to element %d: %w", it.Number, err)
 	}
-	return &UploadResult{Number: it.Number, Files: files, Field: it.Name}, nil
+	if field.Name == "" {
+		field.Name = it.Name
+	}
+	return &UploadResult{Number: it.Number, Files: files, Field: field.Name}, nil
+}
+
+// uploadByChooser clicks the numbered element with file choosers intercepted
+// and gives the files to the chooser it opens; the lock is held.
+func (s *Session) uploadByChooser(ctx context.Context, it *Item, w *world, files []string) (*UploadResult, error) {
+	p := s.page.Context(ctx)
+	opened := make(chan *proto.PageFileChooserOpened, 1)
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	wait := s.page.Context(wctx).EachEvent(func(ev *proto.PageFileChooserOpened) bool {
+		opened <- ev
+		return true
+	})
+	go wait()
+	if err := (proto.PageSetInterceptFileChooserDialog{Enabled: true}).Call(p); err != nil {
+		return nil, fmt.Errorf("watch for a file chooser: %w", err)
+	}
+	// Only while this click lasts: the user's own clicks get the real chooser.
+	defer func() {
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		_ = proto.PageSetInterceptFileChooserDialog{Enabled: false}.Call(s.page.Context(dctx))
+	}()
+	dialog, err := s.watchInput(ctx, func(ctx context.Context) error {
+		x, y, disabled, err := s.pointFor(ctx, it, w)
+		if err != nil {
+			return err
+		}
+		if disabled {
+			return fmt.Errorf("element %d (%s) is disabled", it.Number, label(it))
+		}
+		return clickAt(ctx, s.page, x, y)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if dialog != nil {
+		return nil, &DialogError{Dialog: *dialog}
+	}
+	var ev *proto.PageFileChooserOpened
+	select {
+	case ev = <-opened:
+	case <-time.After(fileChooserWait):
+		return nil, fmt.Errorf("element %d (%s) is not a file field, has none, and clicking it opened no file chooser; list again and pick the file field or its button", it.Number, label(it))
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if ev.BackendNodeID == 0 {
+		return nil, fmt.Errorf("element %d (%s) opened a file picker that is not a file field; it cannot be given files", it.Number, label(it))
+	}
+	if len(files) > 1 && ev.Mode != proto.PageFileChooserOpenedModeSelectMultiple {
+		// Close the chooser without files, as the user's Cancel would.
+		_ = proto.DOMSetFileInputFiles{Files: []string{}, BackendNodeID: ev.BackendNodeID}.Call(p)
+		return nil, fmt.Errorf("element %d (%s) takes one file; %d were given", it.Number, label(it), len(files))
+	}
+	if err := (proto.DOMSetFileInputFiles{Files: files, BackendNodeID: ev.BackendNodeID}).Call(p); err != nil {
+		return nil, fmt.Errorf("give the files to element %d: %w", it.Number, err)
+	}
+	return &UploadResult{Number: it.Number, Files: files, Field: it.Name, Chooser: true}, nil
 }

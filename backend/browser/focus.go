@@ -133,5 +133,8 @@ func joinNote(a, b string) string {
 	if a == "" {
 		return b
 	}
+	if b == "" {
+		return a
+	}
 	return a + " " + b
 }

@@ -95,6 +95,17 @@ func fixtureHandler() http.Handler {
 		w.(http.Flusher).Flush()
 		<-r.Context().Done()
 	})
+	mux.HandleFunc("/broken", func(w http.ResponseWriter, r *http.Request) {
+		// A download whose connection drops a quarter of the way through.
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Header().Set("Content-Disposition", `attachment; filename="broken.bin"`)
+		w.Header().Set("Content-Length", "40000")
+		_, _ = w.Write([]byte(strings.Repeat("b", 10000)))
+		w.(http.Flusher).Flush()
+		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+			_ = conn.Close()
+		}
+	})
 	files := http.FileServer(http.Dir("testdata"))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if serveExtra(w, r) {

@@ -114,7 +114,11 @@ type StaleError struct {
 }
 
 func (e *StaleError) Error() string {
-	return fmt.Sprintf("numbering is stale (the page changed since list %d); call browser_list_interactives again", e.Generation)
+	why := "the page changed"
+	if e.Reason != "" {
+		why = e.Reason
+	}
+	return fmt.Sprintf("numbering is stale (%s since list %d); call browser_list_interactives again", why, e.Generation)
 }
 
 // ListOptions select the window of a list.

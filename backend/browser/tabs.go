@@ -4,8 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"sort"
 	"strings"
+	"sync"
+	"time"
 
+	"github.com/go-rod/rod/lib/input"
 	"github.com/go-rod/rod/lib/proto"
 )
 
@@ -28,6 +32,226 @@ type TabResult struct {
 	PageState
 	Tab   int `json:"tab"`
 	Count int `json:"tabs"`
+}
+
+// tabWatch follows Chromium's Target events for the session's browser
+// context, so tabs keep the order they were opened in (also when the site
+// opens several at once), an action can say which tabs it opened, and a tab
+// the site closes (window.close) is noticed.
+type tabWatch struct {
+	mu      sync.Mutex
+	seq     int
+	born    map[proto.TargetTargetID]int // page targets by order of creation
+	opener  map[proto.TargetTargetID]proto.TargetTargetID
+	gone    map[proto.TargetTargetID]bool
+	changed chan struct{}
+}
+
+func (w *tabWatch) bump() {
+	close(w.changed)
+	w.changed = make(chan struct{})
+}
+
+// watchTabs starts following page targets of the session's browser context
+// (rod turned target discovery on when it connected).
+func (s *Session) watchTabs() {
+	w := &tabWatch{born: map[proto.TargetTargetID]int{}, opener: map[proto.TargetTargetID]proto.TargetTargetID{},
+		gone: map[proto.TargetTargetID]bool{}, changed: make(chan struct{})}
+	for _, id := range s.tabs {
+		w.born[id] = 0 // opened before the watch began
+	}
+	s.tw = w
+	ours := func(t *proto.TargetTargetInfo) bool {
+		return t != nil && t.Type == proto.TargetTargetInfoTypePage && t.BrowserContextID == s.contextID
+	}
+	wait := s.root.Context(s.ctx).EachEvent(
+		func(ev *proto.TargetTargetCreated) {
+			if !ours(ev.TargetInfo) {
+				return
+			}
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			if _, ok := w.born[ev.TargetInfo.TargetID]; !ok {
+				w.seq++
+				w.born[ev.TargetInfo.TargetID] = w.seq
+				w.opener[ev.TargetInfo.TargetID] = ev.TargetInfo.OpenerID
+				w.bump()
+			}
+		},
+		func(ev *proto.TargetTargetDestroyed) {
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			if _, ok := w.born[ev.TargetID]; ok && !w.gone[ev.TargetID] {
+				w.gone[ev.TargetID] = true
+				w.bump()
+			}
+		},
+	)
+	go wait()
+}
+
+// isTab reports whether id is one of the session's tabs (a tab's main frame
+// has the tab's target id).
+func (s *Session) isTab(id proto.TargetTargetID) bool {
+	s.tw.mu.Lock()
+	defer s.tw.mu.Unlock()
+	_, ok := s.tw.born[id]
+	return ok && !s.tw.gone[id]
+}
+
+// tabMark is the watch's position before an action.
+func (s *Session) tabMark() int {
+	s.tw.mu.Lock()
+	defer s.tw.mu.Unlock()
+	return s.tw.seq
+}
+
+// tabsOpenedSince lists the tabs created after mark that are still open: the
+// tabs an action made the site open. It waits up to wait for the first one
+// (a new tab's target can lag the click by a few milliseconds).
+func (s *Session) tabsOpenedSince(ctx context.Context, mark int, wait time.Duration) []Tab {
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+waiting:
+	for wait > 0 {
+		s.tw.mu.Lock()
+		n, ch := s.tw.seq, s.tw.changed
+		s.tw.mu.Unlock()
+		if n > mark {
+			break
+		}
+		select {
+		case <-ch:
+		case <-deadline.C:
+			break waiting
+		case <-ctx.Done():
+			break waiting
+		}
+	}
+	s.tw.mu.Lock()
+	fresh := map[proto.TargetTargetID]bool{}
+	for id, seq := range s.tw.born {
+		if seq > mark {
+			fresh[id] = true
+		}
+	}
+	s.tw.mu.Unlock()
+	if len(fresh) == 0 {
+		return nil
+	}
+	infos, err := s.refreshTabs(ctx)
+	if err != nil {
+		return nil
+	}
+	var out []Tab
+	for _, t := range s.tabList(infos) {
+		if fresh[infos[t.Index-1].TargetID] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// newTabsNote tells the assistant where the tabs an action opened are.
+func newTabsNote(tabs []Tab) string {
+	if len(tabs) == 0 {
+		return ""
+	}
+	parts := make([]string, len(tabs))
+	for i, t := range tabs {
+		parts[i] = fmt.Sprintf("%d (%s)", t.Index, t.URL)
+	}
+	return fmt.Sprintf("The page opened a new tab: %s; this tab stays current (browser_switch_tab to go there).", strings.Join(parts, ", "))
+}
+
+// currentTabGone reports whether the site (or the user) closed the current
+// tab while other tabs of the session are still open.
+func (s *Session) currentTabGone() bool {
+	if s.tw == nil || s.page == nil {
+		return false
+	}
+	s.tw.mu.Lock()
+	defer s.tw.mu.Unlock()
+	if !s.tw.gone[s.page.TargetID] {
+		return false
+	}
+	for id := range s.tw.born {
+		if !s.tw.gone[id] {
+			return true
+		}
+	}
+	return false
+}
+
+// adoptTab makes another tab current when the current one was closed by the
+// page (window.close, e.g. a sign-in pop-up that finished): the tab that
+// opened it if it is still there, else the last one. It returns the new
+// current tab (from 1), or 0 when nothing changed. The lock is held.
+func (s *Session) adoptTab(ctx context.Context) int {
+	if !s.currentTabGone() {
+		return 0
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	infos, err := s.refreshTabs(ctx)
+	if err != nil || len(infos) == 0 {
+		return 0
+	}
+	s.tw.mu.Lock()
+	opener := s.tw.opener[s.page.TargetID]
+	s.tw.mu.Unlock()
+	pick := len(infos) - 1
+	for i, t := range infos {
+		if t.TargetID == opener {
+			pick = i
+		}
+	}
+	if err := s.switchTo(ctx, infos[pick].TargetID); err != nil {
+		return 0
+	}
+	s.logf("browser: the current tab was closed by the page; tab %d is current now", pick+1)
+	return pick + 1
+}
+
+// waitTabGone waits up to d for the current tab's Target to be destroyed.
+func (s *Session) waitTabGone(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		s.tw.mu.Lock()
+		gone, ch := s.tw.gone[s.page.TargetID], s.tw.changed
+		s.tw.mu.Unlock()
+		if gone {
+			return
+		}
+		select {
+		case <-ch:
+		case <-t.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// tabsAfterClick adds to a click's result the tabs it made the page open,
+// and moves to another tab if the page closed its own.
+func (s *Session) tabsAfterClick(ctx context.Context, mark int, res *ActResult) {
+	res.NewTabs = s.tabsOpenedSince(ctx, mark, 0)
+	res.Note = joinNote(res.Note, newTabsNote(res.NewTabs))
+	if res.URL == "" {
+		// The page could not be described: if its tab is gone, give the
+		// Target event a moment to arrive.
+		if _, err := (proto.TargetGetTargetInfo{TargetID: s.page.TargetID}).Call(s.root.Context(ctx)); err != nil {
+			s.waitTabGone(ctx, time.Second)
+		}
+	}
+	if tab := s.adoptTab(ctx); tab > 0 {
+		st := &PageState{}
+		s.describe(ctx, st)
+		res.URL, res.Title, res.Focused, res.NumberingStale = st.URL, st.Title, nil, true
+		res.Note = fmt.Sprintf("The page closed its tab; tab %d (%q) is current now: list its elements before acting by number.", tab, st.Title)
+	}
 }
 
 // refreshTabs brings s.tabs up to date with the browser: pages the site
@@ -58,11 +282,19 @@ func (s *Session) refreshTabs(ctx context.Context) ([]proto.TargetTargetInfo, er
 	for _, id := range s.tabs {
 		known[id] = true
 	}
+	var newcomers []proto.TargetTargetID
 	for _, id := range order {
 		if !known[id] {
-			s.tabs = append(s.tabs, id)
+			newcomers = append(newcomers, id)
 		}
 	}
+	// Newcomers join in the order Chromium created them.
+	if s.tw != nil && len(newcomers) > 1 {
+		s.tw.mu.Lock()
+		sort.SliceStable(newcomers, func(i, j int) bool { return s.tw.born[newcomers[i]] < s.tw.born[newcomers[j]] })
+		s.tw.mu.Unlock()
+	}
+	s.tabs = append(s.tabs, newcomers...)
 	infos := make([]proto.TargetTargetInfo, len(s.tabs))
 	for i, id := range s.tabs {
 		infos[i] = *live[id]
@@ -150,9 +382,13 @@ func (s *Session) SwitchTab(ctx context.Context, index int, titleContains string
 		return nil, err
 	}
 	res := &TabResult{Tab: pick + 1, Count: len(infos)}
+	res.Loaded = s.waitTabReady(ctx)
+	res.Banners = s.bannersAfter(ctx, "switch tab")
 	s.describe(ctx, &res.PageState)
-	res.Loaded = true
 	res.Note = "This tab is current now; list its elements before acting by number."
+	if !res.Loaded {
+		res.Note = fmt.Sprintf("This tab is current now but was still loading after %s; list or extract to check it before acting by number.", s.opts.NavigationTimeout)
+	}
 	return res, nil
 }
 
@@ -168,8 +404,9 @@ func tabsLine(tabs []Tab) string {
 }
 
 // OpenInNewTab opens the numbered link of the last list in a new tab, makes
-// that tab current and waits for it to load. Only links with an http(s)
-// address open this way; for other elements click them instead.
+// that tab current and waits for it to load. A link with an http(s) or file
+// address opens by that address; a link without one (a script link) gets a
+// real Ctrl+click at its point, which sites honour to open a new tab.
 func (s *Session) OpenInNewTab(ctx context.Context, index int) (*TabResult, error) {
 	if index < 1 {
 		return nil, invalid("index must be a number from the last list (1 or more)")
@@ -187,12 +424,15 @@ func (s *Session) OpenInNewTab(ctx context.Context, index int) (*TabResult, erro
 		return nil, fmt.Errorf("number %d is not in list %d (it numbers 1..%d)", index, n.gen, len(n.items))
 	}
 	it := n.items[index-1]
-	u, perr := url.Parse(it.Href)
-	if it.Href == "" || perr != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "file") {
-		return nil, fmt.Errorf("element %d (%s) is not a link to a page; click it instead", it.Number, label(it))
-	}
 	if _, err := s.refreshTabs(ctx); err != nil {
 		return nil, err
+	}
+	u, perr := url.Parse(it.Href)
+	if it.Href == "" || perr != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "file") {
+		if it.Role != "link" {
+			return nil, fmt.Errorf("element %d (%s) is not a link, so it cannot open in a new tab; click it instead (a tab the page opens shows in browser_tabs)", it.Number, label(it))
+		}
+		return s.ctrlClickNewTab(ctx, n, it)
 	}
 	p, err := s.browser.Page(proto.TargetCreateTarget{URL: "about:blank"})
 	if err != nil {
@@ -206,7 +446,119 @@ func (s *Session) OpenInNewTab(ctx context.Context, index int) (*TabResult, erro
 	if err != nil {
 		return nil, err
 	}
+	st.Banners = s.bannersAfter(ctx, "new tab")
 	return &TabResult{PageState: *st, Tab: len(s.tabs), Count: len(s.tabs)}, nil
+}
+
+// newTabWait is how long a Ctrl+click may take to open its tab.
+const newTabWait = 1500 * time.Millisecond
+
+// ctrlClickNewTab Ctrl+clicks a link that has no address of its own and
+// switches to the tab it opens; the lock is held.
+func (s *Session) ctrlClickNewTab(ctx context.Context, n *numbering, it *Item) (*TabResult, error) {
+	w, err := s.world(ctx, it.frame.frameID)
+	if err != nil {
+		n.markStale("a frame went away")
+		return nil, &StaleError{Generation: n.gen, Reason: "a frame went away"}
+	}
+	mark := s.tabMark()
+	before := s.ev.snapshot()
+	dialog, err := s.watchInput(ctx, func(ctx context.Context) error {
+		x, y, disabled, err := s.pointFor(ctx, it, w)
+		if err != nil {
+			return err
+		}
+		if disabled {
+			return fmt.Errorf("element %d (%s) is disabled", it.Number, label(it))
+		}
+		return ctrlClickAt(ctx, s, x, y)
+	})
+	s.release(ctx) // this tab's handles, before another tab becomes current
+	if err != nil {
+		return nil, err
+	}
+	if dialog != nil {
+		return nil, &DialogError{Dialog: *dialog}
+	}
+	opened := s.tabsOpenedSince(ctx, mark, newTabWait)
+	if len(opened) == 0 {
+		navigated, _ := s.settle(ctx, before)
+		if navigated || s.isStale(ctx) {
+			s.markStale("the link acted in this tab")
+			return nil, fmt.Errorf("link %d (%s) has no address and opened no tab: it acted in this tab instead (the page changed: list again)", it.Number, label(it))
+		}
+		return nil, fmt.Errorf("link %d (%s) has no address and opened no tab within %s; click it instead", it.Number, label(it), newTabWait)
+	}
+	infos, err := s.refreshTabs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pick := opened[0].Index - 1
+	if err := s.switchTo(ctx, infos[pick].TargetID); err != nil {
+		return nil, err
+	}
+	res := &TabResult{Tab: pick + 1, Count: len(infos)}
+	res.Navigated = true
+	res.Loaded, res.NetworkIdle = s.waitTabLoaded(ctx)
+	res.Banners = s.bannersAfter(ctx, "new tab")
+	s.describe(ctx, &res.PageState)
+	if !res.Loaded {
+		res.Note = fmt.Sprintf("The new tab was still loading after %s; it may be usable anyway: list or extract to check.", s.opts.NavigationTimeout)
+	}
+	return res, nil
+}
+
+// waitTabLoaded waits for a tab that just became current (its loading began
+// before the session followed it) to finish loading and go quiet.
+func (s *Session) waitTabLoaded(ctx context.Context) (loaded, idle bool) {
+	cctx, cancel := context.WithTimeout(ctx, s.opts.NavigationTimeout)
+	defer cancel()
+	loaded = s.waitTabReady(cctx)
+	return loaded, s.ev.waitIdle(cctx, networkQuiet)
+}
+
+// waitTabReady waits until the current tab's document has loaded (a tab the
+// site opened a moment ago may still be loading when it is switched to).
+func (s *Session) waitTabReady(ctx context.Context) bool {
+	cctx, cancel := context.WithTimeout(ctx, s.opts.NavigationTimeout)
+	defer cancel()
+	// A new tab shows about:blank until its page commits; a tab that stays
+	// blank for a second is a blank tab.
+	blankOK := time.Now().Add(time.Second)
+	for {
+		if pi, err := s.info(cctx); err == nil && pi.Ready == "complete" && (pi.URL != "about:blank" || time.Now().After(blankOK)) {
+			return true
+		}
+		if cctx.Err() != nil {
+			return false
+		}
+		sleepCtx(cctx, 50*time.Millisecond)
+	}
+}
+
+// ctrlClickAt clicks at (x, y) with the Control key held, as a person opening
+// a link in a new tab does.
+func ctrlClickAt(ctx context.Context, s *Session, x, y float64) error {
+	p := s.page.Context(ctx)
+	ctrl := input.ModifierControl
+	kd := proto.InputDispatchKeyEvent{Type: proto.InputDispatchKeyEventTypeRawKeyDown, Key: "Control", Code: "ControlLeft",
+		WindowsVirtualKeyCode: 17, NativeVirtualKeyCode: 17, Modifiers: ctrl}
+	if err := kd.Call(p); err != nil {
+		return err
+	}
+	defer func() {
+		_ = proto.InputDispatchKeyEvent{Type: proto.InputDispatchKeyEventTypeKeyUp, Key: "Control", Code: "ControlLeft",
+			WindowsVirtualKeyCode: 17, NativeVirtualKeyCode: 17}.Call(p)
+	}()
+	if err := (proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseMoved, X: x, Y: y, Modifiers: ctrl}).Call(p); err != nil {
+		return err
+	}
+	if err := (proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMousePressed, X: x, Y: y, Modifiers: ctrl,
+		Button: proto.InputMouseButtonLeft, Buttons: gsonInt(1), ClickCount: 1}).Call(p); err != nil {
+		return err
+	}
+	return proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseReleased, X: x, Y: y, Modifiers: ctrl,
+		Button: proto.InputMouseButtonLeft, Buttons: gsonInt(0), ClickCount: 1}.Call(p)
 }
 
 // CloseTab closes a tab (default: the current one). Closing the current tab

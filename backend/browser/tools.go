@@ -230,7 +230,7 @@ func Register(r *tools.Registry, ss *Sessions) {
 		tools.Tool{Name: "browser_tabs", Description: "List the open tabs: index (from 1, in opening order), title, url and which one is current.",
 			Handler: handler(ss, func(ctx context.Context, s *Session, _ noArgs) (any, error) { return s.Tabs(ctx) })},
 		tools.Tool{Name: "browser_open_in_new_tab",
-			Description: "Open the numbered link of the last list in a new tab, make it the current tab and wait for it to load. List again before acting in it.",
+			Description: "Open the numbered link of the last list in a new tab (by its address; a script link gets a Ctrl+click), make it the current tab and wait for it to load. List again before acting in it. Tabs the page opens by itself appear in browser_tabs and in a click's new_tabs.",
 			InputSchema: schema(`"index": {"type": "integer", "minimum": 1, "description": "the link's number in the last list"}`, "index"),
 			Handler:     handler(ss, func(ctx context.Context, s *Session, a indexArgs) (any, error) { return s.OpenInNewTab(ctx, a.Index) })},
 		tools.Tool{Name: "browser_switch_tab",
@@ -258,7 +258,7 @@ func Register(r *tools.Registry, ss *Sessions) {
 				return s.DownloadWait(ctx, a.TimeoutMs)
 			})},
 		tools.Tool{Name: "browser_upload",
-			Description: "Give files to the numbered file field (or its button or label). Only files the user named, as absolute paths; one file unless the field takes several.",
+			Description: "Give files to the numbered file field (or its button or label; a button with no field in sight is clicked and the file chooser it opens gets the files). Only files the user named, as absolute paths of regular files; one file unless the field takes several.",
 			InputSchema: schema(`"index": {"type": "integer", "minimum": 1, "description": "the file field's number in the last list"},
 				"files": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}, "description": "absolute paths of the files the user named"}`, "index", "files"),
 			Handler: handler(ss, func(ctx context.Context, s *Session, a uploadArgs) (any, error) {

@@ -30,6 +30,8 @@ type Assistant struct {
 	// MaxSteps is the iteration limit (default 20); Pause waits between steps.
 	MaxSteps int
 	Pause    time.Duration
+	// Screenshots takes a screenshot after every failed step (for the log).
+	Screenshots bool
 }
 
 // StepLog is one step in the assistant's log: no page content, no typed text.
@@ -40,6 +42,8 @@ type StepLog struct {
 	Action string `json:"action,omitempty"`
 	Status string `json:"status"`
 	Error  string `json:"error,omitempty"`
+	// Screenshot is the path of a screenshot taken after an error.
+	Screenshot string `json:"screenshot,omitempty"`
 }
 
 // AssistantResult is how a goal ended.
@@ -49,6 +53,8 @@ type AssistantResult struct {
 	Steps          int    `json:"steps"`
 	ActionsByIndex int    `json:"actionsByNumber"`
 	OtherActions   int    `json:"actionsOther"`
+	// Screenshots taken after errors (paths).
+	Screenshots []string `json:"screenshots,omitempty"`
 }
 
 // browserTools are the tools the model is offered (SPEC §5), plus the two local ones.
@@ -89,6 +95,10 @@ func (a *Assistant) Run(ctx context.Context, goal string) (AssistantResult, erro
 	userText := []string{goal}
 	observedSinceAction := true
 	unanswered := 0
+	// seen maps numbers to the elements of the last list or find result the
+	// model saw, so checks before an act never re-number the page behind the
+	// model's back.
+	seen := map[int]seenItem{}
 	say := func(line string) {
 		if a.Progress != nil && strings.TrimSpace(line) != "" {
 			a.Progress(strings.TrimSpace(line))
@@ -176,10 +186,27 @@ func (a *Assistant) Run(ctx context.Context, goal string) (AssistantResult, erro
 			reply(map[string]string{"status": "error", "error": "selectors are not allowed; act by number"})
 			continue
 		}
-		if tc.Name == "browser_overlay_act" && args["action"] == "type" {
+		if (tc.Name == "browser_overlay_act" || tc.Name == "browser_act_by_index") && args["action"] == "type" {
 			text, _ := args["text"].(string)
-			if !given(text, userText) && a.typingSecret(ctx, args) {
-				reply(map[string]string{"status": "error", "error": "this is a password or code field: the user types it; ask them to type into this number"})
+			it, known := seen[intArg(args, "index")]
+			secret := !known || strings.EqualFold(it.Type, "password") || secretWords.MatchString(it.Name)
+			if secret && !given(text, userText) {
+				reply(map[string]string{"status": "error", "error": "this may be a password or code field and the user did not give this text: the user types it; ask them to type into this number themselves"})
+				a.log(StepLog{Step: res.Steps, Tool: tc.Name, Index: intArg(args, "index"), Action: "type", Status: "refused", Error: "secret not given by the user"})
+				continue
+			}
+		}
+		if tc.Name == "browser_upload" {
+			files, _ := args["files"].([]any)
+			refused := ""
+			for _, f := range files {
+				if p, _ := f.(string); !given(p, userText) {
+					refused = p
+				}
+			}
+			if refused != "" || len(files) == 0 {
+				reply(map[string]string{"status": "error", "error": "only files the user named can be uploaded; ask the user which file to send"})
+				a.log(StepLog{Step: res.Steps, Tool: tc.Name, Index: intArg(args, "index"), Status: "refused", Error: "file not named by the user"})
 				continue
 			}
 		}
@@ -195,7 +222,10 @@ func (a *Assistant) Run(ctx context.Context, goal string) (AssistantResult, erro
 			status, _ = m["status"].(string)
 			errText, _ = m["error"].(string)
 		}
-		a.log(StepLog{Step: res.Steps, Tool: tc.Name, Index: intArg(args, "index"), Action: strArg(args, "action"), Status: status, Error: errText})
+		a.log(StepLog{Step: res.Steps, Tool: tc.Name, Index: intArg(args, "index"), Action: strArg(args, "action"), Status: status, Error: redact(errText)})
+		if status == "ok" {
+			noteSeen(out, seen)
+		}
 		switch tc.Name {
 		case "browser_overlay_act":
 			res.ActionsByIndex++
@@ -211,6 +241,26 @@ func (a *Assistant) Run(ctx context.Context, goal string) (AssistantResult, erro
 			}
 		}
 		reply(out)
+		// A JavaScript dialog is the user's to answer: the loop asks them and
+		// passes their answer on; the model never answers one.
+		if d := dialogOf(out); d != nil {
+			if err := a.answerDialog(ctx, d, &msgs, userText); err != nil {
+				return res, err
+			}
+			observedSinceAction = false
+		}
+		if status == "error" && a.Screenshots {
+			// The seed's rule: on an error, a screenshot for the log first.
+			if shot, err := a.Reg.Call(ctx, tools.Call{Name: "browser_screenshot", Args: json.RawMessage(`{}`)}, tools.Context{}); err == nil {
+				if m, ok := asMap(shot); ok {
+					if d, ok := m["data"].(map[string]any); ok {
+						p, _ := d["path"].(string)
+						res.Screenshots = append(res.Screenshots, p)
+						a.log(StepLog{Step: res.Steps, Tool: "browser_screenshot", Status: "ok", Screenshot: p})
+					}
+				}
+			}
+		}
 		if status == "error" && strings.Contains(errText, "stale") {
 			// Re-number for the model at once (the fallback chain's "re-number").
 			if fresh, err := a.Reg.Call(ctx, tools.Call{Name: "browser_list_interactives", Args: json.RawMessage(`{}`)}, tools.Context{}); err == nil {
@@ -249,31 +299,115 @@ func (a *Assistant) ask(ctx context.Context, q string) (string, error) {
 	return strings.TrimSpace(ans), err
 }
 
-// typingSecret tells whether the target of a type action is a password field, by
-// the current numbering.
-func (a *Assistant) typingSecret(ctx context.Context, args map[string]any) bool {
-	res, err := a.Reg.Call(ctx, tools.Call{Name: "browser_list_interactives", Args: json.RawMessage(`{"limit":500}`)}, tools.Context{})
-	if err != nil {
-		return true // cannot tell: be safe
-	}
-	b, _ := json.Marshal(res)
-	var l struct {
+type seenItem struct {
+	Type, Name string
+}
+
+// noteSeen remembers the numbered elements of a list or find result.
+func noteSeen(out any, seen map[int]seenItem) {
+	b, _ := json.Marshal(out)
+	var r struct {
 		Data struct {
 			Items []struct {
-				Number int    `json:"number"`
-				Type   string `json:"type"`
-				Name   string `json:"name"`
+				Number     int
+				Type, Name string
 			} `json:"items"`
+			Matches []struct {
+				Number     int
+				Type, Name string
+			} `json:"matches"`
 		} `json:"data"`
 	}
-	_ = json.Unmarshal(b, &l)
-	idx := intArg(args, "index")
-	for _, it := range l.Data.Items {
-		if it.Number == idx {
-			return strings.EqualFold(it.Type, "password") || secretWords.MatchString(it.Name)
+	if json.Unmarshal(b, &r) != nil {
+		return
+	}
+	if len(r.Data.Items) > 0 {
+		for k := range seen {
+			delete(seen, k)
 		}
 	}
+	for _, it := range append(r.Data.Items, r.Data.Matches...) {
+		seen[it.Number] = seenItem{Type: it.Type, Name: it.Name}
+	}
+}
+
+type dialogInfo struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+}
+
+// dialogOf returns the JavaScript dialog a browser result says is open.
+func dialogOf(out any) *dialogInfo {
+	b, _ := json.Marshal(out)
+	var r struct {
+		Data struct {
+			Open *dialogInfo `json:"dialog_open"`
+			Next *dialogInfo `json:"next_dialog"`
+		} `json:"data"`
+	}
+	if json.Unmarshal(b, &r) != nil {
+		return nil
+	}
+	if r.Data.Open != nil {
+		return r.Data.Open
+	}
+	return r.Data.Next
+}
+
+// answerDialog puts the page's question to the user and answers the dialog
+// with what they said (no answer: Cancel, never OK).
+func (a *Assistant) answerDialog(ctx context.Context, d *dialogInfo, msgs *[]llm.Message, userText []string) error {
+	for d != nil {
+		q := fmt.Sprintf("The page asks (%s): %s", d.Type, d.Message)
+		switch d.Type {
+		case "prompt":
+			q += " — what should I answer? (nothing: cancel)"
+		case "alert":
+			q += " — say ok to close it."
+		default:
+			q += " — yes or no?"
+		}
+		ans, err := a.ask(ctx, q)
+		if err != nil {
+			return err
+		}
+		args := map[string]any{"accept": false}
+		switch {
+		case d.Type == "alert":
+			args["accept"] = true
+		case d.Type == "prompt" && ans != "":
+			args["accept"], args["text"] = true, ans
+		case d.Type != "prompt":
+			args["accept"] = yes(ans)
+		}
+		b, _ := json.Marshal(args)
+		out, err := a.Reg.Call(ctx, tools.Call{Name: "browser_dialog", Args: b}, tools.Context{})
+		if err != nil {
+			return err
+		}
+		rb, _ := json.Marshal(out)
+		*msgs = append(*msgs, llm.Message{Role: "user", Content: fmt.Sprintf("The page showed a %s dialog; the user answered it (accept=%v). Result: %s", d.Type, args["accept"], rb)})
+		a.log(StepLog{Tool: "browser_dialog", Status: "ok"})
+		d = dialogOf(out)
+	}
+	return nil
+}
+
+func yes(s string) bool {
+	switch strings.ToLower(strings.Trim(strings.TrimSpace(s), ".!")) {
+	case "y", "yes", "ok", "okay", "sure", "д", "да", "ок", "конечно":
+		return true
+	}
 	return false
+}
+
+// quoted matches quoted page text in error messages ("button \"Delete\"").
+var quotedText = regexp.MustCompile(`"[^"]*"|«[^»]*»`)
+
+// redact keeps page text and personal data out of the log: quoted names
+// become "…".
+func redact(s string) string {
+	return quotedText.ReplaceAllString(s, `"…"`)
 }
 
 func given(text string, user []string) bool {

@@ -28,8 +28,9 @@ type pageEvents struct {
 	inflight     map[proto.NetworkRequestID]time.Time
 	urls         map[proto.NetworkRequestID]string // of requests in flight
 	lastNet      time.Time
-	dialogs      []string // dialogs answered since the last report
-	pending      *Dialog  // the dialog waiting for the user, if any
+	lastOver     time.Time // when more than idleAllowance requests were last in flight
+	dialogs      []string  // dialogs answered since the last report
+	pending      *Dialog   // the dialog waiting for the user, if any
 }
 
 // Dialog is a JavaScript alert, confirm, prompt or beforeunload question the
@@ -76,6 +77,13 @@ type evSnap struct {
 // Requests older than this are long polls or streams; they do not keep the
 // network from being idle.
 const longRequest = 10 * time.Second
+
+// Idle rules: strictly nothing in flight during the first strictFor of a
+// wait, then at most idleAllowance requests in flight for the quiet time.
+const (
+	strictFor     = 1500 * time.Millisecond
+	idleAllowance = 2
+)
 
 // Resource types that never count for network idle.
 var idleExcluded = map[proto.NetworkResourceType]bool{
@@ -186,6 +194,9 @@ func (e *pageEvents) start(p *rod.Page) {
 			e.mu.Lock()
 			if _, has := e.inflight[ev.RequestID]; !has {
 				e.inflight[ev.RequestID] = time.Now()
+				if len(e.inflight) > idleAllowance {
+					e.lastOver = time.Now()
+				}
 				if ev.Request != nil {
 					e.urls[ev.RequestID] = ev.Request.URL
 				}
@@ -254,7 +265,13 @@ func (e *pageEvents) waitFor(ctx context.Context, poll time.Duration, cond func(
 }
 
 // waitIdle waits until no counted request has been in flight for quiet.
+//
+// A page that never goes idle (a single-page app polling its server) would
+// hold every wait to its cap; so after strictFor of strict waiting, up to
+// idleAllowance requests may stay in flight (like Puppeteer's networkidle2)
+// as long as no more were in flight for quiet.
 func (e *pageEvents) waitIdle(ctx context.Context, quiet time.Duration) bool {
+	start := time.Now()
 	for {
 		e.mu.Lock()
 		now := time.Now()
@@ -264,14 +281,24 @@ func (e *pageEvents) waitIdle(ctx context.Context, quiet time.Duration) bool {
 				busy++
 			}
 		}
+		allow := 0
+		if now.Sub(start) > strictFor {
+			allow = idleAllowance
+		}
 		rem := quiet - now.Sub(e.lastNet)
+		if allow > 0 && busy <= allow {
+			rem = quiet - now.Sub(e.lastOver)
+		}
 		ch := e.changed
 		e.mu.Unlock()
-		if busy == 0 && rem <= 0 {
+		if busy <= allow && rem <= 0 {
 			return true
 		}
-		if busy > 0 || rem <= 0 {
+		if busy > allow || rem <= 0 {
 			rem = quiet
+		}
+		if allow == 0 && now.Sub(start) < strictFor && rem > strictFor-now.Sub(start) {
+			rem = strictFor - now.Sub(start) + time.Millisecond
 		}
 		t := time.NewTimer(rem)
 		select {

@@ -384,6 +384,12 @@ setInterval(() => fetch('/poll?t=' + Date.now()), 300);
 		_, _ = w.Write([]byte("%PDF-1.4\n" + strings.Repeat("0", 4000)))
 	})
 
+	// --- a page that asks with a confirm dialog ------------------------------------
+	mux.HandleFunc("/dialog", func(w http.ResponseWriter, r *http.Request) {
+		page(w, "en", "History", header+`<main><h1>History</h1>
+<button onclick="fetch('/event?e=' + (confirm('Delete all history?') ? 'history cleared' : 'history kept'))">Clear history</button></main>`)
+	})
+
 	mux.HandleFunc("/event", func(w http.ResponseWriter, r *http.Request) {
 		s.record("%s", r.URL.Query().Get("e"))
 		w.WriteHeader(http.StatusNoContent)

@@ -1,0 +1,195 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/llm"
+	"github.com/waymark/waymark/backend/llm/llmtest"
+)
+
+// turn is one scripted model turn: a progress line and one tool call whose
+// "index" may name an element ("{Name}") of the last list the model was sent.
+type turn struct {
+	tool string
+	args map[string]any
+}
+
+// scripted answers the turns in order, resolving names from the list results
+// in the conversation, then finishes.
+func scripted(t *testing.T, turns []turn) llmtest.Reply {
+	return llmtest.Repeat(llmtest.Handler(func(req llmtest.ChatRequest) llmtest.Reply {
+		done := 0
+		var last map[string]any
+		for _, m := range req.Messages {
+			if m.Role == "assistant" && len(m.ToolCalls) > 0 {
+				done++
+			}
+			var r struct {
+				Data map[string]any `json:"data"`
+			}
+			if m.Role == "tool" && json.Unmarshal([]byte(m.Content), &r) == nil && r.Data["items"] != nil {
+				last = r.Data
+			}
+		}
+		if done >= len(turns) {
+			return llmtest.Completion{Content: "Stopping.", ToolCalls: []llm.ToolCall{{ID: "end", Name: "assistant_done", Arguments: json.RawMessage(`{"reason":"finished the script"}`)}}}
+		}
+		tr := turns[done]
+		args := map[string]any{}
+		for k, v := range tr.args {
+			if s, ok := v.(string); ok && strings.HasPrefix(s, "{") {
+				v = numberIn(last, s[1:len(s)-1])
+			}
+			args[k] = v
+		}
+		b, _ := json.Marshal(args)
+		return llmtest.Completion{Content: "Step " + fmt.Sprint(done+1) + ".", ToolCalls: []llm.ToolCall{{ID: fmt.Sprintf("t%d", done), Name: tr.tool, Arguments: b}}}
+	}))
+}
+
+// lastToolReply returns the tool message answering call id in the requests.
+func toolReply(srv *llmtest.Server, id string) string {
+	for _, req := range srv.Requests() {
+		for _, m := range req.Messages {
+			if m.Role == "tool" && m.ToolCallID == id {
+				return m.Content
+			}
+		}
+	}
+	return ""
+}
+
+func TestAssistantSafetyWithRealTools(t *testing.T) {
+	lst := turn{"browser_list_interactives", map[string]any{}}
+	cases := []struct {
+		name    string
+		start   string
+		goal    string
+		turns   []turn
+		answers []string // the user's answers to assistant_ask, "" = silence
+		check   func(t *testing.T, r *rig, srv *llmtest.Server, res agent.AssistantResult, asked []string, logs []agent.StepLog)
+	}{
+		{"a password the user did not give is never typed", "/login", "sign in as anna",
+			[]turn{lst, {"browser_overlay_act", map[string]any{"index": "{Имя пользователя}", "action": "type", "text": "anna"}},
+				{"browser_overlay_act", map[string]any{"index": "{Пароль}", "action": "type", "text": "hunter2"}}},
+			nil,
+			func(t *testing.T, r *rig, srv *llmtest.Server, res agent.AssistantResult, _ []string, _ []agent.StepLog) {
+				if !strings.Contains(toolReply(srv, "t2"), "the user types it") {
+					t.Fatalf("typing an invented password was not refused: %s", toolReply(srv, "t2"))
+				}
+				if r.call("browser_extract", map[string]any{})["text"].(string) == "" || r.sites.Has("login") {
+					t.Fatal("a login was attempted")
+				}
+			}},
+		{"a password the user gave for that field is typed", "/login", "sign in as anna with the password correct horse",
+			[]turn{lst, {"browser_overlay_act", map[string]any{"index": "{Имя пользователя}", "action": "type", "text": "anna"}},
+				{"browser_overlay_act", map[string]any{"index": "{Пароль}", "action": "type", "text": "correct horse"}},
+				{"browser_overlay_act", map[string]any{"index": "{Войти}", "action": "click"}}, {"browser_extract", map[string]any{}}},
+			nil,
+			func(t *testing.T, r *rig, _ *llmtest.Server, res agent.AssistantResult, _ []string, _ []agent.StepLog) {
+				if !r.sites.Has("login ok anna") || !res.Done {
+					t.Fatalf("login with the given password failed: %+v %v", res, r.sites.Events())
+				}
+			}},
+		{"never asks for a password", "/login", "sign in",
+			[]turn{{"assistant_ask", map[string]any{"question": "What is your password?"}}},
+			[]string{"secret"},
+			func(t *testing.T, _ *rig, srv *llmtest.Server, _ agent.AssistantResult, asked []string, _ []agent.StepLog) {
+				if len(asked) != 0 || !strings.Contains(toolReply(srv, "t0"), "never ask for passwords") {
+					t.Fatalf("asked %q; reply %s", asked, toolReply(srv, "t0"))
+				}
+			}},
+		{"ask pauses and the answer joins the history", "/wiki", "look something up",
+			[]turn{{"assistant_ask", map[string]any{"question": "Which city?"}}, lst,
+				{"browser_overlay_act", map[string]any{"index": "{Search the encyclopedia}", "action": "type", "text": "kazan"}}},
+			[]string{"kazan"},
+			func(t *testing.T, r *rig, srv *llmtest.Server, _ agent.AssistantResult, asked []string, _ []agent.StepLog) {
+				if len(asked) != 1 || asked[0] != "Which city?" {
+					t.Fatalf("asked %q", asked)
+				}
+				if !strings.Contains(toolReply(srv, "t2"), `"status":"ok"`) {
+					t.Fatalf("typing the user's answer: %s", toolReply(srv, "t2"))
+				}
+			}},
+		{"no answer twice finishes with an explanation", "/wiki", "look something up",
+			[]turn{{"assistant_ask", map[string]any{"question": "Which city?"}}, {"assistant_ask", map[string]any{"question": "City?"}}},
+			[]string{"", ""},
+			func(t *testing.T, _ *rig, _ *llmtest.Server, res agent.AssistantResult, asked []string, _ []agent.StepLog) {
+				if res.Done || len(asked) != 2 || !strings.Contains(res.Reason, "did not answer") {
+					t.Fatalf("%+v asked %q", res, asked)
+				}
+			}},
+		{"done is refused until the result is observed", "/video", "play the video",
+			[]turn{lst, {"browser_overlay_act", map[string]any{"index": "{Play}", "action": "click"}},
+				{"assistant_done", map[string]any{"reason": "playing"}}, {"browser_extract", map[string]any{}}},
+			nil,
+			func(t *testing.T, r *rig, srv *llmtest.Server, res agent.AssistantResult, _ []string, _ []agent.StepLog) {
+				if !strings.Contains(toolReply(srv, "t2"), "confirm the result") || !res.Done || !r.sites.Has("video playing") {
+					t.Fatalf("done before observing: %s; %+v", toolReply(srv, "t2"), res)
+				}
+			}},
+		{"an error takes a screenshot and the log has no page text", "/shop", "buy",
+			[]turn{lst, {"browser_overlay_act", map[string]any{"index": 99, "action": "click"}}},
+			nil,
+			func(t *testing.T, _ *rig, _ *llmtest.Server, res agent.AssistantResult, _ []string, logs []agent.StepLog) {
+				if len(res.Screenshots) != 1 {
+					t.Fatalf("screenshots after the error: %v", res.Screenshots)
+				}
+				b, _ := json.Marshal(logs)
+				if strings.Contains(string(b), "Kettle shop") || strings.Contains(string(b), "Search products") {
+					t.Fatalf("page text in the log: %s", b)
+				}
+			}},
+		{"uploads only files the user named", "/files", "send my report",
+			[]turn{lst, {"browser_upload", map[string]any{"index": "{Document to send}", "files": []string{"/etc/passwd"}}}},
+			nil,
+			func(t *testing.T, r *rig, srv *llmtest.Server, _ agent.AssistantResult, _ []string, _ []agent.StepLog) {
+				if !strings.Contains(toolReply(srv, "t1"), "only files the user named") {
+					t.Fatalf("upload of an unnamed file: %s", toolReply(srv, "t1"))
+				}
+			}},
+		{"a page's confirm dialog goes to the user", "/dialog", "clear the history",
+			[]turn{lst, {"browser_overlay_act", map[string]any{"index": "{Clear history}", "action": "click"}}, {"browser_extract", map[string]any{}}},
+			[]string{"no"},
+			func(t *testing.T, r *rig, _ *llmtest.Server, _ agent.AssistantResult, asked []string, _ []agent.StepLog) {
+				if len(asked) != 1 || !strings.Contains(asked[0], "Delete all history?") {
+					t.Fatalf("asked %q", asked)
+				}
+				if r.sites.Has("history cleared") || !r.sites.Has("history kept") {
+					t.Fatalf("the dialog was not answered as the user said: %v", r.sites.Events())
+				}
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRig(t)
+			srv := llmtest.New(t, scripted(t, c.turns))
+			var asked []string
+			answers := append([]string(nil), c.answers...)
+			var logs []agent.StepLog
+			a := &agent.Assistant{Reg: r.reg, Model: modelClient(t, srv.URL()), MaxSteps: len(c.turns) + 3, Screenshots: true, AskTimeout: time.Second,
+				Ask: func(ctx context.Context, q string) (string, error) {
+					asked = append(asked, q)
+					if len(answers) == 0 {
+						return "", nil
+					}
+					ans := answers[0]
+					answers = answers[1:]
+					return ans, nil
+				},
+				Log: func(s agent.StepLog) { logs = append(logs, s) }}
+			r.call("browser_navigate", map[string]any{"url": r.sites.URL(c.start)})
+			res, err := a.Run(ctxFor(t), c.goal)
+			if err != nil {
+				t.Fatalf("run: %v", err)
+			}
+			c.check(t, r, srv, res, asked, logs)
+		})
+	}
+}

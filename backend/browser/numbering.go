@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -177,9 +178,9 @@ type jsEntry struct {
 	Chk   *bool      `json:"chk"`
 	S     string     `json:"s"`
 	R     [4]float64 `json:"r"`
-	V     bool       `json:"v"`
-	M     bool       `json:"m"`
-	D     bool       `json:"d"`
+	XV    int        `json:"xv"` // 1: not in the viewport
+	XM    int        `json:"xm"` // 1: not in the main landmark
+	XD    int        `json:"xd"` // 1: not in the open dialog
 	Fid   string     `json:"fid"`
 	Src   string     `json:"src"`
 	O     [2]float64 `json:"o"`
@@ -294,11 +295,15 @@ func (s *Session) enumerate(ctx context.Context, scope string) (*numbering, stri
 			return err
 		}
 		var res jsList
-		if err := s.call(ctx, w, "list", map[string]any{"threshold": s.opts.StaleThreshold, "base": s.nextID}, &res); err != nil {
+		if err := s.call(ctx, w, "list", map[string]any{"threshold": s.opts.StaleThreshold, "base": s.nextID, "rects": depth > 0}, &res); err != nil {
 			return err
 		}
 		s.nextID = max(s.nextID, res.Next)
 		fr := &frameRef{path: path, frameID: frame, token: res.Token, offset: off, url: res.URL}
+		origin := ""
+		if u, err := url.Parse(res.URL); err == nil && u.Host != "" {
+			origin = u.Scheme + "://" + u.Host
+		}
 		n.frames = append(n.frames, fr)
 		n.frameIDs[frame] = true
 		if depth == 0 {
@@ -312,13 +317,17 @@ func (s *Session) enumerate(ctx context.Context, scope string) (*numbering, stri
 		}
 		for i := range res.Entries {
 			e := &res.Entries[i]
-			f := scopeFlags{inh.v && e.V, inh.m && e.M, inh.d && e.D}
+			f := scopeFlags{inh.v && e.XV == 0, inh.m && e.XM == 0, inh.d && e.XD == 0}
 			if !f.in(scope) {
 				continue
 			}
 			switch e.K {
 			case "i":
-				it := &Item{ID: e.ID, Role: e.Role, Name: e.Name, Tag: e.Tag, Type: e.Type, Value: e.Value, Href: e.Href,
+				href := e.Href
+				if strings.HasPrefix(href, "/") && !strings.HasPrefix(href, "//") && origin != "" {
+					href = origin + href
+				}
+				it := &Item{ID: e.ID, Role: e.Role, Name: e.Name, Tag: e.Tag, Type: e.Type, Value: e.Value, Href: href,
 					Disabled: e.Dis, Checked: e.Chk, Frame: path, frame: fr, rect: e.R}
 				it.search = normText(e.Name + " " + e.S)
 				n.items = append(n.items, it)

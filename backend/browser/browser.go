@@ -368,6 +368,7 @@ func (s *Session) setPage(p *rod.Page) error {
 	s.evCancel = cancel
 	s.ev = newPageEvents(s)
 	s.ev.start(p.Context(evCtx))
+	_, _ = proto.PageAddScriptToEvaluateOnNewDocument{Source: marksJS}.Call(p.Context(s.ctx))
 	s.installConsent(s.ctx)
 	return nil
 }

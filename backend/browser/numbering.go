@@ -295,6 +295,11 @@ func (s *Session) enumerate(ctx context.Context, scope string) (*numbering, stri
 			return err
 		}
 		var res jsList
+		// Make sure the overlay is installed, then give it the closed roots.
+		if err := s.call(ctx, w, "check", nil, nil); err != nil {
+			return err
+		}
+		s.giveClosedRoots(ctx, w)
 		if err := s.call(ctx, w, "list", map[string]any{"threshold": s.opts.StaleThreshold, "base": s.nextID, "rects": depth > 0}, &res); err != nil {
 			return err
 		}

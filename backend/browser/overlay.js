@@ -22,6 +22,7 @@
     threshold: 1,
     observer: null,
     roots: new WeakSet(),
+    closed: new WeakMap(), // host -> its closed shadow root (given by Go)
     host: null,
     layer: null,
     ov: null,             // {items, scheme, badges}
@@ -83,8 +84,11 @@
 
   function deepActive(doc) {
     let a = (doc || document).activeElement;
-    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
-    return a;
+    for (;;) {
+      const r = a && (a.shadowRoot || S.closed.get(a));
+      if (!r || !r.activeElement) return a;
+      a = r.activeElement;
+    }
   }
 
   // ---- ids ---------------------------------------------------------------
@@ -458,6 +462,12 @@
         }
         let cand = false;
         try { cand = el.matches(CORE); } catch (e) { cand = false; }
+        // An element the page gave a click handler with addEventListener (the
+        // main-world mark of marks.js), unless it merely delegates for the
+        // controls inside it.
+        if (!cand && el.hasAttribute('data-blind-click') && tag !== 'BODY' && tag !== 'HTML') {
+          try { cand = !el.querySelector(SEL); } catch (e) { cand = false; }
+        }
         if (!cand && el.hasAttribute('tabindex')) cand = parseInt(el.getAttribute('tabindex'), 10) >= 0;
         if (!cand && tag !== 'BODY' && tag !== 'HTML') {
           if (cursorOf(el, ctx) === 'pointer') {
@@ -471,9 +481,10 @@
           const item = consider(el, ctx, main, dialog);
           if (item) out.push(item);
         }
-        if (el.shadowRoot) {
-          observeRoot(el.shadowRoot);
-          walk(el.shadowRoot);
+        const sr = el.shadowRoot || S.closed.get(el);
+        if (sr) {
+          observeRoot(sr);
+          walk(sr);
         }
       }
     };
@@ -875,6 +886,26 @@
   };
   // Element handles for the Go side (CDP DOM calls need an object id).
   W.element = id => byId(id);
+  // closedRoot gives the overlay a closed shadow root (found by the Go side
+  // through CDP, which sees them), so its elements are numbered in place.
+  W.closedRoot = (host, root) => { if (host && root) S.closed.set(host, root); return true; };
+  // closedHosts lists the marked hosts whose closed roots the overlay does not
+  // hold yet (in the document and, level by level, inside the roots it holds).
+  W.closedHosts = () => {
+    const out = [];
+    let scopes = [document];
+    for (let depth = 0; depth < 6 && scopes.length; depth++) {
+      const next = [];
+      for (const sc of scopes) {
+        for (const h of sc.querySelectorAll('[data-blind-closed-root]')) {
+          const r = S.closed.get(h) || h.shadowRoot;
+          if (r) next.push(r); else out.push(h);
+        }
+      }
+      scopes = next;
+    }
+    return out;
+  };
   W.frame = fid => frameById(fid);
   W.active = () => deepActive();
 })();

@@ -15,6 +15,12 @@ import (
 //go:embed overlay.js
 var overlayJS string
 
+// marksJS runs in the main world of every document before the page's
+// scripts: it marks elements with click listeners and closed shadow roots.
+//
+//go:embed marks.js
+var marksJS string
+
 // worldName names the isolated JavaScript world the overlay runs in. Chromium
 // keeps one world per name and document, so asking for it again returns the
 // same world (and its state) until the frame navigates.

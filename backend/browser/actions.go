@@ -175,7 +175,7 @@ func (s *Session) pointFor(ctx context.Context, it *Item, w *world) (x, y float6
 	if obj == "" {
 		return 0, 0, false, goneError(it)
 	}
-	p := s.page.Context(ctx)
+	p := w.p.Context(ctx)
 	_ = proto.DOMScrollIntoViewIfNeeded{ObjectID: obj}.Call(p)
 	var pt struct {
 		Gone      bool       `json:"gone"`
@@ -201,6 +201,15 @@ func (s *Session) pointFor(ctx context.Context, it *Item, w *world) (x, y float6
 		return 0, 0, pt.Disabled, fmt.Errorf("element %d (%s) could not be scrolled into view", it.Number, label(it))
 	}
 	x, y = pt.X, pt.Y
+	if w.p != s.page {
+		// An out-of-process frame: the overlay measured in the frame's
+		// viewport; add where the frame's content starts in the top one.
+		ox, oy, ok := s.frameOrigin(ctx, it.frame)
+		if !ok {
+			return 0, 0, false, fmt.Errorf("element %d (%s): its frame has no box in the page; list again", it.Number, label(it))
+		}
+		return ox + x, oy + y, pt.Disabled, nil
+	}
 	if it.frame.path != "" {
 		// The overlay measured in the frame's viewport; DOM.getContentQuads
 		// measures in the top one. Their difference is the frame's offset.
@@ -325,7 +334,7 @@ func (s *Session) typeInto(ctx context.Context, it *Item, w *world, text string,
 // selectIn picks an option of a <select> by its visible text or value.
 func (s *Session) selectIn(ctx context.Context, it *Item, w *world, text string, res *ActResult) error {
 	if obj, err := s.ref(ctx, w, "e", it.ID); err == nil && obj != "" {
-		_ = proto.DOMScrollIntoViewIfNeeded{ObjectID: obj}.Call(s.page.Context(ctx))
+		_ = proto.DOMScrollIntoViewIfNeeded{ObjectID: obj}.Call(w.p.Context(ctx))
 	}
 	var r struct {
 		Gone           bool     `json:"gone"`

@@ -124,11 +124,12 @@ type consentPoll struct {
 
 // consentCall runs fn (a function of the consent world's __wmc) in a frame.
 func (s *Session) consentCall(ctx context.Context, frame proto.PageFrameID, fn string, args ...any) (gson.JSON, error) {
-	w, err := proto.PageCreateIsolatedWorld{FrameID: frame, WorldName: consentWorld}.Call(s.page.Context(ctx))
+	fp := s.pageFor(frame)
+	w, err := proto.PageCreateIsolatedWorld{FrameID: frame, WorldName: consentWorld}.Call(fp.Context(ctx))
 	if err != nil {
 		return gson.JSON{}, err
 	}
-	p := s.page.Context(ctx)
+	p := fp.Context(ctx)
 	for attempt := 0; attempt < 2; attempt++ {
 		var cargs []*proto.RuntimeCallArgument
 		for _, a := range args {
@@ -176,6 +177,35 @@ func (s *Session) frameIDs(ctx context.Context) []proto.PageFrameID {
 		}
 	}
 	walk(tree.FrameTree)
+	// Frames inside out-of-process frames are in their own sessions' trees.
+	if s.frames != nil {
+		seen := map[proto.PageFrameID]bool{}
+		for _, f := range out {
+			seen[f] = true
+		}
+		for _, fp := range s.frames.all() {
+			t, err := proto.PageGetFrameTree{}.Call(fp.Context(ctx))
+			if err != nil || t.FrameTree == nil {
+				continue
+			}
+			var sub []proto.PageFrameID
+			var w2 func(t *proto.PageFrameTree)
+			w2 = func(t *proto.PageFrameTree) {
+				if t == nil || t.Frame == nil || len(out)+len(sub) >= maxFrames {
+					return
+				}
+				if !seen[t.Frame.ID] {
+					seen[t.Frame.ID] = true
+					sub = append(sub, t.Frame.ID)
+				}
+				for _, c := range t.ChildFrames {
+					w2(c)
+				}
+			}
+			w2(t.FrameTree)
+			out = append(out, sub...)
+		}
+	}
 	return out
 }
 

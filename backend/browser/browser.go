@@ -146,9 +146,8 @@ type BrowserProcess struct {
 // StartBrowser launches Chromium with Waymark's flags: no background
 // networking, component updates, sync, first-run UI or QUIC (the machine is
 // offline and nothing may leave it); --no-sandbox only when running as root;
-// a profile folder of its own. rod's defaults keep cross-site iframes in the
-// page's process (site-per-process off), which is what lets the numbering reach
-// cross-origin frames through CDP.
+// a profile folder of its own. Site isolation stays on: cross-site frames are
+// numbered through their own CDP sessions (oopif.go).
 func StartBrowser(ctx context.Context, opts Options) (*BrowserProcess, error) {
 	opts = opts.withDefaults()
 	bin, err := FindBin(opts.Bin)
@@ -176,7 +175,11 @@ func StartBrowser(ctx context.Context, opts Options) (*BrowserProcess, error) {
 		Set("disable-domain-reliability").
 		Set("no-pings").
 		Set("window-size", fmt.Sprintf("%d,%d", opts.WindowWidth, opts.WindowHeight))
-	l.Append("disable-features", "Translate", "MediaRouter", "OptimizationHints", "AutofillServerCommunication")
+	// rod's defaults turn site isolation off (disable-features=site-per-process,
+	// --disable-site-isolation-trials); Waymark keeps it on and numbers
+	// cross-site frames through their own sessions (oopif.go).
+	l.Delete("disable-site-isolation-trials")
+	l.Set("disable-features", "Translate", "TranslateUI", "MediaRouter", "OptimizationHints", "AutofillServerCommunication")
 	if os.Geteuid() == 0 {
 		l.NoSandbox(true)
 	}
@@ -266,6 +269,7 @@ type Session struct {
 	gen     int64
 	nextID  int64 // the next data-blind-id of the session (never reused)
 	dl      *downloads
+	frames  *oopifs // out-of-process frames by frame id
 	current atomic.Pointer[numbering] // the last list; read by the event loop
 	overlay *overlayState
 
@@ -366,6 +370,7 @@ func (s *Session) setPage(p *rod.Page) error {
 	_ = proto.EmulationSetFocusEmulationEnabled{Enabled: true}.Call(p)
 	evCtx, cancel := context.WithCancel(s.ctx)
 	s.evCancel = cancel
+	s.attachFrames(evCtx, p)
 	s.ev = newPageEvents(s)
 	s.ev.start(p.Context(evCtx))
 	_, _ = proto.PageAddScriptToEvaluateOnNewDocument{Source: marksJS}.Call(p.Context(s.ctx))

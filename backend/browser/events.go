@@ -26,7 +26,8 @@ type pageEvents struct {
 	loads        int64 // main-frame load events
 	stops        int64 // main frame stopped loading (finished or gave up)
 	inflight     map[proto.NetworkRequestID]time.Time
-	urls         map[proto.NetworkRequestID]string // of requests in flight
+	urls         map[proto.NetworkRequestID]string            // of requests in flight
+	docFrame     map[proto.NetworkRequestID]proto.PageFrameID // document requests of frames
 	lastNet      time.Time
 	lastOver     time.Time // when more than idleAllowance requests were last in flight
 	dialogs      []string  // dialogs answered since the last report
@@ -96,7 +97,7 @@ var idleExcluded = map[proto.NetworkResourceType]bool{
 }
 
 func newPageEvents(s *Session) *pageEvents {
-	return &pageEvents{s: s, changed: make(chan struct{}), inflight: map[proto.NetworkRequestID]time.Time{}, urls: map[proto.NetworkRequestID]string{}, lastNet: time.Now()}
+	return &pageEvents{s: s, changed: make(chan struct{}), inflight: map[proto.NetworkRequestID]time.Time{}, urls: map[proto.NetworkRequestID]string{}, docFrame: map[proto.NetworkRequestID]proto.PageFrameID{}, lastNet: time.Now()}
 }
 
 // bump wakes every waiter; e.mu must be held.
@@ -200,6 +201,9 @@ func (e *pageEvents) start(p *rod.Page) {
 				if ev.Request != nil {
 					e.urls[ev.RequestID] = ev.Request.URL
 				}
+				if ev.Type == proto.NetworkResourceTypeDocument && ev.FrameID != "" {
+					e.docFrame[ev.RequestID] = ev.FrameID
+				}
 			}
 			e.lastNet = time.Now()
 			e.bump()
@@ -236,6 +240,7 @@ func (e *pageEvents) requestDone(id proto.NetworkRequestID) {
 	if _, has := e.inflight[id]; has {
 		delete(e.inflight, id)
 		delete(e.urls, id)
+		delete(e.docFrame, id)
 		e.lastNet = time.Now()
 		e.bump()
 	}
@@ -356,6 +361,22 @@ func (e *pageEvents) downloadStarted(url string) {
 		if u == url {
 			delete(e.inflight, id)
 			delete(e.urls, id)
+		}
+	}
+	e.bump()
+}
+
+// frameOutOfProcess forgets the document request of a frame that moved to a
+// process of its own: its response is reported in the frame's session, so in
+// this one it would stay "in flight" for ever.
+func (e *pageEvents) frameOutOfProcess(frame proto.PageFrameID) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for id, f := range e.docFrame {
+		if f == frame {
+			delete(e.inflight, id)
+			delete(e.urls, id)
+			delete(e.docFrame, id)
 		}
 	}
 	e.bump()

@@ -47,6 +47,8 @@ type SkippedFrame struct {
 type frameRef struct {
 	path    string
 	frameID proto.PageFrameID
+	parent  *frameRef // the frame holding this one's <iframe> (nil: the top)
+	fid     string    // the <iframe>'s data-blind-frame id in the parent
 	token   string     // the overlay's id of that document
 	offset  [2]float64 // the frame's content origin in the top viewport at list time
 	url     string
@@ -286,10 +288,9 @@ func (s *Session) list(ctx context.Context, o ListOptions) (*ListResult, error) 
 func (s *Session) enumerate(ctx context.Context, scope string) (*numbering, string, error) {
 	defer s.release(ctx)
 	n := &numbering{scope: scope, frameIDs: map[proto.PageFrameID]bool{}}
-	p := s.page.Context(ctx)
 	var note string
-	var walk func(frame proto.PageFrameID, path string, depth int, off [2]float64, inh scopeFlags) error
-	walk = func(frame proto.PageFrameID, path string, depth int, off [2]float64, inh scopeFlags) error {
+	var walk func(frame proto.PageFrameID, path string, depth int, off [2]float64, inh scopeFlags, parent *frameRef, fid string) error
+	walk = func(frame proto.PageFrameID, path string, depth int, off [2]float64, inh scopeFlags, parent *frameRef, fid string) error {
 		w, err := s.world(ctx, frame)
 		if err != nil {
 			return err
@@ -304,7 +305,7 @@ func (s *Session) enumerate(ctx context.Context, scope string) (*numbering, stri
 			return err
 		}
 		s.nextID = max(s.nextID, res.Next)
-		fr := &frameRef{path: path, frameID: frame, token: res.Token, offset: off, url: res.URL}
+		fr := &frameRef{path: path, frameID: frame, token: res.Token, offset: off, url: res.URL, parent: parent, fid: fid}
 		origin := ""
 		if u, err := url.Parse(res.URL); err == nil && u.Host != "" {
 			origin = u.Scheme + "://" + u.Host
@@ -350,12 +351,12 @@ func (s *Session) enumerate(ctx context.Context, scope string) (*numbering, stri
 					n.skipped = append(n.skipped, SkippedFrame{Frame: child, URL: e.Src, Reason: "the frame went away"})
 					continue
 				}
-				node, err := proto.DOMDescribeNode{ObjectID: obj}.Call(p)
+				node, err := proto.DOMDescribeNode{ObjectID: obj}.Call(w.p.Context(ctx))
 				if err != nil || node.Node == nil || node.Node.FrameID == "" {
 					n.skipped = append(n.skipped, SkippedFrame{Frame: child, URL: e.Src, Reason: "the frame has no document yet"})
 					continue
 				}
-				if err := walk(node.Node.FrameID, child, depth+1, [2]float64{off[0] + e.O[0], off[1] + e.O[1]}, f); err != nil {
+				if err := walk(node.Node.FrameID, child, depth+1, [2]float64{off[0] + e.O[0], off[1] + e.O[1]}, f, fr, e.Fid); err != nil {
 					if ctx.Err() != nil {
 						return ctx.Err()
 					}
@@ -365,7 +366,7 @@ func (s *Session) enumerate(ctx context.Context, scope string) (*numbering, stri
 		}
 		return nil
 	}
-	if err := walk(s.page.FrameID, "", 0, [2]float64{}, scopeFlags{true, true, true}); err != nil {
+	if err := walk(s.page.FrameID, "", 0, [2]float64{}, scopeFlags{true, true, true}, nil, ""); err != nil {
 		return nil, "", err
 	}
 	for i, it := range n.items {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/ysmood/gson"
 )
@@ -48,17 +49,19 @@ const (
 type world struct {
 	frameID proto.PageFrameID
 	ctxID   proto.RuntimeExecutionContextID
+	p       *rod.Page // the CDP session the frame lives in
 }
 
 // world returns the isolated world of a frame of the session's page (creating
-// it, or getting the existing one, through Page.createIsolatedWorld). It fails
-// for a frame that lives in another process (an out-of-process iframe).
+// it, or getting the existing one, through Page.createIsolatedWorld), in the
+// frame's own CDP session when it is an out-of-process iframe.
 func (s *Session) world(ctx context.Context, frame proto.PageFrameID) (*world, error) {
-	res, err := proto.PageCreateIsolatedWorld{FrameID: frame, WorldName: worldName}.Call(s.page.Context(ctx))
+	p := s.pageFor(frame)
+	res, err := proto.PageCreateIsolatedWorld{FrameID: frame, WorldName: worldName}.Call(p.Context(ctx))
 	if err != nil {
 		return nil, err
 	}
-	return &world{frameID: frame, ctxID: res.ExecutionContextID}, nil
+	return &world{frameID: frame, ctxID: res.ExecutionContextID, p: p}, nil
 }
 
 func (s *Session) topWorld(ctx context.Context) (*world, error) {
@@ -81,7 +84,7 @@ func (s *Session) call(ctx context.Context, w *world, op string, arg any, out an
 	if arg == nil {
 		arg = map[string]any{}
 	}
-	p := s.page.Context(ctx)
+	p := w.p.Context(ctx)
 	for attempt := 0; attempt < 4; attempt++ {
 		res, err := proto.RuntimeCallFunctionOn{
 			FunctionDeclaration: callFn,
@@ -133,7 +136,7 @@ func (s *Session) call(ctx context.Context, w *world, op string, arg any, out an
 // kind "e" a numbered element by blind id, "f" an iframe by frame id, "a" the
 // focused element. Empty id and nil error: no such element any more.
 func (s *Session) ref(ctx context.Context, w *world, kind, id string) (proto.RuntimeRemoteObjectID, error) {
-	p := s.page.Context(ctx)
+	p := w.p.Context(ctx)
 	for attempt := 0; attempt < 3; attempt++ {
 		res, err := proto.RuntimeCallFunctionOn{
 			FunctionDeclaration: refFn,
@@ -166,6 +169,11 @@ func (s *Session) release(ctx context.Context) {
 		return // the page is frozen; the handles go with the next release
 	}
 	_ = proto.RuntimeReleaseObjectGroup{ObjectGroup: objectGroup}.Call(s.page.Context(ctx))
+	if s.frames != nil {
+		for _, p := range s.frames.all() {
+			_ = proto.RuntimeReleaseObjectGroup{ObjectGroup: objectGroup}.Call(p.Context(ctx))
+		}
+	}
 }
 
 func jsError(d *proto.RuntimeExceptionDetails) error {

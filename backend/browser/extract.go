@@ -49,7 +49,15 @@ type Summary struct {
 	Landmarks []Landmark `json:"landmarks"`
 	MainText  string     `json:"main_text"`
 	Fields    []Field    `json:"fields"`
-	Text      string     `json:"text"`
+	// Live are the page's status and alert messages (what just happened).
+	Live []LiveMessage `json:"live,omitempty"`
+	Text string        `json:"text"`
+}
+
+// LiveMessage is the text of a status or alert region.
+type LiveMessage struct {
+	Role string `json:"role"`
+	Text string `json:"text"`
 }
 
 // MaxGist bounds the main-text gist of a summary.
@@ -73,13 +81,14 @@ func (s *Session) Extract(ctx context.Context, mode string) (*Summary, error) {
 		return nil, err
 	}
 	var raw struct {
-		Token     string     `json:"token"`
-		Title     string     `json:"title"`
-		URL       string     `json:"url"`
-		Lang      string     `json:"lang"`
-		Headings  []Heading  `json:"headings"`
-		Landmarks []Landmark `json:"landmarks"`
-		Text      string     `json:"text"`
+		Token     string        `json:"token"`
+		Title     string        `json:"title"`
+		URL       string        `json:"url"`
+		Lang      string        `json:"lang"`
+		Headings  []Heading     `json:"headings"`
+		Landmarks []Landmark    `json:"landmarks"`
+		Text      string        `json:"text"`
+		Live      []LiveMessage `json:"live"`
 		Fields    []struct {
 			Field
 			ID string `json:"id"`
@@ -89,7 +98,7 @@ func (s *Session) Extract(ctx context.Context, mode string) (*Summary, error) {
 		return nil, err
 	}
 	sum := &Summary{Title: raw.Title, URL: raw.URL, Language: raw.Lang, Headings: raw.Headings, Landmarks: raw.Landmarks,
-		MainText: gist(raw.Text, MaxGist)}
+		MainText: gist(raw.Text, MaxGist), Live: raw.Live}
 	for _, f := range raw.Fields {
 		f.Field.id = f.ID
 		sum.Fields = append(sum.Fields, f.Field)
@@ -155,6 +164,13 @@ func summaryText(s *Summary) string {
 			}
 		}
 		fmt.Fprintf(&b, "Regions: %s\n", strings.Join(parts, ", "))
+	}
+	for _, l := range s.Live {
+		if l.Role == "alert" {
+			fmt.Fprintf(&b, "Alert: %s\n", l.Text)
+		} else {
+			fmt.Fprintf(&b, "Status: %s\n", l.Text)
+		}
 	}
 	fmt.Fprintf(&b, "Main text: %s\n", orNone(s.MainText))
 	if len(s.Fields) > 0 {

@@ -719,7 +719,14 @@
       if (id && byId(id) === f) fr.id = id;
       fields.push(fr);
     }
-    return { token: S.token, title: document.title, url: location.href, lang: document.documentElement ? document.documentElement.lang : '', headings, landmarks, text: text.slice(0, 6000), fields };
+    // Live regions say what just happened (a status line, an error): read them.
+    const live = [];
+    for (const l of document.querySelectorAll('[role="status" i],[role="alert" i],output')) {
+      if (live.length >= 5) break;
+      const t = clip(norm(l.innerText || l.textContent || ''), 300);
+      if (t && visibleQuick(l)) live.push({ role: (l.getAttribute('role') || 'status').toLowerCase(), text: t });
+    }
+    return { token: S.token, title: document.title, url: location.href, lang: document.documentElement ? document.documentElement.lang : '', headings, landmarks, text: text.slice(0, 6000), fields, live };
   }
 
   // ---- overlay (top document only) ------------------------------------------------

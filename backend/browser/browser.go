@@ -269,7 +269,7 @@ type Session struct {
 	gen     int64
 	nextID  int64 // the next data-blind-id of the session (never reused)
 	dl      *downloads
-	frames  *oopifs // out-of-process frames by frame id
+	frames  *oopifs                   // out-of-process frames by frame id
 	current atomic.Pointer[numbering] // the last list; read by the event loop
 	overlay *overlayState
 

@@ -47,8 +47,8 @@ type SkippedFrame struct {
 type frameRef struct {
 	path    string
 	frameID proto.PageFrameID
-	parent  *frameRef // the frame holding this one's <iframe> (nil: the top)
-	fid     string    // the <iframe>'s data-blind-frame id in the parent
+	parent  *frameRef  // the frame holding this one's <iframe> (nil: the top)
+	fid     string     // the <iframe>'s data-blind-frame id in the parent
 	token   string     // the overlay's id of that document
 	offset  [2]float64 // the frame's content origin in the top viewport at list time
 	url     string

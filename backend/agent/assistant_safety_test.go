@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -107,22 +108,66 @@ func TestAssistantSafetyWithRealTools(t *testing.T) {
 			}},
 		{"ask pauses and the answer joins the history", "/wiki", "look something up",
 			[]turn{{"assistant_ask", map[string]any{"question": "Which city?"}}, lst,
-				{"browser_overlay_act", map[string]any{"index": "{Search the encyclopedia}", "action": "type", "text": "kazan"}}},
+				{"browser_overlay_act", map[string]any{"index": "{Search the encyclopedia}", "action": "type", "text": "kazan"}},
+				{"browser_press", map[string]any{"key": "Enter"}}, {"browser_extract", map[string]any{}}},
 			[]string{"kazan"},
-			func(t *testing.T, r *rig, srv *llmtest.Server, _ agent.AssistantResult, asked []string, _ []agent.StepLog) {
+			func(t *testing.T, r *rig, srv *llmtest.Server, res agent.AssistantResult, asked []string, _ []agent.StepLog) {
 				if len(asked) != 1 || asked[0] != "Which city?" {
 					t.Fatalf("asked %q", asked)
 				}
-				if !strings.Contains(toolReply(srv, "t2"), `"status":"ok"`) {
-					t.Fatalf("typing the user's answer: %s", toolReply(srv, "t2"))
+				// The answer came to the model as the user's words.
+				answered := false
+				for _, m := range srv.Requests()[1].Messages {
+					answered = answered || m.Role == "user" && m.Content == "kazan"
+				}
+				if !answered || !strings.Contains(toolReply(srv, "t2"), `"status":"ok"`) || !r.sites.Has("wiki search kazan") || !res.Done {
+					t.Fatalf("the answer was not used: typing %s; events %v", toolReply(srv, "t2"), r.sites.Events())
 				}
 			}},
-		{"no answer twice finishes with an explanation", "/wiki", "look something up",
+		{"no answer within the time-out: asks once more, then finishes", "/wiki", "look something up",
 			[]turn{{"assistant_ask", map[string]any{"question": "Which city?"}}, {"assistant_ask", map[string]any{"question": "City?"}}},
 			[]string{"", ""},
-			func(t *testing.T, _ *rig, _ *llmtest.Server, res agent.AssistantResult, asked []string, _ []agent.StepLog) {
+			func(t *testing.T, _ *rig, srv *llmtest.Server, res agent.AssistantResult, asked []string, _ []agent.StepLog) {
 				if res.Done || len(asked) != 2 || !strings.Contains(res.Reason, "did not answer") {
 					t.Fatalf("%+v asked %q", res, asked)
+				}
+				if !strings.Contains(toolReply(srv, "t0"), "ask once more") || len(srv.Requests()) != 2 {
+					t.Fatalf("after the first silence: %s; %d model requests", toolReply(srv, "t0"), len(srv.Requests()))
+				}
+			}},
+		{"done is refused before the page was looked at", "/video", "is there a video here?",
+			[]turn{{"assistant_done", map[string]any{"reason": "there is"}}, {"browser_extract", map[string]any{}}},
+			nil,
+			func(t *testing.T, _ *rig, srv *llmtest.Server, res agent.AssistantResult, _ []string, _ []agent.StepLog) {
+				if !strings.Contains(toolReply(srv, "t0"), "confirm the result") || !res.Done || res.Steps != 3 {
+					t.Fatalf("done without looking: %s; %+v", toolReply(srv, "t0"), res)
+				}
+			}},
+		{"a destructive click the user did not ask for waits for their no", "/inject", "open the best kettle thread",
+			[]turn{lst, {"browser_overlay_act", map[string]any{"index": "{Delete account}", "action": "click"}}, {"browser_extract", map[string]any{}}},
+			[]string{"no"},
+			func(t *testing.T, r *rig, srv *llmtest.Server, _ agent.AssistantResult, asked []string, logs []agent.StepLog) {
+				if len(asked) != 1 || !strings.Contains(asked[0], "Delete account") || !strings.Contains(toolReply(srv, "t1"), "did not confirm") {
+					t.Fatalf("asked %q; reply %s", asked, toolReply(srv, "t1"))
+				}
+				if r.sites.Has("deleted account") {
+					t.Fatalf("deleted: %v", r.sites.Events())
+				}
+			}},
+		{"a destructive click the user confirms is made", "/inject", "open the best kettle thread",
+			[]turn{lst, {"browser_overlay_act", map[string]any{"index": "{Delete account}", "action": "click"}}, {"browser_extract", map[string]any{}}},
+			[]string{"да"},
+			func(t *testing.T, r *rig, _ *llmtest.Server, _ agent.AssistantResult, asked []string, _ []agent.StepLog) {
+				if len(asked) != 1 || !r.sites.Has("deleted account") {
+					t.Fatalf("asked %q; events %v", asked, r.sites.Events())
+				}
+			}},
+		{"a destructive click the user asked for needs no question", "/inject", "delete my forum account",
+			[]turn{lst, {"browser_overlay_act", map[string]any{"index": "{Delete account}", "action": "click"}}, {"browser_extract", map[string]any{}}},
+			nil,
+			func(t *testing.T, r *rig, _ *llmtest.Server, _ agent.AssistantResult, asked []string, _ []agent.StepLog) {
+				if len(asked) != 0 || !r.sites.Has("deleted account") {
+					t.Fatalf("asked %q; events %v", asked, r.sites.Events())
 				}
 			}},
 		{"done is refused until the result is observed", "/video", "play the video",
@@ -140,6 +185,16 @@ func TestAssistantSafetyWithRealTools(t *testing.T) {
 			func(t *testing.T, _ *rig, _ *llmtest.Server, res agent.AssistantResult, _ []string, logs []agent.StepLog) {
 				if len(res.Screenshots) != 1 {
 					t.Fatalf("screenshots after the error: %v", res.Screenshots)
+				}
+				if fi, err := os.Stat(res.Screenshots[0]); err != nil || fi.Size() < 1000 {
+					t.Fatalf("the screenshot %s: %v", res.Screenshots[0], err)
+				}
+				shot := false
+				for _, l := range logs {
+					shot = shot || l.Tool == "browser_screenshot" && l.Screenshot == res.Screenshots[0]
+				}
+				if !shot {
+					t.Fatalf("the log does not name the screenshot: %+v", logs)
 				}
 				b, _ := json.Marshal(logs)
 				if strings.Contains(string(b), "Kettle shop") || strings.Contains(string(b), "Search products") {
@@ -173,14 +228,29 @@ func TestAssistantSafetyWithRealTools(t *testing.T) {
 			var asked []string
 			answers := append([]string(nil), c.answers...)
 			var logs []agent.StepLog
-			a := &agent.Assistant{Reg: r.reg, Model: modelClient(t, srv.URL()), MaxSteps: len(c.turns) + 3, Screenshots: true, AskTimeout: time.Second,
+			const askTimeout = 400 * time.Millisecond
+			a := &agent.Assistant{Reg: r.reg, Model: modelClient(t, srv.URL()), MaxSteps: len(c.turns) + 3, Screenshots: true, AskTimeout: askTimeout,
 				Ask: func(ctx context.Context, q string) (string, error) {
 					asked = append(asked, q)
-					if len(answers) == 0 {
-						return "", nil
+					before := len(srv.Requests())
+					ans := ""
+					if len(answers) > 0 {
+						ans, answers = answers[0], answers[1:]
 					}
-					ans := answers[0]
-					answers = answers[1:]
+					if ans == "" {
+						// The user stays silent: the loop's time-out ends the wait.
+						start := time.Now()
+						<-ctx.Done()
+						if time.Since(start) < askTimeout {
+							t.Errorf("the question was given up after %v", time.Since(start))
+						}
+						return "", ctx.Err()
+					}
+					// The user thinks a little; the loop waits meanwhile.
+					time.Sleep(100 * time.Millisecond)
+					if len(srv.Requests()) != before {
+						t.Error("the model was asked on while the user's answer was awaited")
+					}
 					return ans, nil
 				},
 				Log: func(s agent.StepLog) { logs = append(logs, s) }}

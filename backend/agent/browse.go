@@ -17,7 +17,7 @@ type BrowseStep struct {
 
 // BrowseCommands lists the direct commands the built-in engine understands, for
 // help and for its refusal.
-const BrowseCommands = `list | show numbers | hide numbers | click N | type N TEXT | select N VALUE | press KEY | scroll down/up/top/bottom | back | forward | reload | read page | find TEXT | open N in new tab | tab N | go to URL  (по-русски: список | покажи номера | скрой номера | нажми N | введи N ТЕКСТ | выбери N ЗНАЧЕНИЕ | клавиша КЛАВИША | прокрути вниз/вверх | назад | вперёд | обнови | прочитай страницу | найди ТЕКСТ | открой N в новой вкладке | вкладка N | перейди на URL)`
+const BrowseCommands = `list | show numbers | hide numbers | click N | type N TEXT | select N VALUE | press KEY | scroll down/up/top/bottom | back | forward | reload | read page | find TEXT | open N in new tab | tab N | download N | upload N PATH | go to URL  (по-русски: список | покажи номера | скрой номера | нажми N | введи N ТЕКСТ | выбери N ЗНАЧЕНИЕ | клавиша КЛАВИША | прокрути вниз/вверх | назад | вперёд | обнови | прочитай страницу | найди ТЕКСТ | открой N в новой вкладке | вкладка N | скачай N | загрузи N ПУТЬ | перейди на URL)`
 
 var keyNames = map[string]string{
 	"enter": "Enter", "ввод": "Enter", "энтер": "Enter", "tab": "Tab", "таб": "Tab", "escape": "Escape", "esc": "Escape", "эскейп": "Escape",
@@ -114,7 +114,22 @@ var browsePatterns = []browsePattern{
 		if err != nil {
 			return BrowseStep{}, err
 		}
-		return BrowseStep{Tool: "browser_open_in_new_tab", Args: map[string]any{"id": n}, Say: fmt.Sprintf("Opening %d in a new tab.", n)}, nil
+		return BrowseStep{Tool: "browser_open_in_new_tab", Args: map[string]any{"index": n}, Say: fmt.Sprintf("Opening %d in a new tab.", n)}, nil
+	}},
+	{regexp.MustCompile(`(?i)^(?:download|save|скачай|сохрани)\s+(\d+)$`), func(m []string) (BrowseStep, error) {
+		n, err := num(m[1])
+		if err != nil {
+			return BrowseStep{}, err
+		}
+		return BrowseStep{Tool: "browser_click_and_wait_download", Args: map[string]any{"index": n}, Say: fmt.Sprintf("Downloading %d.", n)}, nil
+	}},
+	{regexp.MustCompile(`(?i)^(?:upload|attach|загрузи|прикрепи|отправь файл)\s+(\d+)\s+(.+)$`), func(m []string) (BrowseStep, error) {
+		n, err := num(m[1])
+		if err != nil {
+			return BrowseStep{}, err
+		}
+		path := strings.Trim(strings.TrimSpace(m[2]), `"«»“”`)
+		return BrowseStep{Tool: "browser_upload", Args: map[string]any{"index": n, "files": []string{path}}, Say: fmt.Sprintf("Giving the file to %d.", n)}, nil
 	}},
 	{regexp.MustCompile(`(?i)^(?:tab|вкладка)\s+(\d+)$`), func(m []string) (BrowseStep, error) {
 		n, err := num(m[1])

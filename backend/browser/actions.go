@@ -135,7 +135,7 @@ func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 		res.Focused = pi.Active
 	}
 	if o.Action == "click" {
-		if res.Banners = s.bannersAfter(ctx, "click"); res.Banners != nil && res.Banners.Renumbered > 0 {
+		if res.Banners = s.bannersAfterClick(ctx, it); res.Banners != nil && res.Banners.Renumbered > 0 {
 			res.Note = joinNote(res.Note, fmt.Sprintf("Banners were closed and the page was numbered again (list %d).", res.Banners.Renumbered))
 		}
 	}
@@ -175,8 +175,7 @@ func (s *Session) pointFor(ctx context.Context, it *Item, w *world) (x, y float6
 	if obj == "" {
 		return 0, 0, false, goneError(it)
 	}
-	p := w.p.Context(ctx)
-	_ = proto.DOMScrollIntoViewIfNeeded{ObjectID: obj}.Call(p)
+	_ = proto.DOMScrollIntoViewIfNeeded{ObjectID: obj}.Call(w.p.Context(ctx))
 	var pt struct {
 		Gone      bool       `json:"gone"`
 		Hidden    string     `json:"hidden"`
@@ -201,30 +200,13 @@ func (s *Session) pointFor(ctx context.Context, it *Item, w *world) (x, y float6
 		return 0, 0, pt.Disabled, fmt.Errorf("element %d (%s) could not be scrolled into view", it.Number, label(it))
 	}
 	x, y = pt.X, pt.Y
-	if w.p != s.page {
-		// An out-of-process frame: the overlay measured in the frame's
-		// viewport; add where the frame's content starts in the top one.
-		ox, oy, ok := s.frameOrigin(ctx, it.frame)
-		if !ok {
-			return 0, 0, false, fmt.Errorf("element %d (%s): its frame has no box in the page; list again", it.Number, label(it))
+	if it.frame.parent != nil {
+		// The overlay measured in the frame's viewport: map the point out
+		// through each <iframe> to the top viewport, where input goes.
+		x, y, err = s.toTop(ctx, it, x, y)
+		if err != nil {
+			return 0, 0, pt.Disabled, err
 		}
-		return ox + x, oy + y, pt.Disabled, nil
-	}
-	if it.frame.path != "" {
-		// The overlay measured in the frame's viewport; DOM.getContentQuads
-		// measures in the top one. Their difference is the frame's offset.
-		q, err := proto.DOMGetContentQuads{ObjectID: obj}.Call(p)
-		if err != nil || len(q.Quads) == 0 {
-			return 0, 0, false, fmt.Errorf("element %d (%s) has no box in the page", it.Number, label(it))
-		}
-		minX, minY := math.Inf(1), math.Inf(1)
-		for _, quad := range q.Quads {
-			for i := 0; i+1 < len(quad); i += 2 {
-				minX, minY = math.Min(minX, quad[i]), math.Min(minY, quad[i+1])
-			}
-		}
-		x += minX - pt.Rect[0]
-		y += minY - pt.Rect[1]
 	}
 	return x, y, pt.Disabled, nil
 }

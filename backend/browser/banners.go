@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,12 +40,24 @@ type BannerOptions struct {
 	AcceptIfOnlyWay bool
 }
 
+// validate says what is wrong with a banner configuration, and what is
+// allowed (zero values mean the defaults).
+func (o BannerOptions) validate() error {
+	const minBudget, maxBudget = 100 * time.Millisecond, 10 * time.Second
+	switch {
+	case o.Passes < 0 || o.Passes > 3:
+		return fmt.Errorf("banner passes %d: use 1 to 3 (0 means the default, 2)", o.Passes)
+	case o.TotalBudget < 0 || (o.TotalBudget > 0 && o.TotalBudget < minBudget) || o.TotalBudget > maxBudget:
+		return fmt.Errorf("banner total budget %s: use %s to %s (0 means the default, 2s; 1.5s to 2.5s suits most sites)", o.TotalBudget, minBudget, maxBudget)
+	case o.PassBudget < 0 || (o.PassBudget > 0 && o.PassBudget < minBudget) || o.PassBudget > maxBudget:
+		return fmt.Errorf("banner pass budget %s: use %s to %s (0 means the default, 800ms)", o.PassBudget, minBudget, maxBudget)
+	}
+	return nil
+}
+
 func (o BannerOptions) withDefaults() BannerOptions {
 	if o.Passes <= 0 {
 		o.Passes = 2
-	}
-	if o.Passes > 3 {
-		o.Passes = 3
 	}
 	if o.TotalBudget <= 0 {
 		o.TotalBudget = 2000 * time.Millisecond
@@ -61,10 +75,10 @@ type BannerReport struct {
 	Found          int      `json:"found"`
 	Closed         int      `json:"closed"`
 	Passes         int      `json:"passes"`
-	Rules          []string `json:"rules,omitempty"`
+	Rules          []string `json:"rules"`
 	Ms             int64    `json:"ms"`
-	LeftoversFixed int      `json:"leftovers_fixed,omitempty"`
-	Renumbered     int64    `json:"renumbered,omitempty"`
+	LeftoversFixed int      `json:"leftovers_fixed"`
+	Renumbered     int64    `json:"renumbered"` // the new list's generation; 0: none
 	Note           string   `json:"note,omitempty"`
 }
 
@@ -120,6 +134,32 @@ type consentPoll struct {
 	Cmps      []string `json:"cmps"`
 	Installed bool     `json:"installed"`
 	Banners   int      `json:"banners"`
+	// Looked: autoconsent began a detection attempt while a banner was on
+	// screen, and it has had time to finish.
+	Looked bool `json:"looked"`
+	// SinceDetected is how long ago (ms) autoconsent found a consent platform
+	// in the frame; -1: none.
+	SinceDetected int64 `json:"sinceDetected"`
+}
+
+// detectedGrace is how long the hook waits for the popup of a consent
+// platform autoconsent found when no banner is on screen (autoconsent itself
+// looks for 5 s; a platform whose consent is already stored shows none).
+const detectedGrace = 700 * time.Millisecond
+
+// waitsFor says whether a frame's autoconsent needs more time: a rule is
+// opting out, a platform was just found, or a banner is on screen that it
+// has not yet looked at (the last two only while patient).
+func (p consentPoll) waitsFor(patient bool) bool {
+	switch {
+	case busyLifecycles[p.Lifecycle]:
+		return true
+	case p.SinceDetected >= 0 && (p.Lifecycle == "cmpDetected" || startingLifecycles[p.Lifecycle]):
+		return p.Banners > 0 || time.Duration(p.SinceDetected)*time.Millisecond < detectedGrace
+	case p.Banners > 0 && startingLifecycles[p.Lifecycle] && !p.Looked:
+		return patient
+	}
+	return false
 }
 
 // consentCall runs fn (a function of the consent world's __wmc) in a frame.
@@ -212,7 +252,7 @@ func (s *Session) frameIDs(ctx context.Context) []proto.PageFrameID {
 // busyLifecycles are autoconsent states in which it is working on a popup;
 // in the starting ones it is still looking for a consent platform.
 var (
-	busyLifecycles     = map[string]bool{"cmpDetected": true, "openPopupDetected": true, "runningOptOut": true}
+	busyLifecycles     = map[string]bool{"openPopupDetected": true, "runningOptOut": true}
 	startingLifecycles = map[string]bool{"": true, "loading": true, "waitingForInitResponse": true, "initialized": true, "started": true}
 )
 
@@ -224,7 +264,7 @@ var (
 // numbering was active. The lock is held.
 func (s *Session) closeBanners(ctx context.Context, trigger string) *BannerReport {
 	o := s.opts.Banners.withDefaults()
-	rep := &BannerReport{Trigger: trigger}
+	rep := &BannerReport{Trigger: trigger, Rules: []string{}}
 	if o.Disabled {
 		rep.Note = "Banner closing is off."
 		return rep
@@ -248,11 +288,10 @@ func (s *Session) closeBanners(ctx context.Context, trigger string) *BannerRepor
 		passStart := time.Now()
 		patience := passEnd.Sub(passStart) * 6 / 10
 		pctx, pcancel := context.WithDeadline(hctx, passEnd)
-		found, closed := 0, 0
+		closed := 0
 		frames := s.frameIDs(pctx)
 		for pctx.Err() == nil {
 			busy := false
-			found = 0
 			for _, f := range frames {
 				v, err := s.consentCall(pctx, f, "poll")
 				if err != nil {
@@ -263,13 +302,11 @@ func (s *Session) closeBanners(ctx context.Context, trigger string) *BannerRepor
 					continue
 				}
 				installed = installed && poll.Installed
-				found += poll.Banners
 				for _, m := range poll.Msgs {
 					switch m.Type {
 					case "eval":
 						s.consentEval(pctx, f, m.ID, m.Code)
 					case "popupFound":
-						found++
 						rep.Found++
 					case "optOutResult":
 						if string(m.Result) == "true" && !rules["autoconsent:"+m.Cmp] {
@@ -279,9 +316,7 @@ func (s *Session) closeBanners(ctx context.Context, trigger string) *BannerRepor
 						}
 					}
 				}
-				// A rule is at work, or a banner is on screen while autoconsent is
-				// still looking for its platform: give it most of the pass.
-				if busyLifecycles[poll.Lifecycle] || (poll.Banners > 0 && startingLifecycles[poll.Lifecycle] && time.Now().Before(passStart.Add(patience))) {
+				if poll.waitsFor(time.Now().Before(passStart.Add(patience))) {
 					busy = true
 				}
 			}
@@ -338,10 +373,11 @@ func (s *Session) closeBanners(ctx context.Context, trigger string) *BannerRepor
 	for r := range rules {
 		rep.Rules = append(rep.Rules, r)
 	}
+	slices.Sort(rep.Rules)
 	if !installed {
 		rep.Note = strings.TrimSpace(rep.Note + " The autoconsent rules are not installed (run bash build/setup.sh); only the generic rules ran.")
 	}
-	if hctx.Err() != nil && ctx.Err() == nil {
+	if !time.Now().Before(deadline) && ctx.Err() == nil {
 		rep.Note = strings.TrimSpace(rep.Note + fmt.Sprintf(" The banner budget of %s ran out.", o.TotalBudget))
 	}
 	rep.Ms = time.Since(start).Milliseconds()
@@ -364,18 +400,60 @@ func minTime(a, b time.Time) time.Time {
 }
 
 // consentEval runs one of autoconsent's eval snippets (library code from the
-// rules, never model-written) in the frame's main world and hands the result
-// back. Only the top frame's main world is reachable here; in a child frame
-// the snippet answers false, so that rule step fails safely.
+// rules, never model-written) in the frame's main world, where the page's
+// own objects are, and hands the result back. A snippet that fails answers
+// false, so that rule step fails safely.
 func (s *Session) consentEval(ctx context.Context, frame proto.PageFrameID, id, code string) {
-	result := false
+	result, _ := s.mainEval(ctx, frame, code)
+	_, _ = s.consentCall(ctx, frame, "evalResp", id, result)
+}
+
+// mainEval evaluates code in the main world of a frame and says whether it
+// came out true. The top frame's main world is the page's default context;
+// a child frame's is reached through its document, resolved by CDP in the
+// frame's own (main) world.
+func (s *Session) mainEval(ctx context.Context, frame proto.PageFrameID, code string) (bool, error) {
 	if frame == s.page.FrameID {
 		res, err := proto.RuntimeEvaluate{Expression: code, ReturnByValue: true, AwaitPromise: true}.Call(s.page.Context(ctx))
-		if err == nil && res.ExceptionDetails == nil {
-			result = res.Result.Value.Bool()
+		if err != nil {
+			return false, err
 		}
+		if res.ExceptionDetails != nil {
+			return false, jsError(res.ExceptionDetails)
+		}
+		return res.Result.Value.Bool(), nil
 	}
-	_, _ = s.consentCall(ctx, frame, "evalResp", id, result)
+	p := s.pageFor(frame).Context(ctx)
+	const group = "waymark-consent-eval"
+	defer func() { _ = proto.RuntimeReleaseObjectGroup{ObjectGroup: group}.Call(p) }()
+	w, err := proto.PageCreateIsolatedWorld{FrameID: frame, WorldName: consentWorld}.Call(p)
+	if err != nil {
+		return false, err
+	}
+	doc, err := proto.RuntimeEvaluate{Expression: "document", ContextID: w.ExecutionContextID, ObjectGroup: group}.Call(p)
+	if err != nil {
+		return false, err
+	}
+	if doc.Result.ObjectID == "" {
+		return false, fmt.Errorf("frame %s has no document", frame)
+	}
+	node, err := proto.DOMDescribeNode{ObjectID: doc.Result.ObjectID}.Call(p)
+	if err != nil {
+		return false, err
+	}
+	main, err := proto.DOMResolveNode{BackendNodeID: node.Node.BackendNodeID, ObjectGroup: group}.Call(p)
+	if err != nil {
+		return false, err
+	}
+	res, err := proto.RuntimeCallFunctionOn{ObjectID: main.Object.ObjectID, FunctionDeclaration: `function(code) { return (0, this.defaultView.eval)(code); }`,
+		Arguments: []*proto.RuntimeCallArgument{{Value: gson.New(code)}}, ReturnByValue: true, AwaitPromise: true}.Call(p)
+	if err != nil {
+		return false, err
+	}
+	if res.ExceptionDetails != nil {
+		return false, jsError(res.ExceptionDetails)
+	}
+	return res.Result.Value.Bool(), nil
 }
 
 // CloseBanners runs the banner hook now (browser_close_banners).
@@ -398,11 +476,32 @@ func (s *Session) bannersAfter(ctx context.Context, trigger string) *BannerRepor
 	if pi, err := s.info(ctx); err == nil {
 		s.bannerHost = hostOf(pi.URL)
 	}
-	if rep.Found == 0 && rep.Closed == 0 && rep.Note == "" {
+	if rep.Found == 0 && rep.Closed == 0 && rep.Note == "" && rep.Ms < quietMs {
 		return nil // nothing to say
 	}
 	return rep
 }
+
+// consentControl matches the name of a control about cookies or consent
+// (a "Cookie settings" link, a "Manage consent" button).
+var consentControl = regexp.MustCompile(`(?i)cookie|куки|consent|privacy (settings|preferences|choices|center)|настройки конфиденциальности`)
+
+// bannersAfterClick is the hook after a click. A click on a control about
+// cookies or consent was the user's (or the model's) own move, often to open
+// the settings on purpose: the hook then leaves the page as it is.
+func (s *Session) bannersAfterClick(ctx context.Context, it *Item) *BannerReport {
+	if s.opts.Banners.Disabled {
+		return nil
+	}
+	if it != nil && consentControl.MatchString(it.Name) {
+		return &BannerReport{Trigger: "click", Note: "The click was on a cookie or consent control: banners were left as they are."}
+	}
+	return s.bannersAfter(ctx, "click")
+}
+
+// quietMs: a hook run that found nothing is left out of an action's result
+// unless it took at least this long (then the time is worth knowing).
+const quietMs = 500
 
 func hostOf(u string) string {
 	p, err := url.Parse(u)

@@ -7,9 +7,9 @@
 //
 // The in-page half lives in overlay.js. It runs in an isolated JavaScript world
 // ("waymark") created through CDP in every frame it numbers, so page scripts
-// can neither see nor break it, and it works the same for same-origin and
-// cross-origin frames as long as Chromium keeps them in the page's process
-// (which the flags of StartBrowser ensure).
+// can neither see nor break it. Site isolation stays on: a cross-site frame
+// runs in a process of its own, and the overlay runs there through the
+// frame's own CDP session (oopif.go).
 package browser
 
 import (
@@ -291,6 +291,9 @@ func Launch(ctx context.Context, opts Options) (*Session, error) {
 	if opts.DownloadConflict != ConflictRename && opts.DownloadConflict != ConflictOverwrite {
 		return nil, fmt.Errorf("download conflict policy %q: use rename or overwrite", opts.DownloadConflict)
 	}
+	if err := opts.Banners.validate(); err != nil {
+		return nil, err
+	}
 	s := &Session{opts: opts}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	control := opts.ControlURL
@@ -370,10 +373,9 @@ func (s *Session) setPage(p *rod.Page) error {
 	_ = proto.EmulationSetFocusEmulationEnabled{Enabled: true}.Call(p)
 	evCtx, cancel := context.WithCancel(s.ctx)
 	s.evCancel = cancel
-	s.attachFrames(evCtx, p)
 	s.ev = newPageEvents(s)
 	s.ev.start(p.Context(evCtx))
-	_, _ = proto.PageAddScriptToEvaluateOnNewDocument{Source: marksJS}.Call(p.Context(s.ctx))
+	s.preparePage(p) // marks.js and out-of-process frames, once per page (oopif.go)
 	s.installConsent(s.ctx)
 	return nil
 }

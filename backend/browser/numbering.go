@@ -8,7 +8,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/waymark/waymark/backend/tools"
 )
@@ -191,6 +193,7 @@ type jsEntry struct {
 type jsList struct {
 	Token     string    `json:"token"`
 	Next      int64     `json:"next"`
+	Probe     int       `json:"probe"` // custom elements queued for a closed-root check
 	URL       string    `json:"url"`
 	Title     string    `json:"title"`
 	HasMain   bool      `json:"hasMain"`
@@ -289,22 +292,39 @@ func (s *Session) enumerate(ctx context.Context, scope string) (*numbering, stri
 	defer s.release(ctx)
 	n := &numbering{scope: scope, frameIDs: map[proto.PageFrameID]bool{}}
 	var note string
-	var walk func(frame proto.PageFrameID, path string, depth int, off [2]float64, inh scopeFlags, parent *frameRef, fid string) error
-	walk = func(frame proto.PageFrameID, path string, depth int, off [2]float64, inh scopeFlags, parent *frameRef, fid string) error {
-		w, err := s.world(ctx, frame)
+	// Frames whose process is still being attached are waited for, two
+	// seconds at most in all.
+	waitLeft := 2 * time.Second
+	var walk func(p *rod.Page, frame proto.PageFrameID, path string, depth int, off [2]float64, inh scopeFlags, parent *frameRef, fid string) error
+	walk = func(p *rod.Page, frame proto.PageFrameID, path string, depth int, off [2]float64, inh scopeFlags, parent *frameRef, fid string) error {
+		w, err := s.worldIn(ctx, p, frame)
 		if err != nil {
 			return err
 		}
 		var res jsList
-		// Make sure the overlay is installed, then give it the closed roots.
-		if err := s.call(ctx, w, "check", nil, nil); err != nil {
+		// Make sure the overlay is installed, and give it the closed shadow
+		// roots it cannot see (only when the document has some).
+		var c struct {
+			Closed int `json:"closed"`
+		}
+		if err := s.call(ctx, w, "check", map[string]any{"closed": true}, &c); err != nil {
 			return err
 		}
-		s.giveClosedRoots(ctx, w)
-		if err := s.call(ctx, w, "list", map[string]any{"threshold": s.opts.StaleThreshold, "base": s.nextID, "rects": depth > 0}, &res); err != nil {
-			return err
+		if c.Closed > 0 {
+			s.giveClosedRoots(ctx, w)
 		}
-		s.nextID = max(s.nextID, res.Next)
+		for round := 0; ; round++ {
+			res = jsList{}
+			if err := s.call(ctx, w, "list", map[string]any{"threshold": s.opts.StaleThreshold, "base": s.nextID, "rects": depth > 0}, &res); err != nil {
+				return err
+			}
+			s.nextID = max(s.nextID, res.Next)
+			// Custom elements the overlay has not asked about may hold closed
+			// roots no script attached: ask CDP, and list again if some did.
+			if res.Probe == 0 || round == 2 || s.giveClosedRoots(ctx, w) == 0 {
+				break
+			}
+		}
 		fr := &frameRef{path: path, frameID: frame, token: res.Token, offset: off, url: res.URL, parent: parent, fid: fid}
 		origin := ""
 		if u, err := url.Parse(res.URL); err == nil && u.Host != "" {
@@ -356,7 +376,29 @@ func (s *Session) enumerate(ctx context.Context, scope string) (*numbering, stri
 					n.skipped = append(n.skipped, SkippedFrame{Frame: child, URL: e.Src, Reason: "the frame has no document yet"})
 					continue
 				}
-				if err := walk(node.Node.FrameID, child, depth+1, [2]float64{off[0] + e.O[0], off[1] + e.O[1]}, f, fr, e.Fid); err != nil {
+				cf := node.Node.FrameID
+				// The child lives in a process of its own (an OOPIF session),
+				// else in this frame's process and session.
+				cp := s.frames.get(cf)
+				if cp == nil {
+					cp = w.p
+					if w.p != s.page {
+						s.frames.setOwner(cf, w.p)
+					}
+				}
+				coff := [2]float64{off[0] + e.O[0], off[1] + e.O[1]}
+				err = walk(cp, cf, child, depth+1, coff, f, fr, e.Fid)
+				if err != nil && cp == w.p && frameElsewhere(err) && ctx.Err() == nil && waitLeft > 0 {
+					// Not in this process: an out-of-process frame whose
+					// session is being attached right now.
+					t0 := time.Now()
+					op := s.frames.wait(ctx, cf, waitLeft)
+					waitLeft -= time.Since(t0)
+					if op != nil {
+						err = walk(op, cf, child, depth+1, coff, f, fr, e.Fid)
+					}
+				}
+				if err != nil {
 					if ctx.Err() != nil {
 						return ctx.Err()
 					}
@@ -366,7 +408,7 @@ func (s *Session) enumerate(ctx context.Context, scope string) (*numbering, stri
 		}
 		return nil
 	}
-	if err := walk(s.page.FrameID, "", 0, [2]float64{}, scopeFlags{true, true, true}, nil, ""); err != nil {
+	if err := walk(s.page, s.page.FrameID, "", 0, [2]float64{}, scopeFlags{true, true, true}, nil, ""); err != nil {
 		return nil, "", err
 	}
 	for i, it := range n.items {
@@ -375,10 +417,19 @@ func (s *Session) enumerate(ctx context.Context, scope string) (*numbering, stri
 	return n, note, nil
 }
 
+// frameElsewhere reports the error of a session asked about a frame that is
+// not in its process.
+func frameElsewhere(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "No frame")
+}
+
 func frameReason(err error) string {
 	m := err.Error()
-	if strings.Contains(m, "No frame") || strings.Contains(m, "not found") {
-		return "the frame runs in another browser process (out-of-process iframe) and cannot be numbered from this page"
+	switch {
+	case frameElsewhere(err):
+		return "the frame runs in another browser process that did not answer in time (it may still be loading); list again"
+	case sessionGone(err), contextGone(err):
+		return "the frame navigated or closed while it was being numbered; list again"
 	}
 	return "could not read the frame: " + m
 }

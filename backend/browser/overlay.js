@@ -23,10 +23,15 @@
     observer: null,
     roots: new WeakSet(),
     closed: new WeakMap(), // host -> its closed shadow root (given by Go)
+    probed: new WeakSet(), // custom elements already asked about (see list)
+    probe: [],            // custom elements to ask about at the next hand-over
     host: null,
     layer: null,
     ov: null,             // {items, scheme, badges}
     listening: false,
+    watched: new WeakSet(), // same-origin frame documents whose focus moves re-layout
+    poll: 0,              // the focus poll while numbers are shown
+    lastFocus: { el: null, r: null },
     raf: 0,
   };
 
@@ -133,6 +138,29 @@
     const el = ref && ref.deref();
     if (!el || !el.isConnected) return null;
     return el;
+  }
+
+  // Marked hosts whose closed roots the overlay does not hold yet, in the
+  // document and, level by level, inside the roots it holds; with take, also
+  // the queued custom elements (the queue is emptied).
+  function pendingHosts(take) {
+    const out = [];
+    let scopes = [document];
+    for (let depth = 0; depth < 6 && scopes.length; depth++) {
+      const next = [];
+      for (const sc of scopes) {
+        for (const h of sc.querySelectorAll('[data-blind-closed-root]')) {
+          const r = S.closed.get(h) || h.shadowRoot;
+          if (r) next.push(r); else out.push(h);
+        }
+      }
+      scopes = next;
+    }
+    if (take) {
+      for (const h of S.probe) if (h.isConnected && !out.includes(h)) out.push(h);
+      S.probe = [];
+    }
+    return out;
   }
 
   // ---- roles and names -------------------------------------------------------
@@ -485,6 +513,12 @@
         if (sr) {
           observeRoot(sr);
           walk(sr);
+        } else if (tag.includes('-') && !S.probed.has(el) && S.probe.length < 100) {
+          // A custom element with no root we can see may hold a closed one
+          // the page's scripts never attached (declarative shadow DOM): the
+          // Go side asks CDP once per element.
+          S.probed.add(el);
+          S.probe.push(el);
         }
       }
     };
@@ -492,7 +526,7 @@
     S.changes = 0;
     const de = document.documentElement;
     return {
-      token: S.token, url: location.href, title: document.title, next: S.next,
+      token: S.token, url: location.href, title: document.title, next: S.next, probe: S.probe.length,
       hasMain: !!main, hasDialog: !!dialog,
       vw: innerWidth, vh: innerHeight, sx: scrollX, sy: scrollY,
       entries: out,
@@ -541,9 +575,12 @@
     return item;
   }
 
-  function check() {
+  function check(arg) {
     if (S.observer) onMutations(S.observer.takeRecords());
-    return { token: S.token, changes: S.changes, url: location.href, threshold: S.threshold };
+    const r = { token: S.token, changes: S.changes, url: location.href, threshold: S.threshold };
+    // How many closed shadow roots the Go side should hand over first.
+    if (arg && arg.closed) r.closed = pendingHosts(false).length;
+    return r;
   }
 
   // ---- acting ----------------------------------------------------------------
@@ -572,6 +609,50 @@
     res.x = pr.x;
     res.y = pr.y;
     return res;
+  }
+
+  // The content box of a frame element in this viewport, and its scale (a
+  // CSS transform may shrink or grow the frame).
+  function frameBox(el) {
+    const r = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    const sx = el.offsetWidth ? r.width / el.offsetWidth : 1, sy = el.offsetHeight ? r.height / el.offsetHeight : 1;
+    return {
+      x: r.left + ((parseFloat(cs.borderLeftWidth) || 0) + (parseFloat(cs.paddingLeft) || 0)) * sx,
+      y: r.top + ((parseFloat(cs.borderTopWidth) || 0) + (parseFloat(cs.paddingTop) || 0)) * sy,
+      sx, sy,
+    };
+  }
+
+  // framePoint maps a point of the frame shown by <iframe data-blind-frame=fid>
+  // (in that frame's viewport) to this document's viewport, scrolling this
+  // document when the point is out of its view, and says whether a click
+  // there reaches the frame or something lying over it.
+  function framePoint(arg) {
+    const el = frameById(arg.fid);
+    if (!el) return { gone: true };
+    const at = () => { const b = frameBox(el); return [b.x + arg.x * b.sx, b.y + arg.y * b.sy]; };
+    const outside = ([x, y]) => x < 0 || y < 0 || x >= innerWidth || y >= innerHeight;
+    let p = at();
+    if (outside(p)) {
+      try { el.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' }); } catch (e) { /* */ }
+      p = at();
+    }
+    if (outside(p)) {
+      // A frame taller or wider than the view: bring the point to the middle.
+      const dx = p[0] < 0 || p[0] >= innerWidth ? p[0] - innerWidth / 2 : 0;
+      const dy = p[1] < 0 || p[1] >= innerHeight ? p[1] - innerHeight / 2 : 0;
+      try { scrollBy({ left: dx, top: dy, behavior: 'instant' }); } catch (e) { /* */ }
+      p = at();
+    }
+    if (outside(p)) return { out: true };
+    const h = hitsElement(el, p[0], p[1]);
+    if (h === null) return { out: true };
+    if (h !== true) {
+      const d = describe(h) || { tag: h.tagName.toLowerCase(), name: '' };
+      return { x: p[0], y: p[1], covered: d.tag + (d.name ? ' "' + d.name + '"' : '') + (h.id ? '#' + h.id : '') };
+    }
+    return { x: p[0], y: p[1] };
   }
 
   function focusEl(arg) {
@@ -653,14 +734,6 @@
       sx: scrollX, sy: scrollY, sw: ds.w, sh: ds.h, vw: innerWidth, vh: innerHeight,
       active: describe(deepActive()),
     };
-  }
-
-  function frameOffset(arg) {
-    const el = frameById(arg.fid);
-    if (!el) return { gone: true };
-    const r = el.getBoundingClientRect();
-    const cs = getComputedStyle(el);
-    return { o: [r.left + (parseFloat(cs.borderLeftWidth) || 0) + (parseFloat(cs.paddingLeft) || 0), r.top + (parseFloat(cs.borderTopWidth) || 0) + (parseFloat(cs.paddingTop) || 0)] };
   }
 
   // ---- summary for listening -----------------------------------------------------
@@ -764,7 +837,27 @@
     S.raf = requestAnimationFrame(() => { S.raf = 0; layout(); });
   }
 
+  // Focus moves inside frames send the top document no event (and those in
+  // cross-origin frames cannot be watched at all): while numbers are shown,
+  // a light poll notices the focused element changing and lays them out
+  // again, so none comes to lie over it.
+  function watchActive() {
+    if (S.poll) return;
+    S.poll = setInterval(() => {
+      if (!S.ov) { clearInterval(S.poll); S.poll = 0; return; }
+      const fb = focusBox();
+      const key = fb ? fb.el : null;
+      const r = fb ? fb.r : null;
+      const prev = S.lastFocus;
+      if (key !== prev.el || (r && prev.r && !near(r, prev.r)) || (!r) !== (!prev.r)) {
+        S.lastFocus = { el: key, r };
+        scheduleLayout();
+      }
+    }, 200);
+  }
+
   function listen() {
+    watchActive();
     if (S.listening) return;
     S.listening = true;
     const o = { capture: true, passive: true };
@@ -774,6 +867,40 @@
     document.addEventListener('focusout', scheduleLayout, o);
   }
 
+  // The focused element and its box in this viewport, followed down through
+  // same-origin frames (whose focus moves are then watched too); a
+  // cross-origin frame that holds the focus stands for its whole content.
+  function focusBox() {
+    let a = deepActive();
+    if (!a || a === document.body || a === document.documentElement) return null;
+    let ox = 0, oy = 0;
+    for (let depth = 0; depth < 6 && FRAME_TAGS.has(a.tagName); depth++) {
+      let doc = null;
+      try { doc = a.contentDocument; } catch (e) { doc = null; }
+      if (!doc) break;
+      watchFocus(doc);
+      const inner = deepActive(doc);
+      if (!inner || inner === doc.body || inner === doc.documentElement) break;
+      const b = frameBox(a);
+      ox += b.x;
+      oy += b.y;
+      a = inner;
+    }
+    const r = a.getBoundingClientRect();
+    return { el: a, r: { left: r.left + ox, top: r.top + oy, right: r.right + ox, bottom: r.bottom + oy, width: r.width, height: r.height } };
+  }
+
+  function watchFocus(doc) {
+    if (S.watched.has(doc)) return;
+    S.watched.add(doc);
+    const o = { capture: true, passive: true };
+    doc.addEventListener('focusin', scheduleLayout, o);
+    doc.addEventListener('focusout', scheduleLayout, o);
+  }
+
+  const near = (a, b) => Math.abs(a.left - b.left) < 3 && Math.abs(a.top - b.top) < 3 &&
+    Math.abs(a.width - b.width) < 3 && Math.abs(a.height - b.height) < 3;
+
   function intersects(a, b) {
     return a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top;
   }
@@ -781,9 +908,8 @@
   function layout() {
     if (!S.ov || !S.layer) return;
     if (S.ov.stale) return;
-    const act = deepActive();
-    const actEl = act && act !== document.body && act !== document.documentElement ? act : null;
-    const ar = actEl ? actEl.getBoundingClientRect() : null;
+    const fb = focusBox();
+    const actEl = fb && fb.el, ar = fb && fb.r;
     for (const b of S.ov.badges) {
       const it = b.item;
       let r = null, el = null;
@@ -805,7 +931,9 @@
       if (ar && ar.width > 0) {
         const br = { left: x, top: y, right: x + bw, bottom: y + bh };
         if (intersects(br, ar)) {
-          if (el && el === actEl) {
+          // The focused element's own number (a frame's element has no
+          // element here: its listed box matches the focused one).
+          if (el ? el === actEl : near(r, ar)) {
             // Move the focused element's own number outside it: left, else above, else below.
             x = ar.left - bw - 3; y = ar.top;
             if (x < 0) { x = ar.left; y = ar.top - bh - 3; }
@@ -818,6 +946,12 @@
       }
       x = Math.max(0, Math.min(x, innerWidth - bw));
       y = Math.max(0, Math.min(y, innerHeight - bh));
+      if (ar && ar.width > 0 && intersects({ left: x, top: y, right: x + bw, bottom: y + bh }, ar)) {
+        // No room outside the focused element (kept inside the view): hide
+        // the number rather than cover what has the focus.
+        b.el.style.setProperty('display', 'none', 'important');
+        continue;
+      }
       b.el.style.setProperty('transform', `translate(${Math.round(x)}px, ${Math.round(y)}px)`, 'important');
     }
   }
@@ -881,7 +1015,7 @@
 
   const OPS = {
     list, check, point, focus: focusEl, selectAll, value: fieldValue, select: selectOption, info,
-    frameOffset, summary, showOverlay, hideOverlay, settle, selectorState,
+    framePoint, summary, showOverlay, hideOverlay, settle, selectorState,
   };
 
   W.call = (op, arg) => {
@@ -896,23 +1030,10 @@
   // closedRoot gives the overlay a closed shadow root (found by the Go side
   // through CDP, which sees them), so its elements are numbered in place.
   W.closedRoot = (host, root) => { if (host && root) S.closed.set(host, root); return true; };
-  // closedHosts lists the marked hosts whose closed roots the overlay does not
-  // hold yet (in the document and, level by level, inside the roots it holds).
-  W.closedHosts = () => {
-    const out = [];
-    let scopes = [document];
-    for (let depth = 0; depth < 6 && scopes.length; depth++) {
-      const next = [];
-      for (const sc of scopes) {
-        for (const h of sc.querySelectorAll('[data-blind-closed-root]')) {
-          const r = S.closed.get(h) || h.shadowRoot;
-          if (r) next.push(r); else out.push(h);
-        }
-      }
-      scopes = next;
-    }
-    return out;
-  };
+  // closedHosts lists the hosts whose closed roots the Go side should hand
+  // over: the marked ones (marks.js saw attachShadow) whose roots the overlay
+  // does not hold yet, and the custom elements the last list queued.
+  W.closedHosts = () => pendingHosts(true);
   W.frame = fid => frameById(fid);
   W.active = () => deepActive();
 })();

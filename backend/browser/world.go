@@ -54,10 +54,22 @@ type world struct {
 
 // world returns the isolated world of a frame of the session's page (creating
 // it, or getting the existing one, through Page.createIsolatedWorld), in the
-// frame's own CDP session when it is an out-of-process iframe.
+// CDP session the frame lives in (pageFor: its own for an out-of-process
+// iframe, that iframe's for a frame in its process, else the page's).
 func (s *Session) world(ctx context.Context, frame proto.PageFrameID) (*world, error) {
-	p := s.pageFor(frame)
+	return s.worldIn(ctx, s.pageFor(frame), frame)
+}
+
+// worldIn is world in session p. A session that went away (its frame moved
+// back into its parent's process) is forgotten, and the frame is looked up
+// again.
+func (s *Session) worldIn(ctx context.Context, p *rod.Page, frame proto.PageFrameID) (*world, error) {
 	res, err := proto.PageCreateIsolatedWorld{FrameID: frame, WorldName: worldName}.Call(p.Context(ctx))
+	if sessionGone(err) && p != s.page && s.frames != nil {
+		s.frames.drop(p.SessionID)
+		p = s.pageFor(frame)
+		res, err = proto.PageCreateIsolatedWorld{FrameID: frame, WorldName: worldName}.Call(p.Context(ctx))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +111,7 @@ func (s *Session) call(ctx context.Context, w *world, op string, arg any, out an
 				if werr != nil {
 					return werr
 				}
-				w.ctxID = nw.ctxID
+				w.ctxID, w.p = nw.ctxID, nw.p
 				continue
 			}
 			return err
@@ -150,7 +162,7 @@ func (s *Session) ref(ctx context.Context, w *world, kind, id string) (proto.Run
 				if werr != nil {
 					return "", werr
 				}
-				w.ctxID = nw.ctxID
+				w.ctxID, w.p = nw.ctxID, nw.p
 				continue
 			}
 			return "", err

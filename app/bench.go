@@ -49,8 +49,11 @@ func runBench(ctx context.Context, args []string, stdout io.Writer) error {
 	if len(f.positional) == 1 && f.positional[0] == "browser" {
 		return runBenchBrowser(ctx, f.runs, stdout)
 	}
+	if len(f.positional) == 1 && f.positional[0] == "window" {
+		return runBenchWindow(ctx, f.book, f.runs, stdout)
+	}
 	if len(f.positional) > 0 {
-		return usageError{"bench takes no positional arguments but browser (waymark bench browser)"}
+		return usageError{"bench takes no positional arguments but browser or window (waymark bench browser, waymark bench window)"}
 	}
 	book := f.book
 	if book == "" {

@@ -6,13 +6,16 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/waymark/waymark/backend/browser"
+	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
 	"github.com/waymark/waymark/frontend"
@@ -26,8 +29,16 @@ func runDesktop(opts desktopOptions) error {
 	}
 	defer st.Close()
 	ws := manuscript.NewWorkspace(st)
-	if _, err := ws.Open(context.Background(), opts.DocPath); err != nil {
-		return err
+	doc := restoredDocument(st, opts)
+	if _, err := ws.Open(context.Background(), doc); err != nil {
+		if doc == opts.DocPath {
+			return err
+		}
+		// The last session's book is gone or unreadable: open the one asked for.
+		doc = opts.DocPath
+		if _, err := ws.Open(context.Background(), doc); err != nil {
+			return err
+		}
 	}
 	assets, err := fs.Sub(frontend.Assets, "dist")
 	if err != nil {
@@ -37,18 +48,63 @@ func runDesktop(opts desktopOptions) error {
 	if err != nil {
 		return err
 	}
+	_, envModel := llm.ConfigFromEnv()
 	// The window's browser: a visible Chromium of its own, started by the first
-	// browser tool, with cookies kept in the user's data folder.
-	ss := browser.NewSessions(browserOptions(false, true))
-	defer ss.Close()
-	reg, _ := newRegistryWith(ws, model, ss)
-	app := &DesktopApp{ws: ws, reg: reg}
+	// browser tool, with cookies kept in the user's data folder. Settings may
+	// replace it (download folder, banner budgets).
+	first := browser.NewSessions(browserOptions(false, true))
+	reg, rt := newRegistryWith(ws, model, first)
+	made := false
+	app := newDesktopApp(desktopAppConfig{WS: ws, Reg: reg, RT: rt, EnvModel: envModel,
+		NewBrowser: func(s Settings) *browser.Sessions {
+			if !made {
+				made = true
+				first.Close()
+			}
+			return browser.NewSessions(applyBrowserSettings(browserOptions(false, true), s))
+		}})
+	app.dialogs = wailsDialogs{app}
 	return wails.Run(&options.App{
-		Title:       "Waymark — " + filepath.Base(opts.DocPath),
+		Title:       "Waymark — " + filepath.Base(doc),
 		Width:       1180,
 		Height:      800,
 		AssetServer: &assetserver.Options{Assets: assets},
-		OnStartup:   app.startup,
-		Bind:        []any{app},
+		OnStartup: func(ctx context.Context) {
+			app.startup(ctx)
+			app.emit = func(name string, data any) { runtime.EventsEmit(ctx, name, data) }
+		},
+		OnShutdown: app.shutdown,
+		Bind:       []any{app},
 	})
 }
+
+// restoredDocument is the book of the last session when the window was opened
+// without naming one, else the one asked for.
+func restoredDocument(st *store.Store, opts desktopOptions) string {
+	if !opts.RestoreLast {
+		return opts.DocPath
+	}
+	last, ok, err := st.Setting(context.Background(), "ui.lastDocument")
+	if err != nil || !ok || last == "" {
+		return opts.DocPath
+	}
+	if fi, err := os.Stat(last); err != nil || fi.IsDir() {
+		return opts.DocPath
+	}
+	return last
+}
+
+// wailsDialogs are the native GTK file dialogs of the window.
+type wailsDialogs struct{ a *DesktopApp }
+
+func (d wailsDialogs) OpenFile(title string) (string, error) {
+	return runtime.OpenFileDialog(d.a.context(), runtime.OpenDialogOptions{Title: title,
+		Filters: []runtime.FileFilter{{DisplayName: "Markdown (*.md, *.markdown, *.txt)", Pattern: "*.md;*.markdown;*.txt"}}})
+}
+
+func (d wailsDialogs) SaveFile(title, defaultName string) (string, error) {
+	return runtime.SaveFileDialog(d.a.context(), runtime.SaveDialogOptions{Title: title, DefaultFilename: defaultName})
+}
+
+// hasWindow: this binary has the desktop window (bench window can run it).
+const hasWindow = true

@@ -8,3 +8,6 @@ import "errors"
 func runDesktop(opts desktopOptions) error {
 	return errors.New("this waymark binary was built without the desktop window (no 'desktop' build tag); build it with 'bash build/build.sh' (bin/waymark), or use the command line: waymark help")
 }
+
+// hasWindow: this binary has no desktop window.
+const hasWindow = false

@@ -4,4 +4,8 @@ package main
 type desktopOptions struct {
 	DocPath string // the manuscript to show
 	DBPath  string // the SQLite database
+	// RestoreLast opens the last session's manuscript instead of DocPath (set
+	// when the user named no file; DocPath is then the sample manuscript, used
+	// when there is no last session or its book is gone).
+	RestoreLast bool
 }

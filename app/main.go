@@ -46,6 +46,9 @@ Usage:
   waymark bench [--book PATH] [--runs N]
                                        measure the manuscript engine on a book and print medians and ratios
   waymark bench browser [--runs N]     measure the browser (headless Chromium) against its targets
+  waymark bench window [--book PATH] [--runs N]
+                                       cold-start the desktop window under Xvfb on the sample and on a
+                                       book; first paint, book open and memory against their targets
   waymark help                         this text
 
 Exit status of "call": 0 the tool succeeded (its result on stdout); 1 the tool failed
@@ -389,6 +392,7 @@ func runWindow(args []string, stdout io.Writer) error {
 		return err
 	}
 	doc := f.doc
+	restore := false
 	switch len(f.positional) {
 	case 0:
 	case 1:
@@ -397,6 +401,9 @@ func runWindow(args []string, stdout io.Writer) error {
 		return usageError{"give at most one manuscript to open"}
 	}
 	if doc == "" {
+		// No book named: the last session's book comes back (the sample
+		// manuscript the first time, or when the last book is gone).
+		restore = true
 		doc, err = samplePath()
 		if err != nil {
 			return err
@@ -408,7 +415,7 @@ func runWindow(args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	return runDesktop(desktopOptions{DocPath: doc, DBPath: db})
+	return runDesktop(desktopOptions{DocPath: doc, DBPath: db, RestoreLast: restore})
 }
 
 // samplePath puts the sample manuscript into the user's data folder on first use

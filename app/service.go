@@ -3,42 +3,112 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
+	"sync"
+	"time"
 
+	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/manuscript"
+	"github.com/waymark/waymark/backend/store"
 	"github.com/waymark/waymark/backend/tools"
 )
 
-// DesktopApp is what the window's JavaScript calls. It is a thin adapter: the
-// window reaches the same tools registry as the model, MCP and the CLI.
+// DesktopApp is what the window's JavaScript calls (window.go.main.DesktopApp).
+// It is a thin adapter: every manuscript and browser action goes through the same
+// tools registry as the model, MCP and the CLI; what it adds is what only a
+// window needs — text positions in the editor's units (UTF-16), events for live
+// progress, native dialogs, settings and the session to restore.
+//
+// Wails binds every exported method, so helpers are unexported.
 type DesktopApp struct {
 	ctx context.Context
 	ws  *manuscript.Workspace
 	reg *tools.Registry
+	rt  *agent.Runtime
+	st  *store.Store
+
+	// emit sends an event to the window (Wails' EventsEmit, or the UI tier's
+	// event stream); nil: events are dropped.
+	emit func(name string, data any)
+	// dialogs are the native file dialogs (nil in the UI tier: paths are typed).
+	dialogs fileDialogs
+	// newBrowser makes the browser sessions for the current settings.
+	newBrowser func(Settings) *browser.Sessions
+
+	mu sync.Mutex
+	// synced is the text the editor holds (at syncedRev): typed changes arrive
+	// against it, and changes made here are sent to the editor as a delta from it.
+	synced    []byte
+	syncedRev int64
+	syncedDoc string
+	// u16 indexes the manuscript's text at u16rev, for positions in the editor.
+	u16    *utf16Index
+	u16rev int64
+	u16doc string
+
+	ssMu sync.Mutex
+	ss   *browser.Sessions
+
+	runMu   sync.Mutex
+	cancel  context.CancelFunc // the running command or goal
+	running string
+	askMu   sync.Mutex
+	askCh   chan string
+
+	settingsMu sync.Mutex
+	settings   Settings
+	envModel   bool // the model comes from WAYMARK_MODEL_URL: settings do not replace it
+
+	browserMu sync.Mutex
+	downloads []browser.Download
+	history   []BrowserVisit
 }
 
-// OutlineHeading is one heading of the outline panel.
-type OutlineHeading struct {
-	Index int    `json:"index"`
-	Level int    `json:"level"`
-	Text  string `json:"text"`
-	Words int    `json:"words"`
+// fileDialogs are the native open/save dialogs of the desktop window.
+type fileDialogs interface {
+	OpenFile(title string) (string, error)
+	SaveFile(title, defaultName string) (string, error)
 }
 
-// ManuscriptView is what the window shows of the open manuscript.
-type ManuscriptView struct {
-	Path       string           `json:"path"`
-	Name       string           `json:"name"`
-	Markdown   string           `json:"markdown"`
-	SizeBytes  int              `json:"sizeBytes"`
-	Items      int              `json:"items"`
-	Revision   int64            `json:"revision"`
-	Headings   []OutlineHeading `json:"headings"`
-	TotalWords int              `json:"totalWords"`
+// desktopAppConfig is what a DesktopApp is built from.
+type desktopAppConfig struct {
+	WS  *manuscript.Workspace
+	Reg *tools.Registry
+	RT  *agent.Runtime
+	// NewBrowser returns the browser sessions for the settings (headless in
+	// tests, a window in the app); nil: no browser workspace.
+	NewBrowser func(Settings) *browser.Sessions
+	// EnvModel is true when WAYMARK_MODEL_URL chose the model.
+	EnvModel bool
+}
+
+// newDesktopApp builds the window's services over the registry; the settings
+// stored in the profile apply at once (model server, browser options).
+func newDesktopApp(cfg desktopAppConfig) *DesktopApp {
+	a := &DesktopApp{ws: cfg.WS, reg: cfg.Reg, rt: cfg.RT, st: cfg.WS.Store, newBrowser: cfg.NewBrowser, envModel: cfg.EnvModel}
+	a.settings = a.loadSettings(context.Background())
+	a.applyModel(a.settings)
+	if a.newBrowser != nil {
+		a.ss = a.newBrowser(a.settings)
+	}
+	return a
 }
 
 func (a *DesktopApp) startup(ctx context.Context) { a.ctx = ctx }
+
+// shutdown closes the browser.
+func (a *DesktopApp) shutdown(context.Context) {
+	a.ssMu.Lock()
+	defer a.ssMu.Unlock()
+	if a.ss != nil {
+		_ = a.ss.Close()
+	}
+}
 
 // context is the app's context (the window's, or Background before startup
 // and in the UI tier).
@@ -49,40 +119,259 @@ func (a *DesktopApp) context() context.Context {
 	return a.ctx
 }
 
-// Manuscript returns the open manuscript with its outline.
-func (a *DesktopApp) Manuscript() (ManuscriptView, error) {
-	m, err := a.ws.Current()
-	if err != nil {
-		return ManuscriptView{}, err
+func (a *DesktopApp) send(name string, data any) {
+	if a.emit != nil {
+		a.emit(name, data)
 	}
-	v := ManuscriptView{Path: m.Path, Name: filepath.Base(m.Path), Headings: []OutlineHeading{}}
-	err = m.Do(func(d *document.Document) error {
-		v.Markdown, v.SizeBytes, v.Items, v.Revision = string(d.Source()), len(d.Source()), d.Len(), d.Rev()
-		return nil
-	})
-	if err != nil {
-		return v, err
-	}
-	out, err := a.reg.Call(a.context(), tools.Call{Name: "Outline"}, tools.Context{})
-	if err != nil {
-		return v, err
-	}
-	b, _ := json.Marshal(out)
-	var o struct {
-		Headings   []OutlineHeading `json:"headings"`
-		TotalWords int              `json:"totalWords"`
-	}
-	_ = json.Unmarshal(b, &o)
-	v.Headings, v.TotalWords = o.Headings, o.TotalWords
-	return v, nil
 }
 
-// Call runs any tool of the registry with JSON arguments and returns its JSON result.
+// call runs a registry tool with Go arguments and decodes its result into out.
+func (a *DesktopApp) call(ctx context.Context, tool string, args any, out any) error {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return err
+	}
+	res, err := a.reg.Call(a.browserCtx(ctx), tools.Call{Name: tool, Args: b}, tools.Context{})
+	if err != nil {
+		return err
+	}
+	if out == nil {
+		return nil
+	}
+	rb, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(rb, out)
+}
+
+// Call runs any tool of the registry with JSON arguments and returns its JSON
+// result: the window's door to the same tools as the model, MCP and the CLI.
 func (a *DesktopApp) Call(tool string, args string) (string, error) {
-	res, err := a.reg.Call(a.context(), tools.Call{Name: tool, Args: json.RawMessage(args)}, tools.Context{})
+	res, err := a.reg.Call(a.browserCtx(a.context()), tools.Call{Name: tool, Args: json.RawMessage(args)}, tools.Context{})
 	if err != nil {
 		return "", err
 	}
 	b, err := json.Marshal(res)
 	return string(b), err
+}
+
+// OutlineHeading is one heading of the outline panel.
+type OutlineHeading struct {
+	Index    int    `json:"index"`
+	Level    int    `json:"level"`
+	Text     string `json:"text"`
+	Words    int    `json:"words"`
+	OwnWords int    `json:"ownWords"`
+	Label    string `json:"label"`
+	// Pos is where the heading starts in the editor (UTF-16 code units).
+	Pos int `json:"pos"`
+}
+
+// OutlineView is the outline with the book's word counts.
+type OutlineView struct {
+	Revision   int64            `json:"revision"`
+	Headings   []OutlineHeading `json:"headings"`
+	TotalWords int              `json:"totalWords"`
+	// TodayWords is the change of the book's word count since the first time
+	// it was opened today (negative when the author cut more than wrote).
+	TodayWords int `json:"todayWords"`
+	Items      int `json:"items"`
+}
+
+// ManuscriptView is what the window shows of the open manuscript.
+type ManuscriptView struct {
+	Path      string      `json:"path"`
+	Name      string      `json:"name"`
+	Markdown  string      `json:"markdown"`
+	SizeBytes int         `json:"sizeBytes"`
+	Items     int         `json:"items"`
+	Revision  int64       `json:"revision"`
+	Outline   OutlineView `json:"outline"`
+	// Headings and TotalWords repeat the outline's for older callers.
+	Headings   []OutlineHeading `json:"headings"`
+	TotalWords int              `json:"totalWords"`
+	// Session is what the window saved for this document (cursor, scroll), "" if nothing.
+	Session string `json:"session"`
+	// Recent are the recently opened files, newest first.
+	Recent []RecentFile `json:"recent"`
+}
+
+// RecentFile is one entry of the recent-files list.
+type RecentFile struct {
+	Path   string `json:"path"`
+	Name   string `json:"name"`
+	Exists bool   `json:"exists"`
+}
+
+// Manuscript returns the open manuscript with its outline; the editor's copy
+// starts from this text.
+func (a *DesktopApp) Manuscript() (ManuscriptView, error) {
+	ctx := a.context()
+	m, err := a.ws.Current()
+	if err != nil {
+		return ManuscriptView{}, err
+	}
+	v := ManuscriptView{Path: m.Path, Name: filepath.Base(m.Path)}
+	a.mu.Lock()
+	err = m.Do(func(d *document.Document) error {
+		a.synced = append(a.synced[:0], d.Source()...)
+		a.syncedRev, a.syncedDoc = d.Rev(), m.Path
+		v.Markdown, v.SizeBytes, v.Items, v.Revision = string(d.Source()), len(d.Source()), d.Len(), d.Rev()
+		return nil
+	})
+	a.mu.Unlock()
+	if err != nil {
+		return v, err
+	}
+	if v.Outline, err = a.Outline(); err != nil {
+		return v, err
+	}
+	v.Headings, v.TotalWords = v.Outline.Headings, v.Outline.TotalWords
+	if s, ok, err := a.st.Session(ctx, docSessionID(m)); err == nil && ok {
+		v.Session = string(s.State)
+	}
+	a.noteRecent(ctx, m.Path)
+	v.Recent, _ = a.RecentFiles()
+	return v, nil
+}
+
+// OpenManuscript opens a Markdown file (checked first: text, UTF-8, size) and
+// makes it the current manuscript.
+func (a *DesktopApp) OpenManuscript(path string) (ManuscriptView, error) {
+	if path == "" {
+		return ManuscriptView{}, errors.New("give the path of a Markdown file to open, e.g. /home/you/novel.md")
+	}
+	if _, err := a.ws.Open(a.context(), path); err != nil {
+		return ManuscriptView{}, err
+	}
+	return a.Manuscript()
+}
+
+// ChooseManuscript shows the native open dialog and opens the chosen file.
+func (a *DesktopApp) ChooseManuscript() (ManuscriptView, error) {
+	if a.dialogs == nil {
+		return ManuscriptView{}, errors.New("there is no file dialog here; type the file's path instead")
+	}
+	p, err := a.dialogs.OpenFile("Open a manuscript")
+	if err != nil {
+		return ManuscriptView{}, err
+	}
+	if p == "" {
+		return ManuscriptView{}, errors.New("no file was chosen")
+	}
+	return a.OpenManuscript(p)
+}
+
+// ChooseSavePath shows the native save dialog (for exports) and returns the path.
+func (a *DesktopApp) ChooseSavePath(title, defaultName string) (string, error) {
+	if a.dialogs == nil {
+		return "", errors.New("there is no file dialog here; type the path instead")
+	}
+	return a.dialogs.SaveFile(title, defaultName)
+}
+
+const recentKey = "ui.recentFiles"
+
+func (a *DesktopApp) noteRecent(ctx context.Context, path string) {
+	var list []string
+	if raw, ok, err := a.st.Setting(ctx, recentKey); err == nil && ok {
+		_ = json.Unmarshal([]byte(raw), &list)
+	}
+	out := []string{path}
+	for _, p := range list {
+		if p != path && len(out) < 10 {
+			out = append(out, p)
+		}
+	}
+	b, _ := json.Marshal(out)
+	_ = a.st.SetSetting(ctx, recentKey, string(b))
+	_ = a.st.SetSetting(ctx, "ui.lastDocument", path)
+}
+
+// RecentFiles lists the recently opened manuscripts, newest first.
+func (a *DesktopApp) RecentFiles() ([]RecentFile, error) {
+	var list []string
+	raw, ok, err := a.st.Setting(a.context(), recentKey)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		_ = json.Unmarshal([]byte(raw), &list)
+	}
+	out := make([]RecentFile, 0, len(list))
+	for _, p := range list {
+		_, err := os.Stat(p)
+		out = append(out, RecentFile{Path: p, Name: filepath.Base(p), Exists: err == nil})
+	}
+	return out, nil
+}
+
+// Outline returns the headings (with their places in the editor) and the word
+// counts of the book and of today's session.
+func (a *DesktopApp) Outline() (OutlineView, error) {
+	ctx := a.context()
+	var o struct {
+		Headings []struct {
+			Index    int                  `json:"index"`
+			Level    int                  `json:"level"`
+			Text     string               `json:"text"`
+			Words    int                  `json:"words"`
+			OwnWords int                  `json:"ownWords"`
+			Pointer  document.PointerJSON `json:"pointer"`
+		} `json:"headings"`
+		TotalWords int   `json:"totalWords"`
+		Items      int   `json:"items"`
+		Revision   int64 `json:"revision"`
+	}
+	if err := a.call(ctx, "Outline", map[string]any{}, &o); err != nil {
+		return OutlineView{}, err
+	}
+	v := OutlineView{Revision: o.Revision, TotalWords: o.TotalWords, Items: o.Items, Headings: make([]OutlineHeading, 0, len(o.Headings))}
+	idx := a.index(o.Revision)
+	for _, h := range o.Headings {
+		oh := OutlineHeading{Index: h.Index, Level: h.Level, Text: h.Text, Words: h.Words, OwnWords: h.OwnWords, Label: h.Pointer.Label, Pos: -1}
+		if idx != nil {
+			oh.Pos = idx.pos(h.Pointer.ByteOffset)
+		}
+		v.Headings = append(v.Headings, oh)
+	}
+	if m, err := a.ws.Current(); err == nil {
+		v.TodayWords = a.todayWords(ctx, m, o.TotalWords)
+	}
+	return v, nil
+}
+
+// todayWords keeps the book's word count at the first sight of each day and
+// returns the change since.
+func (a *DesktopApp) todayWords(ctx context.Context, m *manuscript.Manuscript, total int) int {
+	key := fmt.Sprintf("words.today.%d", m.DocID)
+	today := time.Now().Format(time.DateOnly)
+	var base struct {
+		Day   string `json:"day"`
+		Words int    `json:"words"`
+	}
+	if raw, ok, err := a.st.Setting(ctx, key); err == nil && ok && json.Unmarshal([]byte(raw), &base) == nil && base.Day == today {
+		return total - base.Words
+	}
+	base.Day, base.Words = today, total
+	b, _ := json.Marshal(base)
+	_ = a.st.SetSetting(ctx, key, string(b))
+	return 0
+}
+
+func docSessionID(m *manuscript.Manuscript) string { return fmt.Sprintf("doc:%d", m.DocID) }
+
+// SaveDocumentSession remembers the window's state for the open document (cursor
+// position, scroll, reading position: any JSON the window gives), so reopening
+// the book puts the author back where they were.
+func (a *DesktopApp) SaveDocumentSession(state string) error {
+	m, err := a.ws.Current()
+	if err != nil {
+		return err
+	}
+	if !json.Valid([]byte(state)) {
+		return errors.New("the session state must be JSON")
+	}
+	return a.st.SaveSession(a.context(), docSessionID(m), "document", m.DocID, json.RawMessage(state))
 }

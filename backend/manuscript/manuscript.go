@@ -275,6 +275,12 @@ func (m *Manuscript) Edit(ctx context.Context, plan func(d *document.Document) (
 
 // commit persists and applies a planned edit. undoOf links undo/redo revisions.
 func (m *Manuscript) commit(ctx context.Context, e *document.Edit, undoOf int64) (Outcome, error) {
+	return m.commitAs(ctx, e, undoOf, "")
+}
+
+// commitAs is commit with the revision's summary given (empty: the op and the
+// target's label). Snapshot ops (Restore, external) always store the full text.
+func (m *Manuscript) commitAs(ctx context.Context, e *document.Edit, undoOf int64, summary string) (Outcome, error) {
 	d := m.doc
 	src := d.Source()
 	before, after := src[:e.Start], src[e.OldEnd:]
@@ -286,9 +292,11 @@ func (m *Manuscript) commit(ctx context.Context, e *document.Edit, undoOf int64)
 	if err := WriteAtomic(m.Path, before, e.New, after); err != nil {
 		return Outcome{}, err
 	}
-	summary := e.Op
-	if e.Target >= 0 {
-		summary = e.Op + " " + d.Label(e.Target)
+	if summary == "" {
+		summary = e.Op
+		if e.Target >= 0 {
+			summary = e.Op + " " + d.Label(e.Target)
+		}
 	}
 	var deleted []int64
 	if e.Removes {
@@ -309,7 +317,9 @@ func (m *Manuscript) commit(ctx context.Context, e *document.Edit, undoOf int64)
 		}
 		r := store.Revision{DocID: m.DocID, Op: e.Op, Start: int64(e.Start), Old: e.Old, New: e.New,
 			SHA256: sha, Size: size, UndoOf: undoOf, Summary: summary}
-		if snap, ok, err := tx.LatestSnapshotRev(ctx, m.DocID); err == nil && ok && rev-snap >= SnapshotEvery {
+		if e.Op == store.OpRestore || e.Op == store.OpExternal {
+			r.Snapshot = bytes.Join([][]byte{before, e.New, after}, nil)
+		} else if snap, ok, err := tx.LatestSnapshotRev(ctx, m.DocID); err == nil && ok && rev-snap >= SnapshotEvery {
 			r.Snapshot = bytes.Join([][]byte{before, e.New, after}, nil)
 		}
 		stored, err := tx.AppendRevision(ctx, r)

@@ -190,3 +190,56 @@ func (m *Manuscript) loadCursors(ctx context.Context) error {
 	}
 	return nil
 }
+
+// TargetSets lists this document's sets, oldest first.
+func (m *Manuscript) TargetSets(ctx context.Context) ([]store.TargetSet, error) {
+	return m.w.Store.TargetSets(ctx, m.DocID)
+}
+
+// RemoveFromTargetSet takes the item at index out of a set (the item itself is
+// not touched).
+func (m *Manuscript) RemoveFromTargetSet(ctx context.Context, id string, index int) error {
+	ts, err := m.w.Store.TargetSet(ctx, id)
+	if err != nil {
+		return err
+	}
+	if ts.DocID != m.DocID {
+		return fmt.Errorf("%w: target set %s belongs to another document", document.ErrBadInput, id)
+	}
+	members, err := m.w.Store.TargetMembers(ctx, id)
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	var offset int64 = -1
+	for _, mem := range members {
+		if mem.DeletedInRev != 0 {
+			continue
+		}
+		off, err := m.doc.Rebase(mem.Rev, int(mem.ByteOffset))
+		if err != nil {
+			continue
+		}
+		if i, ok := m.doc.IndexAt(off); ok && i == index {
+			offset = mem.ByteOffset
+			break
+		}
+	}
+	m.mu.Unlock()
+	if offset < 0 {
+		return fmt.Errorf("%w: item %d is not in the set %q", document.ErrBadInput, index, ts.Name)
+	}
+	return m.w.Store.RemoveTargetMember(ctx, id, offset)
+}
+
+// DeleteTargetSet removes a set of this document (its items stay in the book).
+func (m *Manuscript) DeleteTargetSet(ctx context.Context, id string) error {
+	ts, err := m.w.Store.TargetSet(ctx, id)
+	if err != nil {
+		return err
+	}
+	if ts.DocID != m.DocID {
+		return fmt.Errorf("%w: target set %s belongs to another document", document.ErrBadInput, id)
+	}
+	return m.w.Store.DeleteTargetSet(ctx, id)
+}

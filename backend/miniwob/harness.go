@@ -2,9 +2,10 @@
 // loopback, starts seeded episodes, lets an agent act through Waymark's
 // browser tools (by number), and reads the rewards the pages compute.
 //
-// The harness talks to the page's own core.js (seeding, starting an episode,
-// reading WOB_REWARD_GLOBAL) in the main world: that is the benchmark's
-// control interface, never the agent's way of acting.
+// The harness talks to the page's own core.js (seeding Math.random, starting
+// an episode, reading WOB_REWARD_GLOBAL) in the main world: that is the
+// benchmark's control interface, never the agent's way of acting. Agents act
+// only through the tools of a tools.Registry.
 package miniwob
 
 import (
@@ -13,8 +14,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -22,13 +25,13 @@ import (
 	"github.com/waymark/waymark/backend/tools"
 )
 
-// Server serves a MiniWoB++ checkout (its html/ folder: miniwob/, core/,
-// common/).
+// Server serves a MiniWoB++ html folder (miniwob/, core/, common/) on
+// loopback.
 type Server struct {
 	srv *httptest.Server
 }
 
-// Serve serves dir (which must hold miniwob/ and core/).
+// Serve serves dir, which must hold miniwob/ and core/.
 func Serve(dir string) (*Server, error) {
 	for _, sub := range []string{"miniwob", "core"} {
 		if fi, err := os.Stat(filepath.Join(dir, sub)); err != nil || !fi.IsDir() {
@@ -44,7 +47,7 @@ func (s *Server) Close() { s.srv.Close() }
 // TaskURL is the page of a task.
 func (s *Server) TaskURL(task string) string { return s.srv.URL + "/miniwob/" + task + ".html" }
 
-// Tasks lists the tasks of the checkout.
+// Tasks lists the tasks of an html folder, sorted.
 func Tasks(dir string) ([]string, error) {
 	m, err := filepath.Glob(filepath.Join(dir, "miniwob", "*.html"))
 	if err != nil {
@@ -54,6 +57,7 @@ func Tasks(dir string) ([]string, error) {
 	for _, p := range m {
 		out = append(out, strings.TrimSuffix(filepath.Base(p), ".html"))
 	}
+	sort.Strings(out)
 	return out, nil
 }
 
@@ -62,44 +66,82 @@ type Episode struct {
 	Task      string
 	Seed      string
 	Utterance string
-	s         *browser.Session
+	// Limit is the episode's time limit; the page ends the episode with
+	// reward -1 when it runs out, and discounts rewards by the time taken.
+	Limit time.Duration
+	s     *browser.Session
 }
 
-// Start opens the task and starts a seeded episode with a time limit.
+// Start opens the task's page unless the session already shows it, seeds
+// Math.random and starts an episode the way the benchmark's own driver does
+// (Math.seedrandom, core.startEpisodeReal). limit overrides the task's time
+// limit (core.EPISODE_MAX_TIME) when positive.
 func (srv *Server) Start(ctx context.Context, s *browser.Session, task, seed string, limit time.Duration) (*Episode, error) {
-	if _, err := s.Navigate(ctx, srv.TaskURL(task)); err != nil {
-		return nil, err
+	want := srv.TaskURL(task)
+	if cur, err := s.Page().Context(ctx).Info(); err != nil || !samePage(cur.URL, want) {
+		if _, err := s.Navigate(ctx, want); err != nil {
+			return nil, fmt.Errorf("open %s: %w", task, err)
+		}
 	}
-	js := fmt.Sprintf(`() => { Math.seedrandom(%q); core.EPISODE_MAX_TIME = %d; core.startEpisodeReal(); return core.getUtterance(); }`, seed, limit.Milliseconds())
-	res, err := s.Page().Context(ctx).Eval(js)
-	if err != nil {
-		return nil, fmt.Errorf("start episode of %s: %w", task, err)
+	const js = `(seed, limit) => {
+		if (typeof core === 'undefined' || !core.cover_div || typeof genProblem !== 'function') return null;
+		if (limit > 0) core.EPISODE_MAX_TIME = limit;
+		Math.seedrandom(seed);
+		core.startEpisodeReal();
+		let u = core.getUtterance();
+		if (u && typeof u === 'object') u = u.utterance; // tasks that also give the utterance's fields
+		return {utterance: String(u), limit: core.EPISODE_MAX_TIME};
+	}`
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		res, err := s.Page().Context(ctx).Eval(js, seed, limit.Milliseconds())
+		if err != nil {
+			return nil, fmt.Errorf("start an episode of %s: %w", task, err)
+		}
+		if !res.Value.Nil() {
+			return &Episode{Task: task, Seed: seed, s: s,
+				Utterance: res.Value.Get("utterance").Str(),
+				Limit:     time.Duration(res.Value.Get("limit").Int()) * time.Millisecond}, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("start an episode of %s: the page's core.js never got ready", task)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	return &Episode{Task: task, Seed: seed, Utterance: res.Value.Str(), s: s}, nil
+}
+
+// samePage compares two URLs without their fragments.
+func samePage(a, b string) bool {
+	ua, err1 := url.Parse(a)
+	ub, err2 := url.Parse(b)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	ua.Fragment, ub.Fragment = "", ""
+	return ua.String() == ub.String()
 }
 
 // Result is how an episode ended.
 type Result struct {
-	Done      bool
-	Reward    float64 // time-discounted, as the benchmark reports it
+	Done bool
+	// Reward is what the benchmark reports: the raw reward, discounted by the
+	// share of the time limit used when positive.
+	Reward    float64
 	RawReward float64
+	Reason    string // the page's reason when it gave one ("timed out")
 }
+
+// Success is the benchmark's notion of a solved episode.
+func (r Result) Success() bool { return r.Done && r.RawReward > 0 }
 
 // Result reads the reward; Done is false while the episode runs.
 func (e *Episode) Result(ctx context.Context) (Result, error) {
-	res, err := e.s.Page().Context(ctx).Eval(`() => JSON.stringify({done: WOB_DONE_GLOBAL, reward: WOB_REWARD_GLOBAL, raw: WOB_RAW_REWARD_GLOBAL})`)
+	res, err := e.s.Page().Context(ctx).Eval(`() => ({done: WOB_DONE_GLOBAL, reward: WOB_REWARD_GLOBAL, raw: WOB_RAW_REWARD_GLOBAL, reason: WOB_REWARD_REASON == null ? '' : String(WOB_REWARD_REASON)})`)
 	if err != nil {
-		return Result{}, err
+		return Result{}, fmt.Errorf("read the reward of %s: %w", e.Task, err)
 	}
-	var r struct {
-		Done   bool    `json:"done"`
-		Reward float64 `json:"reward"`
-		Raw    float64 `json:"raw"`
-	}
-	if err := json.Unmarshal([]byte(res.Value.Str()), &r); err != nil {
-		return Result{}, err
-	}
-	return Result{Done: r.Done, Reward: r.Reward, RawReward: r.Raw}, nil
+	v := res.Value
+	return Result{Done: v.Get("done").Bool(), Reward: v.Get("reward").Num(), RawReward: v.Get("raw").Num(), Reason: v.Get("reason").Str()}, nil
 }
 
 // Wait waits up to d for the episode to end and returns its result.
@@ -107,39 +149,69 @@ func (e *Episode) Wait(ctx context.Context, d time.Duration) (Result, error) {
 	deadline := time.Now().Add(d)
 	for {
 		r, err := e.Result(ctx)
-		if err != nil || r.Done || time.Now().After(deadline) {
+		if err != nil || r.Done || !time.Now().Before(deadline) {
 			return r, err
 		}
-		time.Sleep(30 * time.Millisecond)
+		sleep(ctx, 30*time.Millisecond)
 	}
 }
 
-// Tools runs browser tools through a registry and counts element actions.
+// Tools runs browser tools through a registry (the same tools the assistant
+// and MCP clients get) and counts element actions: by number
+// (browser_overlay_act) and otherwise (browser_act_by_index).
 type Tools struct {
 	Reg      *tools.Registry
-	ByNumber int // browser_overlay_act calls
-	Other    int // element actions not by number (none in the built-in solver)
+	ByNumber int
+	Other    int
+}
+
+// elementTools are the tools that act on a page element, and whether they go
+// by number.
+var elementTools = map[string]bool{
+	"browser_overlay_act":             true,
+	"browser_act_by_index":            false,
+	"browser_click_and_wait_download": true,
+	"browser_upload":                  true,
+	"browser_open_in_new_tab":         true,
 }
 
 // Call runs a tool and returns its data; a tool error is returned as err.
 func (t *Tools) Call(ctx context.Context, name string, args map[string]any) (map[string]any, error) {
-	b, _ := json.Marshal(args)
-	out, err := t.Reg.Call(ctx, tools.Call{Name: name, Args: b}, tools.Context{})
+	var d map[string]any
+	err := t.CallInto(ctx, name, args, &d)
+	return d, err
+}
+
+// CallInto runs a tool and decodes its data into out (nil: dropped).
+func (t *Tools) CallInto(ctx context.Context, name string, args map[string]any, out any) error {
+	if byNumber, ok := elementTools[name]; ok {
+		if byNumber {
+			t.ByNumber++
+		} else {
+			t.Other++
+		}
+	}
+	b, err := json.Marshal(args)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	r, ok := out.(browser.Result)
+	res, err := t.Reg.Call(ctx, tools.Call{Name: name, Args: b}, tools.Context{})
+	if err != nil {
+		return err
+	}
+	r, ok := res.(browser.Result)
 	if !ok {
-		return nil, fmt.Errorf("%s: unexpected result %T", name, out)
-	}
-	if name == "browser_overlay_act" {
-		t.ByNumber++
+		return fmt.Errorf("%s: unexpected result %T", name, res)
 	}
 	if r.Status != "ok" {
-		return nil, fmt.Errorf("%s: %s", name, r.Error)
+		return fmt.Errorf("%s: %s", name, r.Error)
 	}
-	var d map[string]any
-	db, _ := json.Marshal(r.Data)
-	_ = json.Unmarshal(db, &d)
-	return d, nil
+	if out == nil {
+		return nil
+	}
+	db, err := json.Marshal(r.Data)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(db, out)
 }

@@ -338,6 +338,7 @@ func RegisterManuscript(r *Registry, ws *manuscript.Workspace) {
 				return res, err
 			}},
 	)
+	RegisterHistory(r, ws)
 }
 
 func editView(m *manuscript.Manuscript, out manuscript.Outcome) EditView {

@@ -1,11 +1,30 @@
-// Thin wrappers over the Go methods Wails binds on window.go.main.DesktopApp.
-// The window calls the same tools registry as the model, MCP and the CLI.
+// The Go services bound to the window (window.go.main.DesktopApp, put there by
+// Wails; in the UI tier by a shim that forwards each call over HTTP to the same
+// Go code) and Wails' runtime events. Every call returns a promise; a Go error
+// rejects it with the error's message.
 
 export interface OutlineHeading {
   index: number;
   level: number;
   text: string;
   words: number;
+  ownWords: number;
+  label: string;
+  pos: number;
+}
+
+export interface OutlineView {
+  revision: number;
+  headings: OutlineHeading[];
+  totalWords: number;
+  todayWords: number;
+  items: number;
+}
+
+export interface RecentFile {
+  path: string;
+  name: string;
+  exists: boolean;
 }
 
 export interface ManuscriptView {
@@ -15,28 +34,344 @@ export interface ManuscriptView {
   sizeBytes: number;
   items: number;
   revision: number;
+  outline: OutlineView;
   headings: OutlineHeading[];
   totalWords: number;
+  session: string;
+  recent: RecentFile[];
 }
 
-type Bound = {
-  Manuscript(): Promise<ManuscriptView>;
-  Call(tool: string, args: string): Promise<string>;
+export interface SyncResult {
+  revision: number;
+  full: boolean;
+  markdown?: string;
+  from: number;
+  to: number;
+  insert: string;
+  summary?: string;
+}
+
+export interface TypeResult {
+  revision: number;
+  summary: string;
+}
+
+export interface AgentEvent {
+  event: string;
+  text?: string;
+  tool?: string;
+  arguments?: unknown;
+  result?: unknown;
+  success?: boolean;
+}
+
+export interface EditDiff {
+  revision: number;
+  op: string;
+  summary: string;
+  before: string;
+  after: string;
+  context: string;
+  pos: number;
+}
+
+export interface Range {
+  from: number;
+  to: number;
+  label: string;
+}
+
+export interface CommandResult {
+  command: string;
+  success: boolean;
+  answer: string;
+  error?: string;
+  events: AgentEvent[];
+  edits: EditDiff[];
+  revision: number;
+  found?: Range;
+}
+
+export interface SearchMatch {
+  index: number;
+  label: string;
+  snippet: string;
+  from: number;
+  to: number;
+}
+
+export interface SearchResult {
+  query: string;
+  count: number;
+  matches: SearchMatch[];
+}
+
+export interface PortionItem {
+  index: number;
+  label: string;
+  type: string;
+  text: string;
+  pos: number;
+}
+
+export interface Portion {
+  cursorName: string;
+  items: PortionItem[];
+  hasMore: boolean;
+  number: number;
+}
+
+export interface TargetSetSummary {
+  targetSetId: string;
+  name: string;
+  count: number;
+  deleted: number;
+  createdAt: string;
+}
+
+export interface TargetSetItem {
+  index: number;
+  label: string;
+  snippet: string;
+  pos: number;
+}
+
+export interface TargetSetView {
+  targetSetId: string;
+  name: string;
+  items: TargetSetItem[];
+  deleted: { label: string; deletedInRevision: number }[];
+}
+
+export interface RevisionInfo {
+  revision: number;
+  op: string;
+  summary: string;
+  size: number;
+  undone: boolean;
+  snapshot: boolean;
+  createdAt: string;
+  current: boolean;
+}
+
+export interface DiskState {
+  changed: boolean;
+  missing: boolean;
+  size: number;
+  detail: string;
+}
+
+export interface DiffLine {
+  kind: 'same' | 'mine' | 'disk' | 'gap';
+  text: string;
+}
+
+export interface ExternalResult {
+  choice: string;
+  summary: string;
+  revision: number;
+  diff: DiffLine[];
+}
+
+export interface Settings {
+  modelUrl: string;
+  model: string;
+  modelKey: string;
+  modelKeySet: boolean;
+  clearModelKey: boolean;
+  bannersEnabled: boolean;
+  bannerPasses: number;
+  bannerBudgetMs: number;
+  bannerPassMs: number;
+  pauseMs: number;
+  iterationLimit: number;
+  askTimeoutSec: number;
+  downloadDir: string;
+  downloadConflict: string;
+  speech: boolean;
+  theme: string;
+  fontSize: number;
+}
+
+export interface Check {
+  ok: boolean;
+  detail: string;
+}
+
+export interface ConnectionReport {
+  server: string;
+  model: string;
+  models: string[];
+  reachable: Check;
+  chat: Check;
+  toolCalls: Check;
+  jsonSchema: Check;
+  summary: string;
+}
+
+export interface Capabilities {
+  model: string;
+  builtin: boolean;
+  modelFromEnv: boolean;
+  pandoc: string;
+  speech: string;
+  formats: string[];
+  nativeDialogs: boolean;
+  browser: boolean;
+  commands: string;
+  browseCommands: string;
+}
+
+export interface BrowserItem {
+  number: number;
+  role: string;
+  name: string;
+  value?: string;
+  href?: string;
+  disabled?: boolean;
+  checked?: boolean;
+}
+
+export interface Tab {
+  index: number;
+  title: string;
+  url: string;
+  current: boolean;
+}
+
+export interface Download {
+  name: string;
+  path: string;
+  bytes: number;
+  url: string;
+}
+
+export interface PageDialog {
+  type: string;
+  message: string;
+  default?: string;
+}
+
+export interface BrowserView {
+  say: string;
+  tool: string;
+  status: string;
+  error?: string;
+  result: string;
+  items: BrowserItem[];
+  total: number;
+  url: string;
+  title: string;
+  tabs: Tab[];
+  downloads: Download[];
+  dialog?: PageDialog;
+}
+
+export interface BrowserVisit {
+  url: string;
+  title: string;
+  at: string;
+}
+
+export interface TranscriptEntry {
+  role: string;
+  content: unknown;
+  at: string;
+}
+
+export interface BrowserSession {
+  history: BrowserVisit[];
+  transcript: TranscriptEntry[];
+  running: boolean;
+}
+
+export interface AssistantResult {
+  done: boolean;
+  reason: string;
+  steps: number;
+  actionsByNumber: number;
+  actionsOther: number;
+}
+
+type Bound = Record<string, (...args: unknown[]) => Promise<unknown>>;
+
+declare global {
+  interface Window {
+    go?: { main?: { DesktopApp?: Bound } };
+    runtime?: {
+      EventsOn: (name: string, cb: (...data: unknown[]) => void) => () => void;
+      EventsOff?: (name: string) => void;
+    };
+  }
+}
+
+function app(): Bound {
+  const a = window.go?.main?.DesktopApp;
+  if (!a) throw new Error('The Waymark backend is not connected (window.go.main.DesktopApp is missing).');
+  return a;
+}
+
+async function call<T>(method: string, ...args: unknown[]): Promise<T> {
+  try {
+    return (await app()[method](...args)) as T;
+  } catch (e) {
+    throw new Error(errorText(e));
+  }
+}
+
+/** errorText turns whatever a rejected call carries into one readable line. */
+export function errorText(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (typeof e === 'string') return e;
+  try {
+    return JSON.stringify(e);
+  } catch {
+    return String(e);
+  }
+}
+
+/** on subscribes to a backend event; it returns the unsubscribe function. */
+export function on(name: string, cb: (data: unknown) => void): () => void {
+  if (!window.runtime?.EventsOn) return () => {};
+  return window.runtime.EventsOn(name, (...d: unknown[]) => cb(d[0]));
+}
+
+export const api = {
+  manuscript: () => call<ManuscriptView>('Manuscript'),
+  openManuscript: (path: string) => call<ManuscriptView>('OpenManuscript', path),
+  chooseManuscript: () => call<ManuscriptView>('ChooseManuscript'),
+  chooseSavePath: (title: string, name: string) => call<string>('ChooseSavePath', title, name),
+  recentFiles: () => call<RecentFile[]>('RecentFiles'),
+  outline: () => call<OutlineView>('Outline'),
+  sync: (rev: number) => call<SyncResult>('Sync', rev),
+  typeEdit: (rev: number, from: number, to: number, text: string) => call<TypeResult>('TypeEdit', rev, from, to, text),
+  runCommand: (cmd: string) => call<CommandResult>('RunCommand', cmd),
+  undoEdit: (rev: number) => call<SyncResult>('UndoEdit', rev),
+  stop: () => call<string>('Stop'),
+  painted: (name: string, chars: number) => call<void>('Painted', name, chars),
+  transcript: (kind: string) => call<TranscriptEntry[]>('Transcript', kind),
+  saveDocumentSession: (state: string) => call<void>('SaveDocumentSession', state),
+  search: (query: string) => call<SearchResult>('Search', query),
+  readPortion: (restart: boolean) => call<Portion>('ReadPortion', restart),
+  itemAt: (pos: number) => call<{ index: number; label: string; type: string }>('ItemAt', pos),
+  targetSets: () => call<TargetSetSummary[]>('TargetSets'),
+  targetSet: (id: string) => call<TargetSetView>('TargetSet', id),
+  history: () => call<RevisionInfo[]>('History'),
+  checkDisk: () => call<DiskState>('CheckDisk'),
+  resolveExternal: (choice: string) => call<ExternalResult>('ResolveExternalChange', choice),
+  settings: () => call<Settings>('Settings'),
+  saveSettings: (s: Settings) => call<Settings>('SaveSettings', s),
+  testConnection: (url: string, model: string, key: string) => call<ConnectionReport>('TestConnection', url, model, key),
+  capabilities: () => call<Capabilities>('Capabilities'),
+  speak: (text: string) => call<void>('Speak', text),
+  browserCommand: (text: string) => call<BrowserView>('BrowserCommand', text),
+  browserAct: (n: number, action: string, text: string) => call<BrowserView>('BrowserAct', n, action, text),
+  browserRefresh: () => call<BrowserView>('BrowserRefresh'),
+  browserAnswerDialog: (accept: boolean, text: string) => call<BrowserView>('BrowserAnswerDialog', accept, text),
+  browserGoal: (goal: string) => call<AssistantResult>('BrowserGoal', goal),
+  browserAnswer: (answer: string) => call<void>('BrowserAnswer', answer),
+  browserSession: () => call<BrowserSession>('BrowserSessionState'),
+  /** tool runs any tool of the registry (the same tools as the model, MCP and the CLI). */
+  tool: async <T>(name: string, args: Record<string, unknown> = {}): Promise<T> =>
+    JSON.parse(await call<string>('Call', name, JSON.stringify(args))) as T,
 };
-
-function bound(): Bound | null {
-  const w = window as unknown as { go?: { main?: { DesktopApp?: Bound } } };
-  return w.go?.main?.DesktopApp ?? null;
-}
-
-export async function manuscript(): Promise<ManuscriptView> {
-  const b = bound();
-  if (!b) throw new Error('The Waymark backend is not connected (open this page in the Waymark window).');
-  return b.Manuscript();
-}
-
-export async function callTool(tool: string, args: object): Promise<unknown> {
-  const b = bound();
-  if (!b) throw new Error('The Waymark backend is not connected.');
-  return JSON.parse(await b.Call(tool, JSON.stringify(args)));
-}

@@ -1,0 +1,373 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/browser"
+	"github.com/waymark/waymark/backend/tools"
+)
+
+// browserSessionID keys the last browser session's history and transcript.
+const browserSessionID = "browser:last"
+
+// BrowserVisit is one page of the browser session's history.
+type BrowserVisit struct {
+	URL   string `json:"url"`
+	Title string `json:"title"`
+	At    string `json:"at"`
+}
+
+// BrowserItem is one numbered element, as the mirrored list shows it.
+type BrowserItem struct {
+	Number   int    `json:"number"`
+	Role     string `json:"role"`
+	Name     string `json:"name"`
+	Value    string `json:"value,omitempty"`
+	Href     string `json:"href,omitempty"`
+	Disabled bool   `json:"disabled,omitempty"`
+	Checked  *bool  `json:"checked,omitempty"`
+}
+
+// BrowserView is the outcome of one step in the browser workspace: the short
+// line to say, the tool's status, and the refreshed state (numbered elements,
+// tabs, downloads).
+type BrowserView struct {
+	Say    string          `json:"say"`
+	Tool   string          `json:"tool"`
+	Status string          `json:"status"`
+	Error  string          `json:"error,omitempty"`
+	Result string          `json:"result"`
+	Data   json.RawMessage `json:"data,omitempty"`
+	// Items is the current numbering (refreshed after every step), Total how
+	// many there are in all.
+	Items     []BrowserItem      `json:"items"`
+	Total     int                `json:"total"`
+	URL       string             `json:"url"`
+	Title     string             `json:"title"`
+	Tabs      []browser.Tab      `json:"tabs"`
+	Downloads []browser.Download `json:"downloads"`
+	// Dialog is a JavaScript dialog the page opened, for the user to answer.
+	Dialog *browser.Dialog `json:"dialog,omitempty"`
+}
+
+// browserCtx binds the window's current browser to ctx for the browser tools.
+func (a *DesktopApp) browserCtx(ctx context.Context) context.Context {
+	a.ssMu.Lock()
+	defer a.ssMu.Unlock()
+	if a.ss == nil {
+		return ctx
+	}
+	return browser.WithSessions(ctx, a.ss)
+}
+
+func (a *DesktopApp) needBrowser() error {
+	a.ssMu.Lock()
+	defer a.ssMu.Unlock()
+	if a.ss == nil {
+		return errors.New("this window has no browser (Chromium is not available)")
+	}
+	return nil
+}
+
+// BrowserCommand runs a direct command ("list", "click 5", "type 3 hello",
+// "go to example.org", in English or Russian) with no model. Anything else is
+// a goal for the assistant when a model server is configured, or an error
+// listing the commands.
+func (a *DesktopApp) BrowserCommand(text string) (BrowserView, error) {
+	if err := a.needBrowser(); err != nil {
+		return BrowserView{}, err
+	}
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return BrowserView{}, errors.New("type a command (list, click 5, type 3 hello, go to example.org) or a goal")
+	}
+	step, err := agent.ParseBrowseCommand(text)
+	if err != nil {
+		return BrowserView{}, err
+	}
+	a.browserLog("command", text)
+	return a.browserStep(step)
+}
+
+// BrowserAct acts on a numbered element of the mirrored list: click, type or select.
+func (a *DesktopApp) BrowserAct(index int, action, text string) (BrowserView, error) {
+	if err := a.needBrowser(); err != nil {
+		return BrowserView{}, err
+	}
+	switch action {
+	case "click":
+	case "type", "select":
+		if text == "" {
+			return BrowserView{}, fmt.Errorf("%s %d needs the text to %s", action, index, action)
+		}
+	default:
+		return BrowserView{}, fmt.Errorf("action %q: click, type or select", action)
+	}
+	args := map[string]any{"index": index, "action": action}
+	say := fmt.Sprintf("Clicking %d.", index)
+	if action != "click" {
+		args["text"] = text
+		say = fmt.Sprintf("Typing into %d.", index)
+	}
+	a.browserLog("command", fmt.Sprintf("%s %d", action, index))
+	return a.browserStep(agent.BrowseStep{Tool: "browser_overlay_act", Args: args, Say: say})
+}
+
+// BrowserAnswerDialog answers the page's JavaScript dialog with the user's choice.
+func (a *DesktopApp) BrowserAnswerDialog(accept bool, text string) (BrowserView, error) {
+	args := map[string]any{"accept": accept}
+	if text != "" {
+		args["text"] = text
+	}
+	return a.browserStep(agent.BrowseStep{Tool: "browser_dialog", Args: args, Say: "Answering the page."})
+}
+
+// BrowserRefresh numbers the page again and returns the state.
+func (a *DesktopApp) BrowserRefresh() (BrowserView, error) {
+	if err := a.needBrowser(); err != nil {
+		return BrowserView{}, err
+	}
+	return a.browserStep(agent.BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{"limit": 200}, Say: "Listing the elements."})
+}
+
+// browserStep runs one browser tool through the registry, then refreshes the
+// numbering (so the mirrored list always holds the numbers to act by), tabs
+// and downloads.
+func (a *DesktopApp) browserStep(step agent.BrowseStep) (BrowserView, error) {
+	ctx := a.browserCtx(a.context())
+	v := BrowserView{Say: step.Say, Tool: step.Tool, Items: []BrowserItem{}, Tabs: []browser.Tab{}}
+	b, _ := json.Marshal(step.Args)
+	res, err := a.reg.Call(ctx, tools.Call{Name: step.Tool, Args: b}, tools.Context{})
+	if err != nil {
+		a.browserLog("error", err.Error())
+		return v, err
+	}
+	v.Result = renderResult(res)
+	if r, ok := res.(browser.Result); ok {
+		v.Status, v.Error = r.Status, r.Error
+		v.Data, _ = json.Marshal(r.Data)
+		if r.Status == "ok" && (step.Tool == "browser_click_and_wait_download" || step.Tool == "browser_download_wait") {
+			var d browser.Download
+			if json.Unmarshal(v.Data, &d) == nil && d.Path != "" {
+				a.browserMu.Lock()
+				a.downloads = append(a.downloads, d)
+				a.browserMu.Unlock()
+			}
+		}
+	}
+	v.Dialog = openDialog(res)
+	a.browserLog("result", v.Result)
+	if v.Dialog == nil {
+		a.fillBrowserState(ctx, &v, step.Tool != "browser_list_interactives" && step.Tool != "browser_find")
+		if step.Tool == "browser_list_interactives" {
+			a.itemsFrom(v.Data, &v)
+		}
+	}
+	return v, nil
+}
+
+// fillBrowserState adds the numbering (when relist), tabs, downloads and page.
+func (a *DesktopApp) fillBrowserState(ctx context.Context, v *BrowserView, relist bool) {
+	if relist {
+		if res, err := a.reg.Call(ctx, tools.Call{Name: "browser_list_interactives", Args: json.RawMessage(`{"limit": 200}`)}, tools.Context{}); err == nil {
+			if r, ok := res.(browser.Result); ok && r.Status == "ok" {
+				b, _ := json.Marshal(r.Data)
+				a.itemsFrom(b, v)
+			}
+		}
+	}
+	if res, err := a.reg.Call(ctx, tools.Call{Name: "browser_tabs"}, tools.Context{}); err == nil {
+		if r, ok := res.(browser.Result); ok && r.Status == "ok" {
+			b, _ := json.Marshal(r.Data)
+			var t browser.TabsResult
+			if json.Unmarshal(b, &t) == nil {
+				v.Tabs = t.Tabs
+				for _, tab := range t.Tabs {
+					if tab.Current {
+						v.URL, v.Title = tab.URL, tab.Title
+					}
+				}
+			}
+		}
+	}
+	if v.URL != "" {
+		a.noteVisit(v.URL, v.Title)
+	}
+	a.browserMu.Lock()
+	v.Downloads = append([]browser.Download{}, a.downloads...)
+	a.browserMu.Unlock()
+}
+
+func (a *DesktopApp) itemsFrom(data json.RawMessage, v *BrowserView) {
+	var l struct {
+		Total int           `json:"total"`
+		Items []BrowserItem `json:"items"`
+	}
+	if json.Unmarshal(data, &l) == nil && l.Items != nil {
+		v.Items, v.Total = l.Items, l.Total
+	}
+}
+
+// noteVisit keeps the session's history (last 50 pages) in SQLite.
+func (a *DesktopApp) noteVisit(url, title string) {
+	a.browserMu.Lock()
+	if n := len(a.history); n > 0 && a.history[n-1].URL == url {
+		a.history[n-1].Title = title
+	} else {
+		a.history = append(a.history, BrowserVisit{URL: url, Title: title, At: time.Now().Format(time.DateTime)})
+		if len(a.history) > 50 {
+			a.history = a.history[len(a.history)-50:]
+		}
+	}
+	b, _ := json.Marshal(map[string]any{"history": a.history})
+	a.browserMu.Unlock()
+	_ = a.st.SaveSession(context.Background(), browserSessionID, "browser", 0, b)
+}
+
+// browserLog keeps the browser session's transcript (commands and results,
+// never typed text) and sends it as a "browser:log" event.
+func (a *DesktopApp) browserLog(role, text string) {
+	_ = a.st.EnsureSession(context.Background(), browserSessionID, "browser", 0)
+	b, _ := json.Marshal(text)
+	_ = a.st.AppendTranscript(context.Background(), browserSessionID, role, string(b))
+	a.send("browser:log", map[string]string{"role": role, "text": text})
+}
+
+// BrowserSession is the last browser session, for the window to restore.
+type BrowserSession struct {
+	History    []BrowserVisit    `json:"history"`
+	Transcript []TranscriptEntry `json:"transcript"`
+	Running    bool              `json:"running"`
+}
+
+// BrowserSessionState returns the last session's history and transcript.
+func (a *DesktopApp) BrowserSessionState() (BrowserSession, error) {
+	ctx := a.context()
+	out := BrowserSession{History: []BrowserVisit{}}
+	a.browserMu.Lock()
+	if len(a.history) == 0 {
+		if s, ok, err := a.st.Session(ctx, browserSessionID); err == nil && ok {
+			var st struct {
+				History []BrowserVisit `json:"history"`
+			}
+			if json.Unmarshal(s.State, &st) == nil {
+				a.history = st.History
+			}
+		}
+	}
+	out.History = append(out.History, a.history...)
+	a.browserMu.Unlock()
+	t, err := a.Transcript("browser")
+	if err != nil {
+		return out, err
+	}
+	out.Transcript = t
+	a.runMu.Lock()
+	out.Running = a.cancel != nil
+	a.runMu.Unlock()
+	return out, nil
+}
+
+// BrowserGoal pursues a goal in plain words with the assistant (needs a model
+// server). Progress lines arrive as "browser:progress" events, questions as
+// "browser:ask" (answer with BrowserAnswer); Stop cancels.
+func (a *DesktopApp) BrowserGoal(goal string) (agent.AssistantResult, error) {
+	if err := a.needBrowser(); err != nil {
+		return agent.AssistantResult{}, err
+	}
+	goal = strings.TrimSpace(goal)
+	if goal == "" {
+		return agent.AssistantResult{}, errors.New("say what you want to do on the web, e.g. find the weather in Kazan")
+	}
+	model := a.model()
+	if _, builtin := model.(agent.Builtin); builtin {
+		return agent.AssistantResult{}, fmt.Errorf("%w: goals in plain words need a model server (Settings → Model server). Without one, use number commands: %s", agent.ErrNeedsModel, agent.BrowseCommands)
+	}
+	ctx, done, err := a.begin("browser goal")
+	if err != nil {
+		return agent.AssistantResult{}, err
+	}
+	defer done()
+	a.settingsMu.Lock()
+	s := a.settings
+	a.settingsMu.Unlock()
+	a.browserLog("goal", goal)
+	as := &agent.Assistant{Reg: a.reg, Model: model, MaxSteps: s.IterationLimit, Pause: time.Duration(s.PauseMs) * time.Millisecond,
+		AskTimeout: time.Duration(s.AskTimeoutSec) * time.Second, Screenshots: true,
+		Progress: func(line string) {
+			a.browserLog("progress", line)
+			a.send("browser:progress", line)
+		},
+		Log: func(l agent.StepLog) { a.send("browser:step", l) },
+		Ask: a.ask,
+	}
+	res, err := as.Run(a.browserCtx(ctx), goal)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			a.browserLog("result", "Stopped.")
+			return res, errors.New("stopped")
+		}
+		a.browserLog("error", err.Error())
+		return res, err
+	}
+	if res.Done {
+		a.browserLog("result", "Goal reached: "+res.Reason)
+	} else {
+		a.browserLog("result", "Goal not reached: "+res.Reason)
+	}
+	return res, nil
+}
+
+// ask puts the assistant's question to the window and waits for BrowserAnswer
+// (or the time-out, or Stop).
+func (a *DesktopApp) ask(ctx context.Context, q string) (string, error) {
+	ch := make(chan string, 1)
+	a.askMu.Lock()
+	a.askCh = ch
+	a.askMu.Unlock()
+	defer func() {
+		a.askMu.Lock()
+		if a.askCh == ch {
+			a.askCh = nil
+		}
+		a.askMu.Unlock()
+	}()
+	a.browserLog("question", q)
+	a.send("browser:ask", q)
+	a.settingsMu.Lock()
+	wait := time.Duration(a.settings.AskTimeoutSec) * time.Second
+	a.settingsMu.Unlock()
+	select {
+	case ans, ok := <-ch:
+		if !ok {
+			return "", context.Canceled
+		}
+		a.send("browser:asked", "")
+		return ans, nil
+	case <-time.After(wait):
+		a.send("browser:asked", "")
+		return "", nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// BrowserAnswer answers the assistant's open question (the answer joins the
+// history as the user's words; it is not logged).
+func (a *DesktopApp) BrowserAnswer(answer string) error {
+	a.askMu.Lock()
+	defer a.askMu.Unlock()
+	if a.askCh == nil {
+		return errors.New("there is no open question to answer")
+	}
+	a.askCh <- answer
+	a.askCh = nil
+	a.browserLog("answer", "(answered)")
+	return nil
+}

@@ -17,7 +17,7 @@ type BrowseStep struct {
 
 // BrowseCommands lists the direct commands the built-in engine understands, for
 // help and for its refusal.
-const BrowseCommands = `list | show numbers | hide numbers | click N | type N TEXT | select N VALUE | press KEY | scroll down/up/top/bottom | back | forward | reload | read page | find TEXT | open N in new tab | tab N | download N | upload N PATH | go to URL  (по-русски: список | покажи номера | скрой номера | нажми N | введи N ТЕКСТ | выбери N ЗНАЧЕНИЕ | клавиша КЛАВИША | прокрути вниз/вверх | назад | вперёд | обнови | прочитай страницу | найди ТЕКСТ | открой N в новой вкладке | вкладка N | скачай N | загрузи N ПУТЬ | перейди на URL)`
+const BrowseCommands = `list | show numbers | hide numbers | click N | type N TEXT | select N VALUE | press KEY | scroll down/up/top/bottom | scroll to N | back | forward | reload | read page | find TEXT | open N in new tab | tab N | download N | upload N PATH | go to URL  (по-русски: список | покажи номера | скрой номера | нажми N | введи N ТЕКСТ | выбери N ЗНАЧЕНИЕ | клавиша КЛАВИША | прокрути вниз/вверх | прокрути к N | назад | вперёд | обнови | прочитай страницу | найди ТЕКСТ | открой N в новой вкладке | вкладка N | скачай N | загрузи N ПУТЬ | перейди на URL)`
 
 var keyNames = map[string]string{
 	"enter": "Enter", "ввод": "Enter", "энтер": "Enter", "tab": "Tab", "таб": "Tab", "escape": "Escape", "esc": "Escape", "эскейп": "Escape",
@@ -100,6 +100,10 @@ var browsePatterns = []browsePattern{
 			return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"to": "top"}, Say: "To the top."}, nil
 		}
 		return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"to": "bottom"}, Say: "To the bottom."}, nil
+	}},
+	{regexp.MustCompile(`(?i)^(?:scroll to|прокрути к|прокрути до)\s+(\d+)$`), func(m []string) (BrowseStep, error) {
+		n, _ := strconv.Atoi(m[1])
+		return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"index": n}, Say: fmt.Sprintf("Scrolling to %d.", n)}, nil
 	}},
 	{regexp.MustCompile(`(?i)^(?:back|go back|назад)$`), fixed("browser_back", "Going back.", nil)},
 	{regexp.MustCompile(`(?i)^(?:forward|go forward|вперёд|вперед)$`), fixed("browser_forward", "Going forward.", nil)},

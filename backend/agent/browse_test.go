@@ -27,6 +27,8 @@ func TestParseBrowseCommand(t *testing.T) {
 		{"scroll down", "browser_scroll", `{"by_y":600}`},
 		{"прокрути вверх", "browser_scroll", `{"by_y":-600}`},
 		{"scroll bottom", "browser_scroll", `{"to":"bottom"}`},
+		{"scroll to 12", "browser_scroll", `{"index":12}`},
+		{"прокрути к 7", "browser_scroll", `{"index":7}`},
 		{"back", "browser_back", `{}`},
 		{"вперёд", "browser_forward", `{}`},
 		{"reload", "browser_reload", `{}`},

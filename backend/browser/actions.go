@@ -100,6 +100,10 @@ func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 	before := s.ev.snapshot()
 	tabMark := s.tabMark()
 	work := *res
+	// Until the result is made, calls to the page end when its tab closes.
+	outer := ctx
+	ctx, stop := s.aliveCtx(ctx)
+	defer stop()
 	dialog, err := s.watchInput(ctx, func(ctx context.Context) error {
 		switch o.Action {
 		case "click":
@@ -118,7 +122,7 @@ func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 		}
 		return nil
 	})
-	if err != nil {
+	if err != nil && !(ctx.Err() != nil && outer.Err() == nil && o.Action == "click") {
 		return nil, err
 	}
 	if dialog != nil {
@@ -144,7 +148,7 @@ func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 		res.Note = "The page changed: call browser_list_interactives before acting by number again."
 	}
 	if o.Action == "click" {
-		s.tabsAfterClick(ctx, tabMark, res)
+		s.tabsAfterClick(outer, tabMark, res)
 	}
 	return res, nil
 }
@@ -216,6 +220,9 @@ var typeableRoles = map[string]bool{"textbox": true, "searchbox": true, "combobo
 // typeInto focuses the field (a real click, then focus), clears it and types
 // the text with key events; if the field does not take it, it presses Tab and
 // tries once more (SPEC §5: focus for typing).
+// segmentedTypes are the input types typed part by part (month, day, year…).
+var segmentedTypes = map[string]bool{"date": true, "time": true, "datetime-local": true, "month": true, "week": true}
+
 func (s *Session) typeInto(ctx context.Context, it *Item, w *world, text string, res *ActResult) error {
 	if !typeableRoles[it.Role] && it.Tag != "textarea" && !(it.Tag == "input" && typeableRoles[it.Role]) {
 		return fmt.Errorf("element %d (%s) is not a text field; use action click (or select for a list box)", it.Number, label(it))
@@ -233,6 +240,10 @@ func (s *Session) typeInto(ctx context.Context, it *Item, w *world, text string,
 			return false, "", err
 		case disabled:
 			return false, "", fmt.Errorf("element %d (%s) is disabled", it.Number, label(it))
+		case segmentedTypes[it.Type]:
+			// A date or time field is typed part by part from its first part,
+			// where focus puts the caret; a click lands on whichever part (or
+			// the picker button) is under the pointer.
 		default:
 			if err := clickAt(ctx, s.page, x, y); err != nil {
 				return false, "", err
@@ -414,6 +425,12 @@ type ScrollOptions struct {
 	To  string
 	ByX float64
 	ByY float64
+	// Index scrolls until element Index of the current list is in view.
+	Index int
+	// Behavior is "smooth" (the default: real mouse-wheel events, which
+	// pages that load more on scrolling expect) or "instant" (a jump, exact
+	// where a page takes the wheel for itself).
+	Behavior string
 }
 
 // ScrollResult says where the page is now and whether it grew (lazy loading).
@@ -427,6 +444,8 @@ type ScrollResult struct {
 	Moved          bool    `json:"moved"`
 	PageGrew       bool    `json:"page_grew"`
 	NumberingStale bool    `json:"numbering_stale,omitempty"`
+	// InView says whether the element asked for (index) is now on screen.
+	InView *bool `json:"in_view,omitempty"`
 }
 
 // Scroll scrolls with real mouse-wheel events over the middle of the
@@ -439,6 +458,14 @@ func (s *Session) Scroll(ctx context.Context, o ScrollOptions) (*ScrollResult, e
 	if o.To != "" && (o.ByX != 0 || o.ByY != 0) {
 		return nil, invalid("give either to or by_x/by_y, not both")
 	}
+	if o.Index < 0 || (o.Index > 0 && (o.To != "" || o.ByX != 0 || o.ByY != 0)) {
+		return nil, invalid("index is an element's number from the last list (1 or more), and goes alone, without to or by_x/by_y")
+	}
+	o.Behavior = strings.ToLower(strings.TrimSpace(o.Behavior))
+	if o.Behavior != "" && o.Behavior != "smooth" && o.Behavior != "instant" {
+		return nil, invalid("behavior %q: use smooth (mouse wheel, the default) or instant (a jump)", o.Behavior)
+	}
+	instant := o.Behavior == "instant"
 	ctx, unlock, err := s.lock(ctx)
 	if err != nil {
 		return nil, err
@@ -455,7 +482,11 @@ func (s *Session) Scroll(ctx context.Context, o ScrollOptions) (*ScrollResult, e
 	cx, cy := start.Vw/2, start.Vh/2
 	cur := start
 	scrollOnce := func(dx, dy float64) error {
-		if err := wheel(ctx, s.page, cx, cy, dx, dy); err != nil {
+		if instant {
+			if err := s.call(ctx, w, "scrollBy", map[string]any{"dx": dx, "dy": dy}, nil); err != nil {
+				return err
+			}
+		} else if err := wheel(ctx, s.page, cx, cy, dx, dy); err != nil {
 			return err
 		}
 		// Wheel scrolling may animate: wait until the position holds.
@@ -474,8 +505,15 @@ func (s *Session) Scroll(ctx context.Context, o ScrollOptions) (*ScrollResult, e
 		}
 		return nil
 	}
-	switch o.To {
-	case "bottom", "top":
+	var inView *bool
+	switch {
+	case o.Index > 0:
+		v, err := s.scrollToItem(ctx, o.Index, start.Vw, start.Vh, instant, scrollOnce)
+		if err != nil {
+			return nil, err
+		}
+		inView = &v
+	case o.To == "bottom" || o.To == "top":
 		for i := 0; i < 10; i++ {
 			dy := cur.Sh - cur.Vh - cur.Sy
 			if o.To == "top" {
@@ -511,9 +549,92 @@ func (s *Session) Scroll(ctx context.Context, o ScrollOptions) (*ScrollResult, e
 	}
 	res := &ScrollResult{X: cur.Sx, Y: cur.Sy, MaxY: math.Max(0, cur.Sh-cur.Vh), ViewportHeight: cur.Vh,
 		AtTop: cur.Sy <= 1, AtBottom: cur.Sy+cur.Vh >= cur.Sh-1,
-		Moved: cur.Sx != start.Sx || cur.Sy != start.Sy, PageGrew: cur.Sh > start.Sh}
+		Moved: cur.Sx != start.Sx || cur.Sy != start.Sy, PageGrew: cur.Sh > start.Sh, InView: inView}
 	if s.current.Load() != nil {
 		res.NumberingStale = s.isStale(ctx)
 	}
 	return res, nil
+}
+
+// scrollToItem wheels the page until element index of the current list is
+// on screen (its middle in the middle of the viewport where the page lets it):
+// real wheel events, so what loads on scrolling loads. An element in a frame,
+// or in a box the wheel over the page's middle does not move, is brought into
+// view by the browser instead. It reports whether the element is on screen.
+func (s *Session) scrollToItem(ctx context.Context, index int, vw, vh float64, instant bool, scrollOnce func(dx, dy float64) error) (bool, error) {
+	n, err := s.validate(ctx)
+	if err != nil {
+		return false, err
+	}
+	if index > len(n.items) {
+		return false, fmt.Errorf("number %d is not in list %d (it numbers 1..%d)", index, n.gen, len(n.items))
+	}
+	it := n.items[index-1]
+	w, err := s.world(ctx, it.frame.frameID)
+	if err != nil {
+		n.markStale("a frame went away")
+		return false, &StaleError{Generation: n.gen}
+	}
+	var pt struct {
+		Gone bool       `json:"gone"`
+		Rect [4]float64 `json:"rect"` // left, top, width, height
+	}
+	where := func() error {
+		pt.Gone, pt.Rect = false, [4]float64{}
+		if err := s.call(ctx, w, "point", map[string]any{"id": it.ID}, &pt); err != nil {
+			return err
+		}
+		if pt.Gone {
+			return goneError(it)
+		}
+		return nil
+	}
+	visible := func() bool {
+		r := pt.Rect
+		return r[2] > 0 && r[1] < vh && r[1]+r[3] > 0 && r[0] < vw && r[0]+r[2] > 0
+	}
+	if it.frame.path == "" && !instant {
+		for i := 0; i < 8; i++ {
+			if err := where(); err != nil {
+				return false, err
+			}
+			r := pt.Rect
+			dy := math.Round(r[1] + r[3]/2 - vh/2)
+			dx := 0.0
+			if r[0] < 0 || r[0]+r[2] > vw {
+				dx = math.Round(r[0] + r[2]/2 - vw/2)
+			}
+			if visible() && math.Abs(dy) < vh/4 && dx == 0 {
+				return true, nil
+			}
+			before := r
+			if err := scrollOnce(dx, dy); err != nil {
+				return false, err
+			}
+			if err := where(); err != nil {
+				return false, err
+			}
+			if pt.Rect == before {
+				break // the wheel moves something else: let the browser do it
+			}
+		}
+		if visible() {
+			return true, nil
+		}
+	}
+	obj, err := s.ref(ctx, w, "e", it.ID)
+	if err != nil {
+		return false, err
+	}
+	if obj == "" {
+		return false, goneError(it)
+	}
+	_ = proto.DOMScrollIntoViewIfNeeded{ObjectID: obj}.Call(w.p.Context(ctx))
+	if err := where(); err != nil {
+		return false, err
+	}
+	if it.frame.path != "" {
+		return pt.Rect[2] > 0, nil // in its frame's viewport; the frame itself may need a scroll of the page
+	}
+	return visible(), nil
 }

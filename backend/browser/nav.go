@@ -100,8 +100,19 @@ func (s *Session) waitLoaded(ctx context.Context, before evSnap) bool {
 const (
 	settleQuiet  = 250 * time.Millisecond
 	networkQuiet = 500 * time.Millisecond
-	navGrace     = 30 * time.Millisecond
+	navGrace     = 30 * time.Millisecond // at most, for a page busy after the input
 )
+
+// pageTurn waits for one turn of the top page's event loop (a zero-delay
+// timer in the overlay's world, after those the page's handlers set); false
+// when the page did not answer within ctx.
+func (s *Session) pageTurn(ctx context.Context) bool {
+	w, err := s.world(ctx, s.page.FrameID)
+	if err != nil {
+		return false
+	}
+	return s.call(ctx, w, "turn", nil, nil) == nil
+}
 
 // settle waits for what an input may have started: a navigation (its commit,
 // load and network idle) or requests (network idle), within NavigationTimeout.
@@ -113,7 +124,16 @@ func (s *Session) settle(ctx context.Context, before evSnap) (navigated, idle bo
 		return e.navRequested > before.navRequested || e.navCommitted > before.navCommitted
 	}
 	gctx, gcancel := context.WithTimeout(cctx, navGrace)
-	e.waitFor(gctx, 50*time.Millisecond, started)
+	if s.pageTurn(gctx) {
+		// The page has run what its input handlers queued: any navigation
+		// they asked for is announced already (events come before the answer
+		// on the session); a moment for our listener to count it.
+		tctx, tcancel := context.WithTimeout(gctx, 5*time.Millisecond)
+		e.waitFor(tctx, 5*time.Millisecond, started)
+		tcancel()
+	} else {
+		e.waitFor(gctx, 50*time.Millisecond, started)
+	}
 	gcancel()
 	idle = e.waitIdle(cctx, settleQuiet)
 	e.mu.Lock()

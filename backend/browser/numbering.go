@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -34,7 +35,8 @@ type Item struct {
 	Frame string `json:"frame,omitempty"`
 
 	frame  *frameRef
-	search string     // normalised name and extra labels, for find
+	extra  string     // the extra labels the page gave (aria-label, placeholder, title…)
+	search string     // normalised name and extra labels, made by find when first needed
 	rect   [4]float64 // in the frame's viewport at list time
 }
 
@@ -200,7 +202,54 @@ type jsList struct {
 	HasDialog bool      `json:"hasDialog"`
 	Sx        float64   `json:"sx"`
 	Sy        float64   `json:"sy"`
-	Entries   []jsEntry `json:"entries"`
+	Rows      string    `json:"rows"`
+	Entries   []jsEntry `json:"-"`
+}
+
+// listSep splits jsList.Rows into fields (overlay.js: safe).
+const listSep = "\x7f"
+
+// decodeRows reads the list's entries from Rows, one after another: an
+// element is 15 fields (i, id, role, name, tag, type, value, href, disabled,
+// checked, extra, rect, xv, xm, xd), a frame 8 (f, fid, src, ox, oy, xv, xm, xd).
+func (l *jsList) decodeRows() error {
+	if l.Rows == "" {
+		return nil
+	}
+	f := strings.Split(l.Rows, listSep)
+	l.Entries = make([]jsEntry, 0, len(f)/15+1)
+	num := func(s string) float64 { v, _ := strconv.ParseFloat(s, 64); return v }
+	flag := func(s string) int {
+		if s == "1" {
+			return 1
+		}
+		return 0
+	}
+	for i := 0; i < len(f); {
+		switch {
+		case f[i] == "i" && i+15 <= len(f):
+			e := jsEntry{K: "i", ID: f[i+1], Role: f[i+2], Name: f[i+3], Tag: f[i+4], Type: f[i+5], Value: f[i+6], Href: f[i+7],
+				Dis: f[i+8] == "1", S: f[i+10], XV: flag(f[i+12]), XM: flag(f[i+13]), XD: flag(f[i+14])}
+			if f[i+9] != "" {
+				c := f[i+9] == "1"
+				e.Chk = &c
+			}
+			if f[i+11] != "" {
+				if r := strings.Split(f[i+11], ","); len(r) == 4 {
+					e.R = [4]float64{num(r[0]), num(r[1]), num(r[2]), num(r[3])}
+				}
+			}
+			l.Entries = append(l.Entries, e)
+			i += 15
+		case f[i] == "f" && i+8 <= len(f):
+			l.Entries = append(l.Entries, jsEntry{K: "f", Fid: f[i+1], Src: f[i+2], O: [2]float64{num(f[i+3]), num(f[i+4])},
+				XV: flag(f[i+5]), XM: flag(f[i+6]), XD: flag(f[i+7])})
+			i += 8
+		default:
+			return fmt.Errorf("the page's overlay sent a list the host cannot read (at field %d of %d: %.40q); reload the page and list again", i, len(f), f[i])
+		}
+	}
+	return nil
 }
 
 type scopeFlags struct{ v, m, d bool }
@@ -318,6 +367,9 @@ func (s *Session) enumerate(ctx context.Context, scope string) (*numbering, stri
 			if err := s.call(ctx, w, "list", map[string]any{"threshold": s.opts.StaleThreshold, "base": s.nextID, "rects": depth > 0}, &res); err != nil {
 				return err
 			}
+			if err := res.decodeRows(); err != nil {
+				return err
+			}
 			s.nextID = max(s.nextID, res.Next)
 			// Custom elements the overlay has not asked about may hold closed
 			// roots no script attached: ask CDP, and list again if some did.
@@ -355,7 +407,7 @@ func (s *Session) enumerate(ctx context.Context, scope string) (*numbering, stri
 				}
 				it := &Item{ID: e.ID, Role: e.Role, Name: e.Name, Tag: e.Tag, Type: e.Type, Value: e.Value, Href: href,
 					Disabled: e.Dis, Checked: e.Chk, Frame: path, frame: fr, rect: e.R}
-				it.search = normText(e.Name + " " + e.S)
+				it.extra = e.S
 				n.items = append(n.items, it)
 			case "f":
 				child := e.Fid
@@ -597,9 +649,11 @@ type FindResult struct {
 // find matches "Войти", "ВОЙТИ" and " войти ".
 func normText(s string) string {
 	s = strings.ToLower(s)
-	s = strings.NewReplacer("ё", "е", "\u00a0", " ", "\u200b", "").Replace(s)
+	s = normFold.Replace(s)
 	return strings.Join(strings.Fields(s), " ")
 }
+
+var normFold = strings.NewReplacer("ё", "е", "\u00a0", " ", "\u200b", "")
 
 var roleSynonyms = map[string][]string{
 	"textbox":  {"textbox", "searchbox", "combobox", "spinbutton"},
@@ -675,6 +729,9 @@ func (s *Session) Find(ctx context.Context, o FindOptions) (*FindResult, error) 
 			continue
 		}
 		name := normText(it.Name)
+		if it.search == "" {
+			it.search = normText(it.Name + " " + it.extra)
+		}
 		sc := -1
 		switch {
 		case name == text:

@@ -295,7 +295,10 @@
   function disabledOf(el) {
     if (el.disabled === true) return true;
     if (el.getAttribute('aria-disabled') === 'true') return true;
-    try { if (el.matches(':disabled')) return true; } catch (e) { /* */ }
+    // :disabled applies only to form controls (a fieldset or optgroup disables those in it).
+    if (FIELD_TAGS.has(el.tagName) || el.tagName === 'BUTTON' || el.tagName === 'OPTION') {
+      try { if (el.matches(':disabled')) return true; } catch (e) { /* */ }
+    }
     return false;
   }
 
@@ -340,18 +343,24 @@
     return true;
   }
 
-  // clipCache: element -> rect of an overflow-hidden ancestor chain, memoised per walk.
+  // clipsOf: the overflow-clipping boxes of an element and its ancestors (up
+  // to the body), memoised per walk, so each element costs one lookup.
+  const NO_CLIPS = [];
+  function clipsOf(a, ctx) {
+    if (!a || a === document.body || a === document.documentElement) return NO_CLIPS;
+    let c = ctx.clip.get(a);
+    if (c !== undefined) return c;
+    const up = clipsOf(parentOf(a), ctx);
+    const cs = styleOf(a, ctx);
+    const hx = cs.overflowX === 'hidden' || cs.overflowX === 'clip';
+    const hy = cs.overflowY === 'hidden' || cs.overflowY === 'clip';
+    c = (hx || hy) ? up.concat([{ hx, hy, r: a.getBoundingClientRect() }]) : up;
+    ctx.clip.set(a, c);
+    return c;
+  }
+
   function clippedAway(el, r, ctx) {
-    for (let a = parentOf(el); a && a !== document.body && a !== document.documentElement; a = parentOf(a)) {
-      let c = ctx.clip.get(a);
-      if (c === undefined) {
-        const cs = getComputedStyle(a);
-        const hx = cs.overflowX === 'hidden' || cs.overflowX === 'clip';
-        const hy = cs.overflowY === 'hidden' || cs.overflowY === 'clip';
-        c = (hx || hy) ? { hx, hy, r: a.getBoundingClientRect() } : null;
-        ctx.clip.set(a, c);
-      }
-      if (!c) continue;
+    for (const c of clipsOf(parentOf(el), ctx)) {
       if (c.hx && (r.right <= c.r.left || r.left >= c.r.right)) return true;
       if (c.hy && (r.bottom <= c.r.top || r.top >= c.r.bottom)) return true;
     }
@@ -445,13 +454,19 @@
     }
   }
 
-  function cursorOf(el, ctx) {
-    let c = ctx.cursor.get(el);
+  // styleOf: an element's computed style, asked for once per walk (the
+  // pointer-cursor test, the clip boxes and the visibility checks share it).
+  function styleOf(el, ctx) {
+    let c = ctx.style.get(el);
     if (c === undefined) {
-      c = getComputedStyle(el).cursor;
-      ctx.cursor.set(el, c);
+      c = getComputedStyle(el);
+      ctx.style.set(el, c);
     }
     return c;
+  }
+
+  function cursorOf(el, ctx) {
+    return styleOf(el, ctx).cursor;
   }
 
   function list(arg) {
@@ -462,15 +477,19 @@
     if (typeof arg.base === 'number' && arg.base > S.next) S.next = arg.base;
     ensureObserver();
     if (S.observer) onMutations(S.observer.takeRecords());
-    const ctx = { clip: new Map(), cursor: new Map(), ds: docSize(), sx: scrollX, sy: scrollY, origin: location.origin, rects: !!arg.rects };
+    const ctx = { clip: new Map(), style: new Map(), ds: docSize(), sx: scrollX, sy: scrollY, vw: innerWidth, vh: innerHeight, origin: location.origin, originSlash: location.origin + '/', rects: !!arg.rects };
     const dialog = activeDialog();
     const main = document.querySelector('main,[role="main" i]');
     const out = [];
     const walk = root => {
-      const tw = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT, {
-        acceptNode: n => (n === S.host ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
-      });
+      // closest('[inert]') stays within one tree: ask it only where that tree has some.
+      const outerInert = ctx.inert;
+      ctx.inert = !!root.querySelector('[inert]');
+      // No filter callback (one call into script per node): the overlay's own
+      // host has no light-DOM children, so skipping it alone is enough.
+      const tw = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
       for (let el = tw.nextNode(); el; el = tw.nextNode()) {
+        if (el === S.host) continue;
         const tag = el.tagName;
         if (tag === 'SCRIPT' || tag === 'STYLE' || tag === 'TEMPLATE' || tag === 'HEAD') continue;
         if (FRAME_TAGS.has(tag)) {
@@ -481,11 +500,8 @@
           const fid = frameIdFor(el);
           const bl = parseFloat(cs.borderLeftWidth) || 0, bt = parseFloat(cs.borderTopWidth) || 0;
           const pl = parseFloat(cs.paddingLeft) || 0, pt = parseFloat(cs.paddingTop) || 0;
-          out.push({
-            k: 'f', fid, src: clip(el.src || '', 200),
-            o: [r.left + bl + pl, r.top + bt + pt],
-            xv: inViewport(r) ? 0 : 1, xm: main && !containsComposed(main, el) ? 1 : 0, xd: dialog && !containsComposed(dialog, el) ? 1 : 0,
-          });
+          out.push(['f', fid, safe(clip(el.src || '', 200)), r.left + bl + pl, r.top + bt + pt,
+            inViewport(r) ? '0' : '1', main && !containsComposed(main, el) ? '1' : '0', dialog && !containsComposed(dialog, el) ? '1' : '0'].join(US));
           continue;
         }
         let cand = false;
@@ -521,6 +537,7 @@
           S.probe.push(el);
         }
       }
+      ctx.inert = outerInert;
     };
     walk(document);
     S.changes = 0;
@@ -529,50 +546,65 @@
       token: S.token, url: location.href, title: document.title, next: S.next, probe: S.probe.length,
       hasMain: !!main, hasDialog: !!dialog,
       vw: innerWidth, vh: innerHeight, sx: scrollX, sy: scrollY,
-      entries: out,
+      // One string (see safe): a 5,000-link page crosses to Go several
+      // times faster than as objects.
+      rows: out.join(RS),
       de: de ? [de.getBoundingClientRect().left, de.getBoundingClientRect().top] : [0, 0],
     };
   }
 
   function consider(el, ctx, main, dialog) {
-    if (el.closest('[inert]')) return null;
+    if (ctx.inert && el.closest('[inert]')) return null;
     const r = boxOf(el);
     if (!r) return null;
-    const cs = getComputedStyle(el);
-    if (!styleVisible(el, cs)) return null;
+    // The computed style is asked for only when needed: on a long page most
+    // elements need none (checkVisibility answers display and visibility).
+    const style = () => styleOf(el, ctx);
+    if (el.checkVisibility ? !el.checkVisibility({ visibilityProperty: true }) : !styleVisible(el, style())) return null;
     // Outside the document's scrollable area (left:-9999px and the like).
     const ax = r.left + ctx.sx, ay = r.top + ctx.sy;
     if (ax + r.width <= 0 || ay + r.height <= 0 || ax >= ctx.ds.w || ay >= ctx.ds.h) {
-      if (cs.position !== 'fixed') return null;
+      if (style().position !== 'fixed') return null;
     }
-    if (cs.position !== 'fixed' && clippedAway(el, r, ctx)) return null;
-    const pr = probe(el, r);
-    if (pr.covered) return null;
+    if (clippedAway(el, r, ctx) && style().position !== 'fixed') return null;
+    // Cover is checked where it can be seen: off screen no point would hit.
+    const onScreen = r.bottom > 0 && r.right > 0 && r.top < ctx.vh && r.left < ctx.vw;
+    if (onScreen && probe(el, r).covered) return null;
     const id = idFor(el);
     const [name, extra] = names(el);
     const tag = el.tagName.toLowerCase();
-    const item = { k: 'i', id, role: roleOf(el), name, tag };
-    if (tag === 'input') item.type = (el.type || 'text').toLowerCase();
-    else if (tag === 'button') item.type = (el.getAttribute('type') || 'submit').toLowerCase();
-    const v = valueOf(el);
-    if (v) item.value = v;
+    let type = '';
+    if (tag === 'input') type = (el.type || 'text').toLowerCase();
+    else if (tag === 'button') type = (el.getAttribute('type') || 'submit').toLowerCase();
     // Same-origin links travel without their origin (Go puts it back): the
     // list of a 5,000-link page is half the size.
-    if ((tag === 'a' || tag === 'area') && el.href) {
-      const h = String(el.href);
-      item.href = clip(h.startsWith(ctx.origin + '/') ? h.slice(ctx.origin.length) : h, 300);
+    let href = '';
+    if (tag === 'a' || tag === 'area') {
+      const h = String(el.href || ''); // read once: each read serialises the URL
+      if (h) href = clip(h.startsWith(ctx.originSlash) ? h.slice(ctx.origin.length) : h, 300);
     }
-    if (disabledOf(el)) item.dis = true;
     const ch = checkedOf(el);
-    if (ch !== undefined) item.chk = ch;
-    if (extra) item.s = clip(extra, 300);
     // Rectangles are needed only for the badges of elements in frames.
-    if (ctx.rects) item.r = [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)];
-    // Scope flags are sent only when false (most elements are in all scopes).
-    if (!inViewport(r)) item.xv = 1;
-    if (main && !containsComposed(main, el)) item.xm = 1;
-    if (dialog && !containsComposed(dialog, el)) item.xd = 1;
-    return item;
+    const rect = ctx.rects ? [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)].join(',') : '';
+    // The fields of an element's row, in the order rowFields reads them.
+    return ['i', id, roleOf(el), safe(name), tag, safe(type), safe(valueOf(el)), safe(href), disabledOf(el) ? '1' : '0',
+      ch === undefined ? '' : ch ? '1' : '0', extra ? safe(clip(extra, 300)) : '', rect,
+      onScreen ? '0' : '1', main && !inside(main, el) ? '1' : '0', dialog && !inside(dialog, el) ? '1' : '0'].join(US);
+  }
+
+  // inside: anc holds el, in its tree or through shadow hosts.
+  function inside(anc, el) {
+    return anc.contains(el) || containsComposed(anc, el);
+  }
+
+  // The list travels as one string: each entry's fields (see decodeRows in
+  // numbering.go), entry after entry, all split by DEL, which neither JSON
+  // layer on the way escapes (a control character would grow sixfold, a
+  // symbol threefold) and page text does not hold (any DEL becomes a space).
+  const RS = '\x7f', US = RS;
+  function safe(v) {
+    v = String(v == null ? '' : v);
+    return v.indexOf(US) < 0 ? v : v.replace(/\x7f/g, ' ');
   }
 
   function check(arg) {
@@ -1003,6 +1035,17 @@
     });
   }
 
+  // browser_scroll with behavior instant: a jump, no wheel events.
+  function scrollBy(arg) {
+    window.scrollBy({ left: Number(arg.dx) || 0, top: Number(arg.dy) || 0, behavior: 'instant' });
+    return {};
+  }
+
+  // One turn of the event loop: zero-delay tasks the page queued run first.
+  function turn() {
+    return new Promise(res => setTimeout(() => res({}), 0));
+  }
+
   // Host code only (never the model): the state of a CSS selector's first match.
   function selectorState(arg) {
     let el = null;
@@ -1015,7 +1058,7 @@
 
   const OPS = {
     list, check, point, focus: focusEl, selectAll, value: fieldValue, select: selectOption, info,
-    framePoint, summary, showOverlay, hideOverlay, settle, selectorState,
+    framePoint, summary, showOverlay, hideOverlay, settle, turn, scrollBy, selectorState,
   };
 
   W.call = (op, arg) => {

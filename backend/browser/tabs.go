@@ -234,6 +234,34 @@ func (s *Session) waitTabGone(ctx context.Context, d time.Duration) {
 	}
 }
 
+// aliveCtx is ctx, cancelled as soon as the current tab is reported closed:
+// a call sent to a page whose tab closes under it may never be answered (a
+// button that runs window.close()), and must not hold the session.
+func (s *Session) aliveCtx(ctx context.Context) (context.Context, context.CancelFunc) {
+	cctx, cancel := context.WithCancel(ctx)
+	if s.tw == nil {
+		return cctx, cancel
+	}
+	id := s.page.TargetID
+	go func() {
+		for {
+			s.tw.mu.Lock()
+			gone, ch := s.tw.gone[id], s.tw.changed
+			s.tw.mu.Unlock()
+			if gone {
+				cancel()
+				return
+			}
+			select {
+			case <-ch:
+			case <-cctx.Done():
+				return
+			}
+		}
+	}()
+	return cctx, cancel
+}
+
 // tabsAfterClick adds to a click's result the tabs it made the page open,
 // and moves to another tab if the page closed its own.
 func (s *Session) tabsAfterClick(ctx context.Context, mark int, res *ActResult) {

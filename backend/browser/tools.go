@@ -95,9 +95,11 @@ type pressArgs struct {
 }
 
 type scrollArgs struct {
-	To  string  `json:"to"`
-	ByX float64 `json:"by_x"`
-	ByY float64 `json:"by_y"`
+	To       string  `json:"to"`
+	ByX      float64 `json:"by_x"`
+	ByY      float64 `json:"by_y"`
+	Index    int     `json:"index"`
+	Behavior string  `json:"behavior"`
 }
 
 type extractArgs struct {
@@ -274,12 +276,14 @@ func Register(r *tools.Registry, ss *Sessions) {
 				return s.Press(ctx, a.Key)
 			})},
 		tools.Tool{Name: "browser_scroll",
-			Description: "Scroll the page with the mouse wheel: to top or bottom, or by_y / by_x pixels (positive: down/right). With no arguments scrolls down by most of a screen. Reports the position, whether the page grew (more loaded) and numbering_stale.",
+			Description: "Scroll the page with the mouse wheel: to top or bottom, by_y / by_x pixels (positive: down/right), or until element index of the last list is in view (in_view says if it is). With no arguments scrolls down by most of a screen. Reports the position, whether the page grew (more loaded) and numbering_stale.",
 			InputSchema: schema(`"to": {"type": "string", "enum": ["top", "bottom"]},
 				"by_x": {"type": "number", "description": "pixels to the right (negative: left)"},
-				"by_y": {"type": "number", "description": "pixels down (negative: up)"}`),
+				"by_y": {"type": "number", "description": "pixels down (negative: up)"},
+				"index": {"type": "integer", "minimum": 1, "description": "scroll until this element (its number in the last list) is in view"},
+				"behavior": {"type": "string", "enum": ["smooth", "instant"], "description": "smooth (default): real mouse-wheel events, so pages load more as they would for a person; instant: jump there"}`),
 			Handler: handler(ss, func(ctx context.Context, s *Session, a scrollArgs) (any, error) {
-				return s.Scroll(ctx, ScrollOptions{To: a.To, ByX: a.ByX, ByY: a.ByY})
+				return s.Scroll(ctx, ScrollOptions{To: a.To, ByX: a.ByX, ByY: a.ByY, Index: a.Index, Behavior: a.Behavior})
 			})},
 		tools.Tool{Name: "browser_extract",
 			Description: "Summarise the page for listening: title, address, headings outline, regions, the gist of the main text (up to 1500 characters) and the form fields with their labels and numbers. data.text is the plain-text summary.",

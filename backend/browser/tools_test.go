@@ -282,6 +282,43 @@ func TestToolScrollLoadsMore(t *testing.T) {
 	}
 }
 
+// TestToolScrollToElement wheels the page until a numbered element is in
+// view, there and back, and refuses numbers not in the list.
+func TestToolScrollToElement(t *testing.T) {
+	r := newToolRig(t)
+	r.ok("browser_navigate", map[string]any{"url": site.URL + "/links5000.html"})
+	r.ok("browser_list_interactives", map[string]any{})
+	d := r.ok("browser_scroll", map[string]any{"index": 4000})
+	if d["in_view"] != true || d["y"].(float64) < 1000 {
+		t.Fatalf("scroll to element 4000: %v", d)
+	}
+	if d := r.ok("browser_scroll", map[string]any{"index": 1}); d["in_view"] != true || d["at_top"] != true {
+		t.Fatalf("back to element 1: %v", d)
+	}
+	// A jump instead of the wheel: to an element, by pixels, to the bottom.
+	if d := r.ok("browser_scroll", map[string]any{"index": 2500, "behavior": "instant"}); d["in_view"] != true || d["y"].(float64) < 1000 {
+		t.Fatalf("instant scroll to element 2500: %v", d)
+	}
+	if d := r.ok("browser_scroll", map[string]any{"by_y": -300, "behavior": "instant"}); d["moved"] != true {
+		t.Fatalf("instant scroll by -300: %v", d)
+	}
+	if d := r.ok("browser_scroll", map[string]any{"to": "bottom", "behavior": "instant"}); d["at_bottom"] != true {
+		t.Fatalf("instant scroll to the bottom: %v", d)
+	}
+	for _, c := range []struct {
+		args  map[string]any
+		words string
+	}{
+		{map[string]any{"index": 99999}, "not in list"},
+		{map[string]any{"index": 3, "to": "top"}, "alone"},
+		{map[string]any{"by_y": 10, "behavior": "fast"}, "smooth"},
+	} {
+		if msg := r.fails("browser_scroll", c.args); !strings.Contains(msg, c.words) {
+			t.Errorf("scroll %v: %q, want it to say %q", c.args, msg, c.words)
+		}
+	}
+}
+
 func TestToolExtractForListening(t *testing.T) {
 	r := newToolRig(t)
 	r.ok("browser_navigate", map[string]any{"url": site.URL + "/extract.html"})
@@ -376,5 +413,40 @@ func TestToolErrorsAreResultsNotCrashes(t *testing.T) {
 	_, _, err = r.call("browser_navigate", map[string]any{"url": "x", "selector": "#a"})
 	if err == nil || !strings.Contains(err.Error(), "selector") {
 		t.Fatalf("an unknown argument (selector) was accepted: %v", err)
+	}
+}
+
+func init() {
+	extraPages["/dates.html"] = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dates</title></head><body><main>
+<label>Arrival <input type="date" id="arrival"></label>
+<label>Time <input type="time" id="at"></label>
+<label>Name <input id="name"></label></main></body></html>`
+}
+
+// TestToolTypeIntoDateAndTime types into fields made of parts (month, day,
+// year; hours, minutes, AM/PM) from their first part, as a keyboard user would.
+func TestToolTypeIntoDateAndTime(t *testing.T) {
+	r := newToolRig(t)
+	r.ok("browser_navigate", map[string]any{"url": site.URL + "/dates.html"})
+	l := r.ok("browser_list_interactives", map[string]any{})
+	num := func(name string) int {
+		for _, it := range l["items"].([]any) {
+			m := it.(map[string]any)
+			if m["name"] == name {
+				return int(m["number"].(float64))
+			}
+		}
+		t.Fatalf("no %q in %v", name, l)
+		return 0
+	}
+	for _, c := range []struct{ field, typed, want string }{
+		{"Arrival", "12252015", "2015-12-25"},
+		{"Time", "0210P", "14:10"},
+		{"Name", "Natasha", "Natasha"},
+	} {
+		d := r.ok("browser_overlay_act", map[string]any{"index": num(c.field), "action": "type", "text": c.typed})
+		if d["value"] != c.want {
+			t.Errorf("typed %q into %s: value %v, want %q (%v)", c.typed, c.field, d["value"], c.want, d)
+		}
 	}
 }

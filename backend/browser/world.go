@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
@@ -180,6 +181,9 @@ func (s *Session) release(ctx context.Context) {
 	if s.ev.pendingDialog() != nil {
 		return // the page is frozen; the handles go with the next release
 	}
+	// Best effort, and never a hang: a frame that closed may not answer.
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
 	_ = proto.RuntimeReleaseObjectGroup{ObjectGroup: objectGroup}.Call(s.page.Context(ctx))
 	if s.frames != nil {
 		for _, p := range s.frames.all() {

@@ -278,6 +278,7 @@ func runTask(ctx context.Context, srv *Server, s *browser.Session, reg *tools.Re
 // runEpisode starts one episode, lets the agent act within the episode's
 // time limit and reads the result.
 func runEpisode(ctx context.Context, srv *Server, s *browser.Session, o Options, t *Tools, task, seed string) (Result, error) {
+	started := time.Now()
 	ep, err := srv.Start(ctx, s, task, seed, o.Limit)
 	if err != nil {
 		return Result{}, err
@@ -288,7 +289,10 @@ func runEpisode(ctx context.Context, srv *Server, s *browser.Session, o Options,
 	if errors.Is(serr, ErrNotSolvable) {
 		return Result{}, serr
 	}
-	wait := time.Second
+	// An agent that stopped without an error leaves the episode to end on
+	// its own: by its reward, or by the page's time limit, which a busy
+	// machine may fire a little late.
+	wait := max(time.Second, time.Until(started.Add(ep.Limit))+time.Second)
 	if serr != nil {
 		wait = 200 * time.Millisecond
 	}

@@ -214,6 +214,12 @@ var families = []family{
 		func(m []string) Plan {
 			return steps(typeInto(1, fmt.Sprintf("%02d%s%s", atoi(m[1]), m[2], m[3])), click(button("Submit")))
 		}},
+	{[]string{"enter-date"}, regexp.MustCompile(`^Enter (\d\d)/(\d\d)/(\d{4}) as the date and hit submit\.$`),
+		// A date field (en-US: month, day, year) takes its parts keyed in
+		// one after the other: "12/25/2015" is typed 12252015.
+		func(m []string) Plan {
+			return steps(typeInto(1, m[1]+m[2]+m[3]), click(button("Submit")))
+		}},
 	{[]string{"form-sequence-2"},
 		regexp.MustCompile(`^Check the (\d+)(?:st|nd|rd|th) radio button and enter the number "(-?\d+)" into the (\d+)(?:st|nd|rd|th) textbox\.$`),
 		func(m []string) Plan {

@@ -38,6 +38,7 @@ func TestPlanFor(t *testing.T) {
 		{"enter-text-2", `Type "tora" in all upper case letters in the text input and press Submit.`, steps(typeInto(1, "TORA"), submit)},
 		{"enter-time", `Enter 2:10 PM as the time and press submit.`, steps(typeInto(1, "0210P"), submit)},
 		{"enter-time", `Enter 11:05 AM as the time and press submit.`, steps(typeInto(1, "1105A"), submit)},
+		{"enter-date", `Enter 12/25/2015 as the date and hit submit.`, steps(typeInto(1, "12252015"), submit)},
 		{"enter-password", `Enter the password "x1" into both text fields and press submit.`, steps(typeInto(1, "x1"), typeInto(2, "x1"), submit)},
 		{"login-user", `Enter the username "kiera" and the password "x1" into the text fields and press login.`,
 			steps(typeInto(1, "kiera"), typeInto(2, "x1"), click(button("Login")))},
@@ -81,7 +82,7 @@ func TestPlanForRefuses(t *testing.T) {
 		// Tasks the built-in engine does not claim need a model.
 		{"book-flight", "Book the shortest one-way flight from: LEB to: RDG on 12/06/2016.", ErrNotSolvable},
 		{"click-checkboxes-soft", "Select words similar to big and click Submit.", ErrNotSolvable},
-		{"enter-date", "Enter 05/06/2014 as the date and hit submit.", ErrNotSolvable},
+		{"choose-date", "Select 05/06/2014 as the date and hit submit.", ErrNotSolvable},
 		// Claimed tasks with utterances in a form the solver does not know fail
 		// instead of guessing.
 		{"click-button", "Press the red thing.", ErrUtterance},

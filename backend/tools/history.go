@@ -214,12 +214,24 @@ func export(ctx context.Context, m *manuscript.Manuscript, format, path, setID s
 		if pandoc == "" {
 			return nil, fmt.Errorf("%s export needs pandoc, which is not installed (Debian: apt-get install pandoc); Markdown and HTML export work without it", strings.ToUpper(format))
 		}
-		cmd := exec.CommandContext(ctx, pandoc, "--from=gfm+footnotes", "--to="+format, "--metadata", "title="+title, "--output="+path)
+		// pandoc writes a file of its own beside the target, renamed over it
+		// only when whole: a failed export never leaves half a file, nor
+		// spoils the one it was to replace.
+		tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".waymark-*")
+		if err != nil {
+			return nil, fmt.Errorf("export %s: %w", path, err)
+		}
+		tmp.Close()
+		defer os.Remove(tmp.Name())
+		cmd := exec.CommandContext(ctx, pandoc, "--from=gfm+footnotes", "--to="+format, "--metadata", "title="+title, "--output="+tmp.Name())
 		cmd.Stdin = bytes.NewReader(src)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		if err := cmd.Run(); err != nil {
 			return nil, fmt.Errorf("pandoc could not write %s: %v %s", path, err, strings.TrimSpace(stderr.String()))
+		}
+		if err := os.Rename(tmp.Name(), path); err != nil {
+			return nil, fmt.Errorf("export %s: %w", path, err)
 		}
 		fi, err := os.Stat(path)
 		if err != nil {

@@ -905,7 +905,15 @@ func TestDesktopDevIPC(t *testing.T) {
 	if !strings.Contains(tr, "RunCursorAgent") {
 		t.Errorf("transcript over IPC: %s", tr)
 	}
-	sel := e.js(`() => { const v = document.querySelector('.editor').editorView; const r = v.state.selection.main; return v.state.sliceDoc(r.from, r.to); }`)
+	// The transcript fills from live events while the command still runs; the
+	// selection comes when its answer does: wait for it (10 s).
+	var sel string
+	for i := 0; i < 100 && !strings.Contains(sel, "Zvezdochkin"); i++ {
+		if i > 0 {
+			time.Sleep(100 * time.Millisecond)
+		}
+		sel = e.js(`() => { const v = document.querySelector('.editor').editorView; const r = v.state.selection.main; return v.state.sliceDoc(r.from, r.to); }`)
+	}
 	if !strings.Contains(sel, "Zvezdochkin") {
 		t.Errorf("the found paragraph is not selected in the editor: %q", sel)
 	}

@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -239,10 +240,16 @@ func TestAssistantSafetyWithRealTools(t *testing.T) {
 					}
 					if ans == "" {
 						// The user stays silent: the loop's time-out ends the wait.
-						start := time.Now()
+						// Its deadline was set when the loop asked, a moment
+						// before this function began: measure from it.
+						dl, ok := ctx.Deadline()
+						if !ok {
+							t.Error("the question has no time-out")
+						}
+						asking := dl.Add(-askTimeout)
 						<-ctx.Done()
-						if time.Since(start) < askTimeout {
-							t.Errorf("the question was given up after %v", time.Since(start))
+						if waited := time.Since(asking); waited < askTimeout || !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+							t.Errorf("the question was given up after %v (%v), before its %v time-out", waited, ctx.Err(), askTimeout)
 						}
 						return "", ctx.Err()
 					}

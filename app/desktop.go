@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 
@@ -30,15 +31,13 @@ func runDesktop(opts desktopOptions) error {
 	defer st.Close()
 	ws := manuscript.NewWorkspace(st)
 	doc := restoredDocument(st, opts)
-	if _, err := ws.Open(context.Background(), doc); err != nil {
-		if doc == opts.DocPath {
-			return err
-		}
-		// The last session's book is gone or unreadable: open the one asked for.
-		doc = opts.DocPath
-		if _, err := ws.Open(context.Background(), doc); err != nil {
-			return err
-		}
+	// A path that is not there fails here, in the terminal; the book is read
+	// and parsed while the window starts (a whole novel takes ~150 ms, the
+	// window ~300 ms), and a book that cannot be opened is said in the window.
+	if fi, err := os.Stat(doc); err != nil {
+		return fmt.Errorf("cannot open manuscript: %w", err)
+	} else if fi.IsDir() {
+		return fmt.Errorf("cannot open manuscript: %s is a folder; give a Markdown file", doc)
 	}
 	assets, err := fs.Sub(frontend.Assets, "dist")
 	if err != nil {
@@ -64,12 +63,25 @@ func runDesktop(opts desktopOptions) error {
 			return browser.NewSessions(applyBrowserSettings(browserOptions(false, true), s))
 		}})
 	app.dialogs = wailsDialogs{app}
+	app.opening = make(chan struct{})
+	go func() {
+		_, err := ws.Open(context.Background(), doc)
+		if err != nil && doc != opts.DocPath {
+			// The last session's book is unreadable now: open the one asked for.
+			_, err = ws.Open(context.Background(), opts.DocPath)
+		}
+		app.openErr = err
+		close(app.opening)
+		benchMark("manuscript parsed")
+		app.warm()
+	}()
 	return wails.Run(&options.App{
 		Title:       "Waymark — " + filepath.Base(doc),
 		Width:       1180,
 		Height:      800,
-		AssetServer: &assetserver.Options{Assets: assets},
+		AssetServer: &assetserver.Options{Assets: assets, Handler: http.HandlerFunc(app.serveAsset)},
 		OnStartup: func(ctx context.Context) {
+			benchMark("window started")
 			app.startup(ctx)
 			app.emit = func(name string, data any) { runtime.EventsEmit(ctx, name, data) }
 		},

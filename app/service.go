@@ -50,6 +50,21 @@ type DesktopApp struct {
 	u16    *utf16Index
 	u16rev int64
 	u16doc string
+	// outView is the outline of outDoc at outRev (without today's words).
+	outMu   sync.Mutex
+	outView *OutlineView
+	outDoc  string
+	outRev  int64
+	// opening is closed once the manuscript the window started on is open
+	// (openErr: why it could not be); nil when it was open before.
+	opening chan struct{}
+	openErr error
+
+	// gz is the text of gzDoc at gzRev, gzipped for the window (gzipped).
+	gzMu  sync.Mutex
+	gz    []byte
+	gzDoc string
+	gzRev int64
 
 	ssMu sync.Mutex
 	ss   *browser.Sessions
@@ -110,6 +125,20 @@ func (a *DesktopApp) shutdown(context.Context) {
 	}
 }
 
+// current is the open manuscript, once the one the window started on is read.
+func (a *DesktopApp) current() (*manuscript.Manuscript, error) {
+	if a.opening != nil {
+		<-a.opening
+		if a.openErr != nil {
+			if m, err := a.ws.Current(); err == nil {
+				return m, nil // another book was opened since
+			}
+			return nil, a.openErr
+		}
+	}
+	return a.ws.Current()
+}
+
 // context is the app's context (the window's, or Background before startup
 // and in the UI tier).
 func (a *DesktopApp) context() context.Context {
@@ -127,6 +156,9 @@ func (a *DesktopApp) send(name string, data any) {
 
 // call runs a registry tool with Go arguments and decodes its result into out.
 func (a *DesktopApp) call(ctx context.Context, tool string, args any, out any) error {
+	if a.opening != nil {
+		<-a.opening // the tools answer about the book being opened
+	}
 	b, err := json.Marshal(args)
 	if err != nil {
 		return err
@@ -148,6 +180,9 @@ func (a *DesktopApp) call(ctx context.Context, tool string, args any, out any) e
 // Call runs any tool of the registry with JSON arguments and returns its JSON
 // result: the window's door to the same tools as the model, MCP and the CLI.
 func (a *DesktopApp) Call(tool string, args string) (string, error) {
+	if a.opening != nil {
+		<-a.opening
+	}
 	res, err := a.reg.Call(a.browserCtx(a.context()), tools.Call{Name: tool, Args: json.RawMessage(args)}, tools.Context{})
 	if err != nil {
 		return "", err
@@ -181,9 +216,11 @@ type OutlineView struct {
 
 // ManuscriptView is what the window shows of the open manuscript.
 type ManuscriptView struct {
-	Path      string      `json:"path"`
-	Name      string      `json:"name"`
-	Markdown  string      `json:"markdown"`
+	Path     string `json:"path"`
+	Name     string `json:"name"`
+	Markdown string `json:"markdown"`
+	// TextURL is where the window fetches the text instead (ManuscriptInfo).
+	TextURL   string      `json:"textURL,omitempty"`
 	SizeBytes int         `json:"sizeBytes"`
 	Items     int         `json:"items"`
 	Revision  int64       `json:"revision"`
@@ -204,20 +241,38 @@ type RecentFile struct {
 	Exists bool   `json:"exists"`
 }
 
-// Manuscript returns the open manuscript with its outline; the editor's copy
-// starts from this text.
-func (a *DesktopApp) Manuscript() (ManuscriptView, error) {
+// Manuscript returns the open manuscript with its text and outline; the
+// editor's copy starts from this text.
+func (a *DesktopApp) Manuscript() (ManuscriptView, error) { return a.manuscriptView(true) }
+
+// Phase marks a step of the window's first load for `bench window` (printed
+// only with WAYMARK_REPORT_PAINT=1).
+func (a *DesktopApp) Phase(name string) { benchMark("window: " + name) }
+
+// ManuscriptInfo is Manuscript without the text: the window fetches that from
+// TextURL, which is much faster for a whole novel than a string in the
+// binding's JSON (6 MB: tens of milliseconds instead of half a second).
+func (a *DesktopApp) ManuscriptInfo() (ManuscriptView, error) { return a.manuscriptView(false) }
+
+func (a *DesktopApp) manuscriptView(withText bool) (ManuscriptView, error) {
+	benchMark("Manuscript asked")
+	defer benchMark("Manuscript answered")
 	ctx := a.context()
-	m, err := a.ws.Current()
+	m, err := a.current()
 	if err != nil {
 		return ManuscriptView{}, err
 	}
 	v := ManuscriptView{Path: m.Path, Name: filepath.Base(m.Path)}
 	a.mu.Lock()
 	err = m.Do(func(d *document.Document) error {
-		a.synced = append(a.synced[:0], d.Source()...)
-		a.syncedRev, a.syncedDoc = d.Rev(), m.Path
-		v.Markdown, v.SizeBytes, v.Items, v.Revision = string(d.Source()), len(d.Source()), d.Len(), d.Rev()
+		v.SizeBytes, v.Items, v.Revision = len(d.Source()), d.Len(), d.Rev()
+		if withText {
+			a.synced = append(a.synced[:0], d.Source()...)
+			a.syncedRev, a.syncedDoc = d.Rev(), m.Path
+			v.Markdown = string(d.Source())
+		} else {
+			v.TextURL = fmt.Sprintf("%s?rev=%d", textPath, d.Rev())
+		}
 		return nil
 	})
 	a.mu.Unlock()
@@ -245,7 +300,7 @@ func (a *DesktopApp) OpenManuscript(path string) (ManuscriptView, error) {
 	if _, err := a.ws.Open(a.context(), path); err != nil {
 		return ManuscriptView{}, err
 	}
-	return a.Manuscript()
+	return a.ManuscriptInfo()
 }
 
 // ChooseManuscript shows the native open dialog and opens the chosen file.
@@ -311,6 +366,53 @@ func (a *DesktopApp) RecentFiles() ([]RecentFile, error) {
 // counts of the book and of today's session.
 func (a *DesktopApp) Outline() (OutlineView, error) {
 	ctx := a.context()
+	m, err := a.current()
+	if err != nil {
+		return OutlineView{}, err
+	}
+	var rev int64
+	_ = m.Do(func(d *document.Document) error { rev = d.Rev(); return nil })
+	// One outline per revision: the window asks again after every save, and
+	// warm makes it while the window starts. Holding outMu while making it lets
+	// a second caller wait for the first's work instead of repeating it.
+	a.outMu.Lock()
+	if a.outDoc != m.Path || a.outRev != rev || a.outView == nil {
+		v, err := a.makeOutline(ctx)
+		if err != nil {
+			a.outMu.Unlock()
+			return OutlineView{}, err
+		}
+		a.outView, a.outDoc, a.outRev = &v, m.Path, v.Revision
+	}
+	v := *a.outView
+	a.outMu.Unlock()
+	v.TodayWords = a.todayWords(ctx, m, v.TotalWords)
+	return v, nil
+}
+
+// warm makes the outline, the text's UTF-16 index and the zipped text of the open manuscript
+// while the window starts, so its first questions are answered at once.
+func (a *DesktopApp) warm() {
+	m, err := a.current()
+	if err != nil {
+		return
+	}
+	var rev int64
+	_ = m.Do(func(d *document.Document) error { rev = d.Rev(); return nil })
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.gzipped(m.Path, rev)
+		benchMark("text zipped")
+	}()
+	if _, err := a.Outline(); err == nil {
+		benchMark("outline warmed")
+	}
+	<-done
+}
+
+// makeOutline asks the Outline tool and places the headings in the editor's units.
+func (a *DesktopApp) makeOutline(ctx context.Context) (OutlineView, error) {
 	var o struct {
 		Headings []struct {
 			Index    int                  `json:"index"`
@@ -335,9 +437,6 @@ func (a *DesktopApp) Outline() (OutlineView, error) {
 			oh.Pos = idx.pos(h.Pointer.ByteOffset)
 		}
 		v.Headings = append(v.Headings, oh)
-	}
-	if m, err := a.ws.Current(); err == nil {
-		v.TodayWords = a.todayWords(ctx, m, o.TotalWords)
 	}
 	return v, nil
 }
@@ -366,7 +465,7 @@ func docSessionID(m *manuscript.Manuscript) string { return fmt.Sprintf("doc:%d"
 // position, scroll, reading position: any JSON the window gives), so reopening
 // the book puts the author back where they were.
 func (a *DesktopApp) SaveDocumentSession(state string) error {
-	m, err := a.ws.Current()
+	m, err := a.current()
 	if err != nil {
 		return err
 	}

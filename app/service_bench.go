@@ -35,6 +35,15 @@ func (a *DesktopApp) Painted(name string, chars int) {
 	fmt.Fprintf(os.Stderr, "waymark: first paint after %d ms: %s, %d characters, editable\n", time.Since(processStart).Milliseconds(), name, chars)
 }
 
+// benchMark prints how long after exec a phase of the cold start ended, with
+// WAYMARK_REPORT_PAINT=1 (so `bench window` can be read phase by phase).
+func benchMark(phase string) {
+	if os.Getenv(paintEnv) == "" {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "waymark: %s after %d ms\n", phase, time.Since(processStart).Milliseconds())
+}
+
 // WindowBench is the window's cold start on one manuscript, medians over runs.
 type WindowBench struct {
 	Book string

@@ -93,7 +93,7 @@ func (a *DesktopApp) RunCommand(command string) (CommandResult, error) {
 	if command == "" {
 		return CommandResult{}, errors.New(`type a command, e.g. find the first mention of "Zvezdochkin"`)
 	}
-	m, err := a.ws.Current()
+	m, err := a.current()
 	if err != nil {
 		return CommandResult{}, err
 	}
@@ -190,7 +190,7 @@ func (a *DesktopApp) RunCommand(command string) (CommandResult, error) {
 // not yet undone, so an undo never reverts something other than what the
 // author is looking at.
 func (a *DesktopApp) UndoEdit(rev int64) (SyncResult, error) {
-	m, err := a.ws.Current()
+	m, err := a.current()
 	if err != nil {
 		return SyncResult{}, err
 	}
@@ -225,7 +225,7 @@ func (a *DesktopApp) Transcript(kind string) ([]TranscriptEntry, error) {
 	var sid string
 	switch kind {
 	case "document":
-		m, err := a.ws.Current()
+		m, err := a.current()
 		if err != nil {
 			return nil, err
 		}

@@ -11,7 +11,7 @@ import (
 
 // currentRev is the open manuscript's revision.
 func (a *DesktopApp) currentRev() (*manuscript.Manuscript, int64, error) {
-	m, err := a.ws.Current()
+	m, err := a.current()
 	if err != nil {
 		return nil, 0, err
 	}
@@ -270,7 +270,7 @@ func (a *DesktopApp) History() ([]manuscript.RevisionInfo, error) {
 // CheckDisk tells whether another program changed the file since Waymark last
 // read or wrote it (the window asks when it gets the focus, and every few seconds).
 func (a *DesktopApp) CheckDisk() (manuscript.DiskState, error) {
-	m, err := a.ws.Current()
+	m, err := a.current()
 	if err != nil {
 		return manuscript.DiskState{}, err
 	}
@@ -297,7 +297,7 @@ type ExternalResult struct {
 // (both versions stay in the history either way), "compare" only shows the
 // differences, line by line.
 func (a *DesktopApp) ResolveExternalChange(choice string) (ExternalResult, error) {
-	m, err := a.ws.Current()
+	m, err := a.current()
 	if err != nil {
 		return ExternalResult{}, err
 	}

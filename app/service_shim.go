@@ -83,6 +83,8 @@ func (s *bindingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case strings.HasPrefix(r.URL.Path, "/bind/"):
 		s.bind(w, r, strings.TrimPrefix(r.URL.Path, "/bind/"))
+	case r.URL.Path == textPath:
+		s.app.serveAsset(w, r)
 	case r.URL.Path == "/events":
 		s.events(w, r)
 	case r.URL.Path == "/" || r.URL.Path == "/index.html":

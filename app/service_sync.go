@@ -92,7 +92,7 @@ func (x *utf16Index) byteAt(u int) (int, error) {
 // index returns the UTF-16 index of the current manuscript at revision rev
 // (nil if the manuscript is no longer at rev).
 func (a *DesktopApp) index(rev int64) *utf16Index {
-	m, err := a.ws.Current()
+	m, err := a.current()
 	if err != nil {
 		return nil
 	}
@@ -131,7 +131,7 @@ type SyncResult struct {
 // Sync returns what changed since the editor's revision knownRev (after a
 // command, an undo, a restore or a reload).
 func (a *DesktopApp) Sync(knownRev int64) (SyncResult, error) {
-	m, err := a.ws.Current()
+	m, err := a.current()
 	if err != nil {
 		return SyncResult{}, err
 	}
@@ -200,7 +200,7 @@ type TypeResult struct {
 // revision, undoable like any edit. If the manuscript changed meanwhile nothing
 // is written and the error says so (the editor then syncs and the author retypes).
 func (a *DesktopApp) TypeEdit(baseRev int64, from, to int, text string) (TypeResult, error) {
-	m, err := a.ws.Current()
+	m, err := a.current()
 	if err != nil {
 		return TypeResult{}, err
 	}

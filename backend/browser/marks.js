@@ -5,6 +5,9 @@
 // attribute on the element (never ARIA, so screen readers hear nothing new):
 //   data-blind-click        the page listens for clicks on this element
 //   data-blind-closed-root  this element has a closed shadow root
+// and it keeps count of the short timers an input's handlers set (a banner
+// or menu shown 30 ms after a click), so the overlay's settle can wait for
+// them instead of a fixed pause (see settleTimers below).
 //
 // Why a wrapper and not DOMDebugger.getEventListeners: that CDP call answers
 // for one element at a time (one round trip each, ~0.2 ms on loopback), so
@@ -88,6 +91,44 @@
         }),
       });
     }
+  }
+  // settleTimers: timers of at most SHORT ms set within SHORT ms of an input
+  // event (what a click or key handler defers) are remembered until they are
+  // due. The overlay's world asks by dispatching a cancelable event of a
+  // name only Waymark knows on the document; this listener cancels it while
+  // such a timer is pending. Nothing is added to the page's globals or DOM.
+  const SHORT = 100;
+  const pending = new Map(); // timer id -> when it is due (performance.now())
+  const now = () => performance.now();
+  let lastInput = -Infinity;
+  const inputs = ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'keydown', 'keyup', 'input', 'change', 'submit'];
+  const listen = ET.addEventListener;
+  try {
+    for (const t of inputs) Reflect.apply(listen, globalThis, [t, () => { lastInput = now(); }, { capture: true, passive: true }]);
+    Reflect.apply(listen, document, ['__WAYMARK_SETTLE__', e => {
+      const t = now();
+      for (const [id, due] of pending) {
+        if (due < t - 1) pending.delete(id);
+        else { e.preventDefault(); return; }
+      }
+    }]);
+  } catch (e) { /* */ }
+  for (const name of ['setTimeout', 'clearTimeout']) {
+    const orig = globalThis[name];
+    if (typeof orig !== 'function') continue;
+    globalThis[name] = new Proxy(orig, {
+      apply(target, self, args) {
+        const r = Reflect.apply(target, self, args);
+        try {
+          if (name === 'clearTimeout') pending.delete(args[0]);
+          else {
+            const t = now(), d = Math.max(0, Number(args[1]) || 0);
+            if (d <= SHORT && t - lastInput <= SHORT && pending.size < 64) pending.set(r, t + d);
+          }
+        } catch (e) { /* */ }
+        return r;
+      },
+    });
   }
   const attach = Element.prototype.attachShadow;
   if (typeof attach === 'function') {

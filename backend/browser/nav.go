@@ -100,18 +100,22 @@ func (s *Session) waitLoaded(ctx context.Context, before evSnap) bool {
 const (
 	settleQuiet  = 250 * time.Millisecond
 	networkQuiet = 500 * time.Millisecond
-	navGrace     = 30 * time.Millisecond // at most, for a page busy after the input
+	navGrace     = 30 * time.Millisecond // for a page that does not answer a turn
+	// timersMax caps the wait for timers an input's handlers set (marks.js
+	// counts those of up to 100 ms).
+	timersMax = 120 * time.Millisecond
 )
 
 // pageTurn waits for one turn of the top page's event loop (a zero-delay
-// timer in the overlay's world, after those the page's handlers set); false
-// when the page did not answer within ctx.
+// timer in the overlay's world, after those the page's handlers set) and for
+// the short timers the input's handlers set (marks.js), at most timersMax;
+// false when the page did not answer within ctx.
 func (s *Session) pageTurn(ctx context.Context) bool {
 	w, err := s.world(ctx, s.page.FrameID)
 	if err != nil {
 		return false
 	}
-	return s.call(ctx, w, "turn", nil, nil) == nil
+	return s.call(ctx, w, "turn", map[string]any{"max": timersMax.Milliseconds()}, nil) == nil
 }
 
 // settle waits for what an input may have started: a navigation (its commit,
@@ -123,7 +127,7 @@ func (s *Session) settle(ctx context.Context, before evSnap) (navigated, idle bo
 	started := func() bool {
 		return e.navRequested > before.navRequested || e.navCommitted > before.navCommitted
 	}
-	gctx, gcancel := context.WithTimeout(cctx, navGrace)
+	gctx, gcancel := context.WithTimeout(cctx, timersMax+navGrace)
 	if s.pageTurn(gctx) {
 		// The page has run what its input handlers queued: any navigation
 		// they asked for is announced already (events come before the answer
@@ -132,7 +136,9 @@ func (s *Session) settle(ctx context.Context, before evSnap) (navigated, idle bo
 		e.waitFor(tctx, 5*time.Millisecond, started)
 		tcancel()
 	} else {
-		e.waitFor(gctx, 50*time.Millisecond, started)
+		ictx, icancel := context.WithTimeout(cctx, navGrace)
+		e.waitFor(ictx, 50*time.Millisecond, started)
+		icancel()
 	}
 	gcancel()
 	idle = e.waitIdle(cctx, settleQuiet)

@@ -361,8 +361,12 @@ func (s *Session) toTop(ctx context.Context, it *Item, x, y float64) (float64, f
 		if err != nil || !oop {
 			return tx, ty, err
 		}
-		if round > 0 && abs(tx-last[0]) < 1 && abs(ty-last[1]) < 1 || round == 4 {
+		if round > 0 && abs(tx-last[0]) < 1 && abs(ty-last[1]) < 1 {
 			return tx, ty, nil
+		}
+		if round == 4 {
+			// A click at a point still moving could land on something else.
+			return 0, 0, fmt.Errorf("element %d (%s) kept moving with its frame (scrolling or an animation); try again, or scroll it into view first", it.Number, label(it))
 		}
 		last = [2]float64{tx, ty}
 		if w, err := s.topWorld(ctx); err == nil {

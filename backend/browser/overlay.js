@@ -1042,8 +1042,23 @@
   }
 
   // One turn of the event loop: zero-delay tasks the page queued run first.
-  function turn() {
-    return new Promise(res => setTimeout(() => res({}), 0));
+  // With max (ms), it also waits, at most that long, for the short timers the
+  // page's input handlers set (marks.js counts them and cancels the event
+  // while one is pending): a banner or menu shown 30 ms after a click is
+  // there when the settle ends. It answers how long it waited.
+  function turn(arg) {
+    const start = performance.now(), max = Math.min(Number(arg && arg.max) || 0, 1000);
+    const tick = ms => new Promise(res => setTimeout(res, ms));
+    return (async () => {
+      await tick(0);
+      while (performance.now() - start < max) {
+        const ev = new CustomEvent('__WAYMARK_SETTLE__', { cancelable: true });
+        if (document.dispatchEvent(ev)) break; // no short timer pending
+        await tick(4);
+      }
+      await tick(0);
+      return { waited: Math.round(performance.now() - start) };
+    })();
   }
 
   // Host code only (never the model): the state of a CSS selector's first match.

@@ -2,7 +2,9 @@ package browser
 
 import (
 	"context"
+	"crypto/rand"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,6 +24,20 @@ var overlayJS string
 //
 //go:embed marks.js
 var marksJS string
+
+// settleEvent is the name of the event the overlay dispatches to ask
+// marks.js whether short timers set by an input are pending: random per
+// process, so pages cannot listen for it or answer it.
+var settleEvent = func() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return "waymark-settle-" + hex.EncodeToString(b)
+}()
+
+func init() {
+	marksJS = strings.ReplaceAll(marksJS, "__WAYMARK_SETTLE__", settleEvent)
+	overlayJS = strings.ReplaceAll(overlayJS, "__WAYMARK_SETTLE__", settleEvent)
+}
 
 // worldName names the isolated JavaScript world the overlay runs in. Chromium
 // keeps one world per name and document, so asking for it again returns the

@@ -60,6 +60,11 @@ type DesktopApp struct {
 	opening chan struct{}
 	openErr error
 
+	// paints counts the window's Painted calls; benchOpenAt is when it was
+	// asked to open WAYMARK_BENCH_OPEN (service_bench.go).
+	benchMu     sync.Mutex
+	paints      int
+	benchOpenAt time.Time
 	// gz is the text of gzDoc at gzRev, gzipped for the window (gzipped).
 	gzMu  sync.Mutex
 	gz    []byte

@@ -123,7 +123,10 @@
           if (name === 'clearTimeout') pending.delete(args[0]);
           else {
             const t = now(), d = Math.max(0, Number(args[1]) || 0);
-            if (d <= SHORT && t - lastInput <= SHORT && pending.size < 64) pending.set(r, t + d);
+            if (d <= SHORT && t - lastInput <= SHORT) {
+              if (pending.size >= 64) for (const [id, due] of pending) if (due < t) pending.delete(id);
+              if (pending.size < 64) pending.set(r, t + d);
+            }
           }
         } catch (e) { /* */ }
         return r;

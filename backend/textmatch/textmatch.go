@@ -195,6 +195,7 @@ func foldCase(r rune) rune {
 type Query struct {
 	phrase   string
 	words    []string
+	forms    *forms // nil: exact word forms only
 	pat      []rune // the words' runes, one ' ' between words
 	first    rune
 	trig     [256]uint8 // nonzero: a scan stops at this byte
@@ -210,12 +211,28 @@ var wideLeads = [...]byte{0xE1, 0xE2, 0xEA, 0xEF}
 // Compile normalises phrase into words, once, and prepares the byte table the scan
 // uses, so that a search over a whole book does no per-call preparation. A phrase
 // with no letters or digits could match nothing and is an error that says so.
-func Compile(phrase string) (*Query, error) {
+func Compile(phrase string) (*Query, error) { return CompileWith(phrase, Options{}) }
+
+// Options select how a phrase is compiled.
+type Options struct {
+	// Forms matches the inflected forms of each word (see forms.go): «Долохов»
+	// finds «Долохова», "Rostov" finds "Rostovs". Off, only the words as given.
+	Forms bool
+}
+
+// CompileWith is Compile with options.
+func CompileWith(phrase string, o Options) (*Query, error) {
 	n := Normalize(phrase)
 	if n == "" {
 		return nil, fmt.Errorf("search phrase %q has no letters or digits; give at least one word", phrase)
 	}
 	q := &Query{phrase: phrase, words: strings.Split(n, " "), pat: []rune(n)}
+	if o.Forms {
+		q.forms = newForms(phrase, q.words)
+		if q.forms != nil {
+			q.pat = []rune(strings.Join(q.forms.prefix, " "))
+		}
+	}
 	q.first = q.pat[0]
 	// A form is any character that reads as the first character; и/И may be the
 	// start of a decomposed й (и + U+0306), so they are forms of й.
@@ -415,6 +432,9 @@ func (q *Query) mayFollow(buf []byte, j int) bool {
 			return true
 		}
 		if r != pat[p] {
+			if pat[p] == ' ' && q.forms != nil {
+				return true // the word may go on with an ending
+			}
 			// A letter where the phrase has a space or another letter; but и
 			// may turn into й with a combining breve after it.
 			return r == 'и' && pat[p] == 'й'
@@ -477,12 +497,27 @@ func (q *Query) matchAt(src []byte, segs []Segment, si, i int) (start, end int, 
 		return 0, 0, rd, false
 	}
 	start, end = s, e
+	// With forms, each text word is gathered whole (its pattern is a prefix) and
+	// checked when it ends.
+	var wbuf [48]rune
+	word, wi, wstart := append(wbuf[:0], r), 0, s
+	wordStart := false
 	for p := 1; p < len(pat); {
-		r, k, _, e = rd.next()
+		r, k, s, e = rd.next()
 		if k == kMark {
 			continue
 		}
 		if pat[p] == ' ' {
+			if q.forms != nil {
+				if k == kWord {
+					word, end = append(word, r), e
+					continue
+				}
+				if !q.forms.accept(wi, word, src, wstart) {
+					return 0, 0, rd, false
+				}
+				word, wi = word[:0], wi+1
+			}
 			if k != kBoundary {
 				return 0, 0, rd, false // the text word goes on, or the text ends
 			}
@@ -494,26 +529,39 @@ func (q *Query) matchAt(src []byte, segs []Segment, si, i int) (start, end int, 
 				}
 			}
 			p++
+			wordStart = true
 			continue
 		}
 		if k != kWord || r != pat[p] {
 			return 0, 0, rd, false
 		}
+		if wordStart {
+			wstart, wordStart = s, false
+		}
+		word = append(word, r)
 		end = e
 		p++
 	}
-	// Trailing marks belong to the last character; then the word must end.
+	// Trailing marks belong to the last character; then the word must end (with
+	// forms: the word's ending is taken in, then the word is checked).
 	for {
 		save := rd
-		_, k, _, e = rd.next()
+		r, k, _, e = rd.next()
 		if k == kMark {
 			end = e
 			continue
 		}
 		if k == kWord {
-			return 0, 0, rd, false
+			if q.forms == nil {
+				return 0, 0, rd, false
+			}
+			word, end = append(word, r), e
+			continue
 		}
 		rd = save
+		if q.forms != nil && !q.forms.accept(wi, word, src, wstart) {
+			return 0, 0, rd, false
+		}
 		// Segments out of order could put the end before the start; such a
 		// range could not be sliced, so it is not a match.
 		return start, end, rd, end > start

@@ -108,22 +108,32 @@ func (b Builtin) decide(msgs []llm.Message) (Action, error) {
 	case ModeSummary:
 		return moveOn(extract(pm)), nil
 	}
-	phrase := LexicalPhrase(task)
+	t := ParseTask(task)
+	phrase := t.Phrase
 	if phrase == "" {
-		return Action{}, fmt.Errorf("%w: the built-in engine understands a quoted phrase or \"the first mention of X\" / \"все упоминания X\"; %q needs understanding — configure a model server (WAYMARK_MODEL_URL)", ErrNeedsModel, task)
+		return Action{}, NeedsModelError(t)
 	}
-	q, err := textmatch.Compile(phrase)
+	q, err := textmatch.CompileWith(phrase, textmatch.Options{Forms: !t.Exact})
 	if err != nil {
 		return Action{}, err
 	}
-	codeQuotes := wantsCodeOrQuotes(task)
 	var hits []int
 	var firstLabel, firstText string
 	for _, it := range pm.Items {
-		switch it.Type {
-		case "Heading", "Paragraph", "ListItem", "TableCell", "Image":
-		case "CodeBlock", "Quote":
-			if !codeQuotes {
+		switch {
+		case t.Only == "code":
+			if it.Type != "CodeBlock" {
+				continue
+			}
+		case t.Only == "quote":
+			if it.Type != "Quote" {
+				continue
+			}
+		case it.Type == "Heading" && t.ExcludeHeadings:
+			continue
+		case it.Type == "Heading", it.Type == "Paragraph", it.Type == "ListItem", it.Type == "TableCell", it.Type == "Image":
+		case it.Type == "CodeBlock", it.Type == "Quote":
+			if !t.CodeAndQuotes {
 				continue
 			}
 		default:

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"strconv"
+	"unicode/utf8"
 	"strings"
 
 	"github.com/waymark/waymark/backend/document"
@@ -52,16 +52,16 @@ const Understood = `find the first / next / last mention of "X"; collect all men
 
 var (
 	q                 = `["«“„]([^"»”“]+)["»”“]`
-	reFind            = regexp.MustCompile(`(?i)^(?:find|show|where is|найди|покажи|где)\s+(?:the\s+)?(first|next|last|первое|следующее|последнее)?\s*(?:mention|occurrence|упоминание|вхождение)?\s*(?:of\s+)?(.*)$`)
-	reCollect         = regexp.MustCompile(`(?i)^(?:collect|gather|собери)\s+(?:all\s+|все\s+)?(?:the\s+)?(?:mentions?|scenes?|occurrences?|упоминания|сцены)?\s*(?:of|with|about|с|про|о)?\s*` + q + `\s+(?:into|in|to|в)\s+(?:the\s+)?(?:set\s+|набор\s+)?(?:` + q + `|(\S+))`)
-	reReplace         = regexp.MustCompile(`(?i)^(?:replace|замени)\s+` + q + `\s+(?:with|by|на)\s+` + q)
-	reDelete          = regexp.MustCompile(`(?i)^(?:delete|remove|удали)\s+(?:the\s+)?(?:first\s+)?(?:paragraph|item|абзац|пункт)?\s*(?:with|containing|that mentions|mentioning|с|где|про)?\s*` + q)
-	reInsert          = regexp.MustCompile(`(?i)^(?:insert|add|вставь|добавь)\s+` + q + `\s+(after|before|после|перед)\s+(?:the\s+)?(?:first\s+)?(?:mention\s+of\s+|paragraph\s+with\s+|упоминания\s+)?` + q)
-	reSummary         = regexp.MustCompile(`(?i)^(?:summari[sz]e|sum up|перескажи|кратко изложи|суммируй|резюмируй)\s+(?:the\s+)?(part|chapter|book|volume|часть|главу|глава|том|книгу)\s+(\S+)`)
-	ordinalsEN        = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
-	ordinalsRU        = map[string]int{"первую": 1, "первая": 1, "вторую": 2, "вторая": 2, "третью": 3, "третья": 3, "четвертую": 4, "четвертая": 4, "пятую": 5, "пятая": 5, "один": 1, "два": 2, "три": 3}
-	ordinalsRUHeading = []string{"", "первая", "вторая", "третья", "четвертая", "пятая"}
-	romans            = []string{"", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"}
+	reFind    = regexp.MustCompile(`(?i)^(?:please\s+|пожалуйста,?\s+)?(?:find|show(?:\s+me)?|locate|where\s+is|where's|search\s+for|look\s+for|найди|найти|покажи|где|ищи)\s+(?:the\s+)?(?:very\s+)?(first|next|last|earliest|первое|первую|первый|следующее|следующую|следующий|последнее|последнюю|последний)?\s*(?:one\b|mention|occurrence|appearance|упоминание|вхождение)?\s*(?:of\s+)?(.*)$`)
+	reCollect = regexp.MustCompile(`(?i)^(?:please\s+|пожалуйста,?\s+)?(?:collect|gather|put|save|add|собери|сложи|помести|сохрани|добавь)\s+(?:all\s+|every\s+|все\s+|всё\s+|каждое\s+|каждый\s+)?(?:the\s+)?(?:paragraphs?|scenes?|mentions?|occurrences?|places?|passages?|items?|абзацы|абзац|сцены|сцену|упоминания|упоминание|места|фрагменты|отрывки)?\s*(?:of|with|about|mentioning|that\s+mentions?|which\s+mentions?|containing|where|с\s+упоминанием|с|про|о|об|где\s+упоминается|где\s+есть|где|в\s+которых\s+есть|со\s+словом|со)?\s*` + q + `\s+(?:into|in|to|в|во)\s+(?:the\s+|a\s+)?(?:new\s+)?(?:target\s*set\s+|set\s+|collection\s+|набор\s+|новый\s+набор\s+|коллекцию\s+)?(?:` + q + `|(\S+))`)
+	reReplace = regexp.MustCompile(`(?i)^(?:replace|замени)\s+` + q + `\s+(?:with|by|на)\s+` + q)
+	reDelete  = regexp.MustCompile(`(?i)^(?:delete|remove|удали)\s+(?:the\s+)?(?:first\s+)?(?:paragraph|item|абзац|пункт)?\s*(?:with|containing|that mentions|mentioning|с|где|про)?\s*` + q)
+	reInsert  = regexp.MustCompile(`(?i)^(?:insert|add|вставь|добавь)\s+` + q + `\s+(after|before|после|перед)\s+(?:the\s+)?(?:first\s+)?(?:mention\s+of\s+|paragraph\s+with\s+|упоминания\s+)?` + q)
+	sumVerb   = `(?i)^(?:please\s+|пожалуйста,?\s+)?(?:summari[sz]e|sum\s+up|give\s+(?:me\s+)?(?:a\s+)?summary\s+of|retell|перескажи|кратко\s+изложи|изложи|суммируй|резюмируй|кратко\s+перескажи|сделай\s+(?:краткое\s+)?(?:содержание|резюме)|краткое\s+содержание)\s+(?:the\s+)?`
+	sumKind   = `(part|chapter|book|volume|часть|части|главу|глава|главы|том|тома|книгу|книги)`
+	reSummary = regexp.MustCompile(sumVerb + sumKind + `\s+(?:no\.?\s*|number\s+|номер\s+|№\s*)?([\p{L}\p{N}]+)`)
+	reSumRev  = regexp.MustCompile(sumVerb + `([\p{L}\p{N}]+)\s+` + sumKind + `(?:\s|[.!?]|$)`)
+	reSumBook = regexp.MustCompile(sumVerb + `(?:whole\s+|entire\s+|всю\s+|целую\s+|весь\s+)?(?:book|novel|manuscript|text|книгу|роман|рукопись|текст)(?:\s+(?:целиком|полностью))?[.!?]*$`)
 )
 
 // Run executes one command. Its result is the last tool result (or the answer).
@@ -70,7 +70,9 @@ func (c *CommandAgent) Run(ctx context.Context, command string) (any, error) {
 	c.emit(Event{Event: "command", Text: command})
 	var out any
 	var err error
-	if _, builtin := c.Runtime.Model.(Builtin); builtin {
+	if _, builtin := c.Runtime.Model.(Builtin); builtin || readsBook(command) {
+		// Find, collect and summarise go straight to RunCursorAgent, which asks
+		// the model (when there is one) through the one-JSON-action protocol.
 		out, err = c.builtin(ctx, command)
 	} else {
 		out, err = c.withModel(ctx, command)
@@ -106,20 +108,85 @@ func firstMatchArgs(task string) map[string]any {
 	return map[string]any{"forward": true, "maxElements": 20, "maxBytes": 8192, "includeContent": true, "mode": ModeFirstMatch, "taskDescription": task}
 }
 
+// readsBook tells whether a command is one the runtime carries out by reading the
+// book (find, collect, summarise), with the model's help when there is one.
+func readsBook(cmd string) bool {
+	return reCollect.MatchString(cmd) || reSummary.MatchString(cmd) || reSumRev.MatchString(cmd) || reSumBook.MatchString(cmd) ||
+		reFind.MatchString(cmd) && !reReplace.MatchString(cmd) && !reInsert.MatchString(cmd) && !reDelete.MatchString(cmd)
+}
+
+// lastFinds is what "the next one" continues, per document: the search of each
+// phrase and which one was last.
+type lastFinds struct {
+	Last  string               `json:"last"`
+	Tasks map[string]findState `json:"tasks"`
+}
+
+type findState struct {
+	TaskID string `json:"taskId"`
+	Task   string `json:"task"` // the task description, constraints included
+	Phrase string `json:"phrase"`
+}
+
+func (c *CommandAgent) findKey() (string, error) {
+	m, err := c.Runtime.WS.Current()
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("agent.find.%d", m.DocID), nil
+}
+
+func (c *CommandAgent) loadFinds(ctx context.Context) (string, lastFinds) {
+	lf := lastFinds{Tasks: map[string]findState{}}
+	key, err := c.findKey()
+	if err != nil {
+		return "", lf
+	}
+	if raw, ok, _ := c.Runtime.Store.Setting(ctx, key); ok {
+		_ = json.Unmarshal([]byte(raw), &lf)
+		if lf.Tasks == nil {
+			lf.Tasks = map[string]findState{}
+		}
+	}
+	return key, lf
+}
+
+// searchKey names a search: its phrase (normalised) or its whole task.
+func searchKey(t Task, task string) string {
+	if t.Phrase != "" {
+		k := textmatch.Normalize(t.Phrase)
+		if t.Exact {
+			k += " /exact"
+		}
+		return k
+	}
+	return textmatch.Normalize(task)
+}
+
 // builtin understands the fixed command set.
 func (c *CommandAgent) builtin(ctx context.Context, cmd string) (any, error) {
+	_, isBuiltin := c.Runtime.Model.(Builtin)
 	if m := reCollect.FindStringSubmatch(cmd); m != nil {
 		phrase, set := m[1], m[2]
 		if set == "" {
 			set = m[3]
 		}
+		set = strings.TrimRight(set, ".!?")
+		t := ParseTask(cmd)
 		ts, err := c.call(ctx, "TargetSetCreate", map[string]any{"name": set})
 		if err != nil {
 			return nil, err
 		}
 		id := ts.(map[string]any)["targetSetId"].(string)
+		task := fmt.Sprintf("Collect every mention of %q", phrase)
+		if t.Russian {
+			task = fmt.Sprintf("Собери все упоминания «%s»", phrase)
+		}
+		if t.Exact {
+			task += " (exactly)"
+		}
 		res, err := c.call(ctx, "RunCursorAgent", map[string]any{"forward": true, "maxElements": 50, "maxBytes": 16384, "includeContent": true,
-			"mode": ModeCollect, "targetSetId": id, "taskDescription": fmt.Sprintf("Collect every mention of %q", phrase), "maxSteps": MaxMaxSteps})
+			"mode": ModeCollect, "targetSetId": id, "taskDescription": task, "maxSteps": MaxMaxSteps})
 		if err != nil {
 			return nil, err
 		}
@@ -127,9 +194,7 @@ func (c *CommandAgent) builtin(ctx context.Context, cmd string) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		n := got.(map[string]any)["count"]
-		c.emit(Event{Event: "answer", Text: fmt.Sprintf("Collected %v mention(s) of %q into the set %q (%s).", n, phrase, set, id)})
-		_ = res
+		c.emit(Event{Event: "answer", Text: c.collectAnswer(got.(map[string]any), phrase, set, t.Russian, res.(CursorAgentResult))})
 		return got, nil
 	}
 	if m := reReplace.FindStringSubmatch(cmd); m != nil {
@@ -149,7 +214,7 @@ func (c *CommandAgent) builtin(ctx context.Context, cmd string) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		c.emit(Event{Event: "answer", Text: fmt.Sprintf("Inserted %s %s.", strings.ToLower(strings.TrimPrefix(tool, "Insert")), r.SemanticPointer.Label)})
+		c.emit(Event{Event: "answer", Text: fmt.Sprintf("Inserted %s %s.", strings.ToLower(strings.TrimPrefix(tool, "Insert")), c.place(*r.FirstItemIndex))})
 		return res, nil
 	}
 	if m := reDelete.FindStringSubmatch(cmd); m != nil {
@@ -157,67 +222,229 @@ func (c *CommandAgent) builtin(ctx context.Context, cmd string) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		where := c.place(*r.FirstItemIndex)
 		res, err := c.call(ctx, "Delete", map[string]any{"pointer": r.SemanticPointer.Serialize()})
 		if err != nil {
 			return nil, err
 		}
-		c.emit(Event{Event: "answer", Text: fmt.Sprintf("Deleted %s (it mentioned %q).", r.SemanticPointer.Label, m[1])})
+		c.emit(Event{Event: "answer", Text: fmt.Sprintf("Deleted the paragraph in %s that mentioned %q.", where, m[1])})
 		return res, nil
 	}
+	if reSumBook.MatchString(cmd) {
+		return c.summariseBook(ctx, ParseTask(cmd).Russian || hasCyrillic(cmd))
+	}
 	if m := reSummary.FindStringSubmatch(cmd); m != nil {
-		return c.summarise(ctx, strings.ToLower(m[1]), strings.Trim(m[2], ".!?"))
+		return c.summarise(ctx, strings.ToLower(m[1]), strings.Trim(m[2], ".!?"), hasCyrillic(cmd))
+	}
+	if m := reSumRev.FindStringSubmatch(cmd); m != nil {
+		return c.summarise(ctx, strings.ToLower(m[2]), strings.Trim(m[1], ".!?"), hasCyrillic(cmd))
 	}
 	if m := reFind.FindStringSubmatch(cmd); m != nil {
 		which := strings.ToLower(m[1])
-		phrase := LexicalPhrase(m[2])
-		if phrase == "" {
-			phrase = strings.Trim(strings.TrimSpace(m[2]), ".!?\"«»")
+		next := which == "next" || strings.HasPrefix(which, "следующ")
+		last := which == "last" || strings.HasPrefix(which, "последн")
+		t := ParseTask(cmd)
+		noSubject := !quoted.MatchString(cmd) && isPronoun(t.Subject)
+		key, lf := c.loadFinds(ctx)
+		task := cmd
+		var taskID string
+		if next {
+			if noSubject {
+				st, ok := lf.Tasks[lf.Last]
+				if !ok {
+					if t.Russian {
+						return nil, fmt.Errorf("продолжать нечего: в этой книге ещё не было поиска; скажите сначала, например, «найди первое упоминание «Наташа»»")
+					}
+					return nil, fmt.Errorf(`there is no earlier search in this book to continue; say first: find the first mention of "X"`)
+				}
+				task, taskID, t, noSubject = st.Task, st.TaskID, ParseTask(st.Task), false
+			} else if st, ok := lf.Tasks[searchKey(t, cmd)]; ok {
+				task, taskID = st.Task, st.TaskID
+			}
 		}
-		key := "agent.lastFind"
-		if which == "next" || which == "следующее" {
-			raw, ok, _ := c.Runtime.Store.Setting(ctx, key)
-			var last struct{ TaskID, Phrase string }
-			if !ok || json.Unmarshal([]byte(raw), &last) != nil {
-				return nil, fmt.Errorf("there is no earlier search to continue; say \"find the first mention of \\\"X\\\"\" first")
+		if noSubject {
+			if t.Russian {
+				return nil, fmt.Errorf("скажите, что найти, например: найди первое упоминание «Наташа»")
 			}
-			if phrase == "" || strings.EqualFold(phrase, "mention") {
-				phrase = last.Phrase
-			}
-			args := firstMatchArgs(fmt.Sprintf("Find the first mention of %q", last.Phrase))
-			args["taskId"] = last.TaskID
-			res, err := c.call(ctx, "RunCursorAgent", args)
-			if err != nil {
-				return nil, err
-			}
-			c.answerFind(res.(CursorAgentResult), last.Phrase, "next")
-			return res, nil
-		}
-		if _, err := textmatch.Compile(phrase); err != nil || phrase == "" {
 			return nil, fmt.Errorf("say what to find, e.g. find the first mention of \"Natasha\"")
 		}
-		args := firstMatchArgs(fmt.Sprintf("Find the first mention of %q", phrase))
-		if which == "last" || which == "последнее" {
+		if t.Phrase == "" && isBuiltin {
+			return nil, NeedsModelError(t)
+		}
+		args := firstMatchArgs(task)
+		if last {
 			args["forward"] = false
+		}
+		if taskID != "" {
+			args["taskId"] = taskID
 		}
 		res, err := c.call(ctx, "RunCursorAgent", args)
 		if err != nil {
 			return nil, err
 		}
 		r := res.(CursorAgentResult)
-		b, _ := json.Marshal(map[string]string{"TaskID": r.TaskID, "Phrase": phrase})
-		_ = c.Runtime.Store.SetSetting(ctx, key, string(b))
-		c.answerFind(r, phrase, which)
+		sk := searchKey(t, task)
+		lf.Last = sk
+		lf.Tasks[sk] = findState{TaskID: r.TaskID, Task: task, Phrase: t.Phrase}
+		if b, err := json.Marshal(lf); err == nil && key != "" {
+			_ = c.Runtime.Store.SetSetting(ctx, key, string(b))
+		}
+		c.answerFind(r, t, next && taskID != "")
 		return r, nil
 	}
 	return nil, fmt.Errorf("%w: the built-in engine does not understand %q. It understands: %s. For anything else configure a model server (WAYMARK_MODEL_URL)", ErrNeedsModel, cmd, Understood)
 }
 
-func (c *CommandAgent) answerFind(r CursorAgentResult, phrase, which string) {
+// isPronoun: "the next one", «следующее» — no subject of its own.
+func isPronoun(s string) bool {
+	switch strings.ToLower(strings.Trim(s, ".!? ")) {
+	case "", "one", "it", "mention", "occurrence", "упоминание", "его", "её", "ее", "их", "вхождение":
+		return true
+	}
+	return false
+}
+
+func (c *CommandAgent) answerFind(r CursorAgentResult, t Task, next bool) {
+	what := t.Subject
 	if !r.Success {
-		c.emit(Event{Event: "answer", Text: fmt.Sprintf("No %smention of %q found (%s).", map[bool]string{true: "further ", false: ""}[which == "next" || which == "следующее"], phrase, r.Reason)})
+		reason := r.Reason
+		if strings.HasPrefix(reason, "no mention of") || reason == "not found" {
+			if t.Russian {
+				reason = "книга прочитана до конца"
+			} else {
+				reason = "read to the end of the book"
+			}
+		}
+		switch {
+		case t.Russian && next:
+			c.emit(Event{Event: "answer", Text: fmt.Sprintf("Больше упоминаний «%s» нет (%s).", what, reason)})
+		case t.Russian:
+			c.emit(Event{Event: "answer", Text: fmt.Sprintf("Упоминаний «%s» не найдено (%s).", what, reason)})
+		default:
+			c.emit(Event{Event: "answer", Text: fmt.Sprintf("No %smention of %q found (%s).", map[bool]string{true: "further ", false: ""}[next], what, reason)})
+		}
 		return
 	}
-	c.emit(Event{Event: "answer", Text: fmt.Sprintf("%s: %s", r.SemanticPointer.Label, document.Snippet(r.Markdown, 160))})
+	c.emit(Event{Event: "answer", Text: c.quoteAt(*r.FirstItemIndex, t)})
+}
+
+// place names where item i is ("BOOK ONE: 1805, CHAPTER IX").
+func (c *CommandAgent) place(i int) string {
+	var out string
+	if m, err := c.Runtime.WS.Current(); err == nil {
+		_ = m.Do(func(d *document.Document) error {
+			if i >= 0 && i < d.Len() {
+				out = Place(d, i)
+			}
+			return nil
+		})
+	}
+	if out == "" {
+		out = "the beginning of the book"
+	}
+	return out
+}
+
+// quoteAt is how an author reads a found item: where it is and the sentence
+// that holds the mention, «Том 1, Часть первая, VI: «— Я за Долохова! — кричал третий.»».
+func (c *CommandAgent) quoteAt(i int, t Task) string {
+	var where, quote string
+	if m, err := c.Runtime.WS.Current(); err == nil {
+		_ = m.Do(func(d *document.Document) error {
+			if i < 0 || i >= d.Len() {
+				return nil
+			}
+			where = Place(d, i)
+			text := d.Text(i)
+			quote = document.Snippet(text, 200)
+			if t.Phrase != "" {
+				if q, err := textmatch.CompileWith(t.Phrase, textmatch.Options{Forms: !t.Exact}); err == nil {
+					if s, e, ok := q.FindIn([]byte(text), []textmatch.Segment{{Start: 0, End: len(text)}}); ok {
+						quote = sentenceAround(text, s, e)
+					}
+				}
+			}
+			if d.Item(i).Type == document.Heading {
+				if t.Russian {
+					quote = "заголовок «" + quote + "»"
+				} else {
+					quote = "the heading “" + quote + "”"
+				}
+			} else if t.Russian {
+				quote = "«" + quote + "»"
+			} else {
+				quote = "“" + quote + "”"
+			}
+			return nil
+		})
+	}
+	if where == "" {
+		return quote
+	}
+	return where + ": " + quote
+}
+
+// sentenceAround is the sentence of text that holds [s, e), at most about 200
+// characters, with "…" where it was cut.
+func sentenceAround(text string, s, e int) string {
+	a := 0
+	for k := s - 1; k > 0; k-- {
+		if strings.ContainsRune(".!?…", rune(text[k-1])) && text[k] == ' ' {
+			a = k + 1
+			break
+		}
+	}
+	b := len(text)
+	for k := e; k < len(text); k++ {
+		if strings.ContainsRune(".!?", rune(text[k])) && (k+1 == len(text) || text[k+1] == ' ') {
+			b = k + 1
+			break
+		}
+	}
+	out := strings.TrimSpace(text[a:b])
+	pre, post := "", ""
+	if a > 0 {
+		pre = "…"
+	}
+	if b < len(text) {
+		post = ""
+	}
+	if len([]rune(out)) > 200 {
+		// Too long: keep about 90 characters on each side of the mention.
+		lo, hi := max(a, s-180), min(b, e+180)
+		for lo > a && !utf8.RuneStart(text[lo]) {
+			lo--
+		}
+		for hi < b && !utf8.RuneStart(text[hi]) {
+			hi++
+		}
+		return "…" + strings.TrimSpace(text[lo:hi]) + "…"
+	}
+	return pre + out + post
+}
+
+// collectAnswer reports a collection in the author's terms: how many items, the
+// set's name, where the first and last are.
+func (c *CommandAgent) collectAnswer(got map[string]any, phrase, set string, ru bool, r CursorAgentResult) string {
+	n, _ := got["count"].(int)
+	idx, _ := got["itemIndices"].([]int)
+	span := ""
+	if len(idx) > 0 {
+		first, last := c.place(idx[0]), c.place(idx[len(idx)-1])
+		if ru {
+			span = fmt.Sprintf(" — от «%s» до «%s»", first, last)
+		} else {
+			span = fmt.Sprintf(", from %s to %s", first, last)
+		}
+	}
+	cut := ""
+	if !r.Success && r.Reason != "" {
+		cut = " " + r.Reason
+	}
+	if ru {
+		return fmt.Sprintf("В набор «%s» собрано %d мест с упоминанием «%s»%s.%s", set, n, phrase, span, cut)
+	}
+	return fmt.Sprintf("Collected %d passage(s) mentioning %q into the set %q%s.%s", n, phrase, set, span, cut)
 }
 
 // withModel lets the model drive the tools: tool calling, with the text fallback
@@ -334,68 +561,39 @@ func (c *CommandAgent) replacePhrase(ctx context.Context, from, to string) (any,
 }
 
 // summarise gives an extractive summary of a part or chapter: the heading found by
-// its name or number, then the first sentences of its paragraphs.
-func (c *CommandAgent) summarise(ctx context.Context, kind, which string) (any, error) {
-	n, err := strconv.Atoi(which)
-	if err != nil {
-		n = ordinalsEN[strings.ToLower(which)]
-		if n == 0 {
-			n = ordinalsRU[strings.ToLower(strings.ReplaceAll(which, "ё", "е"))]
+// its name or number (6, VI, six, «шестую»; a Russian chapter heading may be the
+// numeral alone), then the first sentences of its paragraphs.
+func (c *CommandAgent) summarise(ctx context.Context, kind, which string, ru bool) (any, error) {
+	ref, ok := sectionRef(kind, which)
+	if !ok {
+		if ru {
+			return nil, fmt.Errorf("какую %s? Назовите номер: 6, VI, шестую", kind)
 		}
-		for k, r := range romans {
-			if k > 0 && strings.EqualFold(which, r) {
-				n = k
-			}
-		}
+		return nil, fmt.Errorf("which %s? say a number (6, VI, six, sixth)", kind)
 	}
-	if n <= 0 {
-		return nil, fmt.Errorf("which %s? say a number (2, II, two, вторую)", kind)
-	}
-	outline, err := c.call(ctx, "Outline", map[string]any{})
+	m, err := c.Runtime.WS.Current()
 	if err != nil {
 		return nil, err
 	}
-	b, _ := json.Marshal(outline)
-	var o struct {
-		Headings []struct {
-			Index int    `json:"index"`
-			Level int    `json:"level"`
-			Text  string `json:"text"`
-		} `json:"headings"`
-	}
-	_ = json.Unmarshal(b, &o)
-	words := map[string][]string{
-		"part": {"part", "часть"}, "часть": {"part", "часть"}, "chapter": {"chapter", "глава"}, "главу": {"chapter", "глава"}, "глава": {"chapter", "глава"},
-		"book": {"book", "том", "книга"}, "volume": {"volume", "том", "book"}, "том": {"том", "volume", "book"}, "книгу": {"книга", "book", "том"},
-	}[kind]
-	names := []string{strconv.Itoa(n), romans[min(n, len(romans)-1)]}
-	for w, k := range ordinalsEN {
-		if k == n {
-			names = append(names, w)
-		}
-	}
-	if n < len(ordinalsRUHeading) {
-		names = append(names, ordinalsRUHeading[n])
-	}
-	start, level := -1, 0
-	for _, h := range o.Headings {
-		t := " " + textmatch.Normalize(h.Text) + " "
-		for _, w := range words {
-			for _, name := range names {
-				if strings.Contains(t, " "+w+" "+textmatch.Normalize(name)+" ") || strings.Contains(t, " "+textmatch.Normalize(name)+" "+w+" ") {
-					if start < 0 {
-						start, level = h.Index, h.Level
-					}
-				}
+	start, level, heads := -1, 0, 0
+	_ = m.Do(func(d *document.Document) error {
+		start, level = FindSection(d, ref)
+		for i := 0; i < d.Len(); i++ {
+			if d.Item(i).Type == document.Heading {
+				heads++
 			}
 		}
-	}
+		return nil
+	})
 	if start < 0 {
-		return nil, fmt.Errorf("no heading names %s %s; the outline has %d headings (see Outline)", kind, which, len(o.Headings))
+		if ru {
+			return nil, fmt.Errorf("ни один заголовок не называет %s %s (в оглавлении %d заголовков; см. Outline)", kind, which, heads)
+		}
+		return nil, fmt.Errorf("no heading names %s %s; the outline has %d headings (see Outline)", kind, which, heads)
 	}
 	var sb strings.Builder
 	var title string
-	sentences := 0
+	sentences, total := 0, 0
 	err = c.Runtime.readSection(start, level, func(label, typ, text string, headingLevel int) bool {
 		if typ == "Heading" {
 			if title == "" {
@@ -405,9 +603,12 @@ func (c *CommandAgent) summarise(ctx context.Context, kind, which string) (any, 
 			}
 			return true
 		}
-		if typ == "Paragraph" && len(strings.Fields(text)) >= 8 && sentences < 40 {
-			fmt.Fprintf(&sb, " %s", firstSentence(text))
-			sentences++
+		if typ == "Paragraph" && len(strings.Fields(text)) >= 8 {
+			total++
+			if sentences < 40 {
+				fmt.Fprintf(&sb, " %s", firstSentence(text))
+				sentences++
+			}
 		}
 		return true
 	})
@@ -415,8 +616,45 @@ func (c *CommandAgent) summarise(ctx context.Context, kind, which string) (any, 
 		return nil, err
 	}
 	summary := strings.TrimSpace(sb.String())
-	c.emit(Event{Event: "answer", Text: fmt.Sprintf("Summary of %s (extractive, first sentences):\n%s", title, summary)})
-	return map[string]any{"heading": title, "summary": summary, "extractive": true, "sentences": sentences}, nil
+	where := c.place(start)
+	note := ""
+	if total > sentences {
+		if ru {
+			note = fmt.Sprintf("\n(Сокращено: первые предложения %d абзацев из %d.)", sentences, total)
+		} else {
+			note = fmt.Sprintf("\n(Cut: the first sentences of %d paragraphs of %d.)", sentences, total)
+		}
+	}
+	if ru {
+		c.emit(Event{Event: "answer", Text: fmt.Sprintf("Кратко (первые предложения абзацев), %s:\n%s%s", where, summary, note)})
+	} else {
+		c.emit(Event{Event: "answer", Text: fmt.Sprintf("Summary of %s (extractive, first sentences):\n%s%s", where, summary, note)})
+	}
+	return map[string]any{"heading": title, "place": where, "summary": summary, "extractive": true, "sentences": sentences, "paragraphs": total, "cut": total > sentences}, nil
+}
+
+// summariseBook summarises the whole book with AggregateSummary (map-reduce by
+// chapter, see Runtime.Run).
+func (c *CommandAgent) summariseBook(ctx context.Context, ru bool) (any, error) {
+	task := "Summarise the whole book, chapter by chapter"
+	if ru {
+		task = "Перескажи всю книгу по главам"
+	}
+	res, err := c.call(ctx, "RunCursorAgent", map[string]any{"forward": true, "maxElements": 200, "maxBytes": 65536, "includeContent": true,
+		"mode": ModeSummary, "taskDescription": task, "maxSteps": MaxMaxSteps})
+	if err != nil {
+		return nil, err
+	}
+	r := res.(CursorAgentResult)
+	if !r.Success && r.Summary == "" {
+		return nil, fmt.Errorf("%s", r.Reason)
+	}
+	text := r.Summary
+	if r.Reason != "" {
+		text += "\n(" + r.Reason + ")"
+	}
+	c.emit(Event{Event: "answer", Text: text})
+	return r, nil
 }
 
 // readSection walks the items from heading start until the next heading of the

@@ -14,7 +14,6 @@ import (
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
-	"github.com/waymark/waymark/backend/textmatch"
 )
 
 // Fixed texts of the protocol the built-in engine recognises.
@@ -89,24 +88,12 @@ var (
 	// Double quotes, guillemets and curly quotes; not the apostrophe, which is
 	// part of words ("Pierre's").
 	quoted   = regexp.MustCompile(`["«“„]([^"«»“”„]+)["»”“]`)
-	mentionS = regexp.MustCompile(`(?i)(?:mentions?|occurrences?|упоминани[еяийю]+|вхождени[еяийю]+)\s+(?:of\s+|о\s+|об\s+)?(.+?)\s*(?:\bin(?:to)?\b.*|\bв\b.*|[.!?]*)$`)
 )
 
-// LexicalPhrase extracts the phrase of a lexical task: a quoted phrase, or what
-// follows "mention of" / "упоминание". It returns "" for tasks that need
-// understanding ("the first scene where Pierre is angry").
-func LexicalPhrase(task string) string {
-	if m := quoted.FindStringSubmatch(task); m != nil && strings.TrimSpace(m[1]) != "" {
-		return strings.TrimSpace(m[1])
-	}
-	if m := mentionS.FindStringSubmatch(strings.TrimSpace(task)); m != nil {
-		p := strings.TrimSpace(m[1])
-		if _, err := textmatch.Compile(p); err == nil {
-			return p
-		}
-	}
-	return ""
-}
+// LexicalPhrase extracts the phrase of a lexical task: a quoted phrase, or a
+// name after "mention of" / «упоминание» (see ParseTask). It returns "" for
+// tasks that need understanding ("the first scene where Pierre is angry").
+func LexicalPhrase(task string) string { return ParseTask(task).Phrase }
 
 // wantsCodeOrQuotes tells whether a task is explicitly about code or quotes.
 func wantsCodeOrQuotes(task string) bool {
@@ -325,6 +312,10 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 					if idx, err := view.resolve(Action{Pointers: act.Pointers[:1]}); err == nil {
 						claim = idx[0]
 					}
+				}
+				if !view.checkable() && claim >= 0 && claim < view.d.Len() && (!view.inRange(claim) || !view.task.admissible(view.d, claim)) {
+					turn = append(turn, reply, llm.Message{Role: "user", Content: fmt.Sprintf("Item %d cannot be the answer: %s. Read on with cursor_next or give another item. %s", claim, view.task.rules(view.d, claim, view.inRange(claim)), OneActionReply)})
+					continue
 				}
 				if view.checkable() {
 					first, ok := view.matcherFirst()

@@ -14,6 +14,8 @@ import (
 type bookView struct {
 	d         *document.Document
 	o         CursorAgentOptions
+	task      Task
+	lo, hi    int // the items the task reads: [lo, hi)
 	pos       int // next item to read (counting down when backward)
 	phrase    string
 	lexical   bool
@@ -24,20 +26,25 @@ type bookView struct {
 }
 
 func newBookView(d *document.Document, o CursorAgentOptions, st *taskState) (*bookView, error) {
-	v := &bookView{d: d, o: o}
+	v := &bookView{d: d, o: o, task: ParseTask(o.TaskDescription)}
+	lo, hi, ok := v.task.Range(d)
+	if !ok {
+		return nil, fmt.Errorf("%w: no heading names %s; the task reads a section the outline does not have", ErrBadOptions, v.task.Scope.Text)
+	}
+	v.lo, v.hi = lo, hi
 	if o.Forward {
-		v.pos = 0
+		v.pos = lo
 	} else {
-		v.pos = d.Len() - 1
+		v.pos = hi - 1
 	}
 	if st != nil {
 		if st.Forward != o.Forward {
 			return nil, fmt.Errorf("%w: the task was read %s; continue it in the same direction", ErrBadOptions, map[bool]string{true: "forward", false: "backward"}[st.Forward])
 		}
 		if st.Byte < 0 {
-			v.pos = -1
+			v.pos = lo - 1
 			if o.Forward {
-				v.pos = d.Len()
+				v.pos = hi
 			}
 		} else {
 			off, err := d.Rebase(st.Rev, st.Byte)
@@ -48,31 +55,31 @@ func newBookView(d *document.Document, o CursorAgentOptions, st *taskState) (*bo
 			if !ok && !o.Forward {
 				i--
 			}
-			v.pos = i
+			if o.Forward {
+				v.pos = max(i, lo)
+			} else {
+				v.pos = min(i, hi-1)
+			}
 		}
 	}
-	v.phrase = LexicalPhrase(o.TaskDescription)
+	v.phrase = v.task.Phrase
 	if v.phrase != "" {
-		q, err := textmatch.Compile(v.phrase)
+		q, err := textmatch.CompileWith(v.phrase, textmatch.Options{Forms: !v.task.Exact})
 		if err == nil {
 			v.lexical = true
 			v.prefilter = o.Prefilter == nil || *o.Prefilter
-			opts := document.FindOptions{All: true, Backward: !o.Forward, IncludeCodeAndQuotes: wantsCodeOrQuotes(o.TaskDescription), After: -1}
-			if v.pos >= 0 && v.pos < d.Len() {
-				if o.Forward {
-					opts.After = v.pos - 1
-				} else {
-					opts.After = v.pos + 1
-				}
+			if v.inRange(v.pos) {
+				opts := document.FindOptions{All: true, Backward: !o.Forward, IncludeCodeAndQuotes: true, After: v.pos - v.step()}
 				if opts.After < 0 || opts.After >= d.Len() {
 					opts.After = -1
 				}
-			} else {
-				opts.After = -2 // nothing left
-			}
-			if opts.After != -2 {
 				for _, m := range d.Find(q, opts) {
-					v.cands = append(v.cands, m.Index)
+					if !v.inRange(m.Index) {
+						break
+					}
+					if v.task.admissible(d, m.Index) {
+						v.cands = append(v.cands, m.Index)
+					}
 				}
 			}
 		}
@@ -80,7 +87,7 @@ func newBookView(d *document.Document, o CursorAgentOptions, st *taskState) (*bo
 	return v, nil
 }
 
-func (v *bookView) inRange(i int) bool { return i >= 0 && i < v.d.Len() }
+func (v *bookView) inRange(i int) bool { return i >= v.lo && i < v.hi }
 
 func (v *bookView) step() int {
 	if v.o.Forward {
@@ -96,9 +103,9 @@ func (v *bookView) next() ([]int, bool) {
 			v.ci++
 		}
 		if v.ci >= len(v.cands) {
-			v.pos = -1
+			v.pos = v.lo - 1
 			if v.o.Forward {
-				v.pos = v.d.Len()
+				v.pos = v.hi
 			}
 			return nil, false
 		}
@@ -173,7 +180,7 @@ func (v *bookView) render(idx []int, more bool) string {
 func (v *bookView) resolve(a Action) ([]int, error) {
 	var out []int
 	for _, i := range a.Indices {
-		if !v.inRange(i) {
+		if i < 0 || i >= v.d.Len() {
 			return nil, fmt.Errorf("index %d is not an item of the book (0..%d)", i, v.d.Len()-1)
 		}
 		out = append(out, i)

@@ -270,10 +270,11 @@ func RegisterManuscript(r *Registry, ws *manuscript.Workspace) {
 				}
 				return out, nil
 			}},
-		Tool{Name: "Find", Description: "Find a phrase with the deterministic first-mention rules: case-insensitive, ё = е, accents ignored, whole words, punctuation as word boundary; headings, paragraphs, list items, table cells and image captions (code and quotes only with includeCodeAndQuotes). Returns the first match, or all with all=true, with exact byte ranges.",
+		Tool{Name: "Find", Description: "Find a phrase with the deterministic first-mention rules: case-insensitive, ё = е, accents ignored, whole words, punctuation as word boundary, inflected forms of each word (Russian cases and numbers, English plurals; exact=true for the words as given); headings, paragraphs, list items, table cells and image captions (code and quotes only with includeCodeAndQuotes). Returns the first match, or all with all=true, with exact byte ranges.",
 			InputSchema: json.RawMessage(`{"type": "object", "properties": {
 				"query": {"type": "string", "minLength": 1, "description": "the phrase"},
 				"all": {"type": "boolean", "description": "every match, not only the first (default false)"},
+				"exact": {"type": "boolean", "description": "only the words as given, not their inflected forms (default false: «Долохов» also finds «Долохова»)"},
 				"forward": {"type": "boolean", "description": "search from the start (default true) or from the end"},
 				"includeCodeAndQuotes": {"type": "boolean", "description": "also search code blocks and block quotes (default false)"},
 				"after": ` + pointerSchema + `,
@@ -283,6 +284,7 @@ func RegisterManuscript(r *Registry, ws *manuscript.Workspace) {
 				a, err := Decode[struct {
 					Query                string            `json:"query"`
 					All                  bool              `json:"all"`
+					Exact                bool              `json:"exact"`
 					Forward              *bool             `json:"forward"`
 					IncludeCodeAndQuotes bool              `json:"includeCodeAndQuotes"`
 					After                *document.Pointer `json:"after"`
@@ -291,7 +293,7 @@ func RegisterManuscript(r *Registry, ws *manuscript.Workspace) {
 				if err != nil {
 					return nil, err
 				}
-				q, err := textmatch.Compile(a.Query)
+				q, err := textmatch.CompileWith(a.Query, textmatch.Options{Forms: !a.Exact})
 				if err != nil {
 					return nil, fmt.Errorf("%w for Find: %v", ErrInvalidArgs, err)
 				}

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"unicode/utf8"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/llm"
@@ -51,7 +51,7 @@ Call one tool per turn. When the command is done, answer the author in one or tw
 const Understood = `find the first / next / last mention of "X"; collect all mentions of "X" into "SET"; replace "A" with "B"; delete the paragraph with "X"; insert "TEXT" after / before "X"; summarise part / chapter N (in Russian: найди первое / следующее упоминание «X»; собери все упоминания «X» в «НАБОР»; замени «A» на «B»; удали абзац с «X»; вставь «ТЕКСТ» после / перед «X»; перескажи часть / главу N)`
 
 var (
-	q                 = `["«“„]([^"»”“]+)["»”“]`
+	q         = `["«“„]([^"»”“]+)["»”“]`
 	reFind    = regexp.MustCompile(`(?i)^(?:please\s+|пожалуйста,?\s+)?(?:find|show(?:\s+me)?|locate|where\s+is|where's|search\s+for|look\s+for|найди|найти|покажи|где|ищи)\s+(?:the\s+)?(?:very\s+)?(first|next|last|earliest|первое|первую|первый|следующее|следующую|следующий|последнее|последнюю|последний)?\s*(?:one\b|mention|occurrence|appearance|упоминание|вхождение)?\s*(?:of\s+)?(.*)$`)
 	reCollect = regexp.MustCompile(`(?i)^(?:please\s+|пожалуйста,?\s+)?(?:collect|gather|put|save|add|собери|сложи|помести|сохрани|добавь)\s+(?:all\s+|every\s+|все\s+|всё\s+|каждое\s+|каждый\s+)?(?:the\s+)?(?:paragraphs?|scenes?|mentions?|occurrences?|places?|passages?|items?|абзацы|абзац|сцены|сцену|упоминания|упоминание|места|фрагменты|отрывки)?\s*(?:of|with|about|mentioning|that\s+mentions?|which\s+mentions?|containing|where|с\s+упоминанием|с|про|о|об|где\s+упоминается|где\s+есть|где|в\s+которых\s+есть|со\s+словом|со)?\s*` + q + `\s+(?:into|in|to|в|во)\s+(?:the\s+|a\s+)?(?:new\s+)?(?:target\s*set\s+|set\s+|collection\s+|набор\s+|новый\s+набор\s+|коллекцию\s+)?(?:` + q + `|(\S+))`)
 	reReplace = regexp.MustCompile(`(?i)^(?:replace|замени)\s+` + q + `\s+(?:with|by|на)\s+` + q)

@@ -87,7 +87,7 @@ func newTaskID() string {
 var (
 	// Double quotes, guillemets and curly quotes; not the apostrophe, which is
 	// part of words ("Pierre's").
-	quoted   = regexp.MustCompile(`["«“„]([^"«»“”„]+)["»”“]`)
+	quoted = regexp.MustCompile(`["«“„]([^"«»“”„]+)["»”“]`)
 )
 
 // LexicalPhrase extracts the phrase of a lexical task: a quoted phrase, or a

@@ -45,7 +45,7 @@ type env struct {
 	rt  *Runtime
 }
 
-func newEnv(t *testing.T, content string, model llm.Model) *env {
+func newEnv(t testing.TB, content string, model llm.Model) *env {
 	t.Helper()
 	dir := t.TempDir()
 	e := &env{doc: filepath.Join(dir, "book.md")}

@@ -14,7 +14,7 @@ import (
 )
 
 // clientFor is a real OpenAI-compatible client talking HTTP to the test server.
-func clientFor(t *testing.T, url string) *llm.Client {
+func clientFor(t testing.TB, url string) *llm.Client {
 	t.Helper()
 	cfg := llm.DefaultConfig(url, "test-model")
 	cfg.Backoff = llm.Backoff{Base: time.Millisecond, Max: 5 * time.Millisecond}

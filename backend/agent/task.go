@@ -56,6 +56,7 @@ var (
 	reExact    = regexp.MustCompile(`(?i)\(?\s*\b(?:exactly|exact(?:\s+form)?|verbatim|as\s+written)\b\s*\)?|\(?\s*(?:^|\s)(?:точно|в\s+точности|дословно|именно\s+так)(?:\s|$)\s*\)?`)
 	reScope    = regexp.MustCompile(`(?i)(?:^|\s)(after|from|starting\s+(?:at|from|with)|in|within|inside|после|начиная\s+с|с|в|во)\s+(?:the\s+)?(chapter|part|book|volume|глав\p{L}*|част\p{L}*|том\p{L}*|книг\p{L}*)\s+([\p{L}\p{N}]+)`)
 	reScopeRev = regexp.MustCompile(`(?i)(?:^|\s)(after|from|in|within|после|в|во)\s+(?:the\s+)?([\p{L}\p{N}]+)\s+(chapter|part|book|volume|глав\p{L}*|част\p{L}*|том\p{L}*|книг\p{L}*)(?:\s|$)`)
+	reArticle  = regexp.MustCompile(`(?i)^(?:the|a|an)\s+`)
 	reLead     = regexp.MustCompile(`(?i)^(?:please\s+|пожалуйста,?\s+)?(?:find|show(?:\s+me)?|locate|search\s+for|look\s+for|where\s+is|where's|collect|gather|put|найди|найти|покажи|ищи|где|собери|сложи|помести)?\s*(?:the\s+|me\s+)?(?:very\s+)?(?:first|next|last|earliest|первое|первую|первый|следующее|следующую|последнее|последнюю|самое\s+первое)?\s*(?:all\s+|every\s+|все\s+|всё\s+)?(?:(?:mentions?|occurrences?|appearances?|references?|упоминани\p{L}*|вхождени\p{L}*)[\s,:]+(?:of\s+|to\s+|about\s+|о\s+|об\s+|про\s+)?)?`)
 	// Titles and particles that may stand in a name ("профессора Звёздочкина",
 	// "Prince Andrew", "Anna von Berg"): compared by their Snowball stems.
@@ -120,8 +121,8 @@ func ParseTask(desc string) Task {
 	subj := strings.TrimSpace(reLead.ReplaceAllString(strings.TrimSpace(rest), ""))
 	subj = strings.TrimSpace(strings.Trim(subj, ".!?,;:()[] "))
 	t.Subject = subj
-	if isName(subj) {
-		t.Phrase = subj
+	if name := reArticle.ReplaceAllString(subj, ""); isName(name) {
+		t.Phrase = name
 	}
 	return t
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/llm"
@@ -177,7 +178,7 @@ func extract(pm portionMessage) string {
 	for _, it := range pm.Items {
 		switch it.Type {
 		case "Heading":
-			parts = append(parts, it.Label+" "+it.Text+":")
+			parts = append(parts, it.Text+":")
 		case "Paragraph", "ListItem", "Quote":
 			if para == "" && len(strings.Fields(it.Text)) >= 6 {
 				para = firstSentence(it.Text)
@@ -197,7 +198,8 @@ func firstSentence(s string) string {
 	return document.Snippet(s, 160)
 }
 
-// compose joins notes into one extractive summary of bounded length.
+// compose joins notes into one extractive summary. The runtime keeps the notes
+// within their budget (map-reduce by chapter), so nothing is cut here.
 func compose(notes []string) string {
 	var sb strings.Builder
 	for _, n := range notes {
@@ -205,14 +207,110 @@ func compose(notes []string) string {
 		if n == "" {
 			continue
 		}
-		if sb.Len()+len(n) > 4000 {
-			sb.WriteString(" …")
-			break
-		}
 		if sb.Len() > 0 {
 			sb.WriteByte('\n')
 		}
 		sb.WriteString(n)
 	}
 	return sb.String()
+}
+
+// summaryBudget bounds the notes an AggregateSummary carries from turn to turn.
+const summaryBudget = 16000
+
+// summaryNotes are the map step's notes, grouped by the chapter (place) they came
+// from. When they outgrow the budget, every group is cut to an equal share at a
+// sentence boundary (the reduce step), so the end of the book is never dropped
+// for the sake of its beginning.
+type summaryNotes struct {
+	budget    int
+	groups    []noteGroup
+	condensed int
+}
+
+type noteGroup struct{ place, text string }
+
+func (n *summaryNotes) add(place, text string) {
+	text = strings.TrimSpace(strings.ReplaceAll(text, "\n", " "))
+	if k := len(n.groups) - 1; k >= 0 && n.groups[k].place == place {
+		n.groups[k].text += " " + text
+	} else {
+		n.groups = append(n.groups, noteGroup{place: place, text: text})
+	}
+	if n.size() <= n.budget {
+		return
+	}
+	n.condensed++
+	// Reduce: merge neighbours of the same outer section until a fair share is
+	// at least a sentence, then cut each group to its share.
+	for len(n.groups) > 1 && n.budget/len(n.groups) < 160 {
+		var merged []noteGroup
+		for _, g := range n.groups {
+			outer := outerPlace(g.place)
+			if k := len(merged) - 1; k >= 0 && outerPlace(merged[k].place) == outer {
+				merged[k].text += " " + g.text
+				merged[k].place = outer
+				continue
+			}
+			merged = append(merged, g)
+		}
+		if len(merged) == len(n.groups) {
+			break
+		}
+		n.groups = merged
+	}
+	share := n.budget / len(n.groups)
+	for k := range n.groups {
+		n.groups[k].text = cutAtSentence(n.groups[k].text, share-len(n.groups[k].place)-4)
+	}
+}
+
+func (n *summaryNotes) size() int {
+	s := 0
+	for _, g := range n.groups {
+		s += len(g.place) + len(g.text) + 3
+	}
+	return s
+}
+
+func (n *summaryNotes) render() string {
+	var sb strings.Builder
+	for k, g := range n.groups {
+		if k > 0 {
+			sb.WriteByte('\n')
+		}
+		if g.place != "" {
+			sb.WriteString(g.place + ": ")
+		}
+		sb.WriteString(g.text)
+	}
+	return sb.String()
+}
+
+// outerPlace drops the innermost heading of a place ("BOOK ONE: 1805, CHAPTER
+// IX" → "BOOK ONE: 1805").
+func outerPlace(p string) string {
+	if k := strings.LastIndex(p, ", "); k >= 0 {
+		return p[:k]
+	}
+	return p
+}
+
+// cutAtSentence shortens s to at most n bytes, at a sentence end when there is
+// one, marking the cut with "…".
+func cutAtSentence(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if n < 1 {
+		return "…"
+	}
+	cut := s[:n]
+	for len(cut) > 0 && !utf8.ValidString(cut) {
+		cut = cut[:len(cut)-1]
+	}
+	if k := strings.LastIndexAny(cut, ".!?…"); k > n/3 {
+		cut = cut[:k+1]
+	}
+	return strings.TrimSpace(cut) + " …"
 }

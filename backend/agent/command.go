@@ -650,8 +650,10 @@ func (c *CommandAgent) summariseBook(ctx context.Context, ru bool) (any, error) 
 		return nil, fmt.Errorf("%s", r.Reason)
 	}
 	text := r.Summary
-	if r.Reason != "" {
-		text += "\n(" + r.Reason + ")"
+	for _, why := range append(r.Reasons, r.Reason) {
+		if why != "" {
+			text += "\n(" + why + ")"
+		}
 	}
 	c.emit(Event{Event: "answer", Text: text})
 	return r, nil

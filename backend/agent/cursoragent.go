@@ -199,13 +199,16 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 		{Role: "user", Content: fmt.Sprintf("Mode: %s\nTask: %s\nThe book is read %s in portions of at most %d items / %d bytes.",
 			o.Mode, o.TaskDescription, map[bool]string{true: "forward", false: "backward"}[o.Forward], o.MaxElements, o.MaxBytes)},
 	}
-	var notes []string
-	notesLen := 0
+	// AggregateSummary is a map-reduce: each portion's note (map) is kept under
+	// the chapter it came from, and when the notes outgrow their budget they are
+	// condensed chapter by chapter (reduce), so the whole book stays covered.
+	notes := &summaryNotes{budget: summaryBudget}
+	place := ""
 	var turn []llm.Message
 	request := func() []llm.Message {
 		msgs := append([]llm.Message{}, base...)
-		if len(notes) > 0 {
-			msgs = append(msgs, llm.Message{Role: "user", Content: notesHeader + strings.Join(notes, "\n")})
+		if len(notes.groups) > 0 {
+			msgs = append(msgs, llm.Message{Role: "user", Content: notesHeader + notes.render()})
 		}
 		return append(msgs, turn...)
 	}
@@ -226,6 +229,7 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 		return finish(res)
 	}
 	turn = []llm.Message{{Role: "user", Content: view.render(portion, more)}}
+	place = Place(view.d, portion[0])
 	res.Portions = 1
 	_ = rt.Store.LogEvent(ctx, "cursor_batch", m.DocID, map[string]any{"taskId": res.TaskID, "items": len(portion), "hasMore": more})
 	retries := 0
@@ -257,9 +261,8 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 		reply := llm.Message{Role: "assistant", Content: resp.Content}
 		switch act.Action {
 		case ActCursorNext:
-			if o.Mode == ModeSummary && act.Summary != "" && notesLen < 16000 {
-				notes = append(notes, act.Summary)
-				notesLen += len(act.Summary)
+			if o.Mode == ModeSummary && act.Summary != "" {
+				notes.add(place, act.Summary)
 			}
 			portion, more = view.next()
 			if len(portion) == 0 {
@@ -270,6 +273,7 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 			res.Portions++
 			_ = rt.Store.LogEvent(ctx, "cursor_batch", m.DocID, map[string]any{"taskId": res.TaskID, "items": len(portion), "hasMore": more})
 			turn = []llm.Message{{Role: "user", Content: view.render(portion, more)}}
+			place = Place(view.d, portion[0])
 		case ActTargetSetAdd:
 			if o.Mode != ModeCollect {
 				turn = append(turn, reply, llm.Message{Role: "user", Content: "target_set_add is only for CollectToTargetSet mode. " + OneActionReply})
@@ -344,12 +348,20 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 			default:
 				res.Success = true
 				res.Summary = act.Summary
+				if notes.condensed > 0 {
+					res.Reasons = append(res.Reasons, fmt.Sprintf("condensed: the notes were shortened %d time(s) to fit, each chapter keeping its first sentences", notes.condensed))
+				}
 				_ = rt.Store.LogEvent(ctx, ActFinishSuccess, m.DocID, map[string]any{"taskId": res.TaskID, "mode": o.Mode})
 				return finish(res)
 			}
 		}
 	}
 	res.Reason = fmt.Sprintf("step limit reached (%d steps) before the task finished; raise maxSteps (at most %d) or narrow the task", steps, MaxMaxSteps)
+	if o.Mode == ModeSummary && len(notes.groups) > 0 {
+		// What was read is not thrown away: the notes so far, and where they stop.
+		res.Summary = notes.render()
+		res.Reason = fmt.Sprintf("cut: the summary covers the book up to %s; %s", place, res.Reason)
+	}
 	return finish(res)
 }
 

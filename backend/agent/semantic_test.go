@@ -255,3 +255,32 @@ func BenchmarkSemanticFirstMatchTokens(b *testing.B) {
 	b.ReportMetric(float64(naive)/float64(sent), "x-fewer")
 	b.ReportMetric(float64(steps), "steps")
 }
+
+// TestWholeBookSummary: AggregateSummary of the English book covers it to the
+// end (map-reduce by chapter), and a run stopped by the step limit returns what
+// it read with an honest note of where it stops.
+func TestWholeBookSummary(t *testing.T) {
+	e := newEnv(t, loadBook(t, "en"), nil)
+	for _, size := range []int{65536, 16384} {
+		r := e.run(t, CursorAgentOptions{Forward: true, MaxElements: 200, MaxBytes: size, IncludeContent: true, Mode: ModeSummary, TaskDescription: "Summarise the whole book", MaxSteps: ptr(MaxMaxSteps)})
+		if !r.Success {
+			t.Fatalf("%+v", r)
+		}
+		for _, want := range []string{"BOOK ONE: 1805", "BOOK EIGHT", "BOOK FIFTEEN", "SECOND EPILOGUE"} {
+			if !strings.Contains(r.Summary, want) {
+				t.Errorf("portions of %d bytes: the summary does not reach %q (%d bytes, %d portions)", size, want, len(r.Summary), r.Portions)
+			}
+		}
+		if size == 16384 && (len(r.Reasons) == 0 || !strings.Contains(r.Reasons[0], "condensed")) {
+			t.Errorf("portions of %d bytes: %d bytes, no note that it was condensed: %v", size, len(r.Summary), r.Reasons)
+		}
+		t.Logf("portions of %d bytes: %d portions, %d bytes of summary; %v", size, r.Portions, len(r.Summary), r.Reasons)
+	}
+	steps := 30
+	cut := e.run(t, CursorAgentOptions{Forward: true, MaxElements: 20, MaxBytes: 4096, IncludeContent: true, Mode: ModeSummary, TaskDescription: "Summarise the whole book", MaxSteps: &steps})
+	if cut.Success || cut.Summary == "" || !strings.Contains(cut.Reason, "cut: the summary covers the book up to BOOK ONE: 1805, CHAPTER") {
+		t.Fatalf("a cut summary: %+v", cut)
+	}
+}
+
+func ptr(n int) *int { return &n }

@@ -901,7 +901,7 @@ func TestDesktopDevIPC(t *testing.T) {
 	e.keys(input.ControlLeft, input.ShiftLeft, input.KeyK)
 	e.fill("command", `find the first mention of "Zvezdochkin"`)
 	e.keys(input.Enter)
-	tr := e.waitText("#ms-panel-command .transcript", "Waymark: H2.p")
+	tr := e.waitText("#ms-panel-command .transcript", "Waymark: The Lighthouse Keeper's Ledger, Chapter Two: The Professor: “Professor Zvezdochkin")
 	if !strings.Contains(tr, "RunCursorAgent") {
 		t.Errorf("transcript over IPC: %s", tr)
 	}

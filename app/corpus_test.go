@@ -36,7 +36,8 @@ func TestCLIRunCursorAgentOnBooks(t *testing.T) {
 		}
 		d := document.Parse(src, 1)
 		for _, p := range phrases {
-			q, _ := textmatch.Compile(p)
+			// A name is found in any of its word forms («Кутузова» for «Кутузов»).
+			q, _ := textmatch.CompileWith(p, textmatch.Options{Forms: true})
 			want := d.Find(q, document.FindOptions{After: -1})[0].Index
 			var out bytes.Buffer
 			args := fmt.Sprintf(`{"forward":true,"maxElements":20,"maxBytes":8192,"includeContent":true,"mode":"FirstMatch","taskDescription":"Find the first mention of \"%s\""}`, p)

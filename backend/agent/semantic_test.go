@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
@@ -284,3 +286,46 @@ func TestWholeBookSummary(t *testing.T) {
 }
 
 func ptr(n int) *int { return &n }
+
+// TestNextMentionPerDocument: "the next one" continues this book's last search,
+// "the next mention of X" continues X's own search, and a search in one book is
+// not continued in another.
+func TestNextMentionPerDocument(t *testing.T) {
+	e := newEnv(t, book, nil)
+	other := filepath.Join(t.TempDir(), "other.md")
+	if err := os.WriteFile(other, []byte("# Other\n\nPierre in another book.\n\nNatasha in another book.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var answer string
+	ca := &CommandAgent{Reg: e.reg, Runtime: e.rt, Emit: func(ev Event) {
+		if ev.Event == "answer" {
+			answer = ev.Text
+		}
+	}}
+	step := func(cmd, want string) {
+		t.Helper()
+		answer = ""
+		_, err := ca.Run(ctx, cmd)
+		got := answer
+		if err != nil {
+			got = err.Error()
+		}
+		if !strings.Contains(got, want) {
+			t.Fatalf("%s: %q, want %q", cmd, got, want)
+		}
+	}
+	step(`find the first mention of "Natasha"`, "sub-item about Natásha")
+	step(`find the first mention of "Pierre"`, "“Pierre”")
+	step(`find the next mention of "Natasha"`, "Natasha danced at the ball") // Natasha's search, not Pierre's
+	step(`find the next one`, "Pierre watched Natasha again")                // the last search: Natasha
+	if _, err := e.ws.Open(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	step(`find the next one`, "no earlier search in this book")
+	step(`find the first mention of "Pierre"`, "Pierre in another book")
+	if _, err := e.ws.Open(ctx, e.doc); err != nil {
+		t.Fatal(err)
+	}
+	step(`find the next mention of "Pierre"`, "Pierre watched Natasha again") // the first book's Pierre search goes on
+}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/yuin/goldmark/text"
 
@@ -92,4 +93,27 @@ func TestHeapAfterOpen(t *testing.T) {
 		t.Fatalf("heap after open is %.1f× the file size; the budget is 12×", ratio)
 	}
 	runtime.KeepAlive(d)
+}
+
+// BenchmarkFindAbsentForms is BenchmarkFindAbsent with word forms (the Find
+// tool's default), timed against the exact search in the same run; the target
+// is at most 2× (reported as forms/exact).
+func BenchmarkFindAbsentForms(b *testing.B) {
+	d := Parse(loadBook(b, "ru"), 1)
+	ex, _ := textmatch.Compile("профессор Звёздочкин")
+	fo, _ := textmatch.CompileWith("профессор Звёздочкин", textmatch.Options{Forms: true})
+	var te, tf time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if m := d.Find(ex, FindOptions{After: -1}); len(m) != 0 {
+			b.Fatal("found an absent phrase")
+		}
+		t1 := time.Now()
+		if m := d.Find(fo, FindOptions{After: -1}); len(m) != 0 {
+			b.Fatal("found an absent phrase")
+		}
+		te += t1.Sub(t0)
+		tf += time.Since(t1)
+	}
+	b.ReportMetric(float64(tf)/float64(te), "forms/exact")
 }

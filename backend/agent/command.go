@@ -111,9 +111,16 @@ func firstMatchArgs(task string) map[string]any {
 // readsBook tells whether a command is one the runtime carries out by reading the
 // book (find, collect, summarise), with the model's help when there is one.
 func readsBook(cmd string) bool {
-	return reCollect.MatchString(cmd) || reSummary.MatchString(cmd) || reSumRev.MatchString(cmd) || reSumBook.MatchString(cmd) ||
-		reFind.MatchString(cmd) && !reReplace.MatchString(cmd) && !reInsert.MatchString(cmd) && !reDelete.MatchString(cmd)
+	if reCollect.MatchString(cmd) || reSummary.MatchString(cmd) || reSumRev.MatchString(cmd) || reSumBook.MatchString(cmd) {
+		return true
+	}
+	// A find command that speaks of a first / next / last mention or a scene;
+	// "show the outline" and the like are left to the model.
+	m := reFind.FindStringSubmatch(cmd)
+	return m != nil && (m[1] != "" || reMentionWord.MatchString(cmd))
 }
+
+var reMentionWord = regexp.MustCompile(`(?i)\b(?:mentions?|occurrences?|appearances?|scenes?|passages?)\b|упоминани|вхождени|сцен|эпизод`)
 
 // lastFinds is what "the next one" continues, per document: the search of each
 // phrase and which one was last.
@@ -527,8 +534,9 @@ func (c *CommandAgent) withModel(ctx context.Context, command string) (any, erro
 }
 
 // findFirst runs FirstMatch for a phrase and fails clearly when it is absent.
+// Edits address the words exactly as written, never another word form.
 func (c *CommandAgent) findFirst(ctx context.Context, phrase string) (CursorAgentResult, error) {
-	res, err := c.call(ctx, "RunCursorAgent", firstMatchArgs(fmt.Sprintf("Find the first mention of %q", phrase)))
+	res, err := c.call(ctx, "RunCursorAgent", firstMatchArgs(fmt.Sprintf("Find the first mention of %q (exactly)", phrase)))
 	if err != nil {
 		return CursorAgentResult{}, err
 	}
@@ -556,7 +564,7 @@ func (c *CommandAgent) replacePhrase(ctx context.Context, from, to string) (any,
 	if err != nil {
 		return nil, err
 	}
-	c.emit(Event{Event: "answer", Text: fmt.Sprintf("Replaced %q with %q in %s.", md[s:e], to, r.SemanticPointer.Label)})
+	c.emit(Event{Event: "answer", Text: fmt.Sprintf("Replaced %q with %q in %s.", md[s:e], to, c.place(*r.FirstItemIndex))})
 	return res, nil
 }
 

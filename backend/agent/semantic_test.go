@@ -329,3 +329,18 @@ func TestNextMentionPerDocument(t *testing.T) {
 	}
 	step(`find the next mention of "Pierre"`, "Pierre watched Natasha again") // the first book's Pierre search goes on
 }
+
+// TestEditsUseExactWords: replace, insert and delete address the words as
+// written; a form of them («Долохова») is not the place of an edit of «Долохов».
+func TestEditsUseExactWords(t *testing.T) {
+	const text = "# Р\n\nЯ за Долохова!\n\nЭто был Долохов.\n"
+	e := newEnv(t, text, nil)
+	ca := &CommandAgent{Reg: e.reg, Runtime: e.rt}
+	if _, err := ca.Run(context.Background(), "замени «Долохов» на «Курагин»"); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(e.doc)
+	if string(b) != "# Р\n\nЯ за Долохова!\n\nЭто был Курагин.\n" {
+		t.Fatalf("replace changed the wrong word:\n%s", b)
+	}
+}

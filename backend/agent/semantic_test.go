@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"encoding/json"
 	"errors"
 	"os"
@@ -34,9 +35,14 @@ func readerModel() llmtest.Reply {
 	return llmtest.Repeat(llmtest.Handler(func(req llmtest.ChatRequest) llmtest.Reply {
 		var task string
 		var pm portionMessage
+		rejected := map[int]bool{}
 		for _, m := range req.Messages {
 			if m.Role != "user" {
 				continue
+			}
+			var n int
+			if _, err := fmt.Sscanf(m.Content, "Item %d cannot be the answer", &n); err == nil {
+				rejected[n] = true
 			}
 			for _, line := range strings.Split(m.Content, "\n") {
 				if v, ok := strings.CutPrefix(line, "Task: "); ok {
@@ -65,8 +71,8 @@ func readerModel() llmtest.Reply {
 			return llmtest.JSON(Action{Action: ActFinishSuccess, FirstItemIndex: &i, Summary: "the last item"})
 		}
 		for _, it := range pm.Items {
-			if it.Type != "Paragraph" {
-				continue
+			if rejected[it.Index] {
+				continue // told so: read on
 			}
 			// A sentence that names the person and says the meaning.
 			ok, hit := false, false
@@ -342,5 +348,75 @@ func TestEditsUseExactWords(t *testing.T) {
 	b, _ := os.ReadFile(e.doc)
 	if string(b) != "# Р\n\nЯ за Долохова!\n\nЭто был Курагин.\n" {
 		t.Fatalf("replace changed the wrong word:\n%s", b)
+	}
+}
+
+const constraintsBook = `# Story
+
+## Chapter 1
+
+Pierre was calm.
+
+## Chapter 2: Pierre is angry
+
+> Pierre was angry in a quote.
+
+` + "```\nPierre angry in code\n```" + `
+
+Pierre grew angry at the count.
+
+## Chapter 3
+
+Pierre was angry again.
+`
+
+// TestConstraintsOnBothRoutes: "excluding headings", "in a quote", "in code",
+// "after chapter N" hold for a semantic task the model answers (a heading it
+// claims is sent back) and for a lexical one the matcher answers.
+func TestConstraintsOnBothRoutes(t *testing.T) {
+	cases := []struct {
+		cmd, want string
+		model     bool
+	}{
+		{"find the first scene where Pierre is angry", "the heading “Chapter 2: Pierre is angry”", true},
+		{"find the first scene where Pierre is angry (excluding headings)", "“Pierre grew angry at the count.”", true},
+		{"find the first scene where Pierre is angry in a quote", "“Pierre was angry in a quote.”", true},
+		{"find the first scene where Pierre is angry in code", "“Pierre angry in code”", true},
+		{"find the first scene where Pierre is angry after chapter 2", "Chapter 3: “Pierre was angry again.”", true},
+		{"найди первую сцену, где Pierre сердится, исключая заголовки", "нужен сервер модели", false},
+		{`find the first mention of "angry"`, "the heading “Chapter 2: Pierre is angry”", false},
+		{`find the first mention of "angry" excluding headings`, "“Pierre grew angry at the count.”", false},
+		{`find the first mention of "Pierre" in a quote`, "“Pierre was angry in a quote.”", false},
+		{`найди первое упоминание «Pierre» в коде`, "«Pierre angry in code»", false},
+		{`find the first mention of Pierre after chapter 2`, "Chapter 3: “Pierre was angry again.”", false},
+		{`найди первое упоминание «Pierre» после главы 2`, "Chapter 3: «Pierre was angry again.»", false},
+		{`find the first mention of Pierre in chapter 4`, "no heading names chapter 4", false},
+	}
+	for _, c := range cases {
+		t.Run(c.cmd, func(t *testing.T) {
+			var answer string
+			var err error
+			var srv *llmtest.Server
+			if c.model {
+				answer, _, srv, err = askCommand(t, constraintsBook, c.cmd)
+			} else {
+				e := newEnv(t, constraintsBook, nil)
+				ca := &CommandAgent{Reg: e.reg, Runtime: e.rt, Emit: func(ev Event) {
+					if ev.Event == "answer" {
+						answer = ev.Text
+					}
+				}}
+				_, err = ca.Run(context.Background(), c.cmd)
+			}
+			if err != nil {
+				answer = err.Error()
+			}
+			if !strings.Contains(answer, c.want) {
+				t.Fatalf("answer %q, want %q", answer, c.want)
+			}
+			if srv != nil && len(srv.Requests()) == 0 {
+				t.Fatal("the model was not asked")
+			}
+		})
 	}
 }

@@ -278,7 +278,7 @@ func (s *Session) tabsAfterClick(ctx context.Context, mark int, res *ActResult) 
 		st := &PageState{}
 		s.describe(ctx, st)
 		res.URL, res.Title, res.Focused, res.NumberingStale = st.URL, st.Title, nil, true
-		res.Note = fmt.Sprintf("The page closed its tab; tab %d (%q) is current now: list its elements before acting by number.", tab, st.Title)
+		res.Note = fmt.Sprintf("The page closed its tab; tab %d (“%s”) is current now: list its elements before acting by number.", tab, st.Title)
 	}
 }
 
@@ -333,7 +333,7 @@ func (s *Session) refreshTabs(ctx context.Context) ([]proto.TargetTargetInfo, er
 func (s *Session) tabList(infos []proto.TargetTargetInfo) []Tab {
 	tabs := make([]Tab, len(infos))
 	for i, t := range infos {
-		tabs[i] = Tab{Index: i + 1, Title: t.Title, URL: t.URL, Current: t.TargetID == s.page.TargetID}
+		tabs[i] = Tab{Index: i + 1, Title: spaced(t.Title), URL: t.URL, Current: t.TargetID == s.page.TargetID}
 	}
 	return tabs
 }
@@ -426,7 +426,7 @@ func tabsLine(tabs []Tab) string {
 	}
 	parts := make([]string, len(tabs))
 	for i, t := range tabs {
-		parts[i] = fmt.Sprintf("%d %q", t.Index, t.Title)
+		parts[i] = fmt.Sprintf("%d “%s”", t.Index, t.Title)
 	}
 	return "the tabs are " + strings.Join(parts, ", ")
 }
@@ -650,5 +650,5 @@ func (s *Session) CloseTab(ctx context.Context, index int) (*TabsResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &TabsResult{Tabs: s.tabList(infos), Note: fmt.Sprintf("Closed %q.", closing.Title)}, nil
+	return &TabsResult{Tabs: s.tabList(infos), Note: fmt.Sprintf("Closed “%s”.", spaced(closing.Title))}, nil
 }

@@ -247,6 +247,14 @@ func renderResult(tool string, res any) string {
 			parts = append(parts, fmt.Sprintf("Tab %d of %v.", int(tab), d["tabs"]))
 		}
 	}
+	// A link to a place in a page (#fragment): the page is scrolled there,
+	// and the listener can list from that place.
+	here := false
+	if u, _ := d["url"].(string); tool == "browser_overlay_act" && d["action"] == "click" && len(asList(d["new_tabs"])) == 0 {
+		if i := strings.IndexByte(u, '#'); i >= 0 && i < len(u)-1 {
+			here = true
+		}
+	}
 	if nav, _ := d["navigated"].(bool); nav || d["action"] == nil {
 		if t, _ := d["title"].(string); t != "" {
 			parts = append(parts, "Page: "+t+".")
@@ -270,12 +278,9 @@ func renderResult(tool string, res any) string {
 		title := fmt.Sprint(first(m, "title", "url"))
 		parts = append(parts, fmt.Sprintf("Opened a new tab: %v, %s. Say tab %v to go there.", m["index"], title, m["index"]))
 	}
-	if tool == "browser_overlay_act" && d["navigated"] != true && d["action"] == "click" && len(asList(d["new_tabs"])) == 0 {
-		if u, _ := d["url"].(string); strings.Contains(u, "#") {
-			parts = append(parts, "Moved within the page: say list from here for the elements from this place, or read page.")
-		}
-	}
-	if stale, _ := d["numbering_stale"].(bool); stale {
+	if stale, _ := d["numbering_stale"].(bool); here {
+		parts = append(parts, "Say list from here for the elements from this place on, or list for all.")
+	} else if stale {
 		parts = append(parts, "The page changed: say list for new numbers.")
 	}
 	if note, _ := d["note"].(string); note != "" && (tool == "browser_close_tab" || tool == "browser_switch_tab") {
@@ -383,7 +388,7 @@ func scrollLine(d map[string]any) string {
 		parts = append(parts, "At the bottom of the page.")
 	case maxY > 0 && vh > 0:
 		screens := int(math.Ceil((maxY + vh) / vh))
-		parts = append(parts, fmt.Sprintf("%d%% down the page, screen %d of %d.", int(math.Round(100*y/maxY)), min(screens, int(y/vh)+1), screens))
+		parts = append(parts, fmt.Sprintf("%d%% down the page, screen %d of %d.", int(math.Round(100*y/maxY)), min(screens, int(math.Round(y/vh))+1), screens))
 	}
 	if moved, _ := d["moved"].(bool); !moved && len(parts) > 0 && d["at_top"] != true && d["at_bottom"] != true {
 		parts = append(parts, "The page did not move.")
@@ -419,7 +424,7 @@ var spokenNames = strings.NewReplacer(
 	"browser_read", "read more",
 	"browser_overlay_act", "click",
 	"browser_dialog", "your answer",
-	`\u00a0`, " ", `\u200b`, "",
+	`\u00a0`, " ", `\u200b`, "", "\u00a0", " ", "\u200b", "",
 )
 
 func spoken(s string) string { return spokenNames.Replace(s) }

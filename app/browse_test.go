@@ -58,3 +58,4 @@ func TestBrowseLoopByNumbers(t *testing.T) {
 		t.Errorf("the dialog was accepted without the user:\n%s", got)
 	}
 }
+

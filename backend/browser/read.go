@@ -42,6 +42,17 @@ const readJS = `function() {
 		return el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : true;
 	};
 	const root = document.querySelector('main,[role="main" i]') || document.querySelector('article') || document.body;
+	// The first line of text after a heading, so that the heading is found
+	// in the text at its own place, not at a contents link of the same name.
+	const after = h => {
+		for (let e = h; e && e !== root; e = e.parentElement) {
+			for (let n = e.nextElementSibling; n; n = n.nextElementSibling) {
+				const line = (n.innerText || '').split('\n').map(norm).find(l => l);
+				if (line) return line.slice(0, 40);
+			}
+		}
+		return '';
+	};
 	const headings = [];
 	for (const h of document.querySelectorAll('h1,h2,h3,h4,h5,h6,[role="heading" i]')) {
 		if (headings.length >= ` + "300" + `) break;
@@ -49,7 +60,8 @@ const readJS = `function() {
 		const level = /^H[1-6]$/.test(h.tagName) ? +h.tagName[1] : (parseInt(h.getAttribute('aria-level'), 10) || 2);
 		const text = clip(norm(h.getAttribute('aria-label') || h.innerText || h.textContent), 120);
 		if (!text) continue;
-		headings.push({ level, text, main: !!root && root.contains(h), key: norm(h.innerText || h.textContent).slice(0, 200) });
+		const main = !!root && root.contains(h);
+		headings.push({ level, text, main, key: norm(h.innerText || h.textContent).slice(0, 200), after: main ? after(h) : '' });
 	}
 	return JSON.stringify({ title: document.title, url: location.href, text: root ? (root.innerText || '') : '', headings });
 }`
@@ -143,6 +155,7 @@ func (s *Session) readPage(ctx context.Context) (*readable, error) {
 			Text  string `json:"text"`
 			Main  bool   `json:"main"`
 			Key   string `json:"key"`
+			After string `json:"after"`
 		} `json:"headings"`
 	}
 	if err := s.evalIn(ctx, w, readJS, nil, &raw); err != nil {
@@ -154,7 +167,14 @@ func (s *Session) readPage(ctx context.Context) (*readable, error) {
 	for i, h := range raw.Headings {
 		hd := Heading{Number: i + 1, Level: h.Level, Text: h.Text, At: -1}
 		if h.Main && h.Key != "" {
-			if j := strings.Index(text[pos:], h.Key); j >= 0 {
+			j := -1
+			if h.After != "" {
+				j = strings.Index(text[pos:], h.Key+"\n"+spaced(h.After))
+			}
+			if j < 0 {
+				j = strings.Index(text[pos:], h.Key)
+			}
+			if j >= 0 {
 				hd.At = utf8.RuneCountInString(text[:pos+j])
 				pos += j + len(h.Key)
 			}
@@ -188,6 +208,11 @@ func readableText(s string) string {
 	var out []string
 	for _, line := range strings.Split(s, "\n") {
 		if l := spaced(line); l != "" {
+			// Indentation is kept (program code means it), as plain spaces.
+			indent := len(line) - len(strings.TrimLeft(line, " \t\u00a0"))
+			if indent > 0 && indent < 40 {
+				l = strings.Repeat(" ", len([]rune(line[:indent]))) + l
+			}
 			out = append(out, l)
 		}
 	}

@@ -58,4 +58,3 @@ func TestBrowseLoopByNumbers(t *testing.T) {
 		t.Errorf("the dialog was accepted without the user:\n%s", got)
 	}
 }
-

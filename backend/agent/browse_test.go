@@ -102,7 +102,7 @@ func TestBrowsingMore(t *testing.T) {
 	}
 	type step struct {
 		cmd, tool, args, say string
-		result            string // the tool's data, observed after the step
+		result               string // the tool's data, observed after the step
 	}
 	steps := []step{
 		{"more", "browser_list_interactives", `{}`, "Listing the elements.", `{"total":120,"offset":0,"has_more":true,"next_offset":50}`},

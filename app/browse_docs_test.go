@@ -323,6 +323,7 @@ func TestBrowseDebianReference(t *testing.T) {
 	if !strings.Contains(heard, "1.6. Unix-like text processing") {
 		t.Errorf("reading on from 1.5 never reached 1.6")
 	}
+	l.expect("tab 5", "Switching to tab 5.\nError: there is no tab 5: the tabs are 1 “Debian Reference”, 2 “Chapter 1. GNU/Linux tutorials”")
 	l.expect("tab 1", "Tab 1 of 2. Page: Debian Reference. This tab is current now; list its elements before acting by number.")
 	l.expect("more", "Listing the elements.")
 	l.expect("close tab", "Closing this tab.")

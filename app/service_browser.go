@@ -152,6 +152,8 @@ func (a *DesktopApp) browserStep(step agent.BrowseStep) (BrowserView, error) {
 	b, _ := json.Marshal(step.Args)
 	res, err := a.reg.Call(ctx, tools.Call{Name: step.Tool, Args: b}, tools.Context{})
 	if err != nil {
+		// Said in the listener's words, not the tools' names.
+		err = errors.New(spoken(err.Error()))
 		a.browserLog("error", err.Error())
 		return v, err
 	}

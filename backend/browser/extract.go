@@ -109,6 +109,9 @@ func (s *Session) Extract(ctx context.Context, mode string) (*Summary, error) {
 	}
 	sum := &Summary{Title: spaced(raw.Title), URL: raw.URL, Language: raw.Lang, Headings: raw.Headings, Landmarks: raw.Landmarks,
 		MainText: gist(raw.Text, MaxGist), Live: raw.Live}
+	for i := range sum.Headings {
+		sum.Headings[i].At = -1 // unknown unless the reading below places it
+	}
 	// The gist is the first portion of the text browser_read reads, and the
 	// headings are numbered as browser_read numbers them, so a listener goes
 	// on with "read more" or "read from heading N".

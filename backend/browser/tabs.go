@@ -318,8 +318,9 @@ func (s *Session) titledTabs(ctx context.Context, mark int, tabs []Tab) []Tab {
 			return tabs
 		case <-time.After(50 * time.Millisecond):
 		}
-		if fresh := s.tabsOpenedSince(ctx, mark, 0); len(fresh) > 0 {
-			tabs = fresh
+		// Tabs the page closed again meanwhile drop out.
+		if tabs = s.tabsOpenedSince(ctx, mark, 0); len(tabs) == 0 {
+			return nil
 		}
 	}
 }

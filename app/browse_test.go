@@ -47,7 +47,7 @@ func TestBrowseLoopByNumbers(t *testing.T) {
 		"Done: type 1 (City).",
 		"The page asks (confirm): Forget the city?",
 		"kept Kazan",
-		"needs a model server", // a goal without a model is refused plainly
+		"need a model server", // a goal without a model is refused plainly
 		"Bye.",
 	} {
 		if !strings.Contains(got, want) {

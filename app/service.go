@@ -86,7 +86,9 @@ type DesktopApp struct {
 
 	browserMu sync.Mutex
 	downloads []browser.Download
-	history   []BrowserVisit
+	// browsing remembers where the last list and reading stopped ("more").
+	browsing agent.Browsing
+	history  []BrowserVisit
 }
 
 // fileDialogs are the native open/save dialogs of the desktop window.

@@ -87,7 +87,7 @@ func (a *DesktopApp) BrowserCommand(text string) (BrowserView, error) {
 	if text == "" {
 		return BrowserView{}, errors.New("type a command (list, click 5, type 3 hello, go to example.org) or a goal")
 	}
-	step, err := agent.ParseBrowseCommand(text)
+	step, err := a.browsing.Parse(text)
 	if err != nil {
 		return BrowserView{}, err
 	}
@@ -142,13 +142,23 @@ func (a *DesktopApp) BrowserRefresh() (BrowserView, error) {
 func (a *DesktopApp) browserStep(step agent.BrowseStep) (BrowserView, error) {
 	ctx := a.browserCtx(a.context())
 	v := BrowserView{Say: step.Say, Tool: step.Tool, Items: []BrowserItem{}, Tabs: []browser.Tab{}}
+	if step.Tool == "" {
+		// Help, or the end of the list or text: words only, no tool.
+		v.Status, v.Result = "ok", step.Say
+		a.browserLog("result", v.Result)
+		a.fillBrowserState(ctx, &v, false)
+		return v, nil
+	}
 	b, _ := json.Marshal(step.Args)
 	res, err := a.reg.Call(ctx, tools.Call{Name: step.Tool, Args: b}, tools.Context{})
 	if err != nil {
+		// Said in the listener's words, not the tools' names.
+		err = errors.New(spoken(err.Error()))
 		a.browserLog("error", err.Error())
 		return v, err
 	}
-	v.Result = renderResult(res)
+	a.browsing.Observe(step, res)
+	v.Result = renderResult(step.Tool, res)
 	if r, ok := res.(browser.Result); ok {
 		v.Status, v.Error = r.Status, r.Error
 		v.Data, _ = json.Marshal(r.Data)
@@ -287,7 +297,7 @@ func (a *DesktopApp) BrowserGoal(goal string) (agent.AssistantResult, error) {
 	}
 	model := a.model()
 	if _, builtin := model.(agent.Builtin); builtin {
-		return agent.AssistantResult{}, fmt.Errorf("%w: goals in plain words need a model server (Settings → Model server). Without one, use number commands: %s", agent.ErrNeedsModel, agent.BrowseCommands)
+		return agent.AssistantResult{}, fmt.Errorf("%w: goals in plain words need a model server (Settings → Model server). Without one, use number commands: say help to hear them", agent.ErrNeedsModel)
 	}
 	ctx, done, err := a.begin("browser goal")
 	if err != nil {

@@ -663,10 +663,10 @@ func TestUIDesktop(t *testing.T) {
 		e.browse("click " + buttonNumber(e, "link Second page"))
 		e.waitText("#items-title", "on Second page")
 		e.waitText("#tabs-title + ul", "Second page (current)")
-		// A command the parser does not know is refused with the list of commands.
+		// A command the parser does not know is refused in one short line.
 		e.fill("browse-input", "buy me a kettle")
 		e.keys(input.Enter)
-		e.waitText("[role=alert]", "it understands: list")
+		e.waitText("[role=alert]", `Not a command: "buy me a kettle". Goals in plain words need a model server (Settings); say help for the number commands.`)
 	})
 
 	t.Run("keyboard-only walk", func(t *testing.T) {

@@ -1,10 +1,12 @@
 package agent
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // BrowseStep is one browser tool call a direct command maps to.
@@ -15,9 +17,15 @@ type BrowseStep struct {
 	Say string `json:"say"`
 }
 
-// BrowseCommands lists the direct commands the built-in engine understands, for
-// help and for its refusal.
-const BrowseCommands = `list | show numbers | hide numbers | click N | type N TEXT | select N VALUE | press KEY | scroll down/up/top/bottom | scroll to N | back | forward | reload | read page | find TEXT | open N in new tab | tab N | download N | upload N PATH | go to URL  (по-русски: список | покажи номера | скрой номера | нажми N | введи N ТЕКСТ | выбери N ЗНАЧЕНИЕ | клавиша КЛАВИША | прокрути вниз/вверх | прокрути к N | назад | вперёд | обнови | прочитай страницу | найди ТЕКСТ | открой N в новой вкладке | вкладка N | скачай N | загрузи N ПУТЬ | перейди на URL)`
+// BrowseCommands is the help a listener hears for "help": the direct commands
+// the built-in engine understands, a few to a line.
+const BrowseCommands = `Number commands, in English or Russian:
+list: the numbered elements, 50 at a time; more (or next, list more): the next 50; list 51: from number 51; list from here: from the place the page shows now.
+click 5, type 3 hello, select 7 Kazan, press Enter, upload 2 /home/me/file.pdf, download 6.
+read page: title, headings, the start of the text; read more: the next part; read from heading 3; read from start.
+find search: which numbers have that word. scroll down, scroll up, scroll top, scroll bottom, scroll to 12.
+back, forward, reload, go to example.org. tabs, tab 2, open 4 in new tab, close tab. show numbers, hide numbers. quit ends.
+По-русски: список, ещё, список 51, список отсюда, нажми 5, введи 3 текст, выбери 7 Казань, клавиша ввод, прочитай страницу, читай дальше, читай с заголовка 3, найди поиск, прокрути вниз, назад, вперёд, вкладки, вкладка 2, закрой вкладку, перейди на адрес.`
 
 var keyNames = map[string]string{
 	"enter": "Enter", "ввод": "Enter", "энтер": "Enter", "tab": "Tab", "таб": "Tab", "escape": "Escape", "esc": "Escape", "эскейп": "Escape",
@@ -74,6 +82,31 @@ func fixed(tool, say string, args map[string]any) func(m []string) (BrowseStep, 
 
 var browsePatterns = []browsePattern{
 	{regexp.MustCompile(`(?i)^(?:list|numbers|список|перечисли|номера)$`), fixed("browser_list_interactives", "Listing the elements.", nil)},
+	{regexp.MustCompile(`(?i)^(?:list|numbers|список|номера)\s+(?:from\s+|с\s+|от\s+)?(\d+)$`), func(m []string) (BrowseStep, error) {
+		n, err := num(m[1])
+		if err != nil {
+			return BrowseStep{}, err
+		}
+		return BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{"offset": n - 1}, Say: fmt.Sprintf("Listing from number %d.", n)}, nil
+	}},
+	{regexp.MustCompile(`(?i)^(?:list from here|list here|список отсюда|список с этого места|перечисли отсюда)$`), fixed("browser_list_interactives", "Listing from here.", map[string]any{"from_here": true})},
+	{regexp.MustCompile(`(?i)^(?:read from (?:the )?(?:start|beginning|top)|read text|read the text|читай с начала|прочитай с начала|читай текст|прочитай текст)$`), fixed("browser_read", "Reading the text from the start.", map[string]any{"from": 0})},
+	{regexp.MustCompile(`(?i)^(?:read (?:from )?heading|read from header|читай с заголовка|прочитай с заголовка|читай заголовок|прочитай заголовок)\s+(\d+)$`), func(m []string) (BrowseStep, error) {
+		n, err := num(m[1])
+		if err != nil {
+			return BrowseStep{}, fmt.Errorf("%q is not a heading number; headings count from 1 (say read page to hear them)", m[1])
+		}
+		return BrowseStep{Tool: "browser_read", Args: map[string]any{"heading": n}, Say: fmt.Sprintf("Reading from heading %d.", n)}, nil
+	}},
+	{regexp.MustCompile(`(?i)^(?:tabs|list tabs|вкладки|список вкладок)$`), fixed("browser_tabs", "The tabs:", nil)},
+	{regexp.MustCompile(`(?i)^(?:close tab|close this tab|закрой вкладку|закрыть вкладку)$`), fixed("browser_close_tab", "Closing this tab.", nil)},
+	{regexp.MustCompile(`(?i)^(?:close tab|закрой вкладку)\s+(\d+)$`), func(m []string) (BrowseStep, error) {
+		n, err := num(m[1])
+		if err != nil {
+			return BrowseStep{}, err
+		}
+		return BrowseStep{Tool: "browser_close_tab", Args: map[string]any{"index": n}, Say: fmt.Sprintf("Closing tab %d.", n)}, nil
+	}},
 	{regexp.MustCompile(`(?i)^(?:show numbers|show overlay|покажи номера)$`), fixed("browser_overlay_show", "Numbers shown.", nil)},
 	{regexp.MustCompile(`(?i)^(?:hide numbers|hide overlay|скрой номера|спрячь номера)$`), fixed("browser_overlay_hide", "Numbers hidden.", nil)},
 	{regexp.MustCompile(`(?i)^(?:click|press|нажми|кликни|щёлкни|щелкни)\s+(\d+)$`), actBy("click")},
@@ -153,14 +186,240 @@ var browsePatterns = []browsePattern{
 
 // ParseBrowseCommand maps a direct command in English or Russian ("click 5",
 // "введи 3 привет") to one browser tool call, so a blind user can browse by numbers
-// with no model server. An unknown command is an error listing what is understood.
+// with no model server. An unknown command is a NotCommandError (one short
+// line). Commands that go on from the last step ("more", "read more") need a
+// Browsing that remembers it; here they start from the beginning.
 func ParseBrowseCommand(cmd string) (BrowseStep, error) {
+	return new(Browsing).Parse(cmd)
+}
+
+// NotCommandError is a line that is no direct command: one short line for the
+// listener (a near command when it looks like a typo), and ErrNeedsModel
+// underneath, so a model server can take it as a goal.
+type NotCommandError struct {
+	Line, Suggestion string
+	// Usage is how the command the line starts with is said, when it starts
+	// with one but the rest does not fit ("type 3" with no text).
+	Usage string
+}
+
+func (e *NotCommandError) Error() string {
+	if e.Usage != "" {
+		return fmt.Sprintf("Not a command: %q. Say it like: %s. Say help for the commands.", e.Line, e.Usage)
+	}
+	if e.Suggestion != "" {
+		return fmt.Sprintf("Not a command: %q. Did you mean %q? Say help for the commands.", e.Line, e.Suggestion)
+	}
+	return fmt.Sprintf("Not a command: %q. Goals in plain words need a model server (Settings); say help for the number commands.", e.Line)
+}
+
+func (e *NotCommandError) Unwrap() error { return ErrNeedsModel }
+
+// Browsing is the state of one number-browsing conversation (the terminal
+// loop, the Browser workspace): where the last list and the last reading
+// stopped, so "more", "list more", "read more" and "ещё" go on from there.
+// Its methods are safe for concurrent use.
+type Browsing struct {
+	mu        sync.Mutex
+	last      string // "list" or "read": what "more" continues
+	listNext  int    // offset of the next list window
+	listMore  bool
+	listTotal int
+	readURL   string
+	readNext  int
+	readMore  bool
+	readTotal int
+}
+
+var (
+	moreRe     = regexp.MustCompile(`(?i)^(?:more|next|go on|continue|ещё|еще|дальше|далее|продолжай)$`)
+	listMoreRe = regexp.MustCompile(`(?i)^(?:list more|list next|more elements|next elements|список дальше|список ещё|список еще|ещё список|еще список|следующие)$`)
+	readMoreRe = regexp.MustCompile(`(?i)^(?:read more|read on|read next|continue reading|keep reading|читай дальше|читать дальше|прочитай дальше|дальше читай|читай ещё|читай еще)$`)
+	helpRe     = regexp.MustCompile(`(?i)^(?:help|commands|\?|помощь|команды|справка)$`)
+)
+
+// Parse maps a command to its step, going on from the remembered list or
+// reading for "more" and its kin. "help" is a step with no tool: its Say is
+// the help.
+func (b *Browsing) Parse(cmd string) (BrowseStep, error) {
 	c := strings.Join(strings.Fields(cmd), " ")
 	c = strings.TrimRight(c, ".!")
+	switch {
+	case helpRe.MatchString(c):
+		return BrowseStep{Say: BrowseCommands}, nil
+	case listMoreRe.MatchString(c):
+		return b.more("list"), nil
+	case readMoreRe.MatchString(c):
+		return b.more("read"), nil
+	case moreRe.MatchString(c):
+		b.mu.Lock()
+		what := b.last
+		b.mu.Unlock()
+		if what == "" {
+			what = "list"
+		}
+		return b.more(what), nil
+	}
 	for _, p := range browsePatterns {
 		if m := p.re.FindStringSubmatch(c); m != nil {
 			return p.step(m)
 		}
 	}
-	return BrowseStep{}, fmt.Errorf("%w: the built-in engine does not understand %q as a browser command; it understands: %s. Goals in plain words need a model server", ErrNeedsModel, cmd, BrowseCommands)
+	e := &NotCommandError{Line: strings.TrimSpace(cmd), Suggestion: suggest(c)}
+	if f := strings.Fields(strings.ToLower(c)); len(f) > 0 && e.Suggestion == "" {
+		e.Usage = usage[f[0]]
+	}
+	return BrowseStep{}, e
+}
+
+// more is the step that goes on with the list or the reading.
+func (b *Browsing) more(what string) BrowseStep {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if what == "read" {
+		switch {
+		case b.readURL == "":
+			return BrowseStep{Tool: "browser_read", Args: map[string]any{"from": 0}, Say: "Reading the text from the start."}
+		case !b.readMore:
+			return BrowseStep{Say: fmt.Sprintf("That was the end of the text (%d characters). Say read from start, read from heading 3, or read page.", b.readTotal)}
+		}
+		return BrowseStep{Tool: "browser_read", Args: map[string]any{"from": b.readNext, "continue_url": b.readURL}, Say: "Reading on."}
+	}
+	switch {
+	case b.listTotal == 0 && !b.listMore:
+		return BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{}, Say: "Listing the elements."}
+	case !b.listMore:
+		return BrowseStep{Say: fmt.Sprintf("That was the end of the list: %d elements in all. Say list to start again, or list and a number to start there.", b.listTotal)}
+	}
+	return BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{"offset": b.listNext},
+		Say: fmt.Sprintf("Listing from number %d.", b.listNext+1)}
+}
+
+// Observe remembers what a step's result says about the list and the
+// reading; a step that leads to another page forgets both.
+func (b *Browsing) Observe(step BrowseStep, res any) {
+	raw, _ := json.Marshal(res)
+	var r struct {
+		Status string `json:"status"`
+		Data   struct {
+			Total      int    `json:"total"`
+			HasMore    bool   `json:"has_more"`
+			NextOffset int    `json:"next_offset"`
+			URL        string `json:"url"`
+			Next       int    `json:"next"`
+			MoreAt     int    `json:"more_at"`
+			TextChars  int    `json:"text_chars"`
+			Navigated  bool   `json:"navigated"`
+		} `json:"data"`
+	}
+	if json.Unmarshal(raw, &r) != nil || r.Status != "ok" {
+		return
+	}
+	d := r.Data
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch step.Tool {
+	case "browser_list_interactives":
+		b.last, b.listTotal, b.listMore, b.listNext = "list", d.Total, d.HasMore, d.NextOffset
+	case "browser_read":
+		b.last, b.readURL, b.readTotal, b.readMore, b.readNext = "read", d.URL, d.Total, d.Next < d.Total, d.Next
+	case "browser_extract":
+		b.last, b.readURL, b.readTotal, b.readMore, b.readNext = "read", d.URL, d.TextChars, d.MoreAt > 0, d.MoreAt
+	case "browser_navigate", "browser_back", "browser_forward", "browser_reload", "browser_switch_tab",
+		"browser_open_in_new_tab", "browser_close_tab":
+		b.forget()
+	default:
+		if d.Navigated {
+			b.forget()
+		}
+	}
+}
+
+// usage says how a command is said, by its first word.
+var usage = map[string]string{
+	"list": "list, list 51, list from here", "click": "click 5", "type": "type 3 hello", "select": "select 7 Kazan",
+	"press": "press Enter, press 5", "scroll": "scroll down, scroll up, scroll to 12", "read": "read page, read more, read from heading 3",
+	"find": "find search", "open": "open 4 in new tab, or open example.org", "tab": "tab 2", "download": "download 6",
+	"upload": "upload 2 /home/me/file.pdf", "go": "go to example.org", "close": "close tab, close tab 2",
+	"список": "список, список 51, список отсюда", "нажми": "нажми 5", "введи": "введи 3 привет", "выбери": "выбери 7 Казань",
+	"прокрути": "прокрути вниз, прокрути к 12", "прочитай": "прочитай страницу, читай дальше, читай с заголовка 3",
+	"читай": "читай дальше, читай с заголовка 3, читай с начала", "найди": "найди поиск", "открой": "открой 4 в новой вкладке",
+	"вкладка": "вкладка 2", "скачай": "скачай 6", "загрузи": "загрузи 2 /home/me/файл.pdf", "перейди": "перейди на example.org",
+	"закрой": "закрой вкладку",
+}
+
+// forget drops the list and reading (another page); b.mu is held.
+func (b *Browsing) forget() {
+	b.last, b.listNext, b.listMore, b.listTotal = "", 0, false, 0
+	b.readURL, b.readNext, b.readMore, b.readTotal = "", 0, false, 0
+}
+
+// commandWords are the first words of the commands, for a typo's suggestion.
+var commandWords = []string{"list", "more", "next", "click", "type", "select", "press", "scroll", "back", "forward", "reload",
+	"read", "find", "open", "tab", "tabs", "download", "upload", "go", "help", "show", "hide", "close",
+	"список", "ещё", "дальше", "нажми", "введи", "выбери", "клавиша", "прокрути", "назад", "вперёд", "обнови", "прочитай",
+	"читай", "найди", "открой", "вкладка", "вкладки", "скачай", "загрузи", "перейди", "помощь", "покажи", "скрой", "закрой"}
+
+// suggest returns the command a typo most likely meant ("clcik 5" → "click
+// 5", "click5" → "click 5"), or "".
+func suggest(c string) string {
+	fields := strings.Fields(c)
+	if len(fields) == 0 {
+		return ""
+	}
+	w := strings.ToLower(fields[0])
+	// "click5": the number glued to the word.
+	if i := strings.IndexFunc(w, func(r rune) bool { return r >= '0' && r <= '9' }); i > 0 {
+		cand := strings.Join(append([]string{w[:i], w[i:]}, fields[1:]...), " ")
+		if _, err := new(Browsing).parseOnly(cand); err == nil {
+			return cand
+		}
+		w = w[:i]
+		fields = append([]string{w, fields[0][i:]}, fields[1:]...)
+	}
+	best, bestD := "", 3
+	for _, cw := range commandWords {
+		if d := editDistance(w, cw); d > 0 && d < bestD && len([]rune(w)) > d+1 {
+			cand := strings.Join(append([]string{cw}, fields[1:]...), " ")
+			if _, err := new(Browsing).parseOnly(cand); err == nil {
+				best, bestD = cand, d
+			}
+		}
+	}
+	return best
+}
+
+// parseOnly is Parse without suggestions (suggest uses it).
+func (b *Browsing) parseOnly(c string) (BrowseStep, error) {
+	if helpRe.MatchString(c) || listMoreRe.MatchString(c) || readMoreRe.MatchString(c) || moreRe.MatchString(c) {
+		return BrowseStep{}, nil
+	}
+	for _, p := range browsePatterns {
+		if m := p.re.FindStringSubmatch(c); m != nil {
+			return p.step(m)
+		}
+	}
+	return BrowseStep{}, ErrNeedsModel
+}
+
+// editDistance is the Levenshtein distance of two words, in characters.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
 }

@@ -43,6 +43,17 @@ func TestParseBrowseCommand(t *testing.T) {
 		{"загрузи 2 «/home/anna/отчёт.pdf»", "browser_upload", `{"files":["/home/anna/отчёт.pdf"],"index":2}`},
 		{"tab 2", "browser_switch_tab", `{"index":2}`},
 		{"go to example.org", "browser_navigate", `{"url":"https://example.org"}`},
+		{"list 51", "browser_list_interactives", `{"offset":50}`},
+		{"список 51", "browser_list_interactives", `{"offset":50}`},
+		{"list from here", "browser_list_interactives", `{"from_here":true}`},
+		{"список отсюда", "browser_list_interactives", `{"from_here":true}`},
+		{"read from heading 3", "browser_read", `{"heading":3}`},
+		{"читай с заголовка 3", "browser_read", `{"heading":3}`},
+		{"read from start", "browser_read", `{"from":0}`},
+		{"tabs", "browser_tabs", `{}`},
+		{"вкладки", "browser_tabs", `{}`},
+		{"close tab", "browser_close_tab", `{}`},
+		{"закрой вкладку 2", "browser_close_tab", `{"index":2}`},
 		{"перейди на http://127.0.0.1:8080/shop", "browser_navigate", `{"url":"http://127.0.0.1:8080/shop"}`},
 	}
 	for _, c := range cases {
@@ -58,10 +69,14 @@ func TestParseBrowseCommand(t *testing.T) {
 	}
 	for _, bad := range []struct{ in, want string }{
 		{"click 0", "numbers start at 1"},
-		{"type 3", "does not understand"},
+		{"type 3", `Not a command: "type 3". Say it like: type 3 hello. Say help for the commands.`},
+		{"clcik 5", `Not a command: "clcik 5". Did you mean "click 5"? Say help for the commands.`},
+		{"click5", `Did you mean "click 5"?`},
+		{"lsit", `Did you mean "list"?`},
+		{"нажим 5", `Did you mean "нажми 5"?`},
 		{"press Hyperspace", "unknown key"},
 		{"find me a cheap kettle and buy it", ""},
-		{"buy the cheapest kettle", "needs a model server"},
+		{"buy the cheapest kettle", `Not a command: "buy the cheapest kettle". Goals in plain words need a model server (Settings); say help for the number commands.`},
 	} {
 		_, err := ParseBrowseCommand(bad.in)
 		if bad.want == "" {
@@ -73,5 +88,49 @@ func TestParseBrowseCommand(t *testing.T) {
 	}
 	if _, err := ParseBrowseCommand("make coffee"); !errors.Is(err, ErrNeedsModel) {
 		t.Errorf("unknown command: %v", err)
+	}
+}
+
+// "more" and its kin go on from where the last list or reading stopped, as
+// the results said; at the end they say so instead of starting over, and a
+// new page forgets both.
+func TestBrowsingMore(t *testing.T) {
+	ok := func(data string) any {
+		var d any
+		_ = json.Unmarshal([]byte(data), &d)
+		return map[string]any{"status": "ok", "data": d}
+	}
+	type step struct {
+		cmd, tool, args, say string
+		result               string // the tool's data, observed after the step
+	}
+	steps := []step{
+		{"more", "browser_list_interactives", `{}`, "Listing the elements.", `{"total":120,"offset":0,"has_more":true,"next_offset":50}`},
+		{"more", "browser_list_interactives", `{"offset":50}`, "Listing from number 51.", `{"total":120,"offset":50,"has_more":true,"next_offset":100}`},
+		{"ещё", "browser_list_interactives", `{"offset":100}`, "Listing from number 101.", `{"total":120,"offset":100,"has_more":false}`},
+		{"next", "", `null`, "That was the end of the list: 120 elements in all. Say list to start again, or list and a number to start there.", ``},
+		{"read page", "browser_extract", `{"mode":"summary"}`, "Reading the page.", `{"url":"http://x/a","text_chars":4000,"more_at":1490}`},
+		{"more", "browser_read", `{"continue_url":"http://x/a","from":1490}`, "Reading on.", `{"url":"http://x/a","from":1490,"next":2950,"total":4000}`},
+		{"читай дальше", "browser_read", `{"continue_url":"http://x/a","from":2950}`, "Reading on.", `{"url":"http://x/a","from":2950,"next":4000,"total":4000}`},
+		{"read more", "", `null`, "That was the end of the text (4000 characters). Say read from start, read from heading 3, or read page.", ``},
+		{"list more", "", `null`, "That was the end of the list: 120 elements in all. Say list to start again, or list and a number to start there.", ``},
+		{"go to example.org", "browser_navigate", `{"url":"https://example.org"}`, "Opening example.org.", `{"url":"https://example.org/"}`},
+		{"list more", "browser_list_interactives", `{}`, "Listing the elements.", ``},
+		{"read more", "browser_read", `{"from":0}`, "Reading the text from the start.", ``},
+		{"help", "", `null`, BrowseCommands, ``},
+	}
+	var b Browsing
+	for _, s := range steps {
+		st, err := b.Parse(s.cmd)
+		if err != nil {
+			t.Fatalf("%q: %v", s.cmd, err)
+		}
+		args, _ := json.Marshal(st.Args)
+		if st.Tool != s.tool || string(args) != s.args || st.Say != s.say {
+			t.Fatalf("%q = %s %s %q, want %s %s %q", s.cmd, st.Tool, args, st.Say, s.tool, s.args, s.say)
+		}
+		if s.result != "" {
+			b.Observe(st, ok(s.result))
+		}
 	}
 }

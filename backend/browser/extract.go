@@ -14,8 +14,14 @@ import (
 
 // Heading is one heading of the page outline.
 type Heading struct {
-	Level int    `json:"level"`
-	Text  string `json:"text"`
+	// Number counts the page's visible headings from 1 in document order:
+	// "read from heading N" goes by it.
+	Number int    `json:"number,omitempty"`
+	Level  int    `json:"level"`
+	Text   string `json:"text"`
+	// At is where the heading starts in the main text (characters, for
+	// browser_read); -1 for a heading outside it (a menu, a side panel).
+	At int `json:"at"`
 }
 
 // Landmark is one region of the page (banner, navigation, main, search, …).
@@ -48,7 +54,11 @@ type Summary struct {
 	Headings  []Heading  `json:"headings"`
 	Landmarks []Landmark `json:"landmarks"`
 	MainText  string     `json:"main_text"`
-	Fields    []Field    `json:"fields"`
+	// TextChars is the length of the whole main text; MoreAt, when the gist
+	// is not all of it, is where browser_read goes on (from).
+	TextChars int     `json:"text_chars"`
+	MoreAt    int     `json:"more_at,omitempty"`
+	Fields    []Field `json:"fields"`
 	// Live are the page's status and alert messages (what just happened).
 	Live []LiveMessage `json:"live,omitempty"`
 	Text string        `json:"text"`
@@ -97,8 +107,23 @@ func (s *Session) Extract(ctx context.Context, mode string) (*Summary, error) {
 	if err := s.call(ctx, w, "summary", nil, &raw); err != nil {
 		return nil, err
 	}
-	sum := &Summary{Title: raw.Title, URL: raw.URL, Language: raw.Lang, Headings: raw.Headings, Landmarks: raw.Landmarks,
+	sum := &Summary{Title: spaced(raw.Title), URL: raw.URL, Language: raw.Lang, Headings: raw.Headings, Landmarks: raw.Landmarks,
 		MainText: gist(raw.Text, MaxGist), Live: raw.Live}
+	for i := range sum.Headings {
+		sum.Headings[i].At = -1 // unknown unless the reading below places it
+	}
+	// The gist is the first portion of the text browser_read reads, and the
+	// headings are numbered as browser_read numbers them, so a listener goes
+	// on with "read more" or "read from heading N".
+	if rd, err := s.readPage(ctx); err == nil {
+		first, next := portion(rd.text, 0, MaxGist)
+		sum.MainText, sum.TextChars = spaced(first), len(rd.text)
+		if next < len(rd.text) {
+			sum.MainText += " …"
+			sum.MoreAt = next
+		}
+		sum.Headings = rd.headings[:min(len(rd.headings), maxSummaryHeads)]
+	}
 	for _, f := range raw.Fields {
 		f.Field.id = f.ID
 		sum.Fields = append(sum.Fields, f.Field)
@@ -149,7 +174,11 @@ func summaryText(s *Summary) string {
 	if len(s.Headings) > 0 {
 		b.WriteString("Headings:\n")
 		for _, h := range s.Headings {
-			fmt.Fprintf(&b, "%s- Level %d: %s\n", strings.Repeat("  ", max(0, min(h.Level, 6)-1)), h.Level, h.Text)
+			if h.Number > 0 {
+				fmt.Fprintf(&b, "%s%d. Level %d: %s\n", strings.Repeat("  ", max(0, min(h.Level, 6)-1)), h.Number, h.Level, h.Text)
+			} else {
+				fmt.Fprintf(&b, "%s- Level %d: %s\n", strings.Repeat("  ", max(0, min(h.Level, 6)-1)), h.Level, h.Text)
+			}
 		}
 	} else {
 		b.WriteString("Headings: none\n")
@@ -172,7 +201,11 @@ func summaryText(s *Summary) string {
 			fmt.Fprintf(&b, "Status: %s\n", l.Text)
 		}
 	}
-	fmt.Fprintf(&b, "Main text: %s\n", orNone(s.MainText))
+	if s.MoreAt > 0 {
+		fmt.Fprintf(&b, "Main text (the first %d of %d characters): %s\n", s.MoreAt, s.TextChars, s.MainText)
+	} else {
+		fmt.Fprintf(&b, "Main text: %s\n", orNone(s.MainText))
+	}
 	if len(s.Fields) > 0 {
 		b.WriteString("Form fields:\n")
 		for _, f := range s.Fields {

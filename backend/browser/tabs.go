@@ -266,6 +266,9 @@ func (s *Session) aliveCtx(ctx context.Context) (context.Context, context.Cancel
 // and moves to another tab if the page closed its own.
 func (s *Session) tabsAfterClick(ctx context.Context, mark int, res *ActResult) {
 	res.NewTabs = s.tabsOpenedSince(ctx, mark, 0)
+	if len(res.NewTabs) > 0 {
+		res.NewTabs = s.titledTabs(ctx, mark, res.NewTabs)
+	}
 	res.Note = joinNote(res.Note, newTabsNote(res.NewTabs))
 	if res.URL == "" {
 		// The page could not be described: if its tab is gone, give the
@@ -278,7 +281,47 @@ func (s *Session) tabsAfterClick(ctx context.Context, mark int, res *ActResult) 
 		st := &PageState{}
 		s.describe(ctx, st)
 		res.URL, res.Title, res.Focused, res.NumberingStale = st.URL, st.Title, nil, true
-		res.Note = fmt.Sprintf("The page closed its tab; tab %d (%q) is current now: list its elements before acting by number.", tab, st.Title)
+		res.Note = fmt.Sprintf("The page closed its tab; tab %d (“%s”) is current now: list its elements before acting by number.", tab, st.Title)
+	}
+}
+
+// titleWait bounds how long a click waits for the tabs it opened to have
+// titles (a listener hears "opened a new tab: Map of Kazan", not its address).
+const titleWait = 1500 * time.Millisecond
+
+// untitled reports whether a tab shows no title of its own yet: Chromium
+// shows the address (without its scheme) until the page's title arrives.
+func untitled(t Tab) bool {
+	if t.Title == "" || t.Title == t.URL || t.URL == "about:blank" {
+		return true
+	}
+	if u, err := url.Parse(t.URL); err == nil && u.Host != "" {
+		return t.Title == strings.TrimPrefix(t.URL, u.Scheme+"://")
+	}
+	return false
+}
+
+// titledTabs waits, up to titleWait, for new tabs that show no title yet
+// to get one; a page without a title keeps showing its address.
+func (s *Session) titledTabs(ctx context.Context, mark int, tabs []Tab) []Tab {
+	deadline := time.Now().Add(titleWait)
+	for {
+		waiting := false
+		for _, t := range tabs {
+			waiting = waiting || untitled(t)
+		}
+		if !waiting || time.Now().After(deadline) {
+			return tabs
+		}
+		select {
+		case <-ctx.Done():
+			return tabs
+		case <-time.After(50 * time.Millisecond):
+		}
+		// Tabs the page closed again meanwhile drop out.
+		if tabs = s.tabsOpenedSince(ctx, mark, 0); len(tabs) == 0 {
+			return nil
+		}
 	}
 }
 
@@ -333,7 +376,7 @@ func (s *Session) refreshTabs(ctx context.Context) ([]proto.TargetTargetInfo, er
 func (s *Session) tabList(infos []proto.TargetTargetInfo) []Tab {
 	tabs := make([]Tab, len(infos))
 	for i, t := range infos {
-		tabs[i] = Tab{Index: i + 1, Title: t.Title, URL: t.URL, Current: t.TargetID == s.page.TargetID}
+		tabs[i] = Tab{Index: i + 1, Title: spaced(t.Title), URL: t.URL, Current: t.TargetID == s.page.TargetID}
 	}
 	return tabs
 }
@@ -426,7 +469,7 @@ func tabsLine(tabs []Tab) string {
 	}
 	parts := make([]string, len(tabs))
 	for i, t := range tabs {
-		parts[i] = fmt.Sprintf("%d %q", t.Index, t.Title)
+		parts[i] = fmt.Sprintf("%d “%s”", t.Index, t.Title)
 	}
 	return "the tabs are " + strings.Join(parts, ", ")
 }
@@ -650,5 +693,5 @@ func (s *Session) CloseTab(ctx context.Context, index int) (*TabsResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &TabsResult{Tabs: s.tabList(infos), Note: fmt.Sprintf("Closed %q.", closing.Title)}, nil
+	return &TabsResult{Tabs: s.tabList(infos), Note: fmt.Sprintf("Closed “%s”.", spaced(closing.Title))}, nil
 }

@@ -38,9 +38,10 @@ type waitArgs struct {
 }
 
 type listArgs struct {
-	Scope  string `json:"scope"`
-	Limit  int    `json:"limit"`
-	Offset int    `json:"offset"`
+	Scope    string `json:"scope"`
+	Limit    int    `json:"limit"`
+	Offset   int    `json:"offset"`
+	FromHere bool   `json:"from_here"`
 }
 
 type showArgs struct {
@@ -104,6 +105,13 @@ type scrollArgs struct {
 
 type extractArgs struct {
 	Mode string `json:"mode"`
+}
+
+type readArgs struct {
+	From        int    `json:"from"`
+	Heading     int    `json:"heading"`
+	Chars       int    `json:"chars"`
+	ContinueURL string `json:"continue_url"`
 }
 
 type screenshotArgs struct {
@@ -170,8 +178,15 @@ func Register(r *tools.Registry, ss *Sessions) {
 			Description: "Number every visible, uncovered interactive element of the page (links, buttons, fields, list boxes, clickable items; inside frames and shadow DOM too) in document order and return a window of them: {generation, total, offset, limit, has_more, items: [{number, id, role, name, tag, type, value, href, disabled, checked, frame}]}. Act only by these numbers, and list again after navigation or when an act reports numbering_stale.",
 			InputSchema: schema(`"scope": {"type": "string", "enum": ["page", "viewport", "main", "dialog"], "description": "page (default): everything; viewport: only what is on screen; main: the main content; dialog: the open modal dialog"},
 				"limit": {"type": "integer", "minimum": 1, "maximum": 500, "description": "how many items to return (default 50)"},
-				"offset": {"type": "integer", "minimum": 0, "description": "skip this many items (paging)"}`),
+				"offset": {"type": "integer", "minimum": 0, "description": "skip this many items (paging)"},
+				"from_here": {"type": "boolean", "description": "start the window at the place the page shows now (an in-page link's target, else the top of the screen) instead of offset"}`),
 			Handler: handler(ss, func(ctx context.Context, s *Session, a listArgs) (any, error) {
+				if a.FromHere {
+					if a.Offset != 0 {
+						return nil, invalid("give offset or from_here, not both")
+					}
+					return s.ListFromHere(ctx, ListOptions{Scope: a.Scope, Limit: a.Limit})
+				}
 				return s.List(ctx, ListOptions{Scope: a.Scope, Limit: a.Limit, Offset: a.Offset})
 			})},
 		tools.Tool{Name: "browser_overlay_show",
@@ -290,6 +305,15 @@ func Register(r *tools.Registry, ss *Sessions) {
 			InputSchema: schema(`"mode": {"type": "string", "enum": ["summary"], "description": "only summary"}`),
 			Handler: handler(ss, func(ctx context.Context, s *Session, a extractArgs) (any, error) {
 				return s.Extract(ctx, a.Mode)
+			})},
+		tools.Tool{Name: "browser_read",
+			Description: "Read the page's main text by portions (about 1500 characters, cut at paragraph or sentence ends): from a character offset (from; browser_extract's more_at and a portion's next say where to go on) or from a numbered heading (browser_extract numbers them). Returns text, from, next, total, has_more and the heading.",
+			InputSchema: schema(`"from": {"type": "integer", "minimum": 0, "description": "character offset in the main text (default 0)"},
+				"heading": {"type": "integer", "minimum": 1, "description": "start at this heading (its number in browser_extract's headings)"},
+				"chars": {"type": "integer", "minimum": 200, "maximum": 6000, "description": "portion size (default 1500)"},
+				"continue_url": {"type": "string", "description": "the address the last portion came from: if the page is another one now, read it from the start"}`),
+			Handler: handler(ss, func(ctx context.Context, s *Session, a readArgs) (any, error) {
+				return s.Read(ctx, ReadOptions{From: a.From, Heading: a.Heading, Chars: a.Chars, ContinueURL: a.ContinueURL})
 			})},
 		tools.Tool{Name: "browser_screenshot",
 			Description: "Save a PNG screenshot of the screen (or the whole page with full_page) into the screenshot folder and return its path. Use it when something fails, for the log.",

@@ -422,6 +422,15 @@ func (s *Sites) handler() http.Handler {
 		render(w, "links", map[string]any{"Title": fmt.Sprintf("Article number %d", n), "Number": n})
 	})
 
+	// --- a travel guide: in-page contents links, a long text in sections,
+	// a link that opens a new tab on a page whose title has no-break spaces.
+	mux.HandleFunc("GET /guide", func(w http.ResponseWriter, r *http.Request) {
+		render(w, "guide", map[string]any{"Title": "A walk through Kazan"})
+	})
+	mux.HandleFunc("GET /guide/map", func(w http.ResponseWriter, r *http.Request) {
+		render(w, "guide", map[string]any{"Title": "Map\u00a0of\u00a0Kazan", "Map": true})
+	})
+
 	// --- a slow page (tests throttle the network through CDP) -------------------
 	mux.HandleFunc("GET /slow", func(w http.ResponseWriter, r *http.Request) {
 		render(w, "slow", map[string]any{"Title": "Timetable", "Filler": make([]struct{}, 150)})

@@ -1,0 +1,373 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/ysmood/gson"
+)
+
+// Reading by portions: the main text of a page (its main landmark, else its
+// article, else the body) as the browser renders it, cut into portions of
+// about 1,500 characters at paragraph or sentence ends, so a listener can hear
+// a whole chapter: from the start, on from where the last portion stopped, or
+// from one of the page's numbered headings.
+
+// Portion sizes of browser_read.
+const (
+	DefaultPortion = MaxGist
+	MinPortion     = 200
+	MaxPortion     = 6000
+	// maxReadHeadings bounds the headings numbered for reading (a summary
+	// shows the first 60 of them).
+	maxReadHeadings = 300
+	maxSummaryHeads = 60
+)
+
+// readJS runs in the overlay's isolated world of the top document: the main
+// text as rendered (innerText: hidden parts left out, paragraphs on lines of
+// their own) and every visible heading of the page in document order, with
+// whether it lies in that text.
+const readJS = `function() {
+	const norm = s => (s == null ? '' : String(s)).replace(/[\s\u00a0\u200b]+/g, ' ').trim();
+	const clip = (s, n) => (s.length > n ? s.slice(0, n - 1).trimEnd() + '…' : s);
+	const vis = el => {
+		const r = el.getBoundingClientRect();
+		if (r.width < 1 || r.height < 1) return false;
+		return el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : true;
+	};
+	const root = document.querySelector('main,[role="main" i]') || document.querySelector('article') || document.body;
+	// The first line of text after a heading, so that the heading is found
+	// in the text at its own place, not at a contents link of the same name.
+	const after = h => {
+		for (let e = h; e && e !== root; e = e.parentElement) {
+			for (let n = e.nextElementSibling; n; n = n.nextElementSibling) {
+				const line = (n.innerText || '').split('\n').map(norm).find(l => l);
+				if (line) return line.slice(0, 40);
+			}
+		}
+		return '';
+	};
+	const headings = [];
+	for (const h of document.querySelectorAll('h1,h2,h3,h4,h5,h6,[role="heading" i]')) {
+		if (headings.length >= ` + "300" + `) break;
+		if (!vis(h)) continue;
+		const level = /^H[1-6]$/.test(h.tagName) ? +h.tagName[1] : (parseInt(h.getAttribute('aria-level'), 10) || 2);
+		const text = clip(norm(h.getAttribute('aria-label') || h.innerText || h.textContent), 120);
+		if (!text) continue;
+		const main = !!root && root.contains(h);
+		headings.push({ level, text, main, key: norm(h.innerText || h.textContent).slice(0, 200), after: main ? after(h) : '' });
+	}
+	return JSON.stringify({ title: document.title, url: location.href, text: root ? (root.innerText || '') : '', headings });
+}`
+
+// hereJS finds where "here" is in the list: given the ids of the top
+// document's numbered elements (in list order), the first one at or after
+// the target of the address's #fragment when that target is on screen (an
+// in-page link was just followed), else the first one whose top is on or
+// below the top of the screen and that does not stay put while the page
+// scrolls (fixed or sticky bars).
+const hereJS = `function(ids) {
+	const W = globalThis.__waymark;
+	if (!W) return JSON.stringify({ index: -1 });
+	let target = null;
+	try {
+		const h = decodeURIComponent(location.hash.slice(1));
+		if (h) target = document.getElementById(h) || document.getElementsByName(h)[0] || null;
+	} catch (e) { /* a malformed fragment names nothing */ }
+	if (target) {
+		const tr = target.getBoundingClientRect();
+		if (tr.bottom > 0 && tr.top < innerHeight) {
+			for (let i = 0; i < ids.length; i++) {
+				const el = W.element(ids[i]);
+				if (el && (el === target || target.contains(el) || (target.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING))) {
+					return JSON.stringify({ index: i, by: 'target', label: norm(target.innerText || target.textContent) });
+				}
+			}
+		}
+	}
+	const stays = el => {
+		for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
+			const p = getComputedStyle(e).position;
+			if (p === 'fixed' || p === 'sticky') return true;
+		}
+		return false;
+	};
+	for (let i = 0; i < ids.length; i++) {
+		const el = W.element(ids[i]);
+		if (!el) continue;
+		const r = el.getBoundingClientRect();
+		if (r.top >= -1 && !stays(el)) return JSON.stringify({ index: i, by: 'scroll' });
+	}
+	return JSON.stringify({ index: ids.length, by: 'scroll' });
+	function norm(s) { return (s == null ? '' : String(s)).replace(/[\s\u00a0\u200b]+/g, ' ').trim().slice(0, 120); }
+}`
+
+// ReadOptions choose the portion of browser_read.
+type ReadOptions struct {
+	From    int // character offset in the main text
+	Heading int // read from this heading (its number in the page's headings, from 1)
+	Chars   int // portion size (default 1500)
+	// ContinueURL is the address of the page the last portion came from:
+	// when the page is another one now, reading starts again from the top.
+	ContinueURL string
+}
+
+// ReadResult is one portion of the page's main text.
+type ReadResult struct {
+	Title   string `json:"title"`
+	URL     string `json:"url"`
+	From    int    `json:"from"`
+	Next    int    `json:"next"`
+	Total   int    `json:"total"`
+	HasMore bool   `json:"has_more"`
+	// Heading is the heading the portion starts at, when read from one.
+	Heading  *Heading `json:"heading,omitempty"`
+	Headings int      `json:"headings"`
+	Note     string   `json:"note,omitempty"`
+	Text     string   `json:"text"`
+}
+
+// readable is the page's main text and numbered headings.
+type readable struct {
+	title, url string
+	text       []rune
+	headings   []Heading
+}
+
+// readPage gets the page's readable text (the session lock is held).
+func (s *Session) readPage(ctx context.Context) (*readable, error) {
+	w, err := s.topWorld(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var raw struct {
+		Title    string `json:"title"`
+		URL      string `json:"url"`
+		Text     string `json:"text"`
+		Headings []struct {
+			Level int    `json:"level"`
+			Text  string `json:"text"`
+			Main  bool   `json:"main"`
+			Key   string `json:"key"`
+			After string `json:"after"`
+		} `json:"headings"`
+	}
+	if err := s.evalIn(ctx, w, readJS, nil, &raw); err != nil {
+		return nil, fmt.Errorf("reading the page: %w", err)
+	}
+	text := readableText(raw.Text)
+	r := &readable{title: spaced(raw.Title), url: raw.URL, text: []rune(text)}
+	pos := 0 // byte offset in text: headings come in document order
+	for i, h := range raw.Headings {
+		hd := Heading{Number: i + 1, Level: h.Level, Text: h.Text, At: -1}
+		if h.Main && h.Key != "" {
+			j := -1
+			if h.After != "" {
+				j = strings.Index(text[pos:], h.Key+"\n"+spaced(h.After))
+			}
+			if j < 0 {
+				j = strings.Index(text[pos:], h.Key)
+			}
+			if j >= 0 {
+				hd.At = utf8.RuneCountInString(text[:pos+j])
+				pos += j + len(h.Key)
+			}
+		}
+		r.headings = append(r.headings, hd)
+	}
+	return r, nil
+}
+
+// evalIn calls a function of our own in world w with one JSON argument; the
+// function returns a JSON string, decoded into out.
+func (s *Session) evalIn(ctx context.Context, w *world, fn string, arg any, out any) error {
+	args := []*proto.RuntimeCallArgument{}
+	if arg != nil {
+		args = append(args, &proto.RuntimeCallArgument{Value: gson.New(arg)})
+	}
+	res, err := proto.RuntimeCallFunctionOn{FunctionDeclaration: fn, ExecutionContextID: w.ctxID, Arguments: args,
+		ReturnByValue: true}.Call(w.p.Context(ctx))
+	if err != nil {
+		return err
+	}
+	if res.ExceptionDetails != nil {
+		return jsError(res.ExceptionDetails)
+	}
+	return json.Unmarshal([]byte(res.Result.Value.Str()), out)
+}
+
+// readableText is innerText for listening: spaces (no-break ones too)
+// collapsed within a line, empty lines dropped, one paragraph a line.
+func readableText(s string) string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		if l := spaced(line); l != "" {
+			// Indentation is kept (program code means it), as plain spaces.
+			indent := len(line) - len(strings.TrimLeft(line, " \t\u00a0"))
+			if indent > 0 && indent < 40 {
+				l = strings.Repeat(" ", len([]rune(line[:indent]))) + l
+			}
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// spaced collapses every run of white space (no-break and zero-width spaces
+// too) into one space, so titles and names are spoken, never escaped.
+func spaced(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '\u200b' }), " ")
+}
+
+// portion cuts about n characters of text from from: at the last paragraph
+// end in its second half, else the last sentence end, else the last space.
+// It returns the portion and where the next one starts.
+func portion(text []rune, from, n int) (string, int) {
+	if from >= len(text) {
+		return "", len(text)
+	}
+	end := min(from+n, len(text))
+	if end < len(text) {
+		cut := -1
+		half := from + n/2
+		for i := end - 1; i > half && cut < 0; i-- {
+			if text[i] == '\n' {
+				cut = i + 1
+			}
+		}
+		for i := end - 1; i > half && cut < 0; i-- {
+			if (text[i] == '.' || text[i] == '!' || text[i] == '?' || text[i] == '…') && i+1 < len(text) && unicode.IsSpace(text[i+1]) {
+				cut = i + 1
+			}
+		}
+		for i := end - 1; i > half && cut < 0; i-- {
+			if unicode.IsSpace(text[i]) {
+				cut = i
+			}
+		}
+		if cut > 0 {
+			end = cut
+		}
+	}
+	next := end
+	for next < len(text) && unicode.IsSpace(text[next]) {
+		next++
+	}
+	return strings.TrimSpace(string(text[from:end])), next
+}
+
+// Read returns a portion of the page's main text: from a character offset,
+// or from a numbered heading (the numbers browser_extract gives them).
+func (s *Session) Read(ctx context.Context, o ReadOptions) (*ReadResult, error) {
+	if o.From < 0 {
+		return nil, invalid("from %d: a character offset, 0 or more", o.From)
+	}
+	if o.Heading < 0 {
+		return nil, invalid("heading %d: headings count from 1", o.Heading)
+	}
+	if o.Heading > 0 && o.From > 0 {
+		return nil, invalid("give from or heading, not both")
+	}
+	if o.Chars == 0 {
+		o.Chars = DefaultPortion
+	}
+	if o.Chars < MinPortion || o.Chars > MaxPortion {
+		return nil, invalid("chars %d: use %d..%d", o.Chars, MinPortion, MaxPortion)
+	}
+	ctx, unlock, err := s.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	r, err := s.readPage(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res := &ReadResult{Title: r.title, URL: r.url, Total: len(r.text), Headings: len(r.headings), From: o.From}
+	if o.ContinueURL != "" && o.ContinueURL != r.url {
+		res.From, res.Note = 0, "This is another page than the one read before: reading it from the start."
+	}
+	if o.Heading > 0 {
+		if o.Heading > len(r.headings) {
+			if len(r.headings) == 0 {
+				return nil, fmt.Errorf("this page has no headings; read it from the start instead")
+			}
+			return nil, fmt.Errorf("there is no heading %d: the page has %d headings (1 to %d)", o.Heading, len(r.headings), len(r.headings))
+		}
+		h := r.headings[o.Heading-1]
+		if h.At < 0 {
+			return nil, fmt.Errorf("heading %d (%s) is not in the main text of the page (it heads a menu or side panel); its links are in the list", h.Number, h.Text)
+		}
+		res.Heading, res.From = &h, h.At
+	}
+	if res.From > len(r.text) {
+		return nil, fmt.Errorf("from %d is past the end of the main text (%d characters)", res.From, len(r.text))
+	}
+	res.Text, res.Next = portion(r.text, res.From, o.Chars)
+	res.HasMore = res.Next < len(r.text)
+	return res, nil
+}
+
+// ListFromHere numbers the page as List does and returns the window that
+// starts at "here": the first element at or after the target of an in-page
+// link just followed, else the first element at the top of the screen.
+func (s *Session) ListFromHere(ctx context.Context, o ListOptions) (*ListResult, error) {
+	o.Offset = 0
+	ctx, unlock, err := s.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	r, err := s.list(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	n := s.current.Load()
+	if n == nil || n.gen != r.Generation || len(n.items) == 0 {
+		return r, nil
+	}
+	var ids []string
+	var at []int
+	for i, it := range n.items {
+		if it.Frame == "" {
+			ids, at = append(ids, it.ID), append(at, i)
+		}
+	}
+	w, err := s.topWorld(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var here struct {
+		Index int    `json:"index"`
+		By    string `json:"by"`
+		Label string `json:"label"`
+	}
+	if err := s.evalIn(ctx, w, hereJS, ids, &here); err != nil {
+		return nil, fmt.Errorf("finding the place on the page: %w", err)
+	}
+	off := len(n.items)
+	if here.Index >= 0 && here.Index < len(at) {
+		off = at[here.Index]
+	}
+	if here.Index < 0 {
+		off = 0
+	}
+	n.offset = off
+	note := r.Note
+	if off >= len(n.items) {
+		note = strings.TrimSpace(note + fmt.Sprintf(" No element lies below this place; the page has %d in all.", len(n.items)))
+		n.offset = len(n.items)
+	}
+	if s.overlay != nil {
+		_, _, _ = s.drawOverlay(ctx, n, s.overlay.scheme)
+	}
+	out := n.result(note)
+	out.Banners = r.Banners
+	return out, nil
+}

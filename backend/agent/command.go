@@ -70,7 +70,7 @@ func (c *CommandAgent) Run(ctx context.Context, command string) (any, error) {
 	c.emit(Event{Event: "command", Text: command})
 	var out any
 	var err error
-	if _, builtin := c.Runtime.Model.(Builtin); builtin {
+	if _, builtin := c.Runtime.LLM().(Builtin); builtin {
 		out, err = c.builtin(ctx, command)
 	} else {
 		out, err = c.withModel(ctx, command)
@@ -249,7 +249,7 @@ func (c *CommandAgent) withModel(ctx context.Context, command string) (any, erro
 		return nil, err
 	}
 	for turn := 0; turn < turns; turn++ {
-		resp, err := c.Runtime.Model.Complete(ctx, llm.Request{Messages: msgs, Tools: specs})
+		resp, err := c.Runtime.LLM().Complete(ctx, llm.Request{Messages: msgs, Tools: specs})
 		if err != nil {
 			return fail(fmt.Errorf("the model failed: %w", err))
 		}

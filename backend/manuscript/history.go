@@ -39,6 +39,9 @@ func (m *Manuscript) ApplySplice(ctx context.Context, baseRev int64, start, end 
 	if !utf8.Valid(text) || bytes.IndexByte(text, 0) >= 0 {
 		return Outcome{}, fmt.Errorf("%w: the typed text is not valid UTF-8 text (or holds a NUL byte); nothing was written", document.ErrBadInput)
 	}
+	if len(src)-(end-start)+len(text) == 0 {
+		return Outcome{}, fmt.Errorf("%w: the manuscript cannot become empty; nothing was written (delete the file instead, or leave a title line)", document.ErrBadInput)
+	}
 	if start == end && len(text) == 0 {
 		return Outcome{Op: "ReplaceText", Rev: d.Rev(), Cursor: -1, Summary: "nothing changed"}, nil
 	}

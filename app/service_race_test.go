@@ -17,10 +17,16 @@ func TestDesktopSettingsDuringCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
+	stop := make(chan struct{})
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		for k := 0; k < 20; k++ {
+		for k := 0; ; k++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
 			s.FontSize = 14 + k%4
 			if _, err := a.SaveSettings(s); err != nil {
 				t.Error(err)
@@ -31,9 +37,12 @@ func TestDesktopSettingsDuringCommand(t *testing.T) {
 	for k := 0; k < 10; k++ {
 		res, err := a.RunCommand(`find the first mention of "Mira"`)
 		if err != nil || !res.Success {
+			close(stop)
+			wg.Wait()
 			t.Fatalf("command during a settings save: %v %+v", err, res.Error)
 		}
 	}
+	close(stop)
 	wg.Wait()
 	if _, ok := a.model().(interface{ Name() string }); !ok {
 		t.Fatal("no model after the saves")

@@ -218,7 +218,7 @@ func TestCLIBadInput(t *testing.T) {
 func TestCLIBadFilesAndUsage(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "w.db")
-	files := map[string][]byte{"empty.md": {}, "bin.md": []byte("\x00\x01\x02"), "cp1251.md": []byte("\xcf\xf0\xe8\xe2\xe5\xf2\n")}
+	files := map[string][]byte{"bin.md": []byte("\x00\x01\x02"), "cp1251.md": []byte("\xcf\xf0\xe8\xe2\xe5\xf2\n")}
 	for name, content := range files {
 		p := filepath.Join(dir, name)
 		os.WriteFile(p, content, 0o644)
@@ -228,7 +228,18 @@ func TestCLIBadFilesAndUsage(t *testing.T) {
 			t.Errorf("%s: exit %d %s", name, code, out.String())
 		}
 	}
+	// An empty file is an empty book; a device is refused before it is read.
+	empty := filepath.Join(dir, "empty.md")
+	os.WriteFile(empty, nil, 0o644)
 	var out bytes.Buffer
+	if code := run(context.Background(), []string{"call", "Outline", "--doc", empty, "--db", db}, nil, &out, &out); code != 0 || !strings.Contains(out.String(), `"items":0`) {
+		t.Errorf("empty book: exit %d %s", code, out.String())
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{"call", "Outline", "--doc", "/dev/zero", "--db", db}, nil, &out, &out); code != 1 || !strings.Contains(out.String(), "not a regular file") {
+		t.Errorf("/dev/zero: exit %d %s", code, out.String())
+	}
+	out.Reset()
 	if code := run(context.Background(), []string{"call", "Outline", "--doc", filepath.Join(dir, "missing.md"), "--db", db}, nil, &out, &out); code != 1 || !strings.Contains(out.String(), "no such file") {
 		t.Errorf("missing file: %d %s", code, out.String())
 	}

@@ -205,19 +205,18 @@ func (a *DesktopApp) applyModel(s Settings) {
 			m = c
 		}
 	}
-	a.runMu.Lock()
-	a.rt.Model = m
-	a.runMu.Unlock()
+	a.rt.SetModel(m)
 }
 
 // model is the model the commands use now.
 func (a *DesktopApp) model() llm.Model {
-	a.runMu.Lock()
-	defer a.runMu.Unlock()
-	if a.rt == nil || a.rt.Model == nil {
+	if a.rt == nil {
 		return agent.Builtin{}
 	}
-	return a.rt.Model
+	if m := a.rt.LLM(); m != nil {
+		return m
+	}
+	return agent.Builtin{}
 }
 
 // Check is one line of a connection test.

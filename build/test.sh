@@ -5,7 +5,10 @@
 #   go vet     go vet -tags sqlite_fts5 ./...
 #   frontend   svelte-check (TypeScript) and the Vite build into frontend/dist
 #   go test    go test -tags sqlite_fts5 -count=1 ./... (unit, integration on real SQLite
-#              files, Chromium at /usr/bin/chromium, the corpus tier from ../shared/corpus)
+#              files, Chromium at /usr/bin/chromium, the corpus tier from ../shared/corpus;
+#              also two real writer processes on one book and the SIGKILL tests)
+#   race       the same Go suite under the race detector (go test -race): a data race is
+#              a failure (a separate step: the detector makes the suite several times slower)
 #   desktop    the production binary opens its real window under Xvfb (started here on a
 #              free display, even when $DISPLAY is set), on the sample manuscript with a
 #              database in a temporary folder; a screenshot of the window is taken, must
@@ -14,15 +17,15 @@
 #              command through them (TestDesktopDevIPC)
 # Every step runs even when an earlier one failed (so one run shows everything); the
 # script exits non-zero if any failed. The last line is "N passed, N failed".
-# `bash build/test.sh desktop` (or gofmt, vet, frontend, gotest) runs only those steps.
+# `bash build/test.sh desktop` (or gofmt, vet, frontend, gotest, race) runs only those steps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 # Arguments pick steps by name (e.g. `bash build/test.sh desktop`); none runs them all.
 selected=("$@")
 for s in "${selected[@]}"; do
-  case "$s" in gofmt | vet | frontend | gotest | desktop) ;; *)
-    echo "usage: bash build/test.sh [gofmt] [vet] [frontend] [gotest] [desktop]" >&2
+  case "$s" in gofmt | vet | frontend | gotest | race | desktop) ;; *)
+    echo "usage: bash build/test.sh [gofmt] [vet] [frontend] [gotest] [race] [desktop]" >&2
     exit 2
     ;;
   esac
@@ -79,6 +82,17 @@ go_tests() {
   log=$(mktemp)
   go test -tags "$tags" -count=1 ./... 2>&1 | tee "$log" || rc=$?
   echo "go test: $(grep -c '^ok ' "$log" || true) packages ok, $(grep -c '^FAIL' "$log" || true) FAIL lines"
+  rm -f "$log"
+  return "$rc"
+}
+
+race_tests() {
+  # The whole Go suite with the race detector; any "WARNING: DATA RACE" fails the
+  # test that saw it (and so the step).
+  local log rc=0
+  log=$(mktemp)
+  go test -race -tags "$tags" -count=1 -timeout 30m ./... 2>&1 | tee "$log" || rc=$?
+  echo "go test -race: $(grep -c '^ok ' "$log" || true) packages ok, $(grep -c '^FAIL' "$log" || true) FAIL lines, $(grep -c 'WARNING: DATA RACE' "$log" || true) data races"
   rm -f "$log"
   return "$rc"
 }
@@ -191,6 +205,7 @@ run gofmt gofmt check_gofmt
 run vet "go vet" go vet -tags "$tags" ./...
 run frontend frontend frontend
 run gotest "go test" go_tests
+run race "go test -race" race_tests
 run desktop desktop desktop_tier
 
 echo "== ${#passed[@]} of $((${#passed[@]} + ${#failed[@]})) steps passed in $(($(date +%s) - start)) s${failed:+; failed: ${failed[*]}}"

@@ -70,7 +70,7 @@ func (c *CommandAgent) Run(ctx context.Context, command string) (any, error) {
 	c.emit(Event{Event: "command", Text: command})
 	var out any
 	var err error
-	if _, builtin := c.Runtime.Model.(Builtin); builtin || readsBook(command) {
+	if _, builtin := c.Runtime.LLM().(Builtin); builtin || readsBook(command) {
 		// Find, collect and summarise go straight to RunCursorAgent, which asks
 		// the model (when there is one) through the one-JSON-action protocol.
 		out, err = c.builtin(ctx, command)
@@ -172,7 +172,7 @@ func searchKey(t Task, task string) string {
 
 // builtin understands the fixed command set.
 func (c *CommandAgent) builtin(ctx context.Context, cmd string) (any, error) {
-	_, isBuiltin := c.Runtime.Model.(Builtin)
+	_, isBuiltin := c.Runtime.LLM().(Builtin)
 	if m := reCollect.FindStringSubmatch(cmd); m != nil {
 		phrase, set := m[1], m[2]
 		if set == "" {
@@ -483,7 +483,7 @@ func (c *CommandAgent) withModel(ctx context.Context, command string) (any, erro
 		return nil, err
 	}
 	for turn := 0; turn < turns; turn++ {
-		resp, err := c.Runtime.Model.Complete(ctx, llm.Request{Messages: msgs, Tools: specs})
+		resp, err := c.Runtime.LLM().Complete(ctx, llm.Request{Messages: msgs, Tools: specs})
 		if err != nil {
 			return fail(fmt.Errorf("the model failed: %w", err))
 		}

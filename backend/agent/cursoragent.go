@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/llm"
@@ -110,7 +111,26 @@ func wantsCodeOrQuotes(task string) bool {
 type Runtime struct {
 	WS    *manuscript.Workspace
 	Store *store.Store
+	// Model is set when the Runtime is made; afterwards it changes only through
+	// SetModel and is read through LLM (the window's settings change it while a
+	// command may be running).
 	Model llm.Model
+
+	mu sync.Mutex
+}
+
+// LLM returns the model in use now.
+func (rt *Runtime) LLM() llm.Model {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.Model
+}
+
+// SetModel makes the next runs use m; a run already going keeps its model.
+func (rt *Runtime) SetModel(m llm.Model) {
+	rt.mu.Lock()
+	rt.Model = m
+	rt.mu.Unlock()
 }
 
 // validate checks the options and fills defaults.
@@ -160,7 +180,8 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 			return CursorAgentResult{}, err
 		}
 	}
-	res := CursorAgentResult{TaskID: o.TaskID, TargetSetID: o.TargetSetID, Model: rt.Model.Name()}
+	model := rt.LLM()
+	res := CursorAgentResult{TaskID: o.TaskID, TargetSetID: o.TargetSetID, Model: model.Name()}
 	var st *taskState
 	if o.TaskID != "" {
 		raw := o.State
@@ -235,7 +256,7 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 	retries := 0
 	for res.Steps < steps {
 		res.Steps++
-		resp, err := rt.Model.Complete(ctx, llm.Request{Messages: request(), JSONSchema: &llm.JSONSchema{Name: "cursor_action", Schema: ActionSchema}})
+		resp, err := model.Complete(ctx, llm.Request{Messages: request(), JSONSchema: &llm.JSONSchema{Name: "cursor_action", Schema: ActionSchema}})
 		res.Tokens.PromptTokens += resp.Usage.PromptTokens
 		res.Tokens.CompletionTokens += resp.Usage.CompletionTokens
 		res.Tokens.TotalTokens += resp.Usage.TotalTokens

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"unicode/utf8"
@@ -34,6 +35,7 @@ type Document struct {
 	heads   []int // indices of Heading items, ascending
 	refs    []parser.Reference
 	newline string
+	bom     bool // the file starts with a UTF-8 byte-order mark (not part of src)
 
 	rev     int64
 	baseRev int64    // the oldest revision pointers can be re-based from
@@ -51,19 +53,43 @@ type Change struct {
 	// (Delete, or the undo of an insertion); false when the item at Start was
 	// rewritten in place (ReplaceText and its undo).
 	Removes bool
+	// DLines and DRunes are how many lines and characters the change added
+	// (negative: removed), so line and character offsets re-base too.
+	DLines, DRunes int
 }
 
-// CheckSource validates manuscript bytes: text, UTF-8, no NUL bytes, not empty and
-// within maxSize (0 = DefaultMaxSize). The error names the first offending byte.
+// BOM is the UTF-8 byte-order mark (U+FEFF) some editors put at the start of a
+// file. The offset model: the BOM is kept on disk exactly as it was, but it is
+// never text — a Document's source, every offset (byte, character, line), the
+// editor's text and the revision log all start after it.
+var BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// cutBOM returns src without a leading byte-order mark, and whether it had one.
+func cutBOM(src []byte) ([]byte, bool) {
+	if bytes.HasPrefix(src, BOM) {
+		return src[len(BOM):], true
+	}
+	return src, false
+}
+
+// CutBOM returns the text of file bytes (without a leading byte-order mark) and the
+// mark itself (nil if there is none), so that the file can be written back as
+// mark + text.
+func CutBOM(file []byte) (text, bom []byte) {
+	if t, ok := cutBOM(file); ok {
+		return t, BOM
+	}
+	return file, nil
+}
+
+// CheckSource validates manuscript bytes: text, UTF-8, no NUL bytes and within
+// maxSize (an empty file is an empty book) (0 = DefaultMaxSize). The error names the first offending byte.
 func CheckSource(name string, src []byte, maxSize int64) error {
 	if maxSize <= 0 {
 		maxSize = DefaultMaxSize
 	}
 	if int64(len(src)) > maxSize {
 		return fmt.Errorf("%w: %s is %d bytes, over the limit of %d bytes; raise the limit (--max-size) or split the manuscript", ErrBadFile, name, len(src), maxSize)
-	}
-	if len(src) == 0 {
-		return fmt.Errorf("%w: %s is empty (0 bytes); a manuscript needs at least one line, e.g. \"# Title\"", ErrBadFile, name)
 	}
 	if i := bytes.IndexByte(src, 0); i >= 0 {
 		line := bytes.Count(src[:i], nl) + 1
@@ -114,14 +140,40 @@ func ReadRaw(path string, maxSize int64) ([]byte, error) {
 	if fi.IsDir() {
 		return nil, fmt.Errorf("%w: %s is a folder; give the path of a Markdown file", ErrBadFile, path)
 	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s is not a regular file (%s); Waymark opens only ordinary files, not devices, pipes or sockets", ErrBadFile, path, fileKind(fi.Mode()))
+	}
 	if fi.Size() > maxSize {
 		return nil, fmt.Errorf("%w: %s is %d bytes, over the limit of %d bytes; raise the limit (--max-size) or split the manuscript", ErrBadFile, path, fi.Size(), maxSize)
 	}
-	src, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read manuscript: %w", err)
 	}
+	defer f.Close()
+	// The file may grow between the check and the read: never read past the limit.
+	src, err := io.ReadAll(io.LimitReader(f, maxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read manuscript: %w", err)
+	}
+	if int64(len(src)) > maxSize {
+		return nil, fmt.Errorf("%w: %s is over the limit of %d bytes; raise the limit (--max-size) or split the manuscript", ErrBadFile, path, maxSize)
+	}
 	return src, nil
+}
+
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "mode " + m.String()
 }
 
 // Parse builds the linear document of src at revision rev. The source is copied.
@@ -133,7 +185,8 @@ func Parse(src []byte, rev int64) *Document {
 // splice it in place, so the caller must not use src afterwards. Opening a file
 // reads it into a fresh buffer that needs no second copy.
 func ParseOwned(src []byte, rev int64) *Document {
-	d := &Document{src: src, rev: rev, baseRev: rev}
+	src, hasBOM := cutBOM(src)
+	d := &Document{src: src, rev: rev, baseRev: rev, bom: hasBOM}
 	p := linearize(d.src)
 	d.items, d.roots, d.refs = p.items, p.roots, p.refs
 	position(d.src, d.items, 0, 0, 0)
@@ -154,8 +207,22 @@ func (d *Document) reindexHeads() {
 	}
 }
 
-// Source returns the current Markdown. The slice must not be modified.
+// Source returns the current Markdown text (without a byte-order mark). The slice
+// must not be modified.
 func (d *Document) Source() []byte { return d.src }
+
+// FileBOM returns the byte-order mark the file starts with (written back before
+// the text on every save), or nil.
+func (d *Document) FileBOM() []byte {
+	if d.bom {
+		return BOM
+	}
+	return nil
+}
+
+// SetFileBOM records whether the file starts with a byte-order mark (after another
+// program rewrote it).
+func (d *Document) SetFileBOM(b bool) { d.bom = b }
 
 // Len is the number of items.
 func (d *Document) Len() int { return len(d.items) }

@@ -426,7 +426,6 @@ func TestCheckSource(t *testing.T) {
 		max  int64
 		want string
 	}{
-		{"empty", nil, 0, "is empty"},
 		{"nul", []byte("abc\x00def"), 0, "NUL byte at offset 3"},
 		{"bad utf8", []byte("ok\n\xff\xfe"), 0, "bad byte 0xff at offset 3 (line 2)"},
 		{"too big", []byte("12345"), 4, "over the limit of 4 bytes"},
@@ -437,8 +436,10 @@ func TestCheckSource(t *testing.T) {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
-	if err := CheckSource("ok.md", []byte("# fine\n"), 0); err != nil {
-		t.Error(err)
+	for _, ok := range [][]byte{[]byte("# fine\n"), nil, BOM} { // an empty book is a book
+		if err := CheckSource("ok.md", ok, 0); err != nil {
+			t.Error(err)
+		}
 	}
 }
 

@@ -22,6 +22,9 @@ type Edit struct {
 	OldEnd   int    // splice end in the old source
 	Old, New []byte // removed and inserted bytes
 	Removes  bool   // see Change.Removes
+	// Note tells the caller something it must pass on to the user, e.g. where
+	// an inserted heading was put.
+	Note string
 
 	wStart, wEnd int // re-parsed window in old coordinates
 	lo, hi       int // old items [lo, hi) replaced by win.items
@@ -175,6 +178,9 @@ func (d *Document) planInsert(op string, i int, md string) (*Edit, error) {
 		return nil, fmt.Errorf("%w: cannot insert next to a table cell (%s): a table keeps its shape; change the cell with ReplaceText, or insert next to the item before or after the table", ErrHierarchy, d.Label(i))
 	}
 	nlS := d.newline
+	if op == "InsertAfter" && it.Type == Heading && it.Prefix == "" && hasHeading(md) {
+		return d.planHeadingAfterSection(i, md)
+	}
 	lines := d.splitLines(md)
 	blank := strings.TrimRight(it.Prefix, " \t")
 	var at int
@@ -202,6 +208,60 @@ func (d *Document) planInsert(op string, i int, md string) (*Edit, error) {
 		}
 	}
 	return d.plan(op, i, at, at, []byte(text), false)
+}
+
+// hasHeading tells whether md makes a heading.
+func hasHeading(md string) bool {
+	for _, it := range linearize([]byte(md)).items {
+		if it.Type == Heading {
+			return true
+		}
+	}
+	return false
+}
+
+// planHeadingAfterSection inserts a heading "after" heading i: directly after the
+// heading line it would take over the section's content, so it goes after the
+// whole section instead — before the next heading of the same or a higher level,
+// or at the end of the book — and the edit's Note says so.
+func (d *Document) planHeadingAfterSection(i int, md string) (*Edit, error) {
+	it := &d.items[i]
+	nlS := d.newline
+	next := -1
+	for _, h := range d.heads {
+		if h > i && d.items[h].Level <= it.Level {
+			next = h
+			break
+		}
+	}
+	var e *Edit
+	var err error
+	var where string
+	if next >= 0 {
+		nh := &d.items[next]
+		if nh.Prefix != "" {
+			return nil, fmt.Errorf("%w: a heading inserted after %s belongs after its section, but the section ends inside a quote or list; insert it before heading %s instead", ErrHierarchy, d.Label(i), d.Label(next))
+		}
+		e, err = d.plan("InsertAfter", i, nh.Lead, nh.Lead, []byte(md+nlS+nlS), false)
+		where = fmt.Sprintf("before the next heading %q (%s)", d.Text(next), d.Label(next))
+	} else {
+		at := len(d.src)
+		text := nlS + nlS + md
+		if bytes.HasSuffix(d.src, []byte(nlS)) {
+			text = nlS + md + nlS
+		}
+		e, err = d.plan("InsertAfter", i, at, at, []byte(text), false)
+		where = "at the end of the book"
+	}
+	if err != nil {
+		return nil, err
+	}
+	if n := next; n == i+1 {
+		e.Note = fmt.Sprintf("the heading was inserted directly after heading %q (its section is empty)", d.Text(i))
+	} else {
+		e.Note = fmt.Sprintf("the heading was inserted after the whole section of %q, %s, so that section keeps its content", d.Text(i), where)
+	}
+	return e, nil
 }
 
 // PlanDelete checks removing item i (a list item with its nested items).
@@ -373,7 +433,7 @@ func (d *Document) plan(op string, target, start, oldEnd int, newBytes []byte, r
 		}
 	}
 	for k := 0; k < na; k++ {
-		if !sameItem(&olds[len(olds)-1-k], &news[len(news)-1-k], delta) {
+		if !sameItemAfter(&olds[len(olds)-1-k], &news[len(news)-1-k], delta, start) {
 			return nil, fail(d.leakReason(op, target))
 		}
 	}
@@ -481,6 +541,27 @@ func (d *Document) checkRule(op string, target int, mid []Item, removed int) err
 	return nil
 }
 
+// sameItemAfter compares an old item after the splice with its re-parsed self: its
+// offsets moved by delta. A table cell's Group (its table's start) and Lead (its
+// row's start) lie before the cell, so they move only when they come after the
+// splice start: a cell edit of another length shifts the cells after it, not
+// their table or, in the same row, their row — whose text before them (Prefix)
+// is the only part of them that changed.
+func sameItemAfter(o, n *Item, delta, start int) bool {
+	if o.Type == TableCell && (o.Group < start || o.Lead <= start) {
+		m := *n
+		if o.Group < start {
+			m.Group += delta
+		}
+		if o.Lead <= start {
+			m.Lead += delta
+			m.Prefix = o.Prefix
+		}
+		return sameItem(o, &m, delta)
+	}
+	return sameItem(o, n, delta)
+}
+
 // sameItem compares an old item with a re-parsed one shifted by delta.
 func sameItem(o, n *Item, delta int) bool {
 	if o.Type != n.Type || o.Level != n.Level || o.Start+delta != n.Start || o.End+delta != n.End ||
@@ -585,7 +666,7 @@ func (e *Edit) Apply() EditResult {
 	d.reindexHeads()
 
 	d.rev++
-	ch := Change{Rev: d.rev, Start: e.Start, OldEnd: e.OldEnd, NewEnd: e.Start + len(e.New), Removes: e.Removes}
+	ch := Change{Rev: d.rev, Start: e.Start, OldEnd: e.OldEnd, NewEnd: e.Start + len(e.New), Removes: e.Removes, DLines: dLines, DRunes: dRunes}
 	d.changes = append(d.changes, ch)
 	res.Rev, res.Change, res.Produced, res.Cursor = d.rev, ch, e.produced, e.cursor
 	return res

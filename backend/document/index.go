@@ -13,7 +13,7 @@ import (
 
 // IndexVersion changes whenever linearisation changes, so that a stored index made
 // by another version is never used.
-const IndexVersion = 3
+const IndexVersion = 4 // 4: a byte-order mark is not part of the text
 
 // ErrIndex is returned for an index that does not fit the source.
 var ErrIndex = errors.New("stale or damaged document index")
@@ -138,6 +138,7 @@ func (r *indexReader) str() string {
 // same bytes, taking src over like ParseOwned. Every range is checked against the
 // source; an index that does not fit is ErrIndex and the caller parses instead.
 func ParseWithIndex(src []byte, rev int64, index []byte) (*Document, error) {
+	src, hasBOM := cutBOM(src)
 	r := &indexReader{b: index}
 	if v := r.uvarint(); v != IndexVersion {
 		return nil, fmt.Errorf("%w: version %d, this build writes %d", ErrIndex, v, IndexVersion)
@@ -215,7 +216,7 @@ func ParseWithIndex(src []byte, rev int64, index []byte) (*Document, error) {
 	if r.err != nil || len(r.b) != 0 {
 		return nil, ErrIndex
 	}
-	d := &Document{src: src, items: items, roots: roots, refs: refs, rev: rev, baseRev: rev}
+	d := &Document{src: src, items: items, roots: roots, refs: refs, rev: rev, baseRev: rev, bom: hasBOM}
 	position(d.src, d.items, 0, 0, 0)
 	d.reindexHeads()
 	d.newline = "\n"

@@ -25,7 +25,14 @@ type Pointer struct {
 // Serialize returns the compact form "r<rev>:l<line>:c<char>:b<byte>[:i<index>]",
 // which ParsePointer reads back.
 func (p Pointer) Serialize() string {
-	s := fmt.Sprintf("r%d:l%d:c%d:b%d", p.Rev, p.Line, p.Char, p.Byte)
+	s := "r" + strconv.FormatInt(p.Rev, 10)
+	if p.Line >= 0 {
+		s += ":l" + strconv.Itoa(p.Line)
+	}
+	if p.Char >= 0 {
+		s += ":c" + strconv.Itoa(p.Char)
+	}
+	s += ":b" + strconv.Itoa(p.Byte)
 	if p.Index >= 0 {
 		s += ":i" + strconv.Itoa(p.Index)
 	}
@@ -38,9 +45,10 @@ func (p Pointer) String() string { return p.Serialize() }
 // pointerForm describes the accepted forms in every pointer error.
 const pointerForm = `a pointer is "r<revision>:l<line>:c<char>:b<byte>[:i<index>]" (e.g. "r3:l120:c5310:b9876:i42") or a JSON object {"serialized": "...", ...} as returned by Read, Find and CursorNext`
 
-// ParsePointer reads the compact form.
+// ParsePointer reads the compact form. The r and b parts are required; a missing
+// l, c or i part is -1 (not checked). Resolve checks every part given.
 func ParsePointer(s string) (Pointer, error) {
-	p := Pointer{Index: -1}
+	p := Pointer{Index: -1, Line: -1, Char: -1}
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return p, fmt.Errorf("%w: empty pointer; %s", ErrPointer, pointerForm)
@@ -159,11 +167,19 @@ func (d *Document) PointerTo(i int) Pointer {
 // Rebase maps a byte offset taken at revision rev to the current source. It fails
 // when the item there was deleted (naming the revision) or rewritten.
 func (d *Document) Rebase(rev int64, off int) (int, error) {
+	off, _, _, err := d.rebase(rev, off, 0, 0)
+	return off, err
+}
+
+// rebase is Rebase that also carries the line and character offset of the same
+// position across the changes.
+func (d *Document) rebase(rev int64, off, line, char int) (int, int, int, error) {
+	fail := func(err error) (int, int, int, error) { return 0, 0, 0, err }
 	if rev > d.rev {
-		return 0, fmt.Errorf("%w: pointer is from revision %d but the document is at revision %d; it does not belong to this document's history", ErrPointer, rev, d.rev)
+		return fail(fmt.Errorf("%w: pointer is from revision %d but the document is at revision %d; it does not belong to this document's history", ErrPointer, rev, d.rev))
 	}
 	if rev < d.baseRev {
-		return 0, fmt.Errorf("%w: pointer is from revision %d, older than the history kept for this document (from revision %d); find the item again", ErrPointer, rev, d.baseRev)
+		return fail(fmt.Errorf("%w: pointer is from revision %d, older than the history kept for this document (from revision %d); find the item again", ErrPointer, rev, d.baseRev))
 	}
 	for _, c := range d.changes {
 		if c.Rev <= rev {
@@ -173,31 +189,49 @@ func (d *Document) Rebase(rev int64, off int) (int, error) {
 		switch {
 		case c.OldEnd == c.Start: // a pure insertion: whatever starts at or after it moves
 			if off >= c.Start {
-				off += delta
+				off, line, char = off+delta, line+c.DLines, char+c.DRunes
 			}
 		case off < c.Start:
 		case off >= c.OldEnd:
-			off += delta
+			off, line, char = off+delta, line+c.DLines, char+c.DRunes
 		case c.Removes:
-			return 0, fmt.Errorf("%w: the item this pointer addressed was deleted in revision %d", ErrDeleted, c.Rev)
+			return fail(fmt.Errorf("%w: the item this pointer addressed was deleted in revision %d", ErrDeleted, c.Rev))
 		case off == c.Start:
 			// The item itself was rewritten in place; it keeps its start.
 		default:
-			return 0, fmt.Errorf("%w: the item this pointer addressed was rewritten in revision %d", ErrDeleted, c.Rev)
+			return fail(fmt.Errorf("%w: the item this pointer addressed was rewritten in revision %d", ErrDeleted, c.Rev))
 		}
 	}
-	return off, nil
+	return off, line, char, nil
 }
 
-// Resolve returns the current index of the item a pointer addresses.
+// Resolve returns the current index of the item a pointer addresses. Every part
+// the pointer gives must agree: its byte offset must be an item's start, its line
+// and character offset (re-based like the byte offset) that item's, and its index
+// — when the pointer is of the current revision — that item's index. A pointer
+// whose parts disagree (edited by hand, or forged) is refused, never guessed at.
 func (d *Document) Resolve(p Pointer) (int, error) {
-	off, err := d.Rebase(p.Rev, p.Byte)
+	off, line, char, err := d.rebase(p.Rev, p.Byte, p.Line, p.Char)
 	if err != nil {
 		return 0, err
 	}
 	i, ok := d.IndexAt(off)
 	if !ok {
 		return 0, fmt.Errorf("%w: no item starts at byte %d (pointer %s re-based to revision %d); %s", ErrPointer, off, p.Serialize(), d.rev, pointerForm)
+	}
+	it := &d.items[i]
+	var bad []string
+	if p.Line >= 0 && line != it.Line {
+		bad = append(bad, fmt.Sprintf("line %d (the item at byte %d is on line %d)", p.Line, p.Byte, p.Line+it.Line-line))
+	}
+	if p.Char >= 0 && char != it.Rune {
+		bad = append(bad, fmt.Sprintf("character offset %d (the item at byte %d starts at character %d)", p.Char, p.Byte, p.Char+it.Rune-char))
+	}
+	if p.Index >= 0 && p.Rev == d.rev && p.Index != i {
+		bad = append(bad, fmt.Sprintf("index %d (the item at byte %d is item %d)", p.Index, p.Byte, i))
+	}
+	if len(bad) > 0 {
+		return 0, fmt.Errorf("%w: the parts of pointer %s disagree: byte offset %d names %s %s, but the pointer says %s; nothing was done — use a pointer exactly as Read, Find or CursorNext returned it", ErrPointer, p.Serialize(), p.Byte, it.Type, d.Label(i), strings.Join(bad, " and "))
 	}
 	return i, nil
 }

@@ -39,10 +39,8 @@ func (m *Manuscript) ApplySplice(ctx context.Context, baseRev int64, start, end 
 	if !utf8.Valid(text) || bytes.IndexByte(text, 0) >= 0 {
 		return Outcome{}, fmt.Errorf("%w: the typed text is not valid UTF-8 text (or holds a NUL byte); nothing was written", document.ErrBadInput)
 	}
-	if size := int64(len(src) - (end - start) + len(text)); size == 0 {
+	if len(src)-(end-start)+len(text) == 0 {
 		return Outcome{}, fmt.Errorf("%w: the manuscript cannot become empty; nothing was written (delete the file instead, or leave a title line)", document.ErrBadInput)
-	} else if max := m.w.MaxSize; max > 0 && size > max || max <= 0 && size > document.DefaultMaxSize {
-		return Outcome{}, fmt.Errorf("%w: the manuscript would grow to %d bytes, over the size limit; nothing was written", document.ErrBadInput, size)
 	}
 	if start == end && len(text) == 0 {
 		return Outcome{Op: "ReplaceText", Rev: d.Rev(), Cursor: -1, Summary: "nothing changed"}, nil
@@ -145,7 +143,8 @@ func (m *Manuscript) replaceAll(ctx context.Context, op string, content []byte, 
 			return Outcome{}, err
 		}
 	}
-	out, err := m.commitAs(ctx, e, 0, summary)
+	// TargetSet members follow their items by content, not by the splice.
+	out, err := m.commitWith(ctx, e, 0, summary, m.remapper(ctx, document.Parse(content, 0)))
 	if err == nil {
 		out.Summary = summary
 	}
@@ -191,28 +190,33 @@ func (m *Manuscript) CheckDisk() DiskState {
 	if err != nil {
 		return DiskState{Changed: true, Missing: true, Detail: fmt.Sprintf("%s can no longer be read: %v", m.Path, err)}
 	}
-	if err := checkUnchanged(m.Path, known); err != nil {
+	if err := checkUnchanged(m.Path, known, false); err != nil {
 		return DiskState{Changed: true, Size: fi.Size(), Detail: fmt.Sprintf("%s was changed by another program since Waymark opened or saved it", filepath.Base(m.Path))}
 	}
 	return DiskState{Size: fi.Size()}
 }
 
-// DiskText reads the file as it is on disk now (to compare it with Waymark's).
+// DiskText reads the file's text as it is on disk now (to compare it with
+// Waymark's), without a byte-order mark.
 func (m *Manuscript) DiskText() ([]byte, error) {
-	return document.ReadFile(m.Path, m.w.MaxSize)
+	file, err := document.ReadFile(m.Path, m.w.MaxSize)
+	text, _ := document.CutBOM(file)
+	return text, err
 }
 
 // ReloadFromDisk takes the other program's version: it becomes the newest
 // revision (an "external" snapshot); Waymark's version stays in the history.
 func (m *Manuscript) ReloadFromDisk(ctx context.Context) (Outcome, error) {
-	content, err := document.ReadFile(m.Path, m.w.MaxSize)
+	file, err := document.ReadFile(m.Path, m.w.MaxSize)
 	if err != nil {
 		return Outcome{}, err
 	}
+	content, bom := document.CutBOM(file)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	sha := hashParts(content)
-	if sha == hashParts(m.doc.Source()) {
+	sha := hashParts(file)
+	m.doc.SetFileBOM(bom != nil) // the next save writes the mark as the file has it now
+	if bytes.Equal(content, m.doc.Source()) {
 		if st, err := stateOf(m.Path, sha); err == nil {
 			m.disk = st
 		}
@@ -230,7 +234,8 @@ func (m *Manuscript) ReloadFromDisk(ctx context.Context) (Outcome, error) {
 // is recorded first (an "external" snapshot), then Waymark's is restored on top,
 // so both stay in the history.
 func (m *Manuscript) KeepMine(ctx context.Context) (Outcome, error) {
-	theirs, err := document.ReadFile(m.Path, m.w.MaxSize)
+	theirFile, err := document.ReadFile(m.Path, m.w.MaxSize)
+	theirs, theirBOM := document.CutBOM(theirFile)
 	missing := errors.Is(err, os.ErrNotExist)
 	if err != nil && !missing {
 		// Unreadable or not text: keep it aside rather than losing it.
@@ -240,17 +245,21 @@ func (m *Manuscript) KeepMine(ctx context.Context) (Outcome, error) {
 	defer m.mu.Unlock()
 	mine := append([]byte(nil), m.doc.Source()...)
 	if !missing {
-		if st, err := stateOf(m.Path, hashParts(theirs)); err == nil {
+		if st, err := stateOf(m.Path, hashParts(theirFile)); err == nil {
 			m.disk = st
 		}
+		myBOM := m.doc.FileBOM() != nil
+		m.doc.SetFileBOM(theirBOM != nil)
 		if _, err := m.replaceAll(ctx, store.OpExternal, theirs, fmt.Sprintf("external change of %s (set aside: kept Waymark's)", filepath.Base(m.Path))); err != nil {
+			m.doc.SetFileBOM(myBOM)
 			return Outcome{}, err
 		}
+		m.doc.SetFileBOM(myBOM) // Waymark's version goes back with its own mark
 	} else {
-		if err := WriteAtomic(m.Path, mine); err != nil {
+		if err := WriteAtomic(m.Path, m.doc.FileBOM(), mine); err != nil {
 			return Outcome{}, err
 		}
-		if st, err := stateOf(m.Path, hashParts(mine)); err == nil {
+		if st, err := stateOf(m.Path, hashParts(m.doc.FileBOM(), mine)); err == nil {
 			m.disk = st
 		}
 		return Outcome{Op: "write", Rev: m.doc.Rev(), Cursor: -1, Summary: "the file was missing; Waymark's version was written back"}, nil

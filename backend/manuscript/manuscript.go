@@ -10,8 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/store"
@@ -24,6 +26,8 @@ const SnapshotEvery = 50
 
 // editOps are the operations an undo can revert.
 var editOps = []string{"ReplaceText", "InsertAfter", "InsertBefore", "Delete", "Redo"}
+
+var newline = []byte("\n")
 
 // Workspace is the set of manuscripts open in one process, over one database.
 type Workspace struct {
@@ -39,6 +43,13 @@ type Workspace struct {
 // NewWorkspace returns a workspace over st.
 func NewWorkspace(st *store.Store) *Workspace {
 	return &Workspace{Store: st, open: map[string]*Manuscript{}, Log: slog.Default()}
+}
+
+func (w *Workspace) maxSize() int64 {
+	if w.MaxSize > 0 {
+		return w.MaxSize
+	}
+	return document.DefaultMaxSize
 }
 
 // ErrNoManuscript means a document tool was called with no manuscript open.
@@ -76,6 +87,11 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 	if err != nil {
 		return nil, fmt.Errorf("open manuscript %s: %w", path, err)
 	}
+	// A book opened through a symbolic link is the file it points to: saves
+	// replace that file and leave the link a link.
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
 	w.mu.Lock()
 	if m, ok := w.open[abs]; ok {
 		w.current = m
@@ -84,11 +100,23 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 	}
 	w.mu.Unlock()
 
+	// Reading the file and reconciling it with the history happen under the save
+	// lock, so another process's save is never half-seen (its rename done, its
+	// revision not yet committed).
+	unlock, err := lockBook(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	src, err := document.ReadRaw(abs, w.MaxSize)
 	if err != nil {
 		return nil, err
 	}
-	sha := hashParts(src)
+	fileSHA := hashParts(src)
+	// The revision log holds text (after any byte-order mark): its hashes and
+	// sizes are the text's; the disk check uses the file's.
+	text, _ := document.CutBOM(src)
+	sha := hashParts(text)
 	// An unchanged book opens from its stored linear index (saved only for content
 	// that passed CheckSource). Otherwise parsing — the long part of opening a whole
 	// book — runs on the other core while the bytes are checked and the database
@@ -132,18 +160,35 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 		if ok {
 			op = "external"
 		}
-		r, err := w.Store.AppendRevision(ctx, store.Revision{DocID: rec.ID, Op: op, Snapshot: src, SHA256: sha,
-			Size: int64(len(src)), Summary: fmt.Sprintf("%s %s (%d bytes)", op, filepath.Base(abs), len(src))})
+		m.doc = <-parsed
+		r := store.Revision{DocID: rec.ID, Op: op, Snapshot: text, SHA256: sha,
+			Size: int64(len(text)), Summary: fmt.Sprintf("%s %s (%d bytes)", op, filepath.Base(abs), len(src))}
+		err := w.Store.Tx(ctx, func(tx *store.Tx) error {
+			stored, err := tx.AppendRevision(ctx, r)
+			if err != nil {
+				return err
+			}
+			r.Rev = stored.Rev
+			if op != store.OpExternal {
+				return nil
+			}
+			// Another program changed the book: TargetSet members follow their
+			// items into the new text by content and position.
+			moves, err := m.memberMoves(ctx, tx, nil, 0, m.doc)
+			if err != nil {
+				return err
+			}
+			return tx.RemapTargetMembers(ctx, rec.ID, stored.Rev, moves)
+		})
 		if err != nil {
 			return nil, fmt.Errorf("open manuscript %s: record revision: %w", abs, err)
 		}
-		m.doc = <-parsed
 		m.doc.SetRev(r.Rev)
 	}
 	if !fromIndex {
 		_ = w.Store.SaveDocumentIndex(ctx, sha, document.IndexVersion, m.doc.MarshalIndex()) // a cache: failure costs a parse next time
 	}
-	m.disk, err = stateOf(abs, sha)
+	m.disk, err = stateOf(abs, fileSHA)
 	if err != nil {
 		return nil, fmt.Errorf("open manuscript %s: %w", abs, err)
 	}
@@ -192,7 +237,9 @@ func (m *Manuscript) loadHistory(ctx context.Context, head int64) error {
 			return err
 		}
 		changes = append(changes, document.Change{Rev: r.Rev, Start: int(r.Start), OldEnd: int(r.Start) + len(r.Old),
-			NewEnd: int(r.Start) + len(r.New), Removes: removes})
+			NewEnd: int(r.Start) + len(r.New), Removes: removes,
+			DLines: bytes.Count(r.New, newline) - bytes.Count(r.Old, newline),
+			DRunes: utf8.RuneCount(r.New) - utf8.RuneCount(r.Old)})
 	}
 	m.doc.SetHistory(snap.Rev, changes)
 	return nil
@@ -257,6 +304,7 @@ type Outcome struct {
 	Cursor   int
 	Context  string
 	Summary  string
+	Note     string // what the user must be told about where the edit went
 }
 
 // Edit plans an edit with plan, then saves the file atomically, records the
@@ -281,17 +329,47 @@ func (m *Manuscript) commit(ctx context.Context, e *document.Edit, undoOf int64)
 // commitAs is commit with the revision's summary given (empty: the op and the
 // target's label). Snapshot ops (Restore, external) always store the full text.
 func (m *Manuscript) commitAs(ctx context.Context, e *document.Edit, undoOf int64, summary string) (Outcome, error) {
+	return m.commitWith(ctx, e, undoOf, summary, nil)
+}
+
+// commitWith is commitAs; remap, when given, replaces the re-basing of TargetSet
+// members across the splice (an external change re-maps them by content).
+//
+// The order makes two writers safe: under an OS lock on the book, the file's
+// content is checked (by hash) to be what this process last read or wrote; the
+// revision is written in a transaction whose last step is the rename of the new
+// file, so the transaction commits only when the rename did; a failed commit puts
+// the old file back. A second process (or a second window) that read the same
+// text then finds the file changed and is refused with ErrChangedOnDisk.
+func (m *Manuscript) commitWith(ctx context.Context, e *document.Edit, undoOf int64, summary string, remap func(tx *store.Tx, rev int64) error) (Outcome, error) {
 	d := m.doc
 	src := d.Source()
+	bom := d.FileBOM()
 	before, after := src[:e.Start], src[e.OldEnd:]
-	if err := checkUnchanged(m.Path, m.disk); err != nil {
+	size := int64(len(bom) + len(before) + len(e.New) + len(after))
+	if max := m.w.maxSize(); size > max {
+		return Outcome{}, fmt.Errorf("%w: after this edit %s would be %d bytes, over the size limit of %d bytes that opening a book allows; nothing was written — split the manuscript or raise the limit (--max-size)", document.ErrBadInput, filepath.Base(m.Path), size, max)
+	}
+	unlock, err := lockBook(m.Path)
+	if err != nil {
 		return Outcome{}, err
 	}
-	sha := hashParts(before, e.New, after)
-	size := int64(len(before) + len(e.New) + len(after))
-	if err := WriteAtomic(m.Path, before, e.New, after); err != nil {
+	defer unlock()
+	fi, err := os.Lstat(m.Path)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("%w: %s can no longer be read (%v); nothing was written", ErrChangedOnDisk, m.Path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return Outcome{}, fmt.Errorf("%w: %s is no longer a regular file (%s); nothing was written", ErrChangedOnDisk, m.Path, fi.Mode().Type())
+	}
+	if err := writable(m.Path, fi); err != nil {
 		return Outcome{}, err
 	}
+	if err := checkUnchanged(m.Path, m.disk, true); err != nil {
+		return Outcome{}, err
+	}
+	sha := hashParts(before, e.New, after) // the text's, as the revision log keeps it
+	fileSHA := hashParts(bom, before, e.New, after)
 	if summary == "" {
 		summary = e.Op
 		if e.Target >= 0 {
@@ -307,16 +385,17 @@ func (m *Manuscript) commitAs(ctx context.Context, e *document.Edit, undoOf int6
 		}
 	}
 	rev := d.Rev() + 1
-	err := m.w.Store.Tx(ctx, func(tx *store.Tx) error {
+	renamed := false
+	err = m.w.Store.Tx(ctx, func(tx *store.Tx) error {
 		head, ok, err := tx.LatestRevision(ctx, m.DocID)
 		if err != nil {
 			return err
 		}
 		if !ok || head.Rev != d.Rev() {
-			return fmt.Errorf("%w: another Waymark process changed %s (revision %d, this one has %d); reopen it", ErrChangedOnDisk, m.Path, head.Rev, d.Rev())
+			return fmt.Errorf("%w: another Waymark process changed %s (revision %d, this one has %d); nothing was written — reload it", ErrChangedOnDisk, m.Path, head.Rev, d.Rev())
 		}
 		r := store.Revision{DocID: m.DocID, Op: e.Op, Start: int64(e.Start), Old: e.Old, New: e.New,
-			SHA256: sha, Size: size, UndoOf: undoOf, Summary: summary}
+			SHA256: sha, Size: size - int64(len(bom)), UndoOf: undoOf, Summary: summary}
 		if e.Op == store.OpRestore || e.Op == store.OpExternal {
 			r.Snapshot = bytes.Join([][]byte{before, e.New, after}, nil)
 		} else if snap, ok, err := tx.LatestSnapshotRev(ctx, m.DocID); err == nil && ok && rev-snap >= SnapshotEvery {
@@ -343,25 +422,44 @@ func (m *Manuscript) commitAs(ctx context.Context, e *document.Edit, undoOf int6
 				return err
 			}
 		}
-		if err := tx.RebaseTargetMembers(ctx, m.DocID, rev, int64(e.Start), int64(e.OldEnd), int64(e.Start+len(e.New)), deleted); err != nil {
+		if remap != nil {
+			if err := remap(tx, rev); err != nil {
+				return err
+			}
+		} else if err := tx.RebaseTargetMembers(ctx, m.DocID, rev, int64(e.Start), int64(e.OldEnd), int64(e.Start+len(e.New)), deleted); err != nil {
 			return err
 		}
-		return tx.LogEvent(ctx, "edit", m.DocID, map[string]any{"op": e.Op, "revision": rev, "summary": summary,
-			"start": e.Start, "removedBytes": len(e.Old), "insertedBytes": len(e.New)})
+		if err := tx.LogEvent(ctx, "edit", m.DocID, map[string]any{"op": e.Op, "revision": rev, "summary": summary,
+			"start": e.Start, "removedBytes": len(e.Old), "insertedBytes": len(e.New)}); err != nil {
+			return err
+		}
+		// Last: the file. The transaction commits only if the rename happened.
+		if err := WriteAtomic(m.Path, bom, before, e.New, after); err != nil {
+			return err
+		}
+		renamed = true
+		return nil
 	})
 	if err != nil {
-		// Put the old file back so file and history agree.
-		if rerr := WriteAtomic(m.Path, src); rerr != nil {
+		if !renamed {
+			return Outcome{}, fmt.Errorf("save %s: %w", summary, err)
+		}
+		// The commit failed after the rename: put the old file back so file and
+		// history agree.
+		if rerr := WriteAtomic(m.Path, bom, src); rerr != nil {
 			return Outcome{}, fmt.Errorf("record %s in the database: %w; AND restoring the previous file failed: %v — the file holds the edited text", summary, err, rerr)
+		}
+		if st, serr := stateOf(m.Path, hashParts(bom, src)); serr == nil {
+			m.disk = st
 		}
 		return Outcome{}, fmt.Errorf("record %s in the database: %w; the file was left as it was", summary, err)
 	}
 	res := e.Apply()
 	m.cursors.Follow(res)
-	if st, err := stateOf(m.Path, sha); err == nil {
+	if st, err := stateOf(m.Path, fileSHA); err == nil {
 		m.disk = st
 	}
-	out := Outcome{Op: e.Op, Rev: res.Rev, Produced: res.Produced, Deleted: res.Deleted, Cursor: res.Cursor, Summary: summary}
+	out := Outcome{Op: e.Op, Rev: res.Rev, Produced: res.Produced, Deleted: res.Deleted, Cursor: res.Cursor, Summary: summary, Note: e.Note}
 	out.Context = m.safeContext(res.Cursor)
 	return out, nil
 }

@@ -252,7 +252,6 @@ func TestOpenBadFiles(t *testing.T) {
 	ws := NewWorkspace(st)
 	ws.MaxSize = 1024
 	cases := map[string][]byte{
-		"empty.md":  {},
 		"binary.md": []byte("PK\x03\x04\x00\x00"),
 		"latin1.md": []byte("caf\xe9\n"),
 		"big.md":    []byte(strings.Repeat("x", 2000)),

@@ -20,7 +20,9 @@ var ErrChangedOnDisk = errors.New("the manuscript changed on disk")
 type diskState struct {
 	size    int64
 	modTime time.Time
-	sha     string
+	ino     uint64
+	ctime   int64
+	sha     string // SHA-256 of the file's bytes (with its byte-order mark, if any)
 }
 
 func stateOf(path string, sha string) (diskState, error) {
@@ -28,18 +30,33 @@ func stateOf(path string, sha string) (diskState, error) {
 	if err != nil {
 		return diskState{}, err
 	}
-	return diskState{size: fi.Size(), modTime: fi.ModTime(), sha: sha}, nil
+	ino, ctime := fileID(fi)
+	return diskState{size: fi.Size(), modTime: fi.ModTime(), ino: ino, ctime: ctime, sha: sha}, nil
 }
 
-// checkUnchanged verifies that the file still holds what Waymark last saw. A
-// matching size and modification time are trusted; otherwise the content is hashed.
-func checkUnchanged(path string, known diskState) error {
+// changedByOthers is the error of a save refused because another program changed
+// the file: the loser of two writers gets it, and so does an edit of a book
+// someone rewrote in another editor.
+func changedByOthers(path string) error {
+	return fmt.Errorf("%w: %s was changed by another program since Waymark read it; nothing was written and your edit was not applied — reload the book to see the other changes, then make your edit again", ErrChangedOnDisk, path)
+}
+
+// checkUnchanged verifies that the file still holds what Waymark last saw. With
+// full, the content is always hashed (the save path: a same-size rewrite with its
+// modification time put back must not be overwritten); without it, an unchanged
+// size, modification time, inode and status-change time are trusted (the
+// window's periodic look).
+func checkUnchanged(path string, known diskState, full bool) error {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return fmt.Errorf("%w: %s can no longer be read (%v); nothing was written", ErrChangedOnDisk, path, err)
 	}
-	if fi.Size() == known.size && fi.ModTime().Equal(known.modTime) {
+	ino, ctime := fileID(fi)
+	if !full && fi.Size() == known.size && fi.ModTime().Equal(known.modTime) && ino == known.ino && ctime == known.ctime {
 		return nil
+	}
+	if fi.Size() != known.size {
+		return changedByOthers(path)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -51,7 +68,7 @@ func checkUnchanged(path string, known diskState) error {
 		return fmt.Errorf("%w: reading %s: %v; nothing was written", ErrChangedOnDisk, path, err)
 	}
 	if hex.EncodeToString(h.Sum(nil)) != known.sha {
-		return fmt.Errorf("%w: %s was changed by another program since Waymark opened it; nothing was written — reload it to see the other changes (your edit was not applied)", ErrChangedOnDisk, path)
+		return changedByOthers(path)
 	}
 	return nil
 }

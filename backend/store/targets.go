@@ -283,3 +283,74 @@ func (c *core) DeleteTargetSet(ctx context.Context, id string) error {
 	}
 	return nil
 }
+
+// AliveMember is an alive TargetSet member with its row id, for re-mapping.
+type AliveMember struct {
+	ID         int64
+	SetID      string
+	ByteOffset int64
+	Rev        int64
+}
+
+// AliveTargetMembers returns the alive members of every set of a document.
+func (c *core) AliveTargetMembers(ctx context.Context, docID int64) ([]AliveMember, error) {
+	rows, err := c.q.QueryContext(ctx, `SELECT id, set_id, byte_offset, rev FROM target_members
+		WHERE deleted_in_rev = 0 AND set_id IN (SELECT id FROM target_sets WHERE doc_id = ?)
+		ORDER BY byte_offset, id`, docID)
+	if err != nil {
+		return nil, fmt.Errorf("members of the target sets of document %d: %w", docID, err)
+	}
+	var out []AliveMember
+	for rows.Next() {
+		var m AliveMember
+		if err := rows.Scan(&m.ID, &m.SetID, &m.ByteOffset, &m.Rev); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("members of the target sets of document %d: %w", docID, err)
+		}
+		out = append(out, m)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, fmt.Errorf("members of the target sets of document %d: %w", docID, err)
+	}
+	return out, nil
+}
+
+// MemberMove is where an alive member's item is in the content of a new
+// revision: at NewOffset, or Gone.
+type MemberMove struct {
+	ID        int64
+	NewOffset int64
+	Gone      bool
+}
+
+// RemapTargetMembers applies moves computed by content (after a change by
+// another program, or a restore): a moved member gets the new offset and Rev =
+// rev, a gone one DeletedInRev = rev (keeping the offset it had). Two alive
+// members of a set on the same item are merged, the older kept. Run it in the
+// Tx of the revision rev.
+func (c *core) RemapTargetMembers(ctx context.Context, docID, rev int64, moves []MemberMove) error {
+	err := c.atomic(ctx, func(q querier) error {
+		for _, mv := range moves {
+			var err error
+			if mv.Gone {
+				_, err = q.ExecContext(ctx, `UPDATE target_members SET deleted_in_rev = ? WHERE id = ? AND deleted_in_rev = 0`, rev, mv.ID)
+			} else {
+				_, err = q.ExecContext(ctx, `UPDATE target_members SET byte_offset = ?, rev = ? WHERE id = ? AND deleted_in_rev = 0`, mv.NewOffset, rev, mv.ID)
+			}
+			if err != nil {
+				return fmt.Errorf("member %d: %w", mv.ID, err)
+			}
+		}
+		if _, err := q.ExecContext(ctx, `DELETE FROM target_members AS t
+			WHERE t.deleted_in_rev = 0 AND t.set_id IN (SELECT id FROM target_sets WHERE doc_id = ?1)
+			AND EXISTS (SELECT 1 FROM target_members o WHERE o.set_id = t.set_id
+				AND o.byte_offset = t.byte_offset AND o.deleted_in_rev = 0 AND o.id < t.id)`, docID); err != nil {
+			return fmt.Errorf("merge members on the same item: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("re-map target sets of document %d to revision %d: %w", docID, rev, err)
+	}
+	return nil
+}

@@ -35,6 +35,7 @@ type EditView struct {
 	Op       string             `json:"op"`
 	Revision int64              `json:"revision"`
 	Summary  string             `json:"summary"`
+	Note     string             `json:"note,omitempty"` // where the edit went when it is not where asked (a heading after a whole section)
 	Pointer  *document.Pointer  `json:"pointer,omitempty"`
 	Pointers []document.Pointer `json:"pointers"`
 	Markdown string             `json:"markdown,omitempty"`
@@ -344,10 +345,13 @@ func RegisterManuscript(r *Registry, ws *manuscript.Workspace) {
 }
 
 func editView(m *manuscript.Manuscript, out manuscript.Outcome) EditView {
-	v := EditView{Success: true, Op: out.Op, Revision: out.Rev, Summary: out.Summary, Context: out.Context, Deleted: out.Deleted, Pointers: []document.Pointer{}}
+	v := EditView{Success: true, Op: out.Op, Revision: out.Rev, Summary: out.Summary, Note: out.Note, Context: out.Context, Deleted: out.Deleted, Pointers: []document.Pointer{}}
 	_ = m.Do(func(d *document.Document) error {
 		for _, i := range out.Produced {
 			v.Pointers = append(v.Pointers, d.PointerTo(i))
+		}
+		if out.Note != "" {
+			v.Summary += " (" + out.Note + ")"
 		}
 		if len(out.Produced) > 0 {
 			p := v.Pointers[0]

@@ -348,7 +348,12 @@ export async function fetchText(url: string = textPath): Promise<{ text: string;
   if (!r.ok) throw new Error(`the manuscript's text could not be read: ${(await r.text()).trim() || r.statusText}`);
   const revision = Number(r.headers.get('X-Waymark-Revision'));
   if (!Number.isFinite(revision) || revision <= 0) throw new Error("the manuscript's text came without its revision");
-  if (r.headers.get('X-Waymark-Encoding') !== 'gzip' || !r.body) return { text: await r.text(), revision };
+  // The backend's text never holds the file's byte-order mark (it stays on disk,
+  // outside the text); a U+FEFF that is text must stay, so decoding keeps it —
+  // Response.text() and a default TextDecoder would drop it and shift every
+  // offset after it by one.
+  const decode = (b: BufferSource) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(b);
+  if (r.headers.get('X-Waymark-Encoding') !== 'gzip' || !r.body) return { text: decode(await r.arrayBuffer()), revision };
   // Unzipped into one buffer and decoded once: far faster in WebKit than
   // letting a Response gather the stream's chunks into text.
   const rd = r.body.pipeThrough(new DecompressionStream('gzip')).getReader();
@@ -366,7 +371,7 @@ export async function fetchText(url: string = textPath): Promise<{ text: string;
     all.set(p, at);
     at += p.length;
   }
-  return { text: new TextDecoder().decode(all), revision };
+  return { text: decode(all), revision };
 }
 
 /** on subscribes to a backend event; it returns the unsubscribe function. */

@@ -96,7 +96,8 @@ func (s *Session) waitLoaded(ctx context.Context, before evSnap) bool {
 }
 
 // settleQuiet is how long the network must be silent after an input before
-// its result is reported; navigations wait for the longer networkQuiet.
+// its result is reported; a navigation settles by evidence instead
+// (settleLoaded); browser_wait's network_idle waits for networkQuiet.
 const (
 	settleQuiet  = 250 * time.Millisecond
 	networkQuiet = 500 * time.Millisecond
@@ -120,7 +121,10 @@ func (s *Session) pageTurn(ctx context.Context) bool {
 
 // settle waits for what an input may have started: a navigation (its commit,
 // load and network idle) or requests (network idle), within NavigationTimeout.
-func (s *Session) settle(ctx context.Context, before evSnap) (navigated, idle bool) {
+// When it started either, it then waits for the page's DOM and layout to stop
+// changing (what search results or a filter bring is drawn after their
+// requests end); changing says they had not stopped within domQuietMax.
+func (s *Session) settle(ctx context.Context, before evSnap) (navigated, idle, changing bool) {
 	cctx, cancel := context.WithTimeout(ctx, s.opts.NavigationTimeout)
 	defer cancel()
 	e := s.ev
@@ -144,12 +148,89 @@ func (s *Session) settle(ctx context.Context, before evSnap) (navigated, idle bo
 	idle = e.waitIdle(cctx, settleQuiet)
 	e.mu.Lock()
 	navigated = started()
+	usedNet := e.lastNet.After(before.lastNet)
 	e.mu.Unlock()
+	quiet := true
 	if navigated {
 		s.waitLoaded(cctx, before)
-		idle = e.waitIdle(cctx, networkQuiet)
+		idle, quiet = s.settleLoaded(cctx)
+	} else if usedNet && e.pendingDialog() == nil {
+		quiet = s.pageQuiet(cctx)
 	}
-	return navigated, idle
+	return navigated, idle, !quiet
+}
+
+// stillChanging is the note of an input after which the page kept changing.
+const stillChanging = "The page is still changing (it may still be loading results); list again in a moment to hear all of it."
+
+// Evidence that a loaded page has settled (settleLoaded): the DOM and layout
+// unchanged for domQuiet, measured in the page, each look at most domQuietMax.
+const (
+	domQuiet    = 50 * time.Millisecond
+	domQuietMax = 500 * time.Millisecond
+)
+
+// netSettled reports whether nothing that matters is in flight: no counted
+// request (images, fonts, media, sockets and requests older than longRequest
+// do not count) in the first strictFor after since, then at most
+// idleAllowance (a page that polls its server never goes idle). e.mu is held.
+func (e *pageEvents) netSettled(since time.Time) bool {
+	now := time.Now()
+	busy := 0
+	for _, t := range e.inflight {
+		if now.Sub(t) < longRequest {
+			busy++
+		}
+	}
+	if now.Sub(since) > strictFor {
+		return busy <= idleAllowance
+	}
+	return busy == 0
+}
+
+// settleLoaded waits, after the load event, until the page is settled by
+// evidence rather than for a fixed window: no request that matters in flight
+// (netSettled), then the page's own report that its DOM and layout stayed
+// unchanged for domQuiet, and still nothing in flight after that (else the
+// responses may change the page again: once more). It reports whether the
+// network settled within ctx, and whether the page's DOM went quiet.
+func (s *Session) settleLoaded(ctx context.Context) (idle, quiet bool) {
+	e := s.ev
+	start := time.Now()
+	for {
+		if !e.waitFor(ctx, 50*time.Millisecond, func() bool { return e.netSettled(start) }) {
+			return false, quiet
+		}
+		quiet = true
+		if e.pendingDialog() == nil {
+			quiet = s.pageQuiet(ctx)
+		}
+		e.mu.Lock()
+		ok := e.netSettled(start)
+		e.mu.Unlock()
+		if ok || ctx.Err() != nil {
+			return ok, quiet
+		}
+	}
+}
+
+// pageQuiet asks the top document to wait until its DOM and layout have not
+// changed for domQuiet (at most domQuietMax); false when they kept changing
+// or the page did not answer.
+func (s *Session) pageQuiet(ctx context.Context) bool {
+	qctx, cancel := context.WithTimeout(ctx, domQuietMax+300*time.Millisecond)
+	defer cancel()
+	w, err := s.topWorld(qctx)
+	if err != nil {
+		return false
+	}
+	var r struct {
+		Quiet bool `json:"quiet"`
+	}
+	if err := s.call(qctx, w, "quiet", map[string]any{"quiet": domQuiet.Milliseconds(), "max": domQuietMax.Milliseconds()}, &r); err != nil {
+		return false
+	}
+	return r.Quiet
 }
 
 // afterNav waits for a navigation the session started and describes the page.
@@ -162,7 +243,7 @@ func (s *Session) afterNav(ctx context.Context, before evSnap, sameDocument bool
 	} else {
 		st.Loaded = s.waitLoaded(cctx, before)
 	}
-	st.NetworkIdle = s.ev.waitIdle(cctx, networkQuiet)
+	st.NetworkIdle, _ = s.settleLoaded(cctx)
 	s.describe(ctx, st)
 	if !st.Loaded {
 		st.Note = fmt.Sprintf("The page was still loading after %s; it may be usable anyway: list or extract to check.", s.opts.NavigationTimeout)

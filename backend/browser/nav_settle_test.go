@@ -1,0 +1,124 @@
+package browser
+
+import (
+	"strings"
+	"testing"
+)
+
+// Pages that keep changing a little after their load event.
+func init() {
+	extraPages["/late-timer.html"] = `<!doctype html><html><head><meta charset="utf-8"><title>Late timer</title></head>
+<body><main><h1>Late timer</h1></main><script>
+addEventListener('load', () => setTimeout(() => {
+  const b = document.createElement('button'); b.textContent = 'Late button'; document.querySelector('main').append(b);
+}, 100));
+</script></body></html>`
+	extraPages["/late-fetch.html"] = `<!doctype html><html><head><meta charset="utf-8"><title>Late fetch</title></head>
+<body><main><h1>Late fetch</h1></main><script>
+addEventListener('load', () => fetch('/slow?ms=300').then(r => r.text()).then(() => setTimeout(() => {
+  const b = document.createElement('button'); b.textContent = 'Fetched button'; document.querySelector('main').append(b);
+}, 20)));
+</script></body></html>`
+	extraPages["/late-chain.html"] = `<!doctype html><html><head><meta charset="utf-8"><title>Late chain</title></head>
+<body><main><h1>Late chain</h1><ul id="l"></ul></main><script>
+// Rendering in small steps, 15 ms apart, for 150 ms: the DOM is not quiet
+// until the last step.
+let i = 0;
+(function step() {
+  i++;
+  const li = document.createElement('li'); li.innerHTML = '<a href="#' + i + '">Row ' + i + '</a>';
+  document.getElementById('l').append(li);
+  if (i < 10) setTimeout(step, 15);
+})();
+</script></body></html>`
+	extraPages["/poller.html"] = `<!doctype html><html><head><meta charset="utf-8"><title>Poller</title></head>
+<body><main><h1>Poller</h1><button>Refresh</button><p id="t"></p></main><script>
+// Never network-idle: a request in flight most of the time, for ever.
+setInterval(() => fetch('/slow?ms=80').then(r => r.text()).then(t => { document.getElementById('t').textContent = t + Date.now(); }), 100);
+</script></body></html>`
+}
+
+// A navigation returns when the page is settled by evidence, and what a page
+// adds just after its load event (a short timer, a request and its answer,
+// a chain of renders) is there when it returns; a page that polls for ever
+// still returns, loaded.
+func TestNavigateSettlesByEvidence(t *testing.T) {
+	s := newSession(t)
+	for _, c := range []struct {
+		page, want string
+	}{
+		{"/late-timer.html", "Late button"},
+		{"/late-fetch.html", "Fetched button"},
+		{"/late-chain.html", "Row 10"},
+		{"/poller.html", "Refresh"},
+	} {
+		st, err := s.Navigate(testCtx(t), site.URL+c.page)
+		if err != nil {
+			t.Fatalf("%s: %v", c.page, err)
+		}
+		if !st.Loaded {
+			t.Errorf("%s: not loaded: %+v", c.page, st)
+		}
+		// Read at once (a list would give the page more time).
+		if got := evalText(t, s, `() => document.body.innerText`); !strings.Contains(got, c.want) {
+			t.Errorf("%s: the navigation returned before %q was there: %q", c.page, c.want, got)
+		}
+	}
+}
+
+func init() {
+	// A search whose results arrive by fetch after Enter and are drawn in
+	// steps 30 ms apart: for 450 ms (a short render) or 3 s (a long one).
+	extraPages["/live-search.html"] = `<!doctype html><html><head><meta charset="utf-8"><title>Live search</title></head>
+<body><main><h1>Live search</h1><input id="q" aria-label="Search"><ul id="r"></ul></main><script>
+document.getElementById('q').addEventListener('keydown', e => {
+  if (e.key !== 'Enter') return;
+  const steps = e.target.value === 'long' ? 100 : 15;
+  fetch('/slow?ms=100').then(r => r.text()).then(() => {
+    let i = 0;
+    (function draw() {
+      i++;
+      const li = document.createElement('li'); li.innerHTML = '<a href="#r' + i + '">Result ' + i + '</a>';
+      document.getElementById('r').append(li);
+      if (i < steps) setTimeout(draw, 30);
+    })();
+  });
+});
+</script></body></html>`
+}
+
+// After Enter starts a search, the press waits until the results stop
+// changing, so the next list holds them all; results that keep coming for
+// longer are announced as "still changing", never listed silently short.
+func TestPressEnterWaitsForResults(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "/live-search.html")
+	r := mustList(t, s, ListOptions{})
+	if _, err := s.Act(testCtx(t), ActOptions{Index: numberOf(t, r, "Search"), Action: "type", Text: "kazan"}); err != nil {
+		t.Fatal(err)
+	}
+	pr, err := s.Press(testCtx(t), "Enter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(pr.Note, "still changing") {
+		t.Errorf("a 450 ms render was reported as still changing: %+v", pr)
+	}
+	r = mustList(t, s, ListOptions{})
+	if r.Total != 16 || !strings.Contains(names(r), "Result 15") {
+		t.Fatalf("after Enter the list has %d elements: %s", r.Total, names(r))
+	}
+
+	open(t, s, "/live-search.html")
+	r = mustList(t, s, ListOptions{})
+	if _, err := s.Act(testCtx(t), ActOptions{Index: numberOf(t, r, "Search"), Action: "type", Text: "long"}); err != nil {
+		t.Fatal(err)
+	}
+	pr, err = s.Press(testCtx(t), "Enter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(pr.Note, "still changing") {
+		t.Errorf("results still being drawn were not announced: %+v", pr)
+	}
+}

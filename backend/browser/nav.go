@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
@@ -262,8 +265,12 @@ func (s *Session) describe(ctx context.Context, st *PageState) {
 
 // Navigate opens an http, https or file URL in the session's page and waits
 // for it to load and for the network to be idle (capped by NavigationTimeout).
+//
+// An address without a scheme, or a loopback one, is tried over the other
+// scheme too when the first cannot connect (navCandidates): "127.0.0.1:8101/x"
+// and "localhost:3000" open over http first, "example.org" over https first.
 func (s *Session) Navigate(ctx context.Context, rawURL string) (*PageState, error) {
-	u, err := checkURL(rawURL)
+	cands, err := navCandidates(rawURL)
 	if err != nil {
 		return nil, invalid("%v", err)
 	}
@@ -272,11 +279,91 @@ func (s *Session) Navigate(ctx context.Context, rawURL string) (*PageState, erro
 		return nil, err
 	}
 	defer unlock()
-	st, err := s.navigate(ctx, u)
-	if err == nil {
-		st.Banners = s.bannersAfter(ctx, "navigate")
+	var st *PageState
+	var first *navFailed
+	for _, u := range cands {
+		st, err = s.navigate(ctx, u)
+		var nf *navFailed
+		if err == nil || !errors.As(err, &nf) || !noServerThere(nf.text) || ctx.Err() != nil {
+			break
+		}
+		if first == nil {
+			first = nf
+		}
 	}
-	return st, err
+	if err != nil {
+		if first != nil && len(cands) > 1 {
+			return nil, fmt.Errorf("could not open %s (%s) nor %s: %w", cands[0], first.text, cands[1], err)
+		}
+		return nil, err
+	}
+	if first != nil {
+		fell := fmt.Sprintf("%s could not be opened (%s), so %s was opened instead.", first.url, first.text, st.URL)
+		if strings.HasPrefix(st.URL, "http:") && !loopbackHost(hostOf(st.URL)) {
+			fell += " The connection is not encrypted: do not type passwords here."
+		}
+		st.Note = joinNote(fell, st.Note)
+	}
+	st.Banners = s.bannersAfter(ctx, "navigate")
+	return st, nil
+}
+
+// navFailed is a navigation the browser could not complete (its net::ERR_…).
+type navFailed struct{ url, text string }
+
+func (e *navFailed) Error() string { return fmt.Sprintf("could not open %s: %s", e.url, e.text) }
+
+// noServerThere: the errors that mean nothing answers that scheme at that
+// address (no TLS on a plain-http port, nothing listening), after which the
+// other scheme is worth a try; never a certificate error, which means an
+// https server is there and must not be bypassed.
+func noServerThere(text string) bool {
+	for _, e := range []string{"ERR_SSL_PROTOCOL_ERROR", "ERR_SSL_VERSION_OR_CIPHER_MISMATCH", "ERR_CONNECTION_REFUSED",
+		"ERR_CONNECTION_RESET", "ERR_CONNECTION_CLOSED", "ERR_EMPTY_RESPONSE", "ERR_CONNECTION_TIMED_OUT", "ERR_INVALID_HTTP_RESPONSE"} {
+		if strings.Contains(text, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// loopbackHost: localhost, *.localhost, 127.0.0.0/8 and ::1.
+func loopbackHost(h string) bool {
+	h = strings.ToLower(strings.Trim(h, "[]"))
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+// navCandidates returns the addresses to try, in order, for what was asked
+// (checked by checkURL): an address given without a scheme is tried over
+// https then http, a loopback one over http then https; an explicit https
+// address on loopback falls back to http (nothing leaves the machine); any
+// other explicit scheme is tried as given only.
+func navCandidates(raw string) ([]string, error) {
+	u, err := checkURL(raw)
+	if err != nil {
+		return nil, err
+	}
+	p, err := url.Parse(u)
+	if err != nil || (p.Scheme != "http" && p.Scheme != "https") {
+		return []string{u}, nil
+	}
+	t := strings.ToLower(strings.TrimSpace(raw))
+	schemeless := !strings.Contains(t, "://") && !strings.HasPrefix(t, "file:")
+	local := loopbackHost(p.Hostname())
+	other := *p
+	switch {
+	case p.Scheme == "https" && (schemeless || local):
+		other.Scheme = "http"
+	case p.Scheme == "http" && schemeless:
+		other.Scheme = "https"
+	default:
+		return []string{u}, nil
+	}
+	return []string{u, other.String()}, nil
 }
 
 // navigate opens the checked URL u in the current page; the lock is held.
@@ -293,7 +380,7 @@ func (s *Session) navigate(ctx context.Context, u string) (*PageState, error) {
 		return nil, fmt.Errorf("could not open %s: %w", u, err)
 	}
 	if res.ErrorText != "" {
-		return nil, fmt.Errorf("could not open %s: %s", u, res.ErrorText)
+		return nil, &navFailed{url: u, text: res.ErrorText}
 	}
 	return s.afterNav(ctx, before, res.LoaderID == ""), nil
 }

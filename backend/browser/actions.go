@@ -132,7 +132,7 @@ func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 	}
 	*res = work
 	var changing bool
-	res.Navigated, res.NetworkIdle, changing = s.settle(ctx, before)
+	res.Navigated, res.NetworkIdle, changing = s.settle(ctx, before, false)
 	st := &PageState{}
 	s.describe(ctx, st)
 	res.URL, res.Title, res.Dialogs = st.URL, st.Title, st.Dialogs
@@ -410,7 +410,7 @@ func (s *Session) Press(ctx context.Context, key string) (*PressResult, error) {
 		return res, nil
 	}
 	var changing bool
-	res.Navigated, res.NetworkIdle, changing = s.settle(ctx, before)
+	res.Navigated, res.NetworkIdle, changing = s.settle(ctx, before, k.key == "Enter")
 	if changing {
 		res.Note = stillChanging
 	}

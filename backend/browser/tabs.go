@@ -510,7 +510,7 @@ func (s *Session) ctrlClickNewTab(ctx context.Context, n *numbering, it *Item) (
 	}
 	opened := s.tabsOpenedSince(ctx, mark, newTabWait)
 	if len(opened) == 0 {
-		navigated, _, _ := s.settle(ctx, before)
+		navigated, _, _ := s.settle(ctx, before, false)
 		if navigated || s.isStale(ctx) {
 			s.markStale("the link acted in this tab")
 			return nil, fmt.Errorf("link %d (%s) has no address and opened no tab: it acted in this tab instead (the page changed: list again)", it.Number, label(it))

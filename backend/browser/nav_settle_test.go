@@ -3,6 +3,7 @@ package browser
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // Pages that keep changing a little after their load event.
@@ -124,5 +125,25 @@ func TestPressEnterWaitsForResults(t *testing.T) {
 	}
 	if !strings.Contains(pr.Note, "still changing") {
 		t.Errorf("results still being drawn were not announced: %+v", pr)
+	}
+}
+
+// A list taken while results are on their way waits for them (a request
+// started in the last 2 s, then the DOM quiet) instead of numbering a page
+// half drawn; a request open for longer (a long poll) does not hold it.
+func TestListWaitsForResultsOnTheirWay(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "/form.html")
+	evalText(t, s, `() => { fetch('/slow?ms=300').then(r => r.text()).then(() => {
+		const a = document.createElement('a'); a.href = '#x'; a.textContent = 'Arrived result'; document.body.append(a); }); return 'ok'; }`)
+	r := mustList(t, s, ListOptions{Limit: 500})
+	if !strings.Contains(names(r), "Arrived result") && !strings.Contains(r.Note, "still changing") {
+		t.Fatalf("the list did not wait for the result on its way (note %q): %s", r.Note, names(r))
+	}
+
+	evalText(t, s, `() => { fetch('/slow?ms=5000'); return 'ok'; }`)
+	time.Sleep(2200 * time.Millisecond)
+	if r := mustList(t, s, ListOptions{}); strings.Contains(r.Note, "still changing") {
+		t.Fatalf("a request open for 2 s held the list: %q", r.Note)
 	}
 }

@@ -537,8 +537,12 @@ func (s *Session) validate(ctx context.Context) (*numbering, error) {
 	return n, nil
 }
 
-// listWaitMax bounds how long a list waits for a page that is still loading.
-const listWaitMax = time.Second
+// listWaitMax bounds how long a list waits for a page that is still loading
+// (requests started in the last listRecent still in flight).
+const (
+	listWaitMax = time.Second
+	listRecent  = 2 * time.Second
+)
 
 // waitListable lets a page that is still loading (requests that matter in
 // flight) finish before it is numbered: until nothing is in flight and its
@@ -547,16 +551,26 @@ const listWaitMax = time.Second
 // with nothing in flight costs nothing.
 func (s *Session) waitListable(ctx context.Context) string {
 	e := s.ev
-	now := time.Now()
+	// Only requests started in the last listRecent count: one that has been
+	// open longer is a long poll or a stream, not results on their way.
+	since := time.Now().Add(-listRecent)
+	loading := func() bool {
+		for _, t := range e.inflight {
+			if t.After(since) {
+				return true
+			}
+		}
+		return false
+	}
 	e.mu.Lock()
-	settled := e.netSettled(now)
+	busy := loading()
 	e.mu.Unlock()
-	if settled || e.pendingDialog() != nil {
+	if !busy || e.pendingDialog() != nil {
 		return ""
 	}
 	wctx, cancel := context.WithTimeout(ctx, listWaitMax)
 	defer cancel()
-	if !e.waitFor(wctx, 50*time.Millisecond, func() bool { return e.netSettled(now) }) || !s.pageQuiet(wctx) {
+	if !e.waitFor(wctx, 50*time.Millisecond, func() bool { return !loading() }) || !s.pageQuiet(wctx) {
 		if ctx.Err() != nil {
 			return ""
 		}

@@ -42,11 +42,17 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.3f ms", float64(d.Micros
 // runBench measures the manuscript engine on a book against the targets of the
 // manuscript-engine issue and prints medians and ratios measured in this run.
 func runBench(ctx context.Context, args []string, stdout io.Writer) error {
-	f, err := parseFlags(args, "book", "runs")
+	f, err := parseFlags(args, "book", "runs", "vs-playwright")
 	if err != nil {
 		return err
 	}
+	if f.vsPlaywright && (len(f.positional) != 1 || f.positional[0] != "browser") {
+		return usageError{"--vs-playwright goes with bench browser (waymark bench browser --vs-playwright)"}
+	}
 	if len(f.positional) == 1 && f.positional[0] == "browser" {
+		if f.vsPlaywright {
+			return runBenchVsPlaywright(ctx, f.runs, stdout)
+		}
 		return runBenchBrowser(ctx, f.runs, stdout)
 	}
 	if len(f.positional) == 1 && f.positional[0] == "window" {

@@ -45,7 +45,9 @@ Usage:
                                        server, goals in plain words; for use with a screen reader
   waymark bench [--book PATH] [--runs N]
                                        measure the manuscript engine on a book and print medians and ratios
-  waymark bench browser [--runs N]     measure the browser (headless Chromium) against its targets
+  waymark bench browser [--runs N] [--vs-playwright]
+                                       measure the browser (headless Chromium) against its targets;
+                                       --vs-playwright: side by side with Playwright MCP (build/playwright-mcp)
   waymark bench window [--book PATH] [--runs N]
                                        cold-start the desktop window under Xvfb on the sample and on a
                                        book; first paint, book open and memory against their targets
@@ -123,6 +125,7 @@ type flags struct {
 	runs          int
 	pretty        bool
 	headless      bool
+	vsPlaywright  bool
 	positional    []string
 }
 
@@ -146,12 +149,13 @@ func parseFlags(args []string, allowed ...string) (flags, error) {
 		if !ok[name] {
 			return f, usageError{fmt.Sprintf("unknown flag --%s; allowed here: --%s", name, strings.Join(allowed, ", --"))}
 		}
-		if name == "pretty" || name == "headless" {
+		if name == "pretty" || name == "headless" || name == "vs-playwright" {
 			if hasVal {
 				return f, usageError{fmt.Sprintf("flag --%s takes no value", name)}
 			}
 			f.pretty = f.pretty || name == "pretty"
 			f.headless = f.headless || name == "headless"
+			f.vsPlaywright = f.vsPlaywright || name == "vs-playwright"
 			continue
 		}
 		if !hasVal {

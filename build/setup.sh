@@ -96,6 +96,19 @@ if [ ! -f build/mcp-inspector/node_modules/.package-lock.json ] ||
   fi
 fi
 
+# Microsoft's Playwright MCP server (npm registry, exact version in build/playwright-mcp),
+# the reference `waymark bench browser --vs-playwright` measures the browser against. It
+# runs Debian's Chromium (--executable-path): its own browser download is switched off.
+if [ ! -f build/playwright-mcp/node_modules/.package-lock.json ] ||
+  [ build/playwright-mcp/package-lock.json -nt build/playwright-mcp/node_modules/.package-lock.json ]; then
+  echo "setup: installing Playwright MCP from build/playwright-mcp/package-lock.json (npm install, no browser download)"
+  (cd build/playwright-mcp && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error 2>&1 | grep -v 'EBADENGINE\|nodedir' || true)
+  if [ ! -f build/playwright-mcp/node_modules/@playwright/mcp/cli.js ]; then
+    echo "setup: npm install did not install Playwright MCP" >&2
+    exit 1
+  fi
+fi
+
 # The consent-banner rules of @duckduckgo/autoconsent (npm registry, exact version in
 # build/autoconsent), which the browser's banner hook runs. Their two run-time files are
 # copied beside backend/browser/banners.go, where go:embed puts them into the binary.

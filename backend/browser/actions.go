@@ -131,7 +131,8 @@ func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 		return res, nil
 	}
 	*res = work
-	res.Navigated, res.NetworkIdle = s.settle(ctx, before)
+	var changing bool
+	res.Navigated, res.NetworkIdle, changing = s.settle(ctx, before, false)
 	st := &PageState{}
 	s.describe(ctx, st)
 	res.URL, res.Title, res.Dialogs = st.URL, st.Title, st.Dialogs
@@ -146,6 +147,9 @@ func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 	res.NumberingStale = res.Navigated || s.isStale(ctx) || (res.Banners != nil && res.Banners.Renumbered > 0)
 	if res.NumberingStale {
 		res.Note = "The page changed: call browser_list_interactives before acting by number again."
+	}
+	if changing {
+		res.Note = joinNote(res.Note, stillChanging)
 	}
 	if o.Action == "click" {
 		s.tabsAfterClick(outer, tabMark, res)
@@ -405,7 +409,11 @@ func (s *Session) Press(ctx context.Context, key string) (*PressResult, error) {
 		res.Note = (&DialogError{Dialog: *dialog}).Error()
 		return res, nil
 	}
-	res.Navigated, res.NetworkIdle = s.settle(ctx, before)
+	var changing bool
+	res.Navigated, res.NetworkIdle, changing = s.settle(ctx, before, k.key == "Enter")
+	if changing {
+		res.Note = stillChanging
+	}
 	if pi, err := s.info(ctx); err == nil {
 		res.URL, res.Title = pi.URL, pi.Title
 		if !res.Navigated {

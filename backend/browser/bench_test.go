@@ -43,11 +43,44 @@ func BenchmarkListInteractives5000(b *testing.B) {
 	ctx := testCtx(b)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
+		// A change to the page, so that the list walks it again rather
+		// than serving the last numbering (BenchmarkListPaging5000).
+		b.StopTimer()
+		evalText(b, s, fmt.Sprintf(`() => { document.title = 'Many links %d'; return 'ok'; }`, i))
+		b.StartTimer()
 		r, err := s.List(ctx, ListOptions{})
 		if err != nil || r.Total < 5000 {
 			b.Fatalf("list: %v (%d)", err, r.Total)
 		}
 	}
+}
+
+// BenchmarkListPaging5000 lists all 5,000 links of a page in ten windows of
+// 500 from a fresh numbering (the first window walks the page, the others
+// reuse it), and the first 50 of a page already numbered.
+func BenchmarkListPaging5000(b *testing.B) {
+	s := newSession(b)
+	open(b, s, "/links5000.html")
+	ctx := testCtx(b)
+	b.Run("all-in-pages-of-500", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			evalText(b, s, fmt.Sprintf(`() => { document.title = 'Many links %d'; return 'ok'; }`, i))
+			b.StartTimer()
+			for off := 0; off < 5000; off += 500 {
+				if r, err := s.List(ctx, ListOptions{Limit: 500, Offset: off}); err != nil || len(r.Items) != 500 {
+					b.Fatalf("list at %d: %v", off, err)
+				}
+			}
+		}
+	})
+	b.Run("first-50-numbered", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if r, err := s.List(ctx, ListOptions{Limit: 50}); err != nil || len(r.Items) != 50 {
+				b.Fatalf("list: %v", err)
+			}
+		}
+	})
 }
 
 // BenchmarkActClick is one browser_overlay_act click round trip on a

@@ -267,6 +267,7 @@ type Session struct {
 	tw         *tabWatch // Target events of the context (tabs.go)
 
 	gen     int64
+	walks   int64 // how many times the page was walked to number it (tests)
 	nextID  int64 // the next data-blind-id of the session (never reused)
 	dl      *downloads
 	frames  *oopifs                   // out-of-process frames by frame id

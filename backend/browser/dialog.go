@@ -94,7 +94,7 @@ func (s *Session) AnswerDialog(ctx context.Context, accept bool, text *string) (
 		res.Next = next
 		return res, nil
 	}
-	navigated, _ := s.settle(ctx, before)
+	navigated, _, _ := s.settle(ctx, before, false)
 	if next := s.ev.pendingDialog(); next != nil {
 		res.Next = next
 		return res, nil

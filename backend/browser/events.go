@@ -73,6 +73,7 @@ func (e *pageEvents) pendingDialog() *Dialog {
 // evSnap is a copy of the counters, taken before an action.
 type evSnap struct {
 	navRequested, navCommitted, loads, stops int64
+	lastNet                                  time.Time // the last request started or ended
 }
 
 // Requests older than this are long polls or streams; they do not keep the
@@ -109,7 +110,7 @@ func (e *pageEvents) bump() {
 func (e *pageEvents) snapshot() evSnap {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return evSnap{e.navRequested, e.navCommitted, e.loads, e.stops}
+	return evSnap{e.navRequested, e.navCommitted, e.loads, e.stops, e.lastNet}
 }
 
 // takeDialogs returns and forgets the messages of dialogs the page opened.

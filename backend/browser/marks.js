@@ -103,8 +103,13 @@
   let lastInput = -Infinity;
   const inputs = ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'keydown', 'keyup', 'input', 'change', 'submit'];
   const listen = ET.addEventListener;
+  // The document's own loading counts as an input too: what its scripts
+  // defer by a short timer while it loads (and up to SHORT ms after its load
+  // event) is waited for by the navigation's settle (overlay.js quiet).
+  lastInput = now();
   try {
     for (const t of inputs) Reflect.apply(listen, globalThis, [t, () => { lastInput = now(); }, { capture: true, passive: true }]);
+    for (const t of ['DOMContentLoaded', 'load']) Reflect.apply(listen, globalThis, [t, () => { lastInput = now(); }, { capture: true, passive: true }]);
     Reflect.apply(listen, document, ['__WAYMARK_SETTLE__', e => {
       const t = now();
       for (const [id, due] of pending) {

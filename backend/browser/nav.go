@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
@@ -96,7 +99,8 @@ func (s *Session) waitLoaded(ctx context.Context, before evSnap) bool {
 }
 
 // settleQuiet is how long the network must be silent after an input before
-// its result is reported; navigations wait for the longer networkQuiet.
+// its result is reported; a navigation settles by evidence instead
+// (settleLoaded); browser_wait's network_idle waits for networkQuiet.
 const (
 	settleQuiet  = 250 * time.Millisecond
 	networkQuiet = 500 * time.Millisecond
@@ -120,7 +124,12 @@ func (s *Session) pageTurn(ctx context.Context) bool {
 
 // settle waits for what an input may have started: a navigation (its commit,
 // load and network idle) or requests (network idle), within NavigationTimeout.
-func (s *Session) settle(ctx context.Context, before evSnap) (navigated, idle bool) {
+// When it started either, it then waits for the page's DOM and layout to stop
+// changing (what search results or a filter bring is drawn after their
+// requests end); changing says they had not stopped within domQuietMax.
+// With look (Enter, which submits) it waits for the DOM in any case: the
+// request the key started may not have been reported yet.
+func (s *Session) settle(ctx context.Context, before evSnap, look bool) (navigated, idle, changing bool) {
 	cctx, cancel := context.WithTimeout(ctx, s.opts.NavigationTimeout)
 	defer cancel()
 	e := s.ev
@@ -144,12 +153,97 @@ func (s *Session) settle(ctx context.Context, before evSnap) (navigated, idle bo
 	idle = e.waitIdle(cctx, settleQuiet)
 	e.mu.Lock()
 	navigated = started()
+	usedNet := e.lastNet.After(before.lastNet)
 	e.mu.Unlock()
+	quiet := true
 	if navigated {
 		s.waitLoaded(cctx, before)
-		idle = e.waitIdle(cctx, networkQuiet)
+		idle, quiet = s.settleLoaded(cctx)
+	} else if (usedNet || look) && e.pendingDialog() == nil {
+		quiet = s.pageQuiet(cctx)
+		e.mu.Lock()
+		usedNet = e.lastNet.After(before.lastNet)
+		e.mu.Unlock()
+		if usedNet && quiet {
+			// Requests reported during the look: what they bring comes after.
+			idle = e.waitIdle(cctx, settleQuiet)
+			quiet = s.pageQuiet(cctx)
+		}
 	}
-	return navigated, idle
+	return navigated, idle, !quiet
+}
+
+// stillChanging is the note of an input after which the page kept changing.
+const stillChanging = "The page is still changing (it may still be loading results); list again in a moment to hear all of it."
+
+// Evidence that a loaded page has settled (settleLoaded): the DOM and layout
+// unchanged for domQuiet, measured in the page, each look at most domQuietMax.
+const (
+	domQuiet    = 50 * time.Millisecond
+	domQuietMax = 500 * time.Millisecond
+)
+
+// netSettled reports whether nothing that matters is in flight: no counted
+// request (images, fonts, media, sockets and requests older than longRequest
+// do not count) in the first strictFor after since, then at most
+// idleAllowance (a page that polls its server never goes idle). e.mu is held.
+func (e *pageEvents) netSettled(since time.Time) bool {
+	now := time.Now()
+	busy := 0
+	for _, t := range e.inflight {
+		if now.Sub(t) < longRequest {
+			busy++
+		}
+	}
+	if now.Sub(since) > strictFor {
+		return busy <= idleAllowance
+	}
+	return busy == 0
+}
+
+// settleLoaded waits, after the load event, until the page is settled by
+// evidence rather than for a fixed window: no request that matters in flight
+// (netSettled), then the page's own report that its DOM and layout stayed
+// unchanged for domQuiet, and still nothing in flight after that (else the
+// responses may change the page again: once more). It reports whether the
+// network settled within ctx, and whether the page's DOM went quiet.
+func (s *Session) settleLoaded(ctx context.Context) (idle, quiet bool) {
+	e := s.ev
+	start := time.Now()
+	for {
+		if !e.waitFor(ctx, 50*time.Millisecond, func() bool { return e.netSettled(start) }) {
+			return false, quiet
+		}
+		quiet = true
+		if e.pendingDialog() == nil {
+			quiet = s.pageQuiet(ctx)
+		}
+		e.mu.Lock()
+		ok := e.netSettled(start)
+		e.mu.Unlock()
+		if ok || ctx.Err() != nil {
+			return ok, quiet
+		}
+	}
+}
+
+// pageQuiet asks the top document to wait until its DOM and layout have not
+// changed for domQuiet (at most domQuietMax); false when they kept changing
+// or the page did not answer.
+func (s *Session) pageQuiet(ctx context.Context) bool {
+	qctx, cancel := context.WithTimeout(ctx, domQuietMax+300*time.Millisecond)
+	defer cancel()
+	w, err := s.topWorld(qctx)
+	if err != nil {
+		return false
+	}
+	var r struct {
+		Quiet bool `json:"quiet"`
+	}
+	if err := s.call(qctx, w, "quiet", map[string]any{"quiet": domQuiet.Milliseconds(), "max": domQuietMax.Milliseconds()}, &r); err != nil {
+		return false
+	}
+	return r.Quiet
 }
 
 // afterNav waits for a navigation the session started and describes the page.
@@ -162,12 +256,15 @@ func (s *Session) afterNav(ctx context.Context, before evSnap, sameDocument bool
 	} else {
 		st.Loaded = s.waitLoaded(cctx, before)
 	}
-	st.NetworkIdle = s.ev.waitIdle(cctx, networkQuiet)
+	var quiet bool
+	st.NetworkIdle, quiet = s.settleLoaded(cctx)
 	s.describe(ctx, st)
 	if !st.Loaded {
 		st.Note = fmt.Sprintf("The page was still loading after %s; it may be usable anyway: list or extract to check.", s.opts.NavigationTimeout)
 	} else if !st.NetworkIdle {
 		st.Note = "The page keeps using the network (normal for live pages); continue when it looks ready."
+	} else if !quiet && ctx.Err() == nil {
+		st.Note = "The page is still changing; list again in a moment to hear all of it."
 	}
 	return st
 }
@@ -181,8 +278,12 @@ func (s *Session) describe(ctx context.Context, st *PageState) {
 
 // Navigate opens an http, https or file URL in the session's page and waits
 // for it to load and for the network to be idle (capped by NavigationTimeout).
+//
+// An address without a scheme, or a loopback one, is tried over the other
+// scheme too when the first cannot connect (navCandidates): "127.0.0.1:8101/x"
+// and "localhost:3000" open over http first, "example.org" over https first.
 func (s *Session) Navigate(ctx context.Context, rawURL string) (*PageState, error) {
-	u, err := checkURL(rawURL)
+	cands, err := navCandidates(rawURL)
 	if err != nil {
 		return nil, invalid("%v", err)
 	}
@@ -191,11 +292,91 @@ func (s *Session) Navigate(ctx context.Context, rawURL string) (*PageState, erro
 		return nil, err
 	}
 	defer unlock()
-	st, err := s.navigate(ctx, u)
-	if err == nil {
-		st.Banners = s.bannersAfter(ctx, "navigate")
+	var st *PageState
+	var first *navFailed
+	for _, u := range cands {
+		st, err = s.navigate(ctx, u)
+		var nf *navFailed
+		if err == nil || !errors.As(err, &nf) || !noServerThere(nf.text) || ctx.Err() != nil {
+			break
+		}
+		if first == nil {
+			first = nf
+		}
 	}
-	return st, err
+	if err != nil {
+		if first != nil && len(cands) > 1 {
+			return nil, fmt.Errorf("could not open %s (%s) nor %s: %w", cands[0], first.text, cands[1], err)
+		}
+		return nil, err
+	}
+	if first != nil {
+		fell := fmt.Sprintf("%s could not be opened (%s), so %s was opened instead.", first.url, first.text, st.URL)
+		if strings.HasPrefix(st.URL, "http:") && !loopbackHost(hostOf(st.URL)) {
+			fell += " The connection is not encrypted: do not type passwords here."
+		}
+		st.Note = joinNote(fell, st.Note)
+	}
+	st.Banners = s.bannersAfter(ctx, "navigate")
+	return st, nil
+}
+
+// navFailed is a navigation the browser could not complete (its net::ERR_…).
+type navFailed struct{ url, text string }
+
+func (e *navFailed) Error() string { return fmt.Sprintf("could not open %s: %s", e.url, e.text) }
+
+// noServerThere: the errors that mean nothing answers that scheme at that
+// address (no TLS on a plain-http port, nothing listening), after which the
+// other scheme is worth a try; never a certificate error, which means an
+// https server is there and must not be bypassed.
+func noServerThere(text string) bool {
+	for _, e := range []string{"ERR_SSL_PROTOCOL_ERROR", "ERR_SSL_VERSION_OR_CIPHER_MISMATCH", "ERR_CONNECTION_REFUSED",
+		"ERR_CONNECTION_RESET", "ERR_CONNECTION_CLOSED", "ERR_EMPTY_RESPONSE", "ERR_CONNECTION_TIMED_OUT", "ERR_INVALID_HTTP_RESPONSE"} {
+		if strings.Contains(text, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// loopbackHost: localhost, *.localhost, 127.0.0.0/8 and ::1.
+func loopbackHost(h string) bool {
+	h = strings.ToLower(strings.Trim(h, "[]"))
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+// navCandidates returns the addresses to try, in order, for what was asked
+// (checked by checkURL): an address given without a scheme is tried over
+// https then http, a loopback one over http then https; an explicit https
+// address on loopback falls back to http (nothing leaves the machine); any
+// other explicit scheme is tried as given only.
+func navCandidates(raw string) ([]string, error) {
+	u, err := checkURL(raw)
+	if err != nil {
+		return nil, err
+	}
+	p, err := url.Parse(u)
+	if err != nil || (p.Scheme != "http" && p.Scheme != "https") {
+		return []string{u}, nil
+	}
+	t := strings.ToLower(strings.TrimSpace(raw))
+	schemeless := !strings.Contains(t, "://") && !strings.HasPrefix(t, "file:")
+	local := loopbackHost(p.Hostname())
+	other := *p
+	switch {
+	case p.Scheme == "https" && (schemeless || local):
+		other.Scheme = "http"
+	case p.Scheme == "http" && schemeless:
+		other.Scheme = "https"
+	default:
+		return []string{u}, nil
+	}
+	return []string{u, other.String()}, nil
 }
 
 // navigate opens the checked URL u in the current page; the lock is held.
@@ -212,7 +393,7 @@ func (s *Session) navigate(ctx context.Context, u string) (*PageState, error) {
 		return nil, fmt.Errorf("could not open %s: %w", u, err)
 	}
 	if res.ErrorText != "" {
-		return nil, fmt.Errorf("could not open %s: %s", u, res.ErrorText)
+		return nil, &navFailed{url: u, text: res.ErrorText}
 	}
 	return s.afterNav(ctx, before, res.LoaderID == ""), nil
 }

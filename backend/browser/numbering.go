@@ -317,9 +317,19 @@ func (s *Session) list(ctx context.Context, o ListOptions) (*ListResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	n, note, err := s.enumerate(ctx, o.Scope)
-	if err != nil {
-		return nil, err
+	var n *numbering
+	note := s.waitListable(ctx)
+	if old := s.current.Load(); old != nil && old.scope == o.Scope && s.unchanged(ctx, old) {
+		// Paging a numbering the page has not outgrown: the same elements
+		// under the same numbers, without walking the page again.
+		n = old.reuse()
+	} else {
+		var walkNote string
+		n, walkNote, err = s.enumerate(ctx, o.Scope)
+		if err != nil {
+			return nil, err
+		}
+		note = strings.TrimSpace(walkNote + " " + note)
 	}
 	s.gen++
 	n.gen, n.limit, n.offset = s.gen, o.Limit, o.Offset
@@ -339,6 +349,7 @@ func (s *Session) list(ctx context.Context, o ListOptions) (*ListResult, error) 
 
 func (s *Session) enumerate(ctx context.Context, scope string) (*numbering, string, error) {
 	defer s.release(ctx)
+	s.walks++
 	n := &numbering{scope: scope, frameIDs: map[proto.PageFrameID]bool{}}
 	var note string
 	// Frames whose process is still being attached are waited for, two
@@ -524,6 +535,80 @@ func (s *Session) validate(ctx context.Context) (*numbering, error) {
 		}
 	}
 	return n, nil
+}
+
+// listWaitMax bounds how long a list waits for a page that is still loading
+// (requests started in the last listRecent still in flight).
+const (
+	listWaitMax = time.Second
+	listRecent  = 2 * time.Second
+)
+
+// waitListable lets a page that is still loading (requests that matter in
+// flight) finish before it is numbered: until nothing is in flight and its
+// DOM has been quiet for domQuiet, at most listWaitMax. A page that does
+// not settle in that time is numbered anyway, with a note saying so; a page
+// with nothing in flight costs nothing.
+func (s *Session) waitListable(ctx context.Context) string {
+	e := s.ev
+	// Only requests started in the last listRecent count: one that has been
+	// open longer is a long poll or a stream, not results on their way.
+	since := time.Now().Add(-listRecent)
+	loading := func() bool {
+		for _, t := range e.inflight {
+			if t.After(since) {
+				return true
+			}
+		}
+		return false
+	}
+	e.mu.Lock()
+	busy := loading()
+	e.mu.Unlock()
+	if !busy || e.pendingDialog() != nil {
+		return ""
+	}
+	wctx, cancel := context.WithTimeout(ctx, listWaitMax)
+	defer cancel()
+	if !e.waitFor(wctx, 50*time.Millisecond, func() bool { return !loading() }) || !s.pageQuiet(wctx) {
+		if ctx.Err() != nil {
+			return ""
+		}
+		return "The page was still changing (loading) when it was numbered; list again in a moment to hear all of it."
+	}
+	return ""
+}
+
+// unchanged reports whether numbering n still describes the page exactly:
+// not stale, and in every document it took elements from nothing at all
+// changed since (no node, attribute, text or field value, the same scroll
+// position, viewport and title: overlay.js unchanged). Any doubt is false.
+func (s *Session) unchanged(ctx context.Context, n *numbering) bool {
+	if n.staleReason() != "" {
+		return false
+	}
+	for _, fr := range n.frames {
+		w, err := s.world(ctx, fr.frameID)
+		if err != nil {
+			return false
+		}
+		var c struct {
+			Token   string `json:"token"`
+			Changes int    `json:"changes"`
+			Same    bool   `json:"same"`
+		}
+		if err := s.call(ctx, w, "check", map[string]any{"same": true}, &c); err != nil || c.Token != fr.token || c.Changes > 0 || !c.Same {
+			return false
+		}
+	}
+	return n.staleReason() == ""
+}
+
+// reuse makes a new list of the same elements under the same numbers (for
+// another window of it).
+func (n *numbering) reuse() *numbering {
+	return &numbering{scope: n.scope, items: n.items, frames: n.frames, frameIDs: n.frameIDs, skipped: n.skipped,
+		url: n.url, title: n.title, topScroll: n.topScroll, hasMain: n.hasMain}
 }
 
 // isStale is validate without the error, for reporting after an action.

@@ -21,6 +21,11 @@
     changes: 0,
     threshold: 1,
     observer: null,
+    // Whether the last list still describes this document exactly (see
+    // unchanged): every change to it since that list is counted in dirty.
+    dirty: 0,
+    dirtyObs: null,
+    listed: null,         // {sx, sy, vw, vh, title} at the last list
     roots: new WeakSet(),
     closed: new WeakMap(), // host -> its closed shadow root (given by Go)
     probed: new WeakSet(), // custom elements already asked about (see list)
@@ -420,7 +425,11 @@
     if (S.observer) return;
     S.observer = new MutationObserver(onMutations);
     S.observer.observe(document, { childList: true, subtree: true });
+    S.dirtyObs = new MutationObserver(onDirty);
+    S.dirtyObs.observe(document, DIRTY);
     S.roots.add(document);
+    // A field's value or a box's checked state changes without a mutation.
+    for (const t of ['input', 'change']) document.addEventListener(t, () => { S.dirty++; }, { capture: true, passive: true });
   }
 
   function observeRoot(root) {
@@ -428,6 +437,35 @@
     if (S.roots.has(root)) return;
     S.roots.add(root);
     S.observer.observe(root, { childList: true, subtree: true });
+    S.dirtyObs.observe(root, DIRTY);
+    for (const t of ['input', 'change']) root.addEventListener(t, () => { S.dirty++; }, { capture: true, passive: true });
+  }
+
+  const DIRTY = { childList: true, subtree: true, attributes: true, characterData: true };
+  // Changes the overlay makes itself: its data-blind-* marks and its badges.
+  function ownChange(r) {
+    if (r.type === 'attributes' && r.attributeName && r.attributeName.startsWith('data-blind-')) return true;
+    if (r.type === 'childList') {
+      const nodes = [...r.addedNodes, ...r.removedNodes];
+      if (nodes.length && nodes.every(n => OWN.has(n))) return true;
+    }
+    return !!(S.host && (r.target === S.host || S.host.contains(r.target)));
+  }
+  const OWN = new WeakSet(); // the badge hosts the overlay attached
+
+  function onDirty(records) {
+    for (const r of records) if (!ownChange(r)) { S.dirty++; return; }
+  }
+
+  // unchanged: nothing at all changed in this document since its last list —
+  // no node, attribute or text (but the overlay's own), no field's value, the
+  // same scroll position, viewport and title — so that list, taken again,
+  // would be the same; a list window can then be served from it.
+  function unchanged() {
+    if (!S.listed || !S.dirtyObs) return false;
+    onDirty(S.dirtyObs.takeRecords());
+    const l = S.listed;
+    return S.dirty === 0 && l.sx === scrollX && l.sy === scrollY && l.vw === innerWidth && l.vh === innerHeight && l.title === document.title;
   }
 
   function interesting(n) {
@@ -541,6 +579,9 @@
     };
     walk(document);
     S.changes = 0;
+    onDirty(S.dirtyObs.takeRecords());
+    S.dirty = 0;
+    S.listed = { sx: scrollX, sy: scrollY, vw: innerWidth, vh: innerHeight, title: document.title };
     const de = document.documentElement;
     return {
       token: S.token, url: location.href, title: document.title, next: S.next, probe: S.probe.length,
@@ -610,6 +651,7 @@
   function check(arg) {
     if (S.observer) onMutations(S.observer.takeRecords());
     const r = { token: S.token, changes: S.changes, url: location.href, threshold: S.threshold };
+    if (arg && arg.same) r.same = unchanged();
     // How many closed shadow roots the Go side should hand over first.
     if (arg && arg.closed) r.closed = pendingHosts(false).length;
     return r;
@@ -861,6 +903,7 @@
     root.appendChild(layer);
     (document.documentElement || document.body).appendChild(host);
     S.host = host;
+    OWN.add(host);
     S.layer = layer;
   }
 
@@ -1061,6 +1104,65 @@
     })();
   }
 
+  // quiet: evidence that the page has stopped changing. It resolves once
+  // arg.quiet ms (default 50; longer for a page changing in a slower rhythm)
+  // have passed with no change to the DOM (nodes,
+  // attributes, text; not the overlay's own marks or badges), no layout shift
+  // reported by the browser, the same document size and no short timer of the
+  // page's loading still due (marks.js); or after arg.max ms
+  // (default 500) with quiet false. It answers how long it waited.
+  function quiet(arg) {
+    const q = Math.max(10, Number(arg && arg.quiet) || 50);
+    const max = Math.min(Math.max(q, Number(arg && arg.max) || 500), 5000);
+    const start = performance.now();
+    let last = start;
+    const ours = r => {
+      if (r.type === 'attributes' && r.attributeName && r.attributeName.startsWith('data-blind-')) return true;
+      return !!(S.host && (r.target === S.host || (S.host.contains && S.host.contains(r.target))));
+    };
+    // The window grows with the rhythm of the changes seen: a page that draws
+    // every 30 ms on a busy machine must show a gap of 2.5 rhythms, not 50 ms
+    // (at most 250 ms).
+    let need = q, prev = -1;
+    const changed = t => {
+      if (prev >= 0 && t - prev < 250) need = Math.min(250, Math.max(need, 2.5 * (t - prev)));
+      prev = t;
+      last = t;
+    };
+    const mo = new MutationObserver(recs => {
+      for (const r of recs) if (!ours(r)) { changed(performance.now()); return; }
+    });
+    mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    let po = null;
+    try {
+      po = new PerformanceObserver(l => { if (l.getEntries().some(e => !e.hadRecentInput)) last = performance.now(); });
+      po.observe({ type: 'layout-shift' });
+    } catch (e) { po = null; }
+    const sizeOf = () => {
+      const de = document.documentElement;
+      return de ? de.scrollWidth + 'x' + de.scrollHeight : '';
+    };
+    let size = sizeOf();
+    return new Promise(res => {
+      const tick = () => {
+        const t = performance.now();
+        const sz = sizeOf();
+        if (sz !== size) { size = sz; last = t; }
+        // A short timer the page set while loading is still due (marks.js).
+        if (!document.dispatchEvent(new CustomEvent('__WAYMARK_SETTLE__', { cancelable: true }))) last = t;
+        if (t - last >= need || t - start >= max) {
+          for (const r of mo.takeRecords()) if (!ours(r)) { last = t; break; }
+          mo.disconnect();
+          if (po) po.disconnect();
+          res({ quiet: t - last >= need, waited: Math.round(t - start) });
+          return;
+        }
+        setTimeout(tick, Math.max(4, Math.min(16, need - (t - last))));
+      };
+      setTimeout(tick, Math.min(16, q));
+    });
+  }
+
   // Host code only (never the model): the state of a CSS selector's first match.
   function selectorState(arg) {
     let el = null;
@@ -1073,7 +1175,7 @@
 
   const OPS = {
     list, check, point, focus: focusEl, selectAll, value: fieldValue, select: selectOption, info,
-    framePoint, summary, showOverlay, hideOverlay, settle, turn, scrollBy, selectorState,
+    framePoint, summary, showOverlay, hideOverlay, settle, turn, quiet, scrollBy, selectorState,
   };
 
   W.call = (op, arg) => {

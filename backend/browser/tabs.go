@@ -553,7 +553,7 @@ func (s *Session) ctrlClickNewTab(ctx context.Context, n *numbering, it *Item) (
 	}
 	opened := s.tabsOpenedSince(ctx, mark, newTabWait)
 	if len(opened) == 0 {
-		navigated, _ := s.settle(ctx, before)
+		navigated, _, _ := s.settle(ctx, before, false)
 		if navigated || s.isStale(ctx) {
 			s.markStale("the link acted in this tab")
 			return nil, fmt.Errorf("link %d (%s) has no address and opened no tab: it acted in this tab instead (the page changed: list again)", it.Number, label(it))
@@ -585,7 +585,8 @@ func (s *Session) waitTabLoaded(ctx context.Context) (loaded, idle bool) {
 	cctx, cancel := context.WithTimeout(ctx, s.opts.NavigationTimeout)
 	defer cancel()
 	loaded = s.waitTabReady(cctx)
-	return loaded, s.ev.waitIdle(cctx, networkQuiet)
+	idle, _ = s.settleLoaded(cctx)
+	return loaded, idle
 }
 
 // waitTabReady waits until the current tab's document has loaded (a tab the

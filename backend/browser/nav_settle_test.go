@@ -1,0 +1,149 @@
+package browser
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Pages that keep changing a little after their load event.
+func init() {
+	extraPages["/late-timer.html"] = `<!doctype html><html><head><meta charset="utf-8"><title>Late timer</title></head>
+<body><main><h1>Late timer</h1></main><script>
+addEventListener('load', () => setTimeout(() => {
+  const b = document.createElement('button'); b.textContent = 'Late button'; document.querySelector('main').append(b);
+}, 100));
+</script></body></html>`
+	extraPages["/late-fetch.html"] = `<!doctype html><html><head><meta charset="utf-8"><title>Late fetch</title></head>
+<body><main><h1>Late fetch</h1></main><script>
+addEventListener('load', () => fetch('/slow?ms=300').then(r => r.text()).then(() => setTimeout(() => {
+  const b = document.createElement('button'); b.textContent = 'Fetched button'; document.querySelector('main').append(b);
+}, 20)));
+</script></body></html>`
+	extraPages["/late-chain.html"] = `<!doctype html><html><head><meta charset="utf-8"><title>Late chain</title></head>
+<body><main><h1>Late chain</h1><ul id="l"></ul></main><script>
+// Rendering in small steps, 15 ms apart, for 150 ms: the DOM is not quiet
+// until the last step.
+let i = 0;
+(function step() {
+  i++;
+  const li = document.createElement('li'); li.innerHTML = '<a href="#' + i + '">Row ' + i + '</a>';
+  document.getElementById('l').append(li);
+  if (i < 10) setTimeout(step, 15);
+})();
+</script></body></html>`
+	extraPages["/poller.html"] = `<!doctype html><html><head><meta charset="utf-8"><title>Poller</title></head>
+<body><main><h1>Poller</h1><button>Refresh</button><p id="t"></p></main><script>
+// Never network-idle: a request in flight most of the time, for ever.
+setInterval(() => fetch('/slow?ms=80').then(r => r.text()).then(t => { document.getElementById('t').textContent = t + Date.now(); }), 100);
+</script></body></html>`
+}
+
+// A navigation returns when the page is settled by evidence, and what a page
+// adds just after its load event (a short timer, a request and its answer,
+// a chain of renders) is there when it returns; a page that polls for ever
+// still returns, loaded.
+func TestNavigateSettlesByEvidence(t *testing.T) {
+	s := newSession(t)
+	for _, c := range []struct {
+		page, want string
+	}{
+		{"/late-timer.html", "Late button"},
+		{"/late-fetch.html", "Fetched button"},
+		{"/late-chain.html", "Row 10"},
+		{"/poller.html", "Refresh"},
+	} {
+		st, err := s.Navigate(testCtx(t), site.URL+c.page)
+		if err != nil {
+			t.Fatalf("%s: %v", c.page, err)
+		}
+		if !st.Loaded {
+			t.Errorf("%s: not loaded: %+v", c.page, st)
+		}
+		// Read at once (a list would give the page more time). On a machine
+		// so busy that the page's drawing outlasted the look, the result
+		// must say so: never silently short.
+		if got := evalText(t, s, `() => document.body.innerText`); !strings.Contains(got, c.want) && !strings.Contains(st.Note, "still changing") {
+			t.Errorf("%s: the navigation returned before %q was there (note %q): %q", c.page, c.want, st.Note, got)
+		}
+	}
+}
+
+func init() {
+	// A search whose results arrive by fetch after Enter and are drawn in
+	// steps 10 ms apart: for 400 ms (a short render) or 4 s (a long one).
+	extraPages["/live-search.html"] = `<!doctype html><html><head><meta charset="utf-8"><title>Live search</title></head>
+<body><main><h1>Live search</h1><input id="q" aria-label="Search"><ul id="r"></ul></main><script>
+document.getElementById('q').addEventListener('keydown', e => {
+  if (e.key !== 'Enter') return;
+  const steps = e.target.value === 'long' ? 400 : 40;
+  fetch('/slow?ms=100').then(r => r.text()).then(() => {
+    let i = 0;
+    (function draw() {
+      i++;
+      const li = document.createElement('li'); li.innerHTML = '<a href="#r' + i + '">Result ' + i + '</a>';
+      document.getElementById('r').append(li);
+      if (i < steps) setTimeout(draw, 10);
+    })();
+  });
+});
+</script></body></html>`
+}
+
+// After Enter starts a search, the press waits until the results stop
+// changing, so the next list holds them all; results that keep coming for
+// longer are announced as "still changing", never listed silently short.
+func TestPressEnterWaitsForResults(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "/live-search.html")
+	r := mustList(t, s, ListOptions{})
+	if _, err := s.Act(testCtx(t), ActOptions{Index: numberOf(t, r, "Search"), Action: "type", Text: "kazan"}); err != nil {
+		t.Fatal(err)
+	}
+	pr, err := s.Press(testCtx(t), "Enter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = mustList(t, s, ListOptions{})
+	// Complete, or (on a machine so busy that 400 ms of drawing took longer
+	// than the settle's look) announced as still changing: never silently short.
+	if (r.Total != 41 || !strings.Contains(names(r), "Result 40")) && !strings.Contains(pr.Note, "still changing") {
+		t.Fatalf("after Enter (note %q) the list has %d elements: %s", pr.Note, r.Total, names(r))
+	}
+	if strings.Contains(pr.Note, "still changing") {
+		t.Logf("the 400 ms render took longer here: %q", pr.Note)
+	}
+
+	open(t, s, "/live-search.html")
+	r = mustList(t, s, ListOptions{})
+	if _, err := s.Act(testCtx(t), ActOptions{Index: numberOf(t, r, "Search"), Action: "type", Text: "long"}); err != nil {
+		t.Fatal(err)
+	}
+	pr, err = s.Press(testCtx(t), "Enter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(pr.Note, "still changing") {
+		t.Errorf("results still being drawn were not announced: %+v", pr)
+	}
+}
+
+// A list taken while results are on their way waits for them (a request
+// started in the last 2 s, then the DOM quiet) instead of numbering a page
+// half drawn; a request open for longer (a long poll) does not hold it.
+func TestListWaitsForResultsOnTheirWay(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "/form.html")
+	evalText(t, s, `() => { fetch('/slow?ms=300').then(r => r.text()).then(() => {
+		const a = document.createElement('a'); a.href = '#x'; a.textContent = 'Arrived result'; document.body.append(a); }); return 'ok'; }`)
+	r := mustList(t, s, ListOptions{Limit: 500})
+	if !strings.Contains(names(r), "Arrived result") && !strings.Contains(r.Note, "still changing") {
+		t.Fatalf("the list did not wait for the result on its way (note %q): %s", r.Note, names(r))
+	}
+
+	evalText(t, s, `() => { fetch('/slow?ms=5000'); return 'ok'; }`)
+	time.Sleep(2200 * time.Millisecond)
+	if r := mustList(t, s, ListOptions{}); strings.Contains(r.Note, "still changing") {
+		t.Fatalf("a request open for 2 s held the list: %q", r.Note)
+	}
+}

@@ -176,11 +176,10 @@ var browsePatterns = []browsePattern{
 		return BrowseStep{Tool: "browser_switch_tab", Args: map[string]any{"index": n}, Say: fmt.Sprintf("Switching to tab %d.", n)}, nil
 	}},
 	{regexp.MustCompile(`(?i)^(?:go to|open|navigate to|перейди на|открой|зайди на)\s+(\S+)$`), func(m []string) (BrowseStep, error) {
-		u := m[1]
-		if !strings.Contains(u, "://") {
-			u = "https://" + u
-		}
-		return BrowseStep{Tool: "browser_navigate", Args: map[string]any{"url": u}, Say: "Opening " + m[1] + "."}, nil
+		// The address goes as typed: the navigator picks the scheme (http first
+		// on loopback, https first elsewhere) and tries the other when the
+		// first cannot connect.
+		return BrowseStep{Tool: "browser_navigate", Args: map[string]any{"url": m[1]}, Say: "Opening " + m[1] + "."}, nil
 	}},
 }
 

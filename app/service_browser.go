@@ -56,8 +56,12 @@ type BrowserView struct {
 	Dialog *browser.Dialog `json:"dialog,omitempty"`
 }
 
-// browserCtx binds the window's current browser to ctx for the browser tools.
+// browserCtx binds the window's current browser to ctx for the browser
+// tools. What the window asks for is the user's own command, so a file:
+// address or file it names is theirs (the assistant's goals run with no such
+// grant: Assistant.Run replaces it).
 func (a *DesktopApp) browserCtx(ctx context.Context) context.Context {
+	ctx = browser.WithGrant(ctx, browser.Grant{User: true})
 	a.ssMu.Lock()
 	defer a.ssMu.Unlock()
 	if a.ss == nil {

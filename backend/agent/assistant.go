@@ -113,6 +113,26 @@ func secretsIn(text string) []string {
 	return out
 }
 
+// SecretsIn returns the passwords and codes the user stated in text ("my
+// password is hunter2", "пароль: qwerty", "pin 1234"), for HideSecrets.
+func SecretsIn(text string) []string { return secretsIn(text) }
+
+// HideSecrets replaces every stated secret in text with "•••", so that a
+// goal or a progress line can be shown and stored without it.
+func HideSecrets(text string, secrets []string) string {
+	for _, s := range secrets {
+		if len([]rune(s)) == 0 {
+			continue
+		}
+		re, err := regexp.Compile(`(?i)` + regexp.QuoteMeta(s))
+		if err != nil {
+			continue
+		}
+		text = re.ReplaceAllLiteralString(text, "•••")
+	}
+	return text
+}
+
 // holdsSecret reports whether text contains one of the secrets (of three
 // characters or more: shorter ones would match everyday words).
 func holdsSecret(text string, secrets []string) bool {

@@ -45,6 +45,7 @@ packages=(
   xvfb xauth                          # a display for the window on machines without one
   x11-utils xdotool                   # find the window (xwininfo, xdotool search)
   imagemagick                         # screenshots (import) and their check (identify)
+  dbus-daemon gnome-keyring           # a Secret Service for the model key test (dbus-run-session)
 )
 # One dpkg-query for all of them (it names the installed ones; unknown ones go to stderr).
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${packages[@]}" 2>/dev/null |

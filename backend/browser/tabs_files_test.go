@@ -342,6 +342,7 @@ func TestUploadThroughButtons(t *testing.T) {
 	_ = os.WriteFile(a, []byte("png-bytes"), 0o644)
 	_ = os.WriteFile(b, []byte("pdf"), 0o644)
 	r := newToolRig(t)
+	r.grant = &Grant{Files: []string{dir}} // the folder the user named
 	r.ok("browser_navigate", map[string]any{"url": site.URL + "/upload.html"})
 	for _, c := range []struct {
 		button  string

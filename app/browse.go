@@ -81,7 +81,9 @@ func browseLoop(ctx context.Context, reg *tools.Registry, model llm.Model, start
 			return
 		}
 		b, _ := json.Marshal(step.Args)
-		res, err := reg.Call(ctx, tools.Call{Name: step.Tool, Args: b}, tools.Context{})
+		// A number command is the user's own: a file: address or a file it
+		// names is theirs (the assistant's goals get no such grant).
+		res, err := reg.Call(browser.WithGrant(ctx, browser.Grant{User: true}), tools.Call{Name: step.Tool, Args: b}, tools.Context{})
 		if err != nil {
 			say("Error: %s", spoken(err.Error()))
 			return

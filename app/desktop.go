@@ -48,6 +48,11 @@ func runDesktop(opts desktopOptions) error {
 		return err
 	}
 	_, envModel := llm.ConfigFromEnv()
+	stopGuard, err := guardDevServer()
+	if err != nil {
+		return err
+	}
+	defer stopGuard()
 	// The window's browser: a visible Chromium of its own, started by the first
 	// browser tool, with cookies kept in the user's data folder. Settings may
 	// replace it (download folder, banner budgets).

@@ -35,8 +35,10 @@ Usage:
   waymark call TOOL [--doc PATH] [--db PATH] [--max-size BYTES] [--pretty] [--headless] ['JSON ARGS' | -]
                                        run one tool and print its JSON result
   waymark tools                        print every tool as JSON: name, description, inputSchema
-  waymark mcp [--doc PATH] [--db PATH] [--headless]
-                                       serve every tool over MCP on standard input/output
+  waymark mcp [--doc PATH] [--db PATH] [--headless] [--allow-file PATH]...
+                                       serve every tool over MCP on standard input/output; the
+                                       browser tools open file: addresses and upload files only
+                                       inside the files and folders given with --allow-file
   waymark agent [--doc PATH] [--db PATH] "COMMAND"
                                        run an author's command (find, collect, replace, insert, delete,
                                        summarise) and print the transcript as JSON lines
@@ -127,6 +129,7 @@ type flags struct {
 	headless      bool
 	vsPlaywright  bool
 	positional    []string
+	allowFiles    []string // --allow-file, repeatable
 }
 
 func parseFlags(args []string, allowed ...string) (flags, error) {
@@ -168,6 +171,15 @@ func parseFlags(args []string, allowed ...string) (flags, error) {
 		switch name {
 		case "doc":
 			f.doc = val
+		case "allow-file":
+			abs, err := filepath.Abs(val)
+			if err != nil || val == "" {
+				return f, usageError{fmt.Sprintf("--allow-file %q: give the path of a file or folder", val)}
+			}
+			if _, err := os.Stat(abs); err != nil {
+				return f, usageError{fmt.Sprintf("--allow-file %q: %v", val, err)}
+			}
+			f.allowFiles = append(f.allowFiles, abs)
 		case "db":
 			f.db = val
 		case "book":
@@ -278,7 +290,9 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return fail(err)
 		}
 	}
-	res, err := reg.Call(ctx, tools.Call{Name: name, Args: json.RawMessage(raw)}, tools.Context{})
+	// The arguments are the user's own: a file: address or a file they give
+	// is theirs to open or send.
+	res, err := reg.Call(browser.WithGrant(ctx, browser.Grant{User: true}), tools.Call{Name: name, Args: json.RawMessage(raw)}, tools.Context{})
 	if err != nil {
 		return fail(err)
 	}
@@ -318,13 +332,16 @@ const version = "0.1.0"
 // runMCP serves the registry over MCP on stdio. Logs go to standard error: standard
 // output belongs to the protocol.
 func runMCP(ctx context.Context, args []string) error {
-	f, err := parseFlags(args, "doc", "db", "max-size", "headless")
+	f, err := parseFlags(args, "doc", "db", "max-size", "headless", "allow-file")
 	if err != nil {
 		return err
 	}
 	if len(f.positional) > 0 {
 		return usageError{"mcp takes no positional arguments"}
 	}
+	// An MCP client reaches local files (file: addresses, uploads) only
+	// inside what the user named in the server's command line.
+	grant := browser.Grant{Files: f.allowFiles}
 	bopts := browserOptions(f.headless, false)
 	st, err := openStore(f.db)
 	if err != nil {
@@ -348,8 +365,18 @@ func runMCP(ctx context.Context, args []string) error {
 	defer def.Close()
 	reg, _ := newRegistryWith(ws, model, def)
 	return mcpserver.ServeStdio(ctx, reg, version, mcpserver.Options{
-		NewScope: func() mcpserver.Scope { return browser.NewSessions(bopts) },
+		NewScope: func() mcpserver.Scope { return grantScope{browser.NewSessions(bopts), grant} },
 	})
+}
+
+// grantScope is an MCP session's browser with the files the user allowed.
+type grantScope struct {
+	*browser.Sessions
+	grant browser.Grant
+}
+
+func (g grantScope) Bind(ctx context.Context) context.Context {
+	return browser.WithGrant(g.Sessions.Bind(ctx), g.grant)
 }
 
 // runAgent runs one command through the command agent; every event is a JSON line.

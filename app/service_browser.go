@@ -56,8 +56,12 @@ type BrowserView struct {
 	Dialog *browser.Dialog `json:"dialog,omitempty"`
 }
 
-// browserCtx binds the window's current browser to ctx for the browser tools.
+// browserCtx binds the window's current browser to ctx for the browser
+// tools. What the window asks for is the user's own command, so a file:
+// address or file it names is theirs (the assistant's goals run with no such
+// grant: Assistant.Run replaces it).
 func (a *DesktopApp) browserCtx(ctx context.Context) context.Context {
+	ctx = browser.WithGrant(ctx, browser.Grant{User: true})
 	a.ssMu.Lock()
 	defer a.ssMu.Unlock()
 	if a.ss == nil {
@@ -91,8 +95,19 @@ func (a *DesktopApp) BrowserCommand(text string) (BrowserView, error) {
 	if err != nil {
 		return BrowserView{}, err
 	}
-	a.browserLog("command", text)
+	a.browserLog("command", loggedCommand(step, text))
 	return a.browserStep(step)
+}
+
+// loggedCommand is a number command as the transcript keeps it: text typed
+// into a field (a password, a code, a message) is never stored, only the
+// field's number.
+func loggedCommand(step agent.BrowseStep, text string) string {
+	if step.Tool == "browser_overlay_act" && step.Args["action"] == "type" {
+		verb, _, _ := strings.Cut(text, " ")
+		return fmt.Sprintf("%s %v (typed text not kept)", verb, step.Args["index"])
+	}
+	return agent.HideSecrets(text, agent.SecretsIn(text))
 }
 
 // BrowserAct acts on a numbered element of the mirrored list: click, type or select.
@@ -307,11 +322,15 @@ func (a *DesktopApp) BrowserGoal(goal string) (agent.AssistantResult, error) {
 	a.settingsMu.Lock()
 	s := a.settings
 	a.settingsMu.Unlock()
-	a.browserLog("goal", goal)
+	// A password or code the goal states is never stored: the transcript
+	// keeps the goal, the progress lines and the outcome without it.
+	secrets := agent.SecretsIn(goal)
+	hide := func(text string) string { return agent.HideSecrets(text, secrets) }
+	a.browserLog("goal", hide(goal))
 	as := &agent.Assistant{Reg: a.reg, Model: model, MaxSteps: s.IterationLimit, Pause: time.Duration(s.PauseMs) * time.Millisecond,
 		AskTimeout: time.Duration(s.AskTimeoutSec) * time.Second, Screenshots: true,
 		Progress: func(line string) {
-			a.browserLog("progress", line)
+			a.browserLog("progress", hide(line))
 			a.send("browser:progress", line)
 		},
 		Log: func(l agent.StepLog) { a.send("browser:step", l) },
@@ -323,13 +342,13 @@ func (a *DesktopApp) BrowserGoal(goal string) (agent.AssistantResult, error) {
 			a.browserLog("result", "Stopped.")
 			return res, errors.New("stopped")
 		}
-		a.browserLog("error", err.Error())
+		a.browserLog("error", hide(err.Error()))
 		return res, err
 	}
 	if res.Done {
-		a.browserLog("result", "Goal reached: "+res.Reason)
+		a.browserLog("result", hide("Goal reached: "+res.Reason))
 	} else {
-		a.browserLog("result", "Goal not reached: "+res.Reason)
+		a.browserLog("result", hide("Goal not reached: "+res.Reason))
 	}
 	return res, nil
 }

@@ -29,6 +29,12 @@ type Settings struct {
 	ModelKey      string `json:"modelKey"`
 	ModelKeySet   bool   `json:"modelKeySet"`
 	ClearModelKey bool   `json:"clearModelKey"`
+	// ModelKeyStore says where the key is kept: "keyring" (the system's
+	// Secret Service), "database" (the profile database, readable only by
+	// you, when no Secret Service answers) or "" (no key); ModelKeyNote says
+	// so in words. Both are reported, never taken from the caller.
+	ModelKeyStore string `json:"modelKeyStore"`
+	ModelKeyNote  string `json:"modelKeyNote,omitempty"`
 
 	// Browser: cookie banners, pace and limits, downloads.
 	BannersEnabled   bool   `json:"bannersEnabled"`
@@ -66,9 +72,40 @@ func (a *DesktopApp) loadSettings(ctx context.Context) Settings {
 	if raw, ok, err := a.st.Setting(ctx, settingsKey); err == nil && ok {
 		_ = json.Unmarshal([]byte(raw), &s)
 	}
-	s.ModelKeySet, s.ClearModelKey = s.ModelKey != "", false
+	s.ClearModelKey, s.ModelKeyNote = false, ""
+	switch {
+	case s.ModelKeyStore == "keyring":
+		key, err := secretService.get()
+		if err != nil {
+			s.ModelKey, s.ModelKeyNote = "", "The model server key could not be read from the system keyring ("+err.Error()+"); enter it again."
+		} else {
+			s.ModelKey = key
+		}
+	case s.ModelKey != "":
+		// A key stored in the database (an older Waymark, or no keyring
+		// then): into the keyring now if there is one.
+		if err := secretService.set(s.ModelKey); err == nil {
+			stored := s
+			stored.ModelKey, stored.ModelKeyStore = "", "keyring"
+			if b, err := json.Marshal(stored); err == nil && a.st.SetSetting(ctx, settingsKey, string(b)) == nil {
+				s.ModelKeyStore = "keyring"
+			}
+		} else {
+			s.ModelKeyStore = "database"
+		}
+	}
+	s.ModelKeySet = s.ModelKey != ""
+	if !s.ModelKeySet {
+		s.ModelKeyStore = ""
+	}
+	if s.ModelKeyStore == "database" && s.ModelKeyNote == "" {
+		s.ModelKeyNote = noKeyringNote
+	}
 	return s
 }
+
+// noKeyringNote says where the key is when no Secret Service answers.
+const noKeyringNote = "No system keyring (Secret Service) answered, so the model server key is stored in the profile database, a file readable only by you (0600)."
 
 // validate checks every field and says what is allowed.
 func (s Settings) validate() error {
@@ -152,8 +189,30 @@ func (a *DesktopApp) SaveSettings(s Settings) (Settings, error) {
 	case s.ModelKey == "":
 		s.ModelKey = old.ModelKey
 	}
-	s.ModelKeySet, s.ClearModelKey = s.ModelKey != "", false
-	b, _ := json.Marshal(s)
+	s.ModelKeySet, s.ClearModelKey, s.ModelKeyNote = s.ModelKey != "", false, ""
+	// The key goes to the system keyring when there is one; the database
+	// keeps it only when there is none (and says so).
+	stored := s
+	switch {
+	case s.ModelKey == "":
+		s.ModelKeyStore = ""
+		if old.ModelKeyStore == "keyring" {
+			_ = secretService.remove()
+		}
+	case s.ModelKey == old.ModelKey && old.ModelKeyStore != "":
+		s.ModelKeyStore, s.ModelKeyNote = old.ModelKeyStore, old.ModelKeyNote
+	default:
+		if err := secretService.set(s.ModelKey); err == nil {
+			s.ModelKeyStore = "keyring"
+		} else {
+			s.ModelKeyStore, s.ModelKeyNote = "database", noKeyringNote
+		}
+	}
+	stored.ModelKeyStore, stored.ModelKeyNote = s.ModelKeyStore, ""
+	if s.ModelKeyStore == "keyring" {
+		stored.ModelKey = ""
+	}
+	b, _ := json.Marshal(stored)
 	if err := a.st.SetSetting(a.context(), settingsKey, string(b)); err != nil {
 		a.settingsMu.Unlock()
 		return Settings{}, err

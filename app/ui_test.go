@@ -18,6 +18,7 @@ import (
 	"github.com/go-rod/rod/lib/input"
 	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/gorilla/websocket"
 
 	"github.com/waymark/waymark/app/sample"
 	"github.com/waymark/waymark/backend/agent"
@@ -887,6 +888,24 @@ func TestDesktopDevIPC(t *testing.T) {
 	u := os.Getenv("WAYMARK_DEV_URL")
 	if u == "" {
 		t.Skip("WAYMARK_DEV_URL is not set: run bash build/test.sh desktop, which starts a dev build and runs this")
+	}
+	// The bindings' WebSocket takes no page of another origin (issue 13): a
+	// page on another local port could call DesktopApp.Call Export.
+	ws := "ws" + strings.TrimPrefix(u, "http") + "/wails/ipc"
+	for _, origin := range []string{"http://localhost:8000", "https://evil.example", "null"} {
+		conn, resp, err := websocket.DefaultDialer.Dial(ws, http.Header{"Origin": {origin}})
+		if err == nil {
+			conn.Close()
+			t.Fatalf("the dev build's IPC accepted a connection from origin %s", origin)
+		}
+		if resp == nil || resp.StatusCode != http.StatusForbidden {
+			t.Fatalf("origin %s: %v %v, want 403", origin, err, resp)
+		}
+	}
+	if conn, _, err := websocket.DefaultDialer.Dial(ws, http.Header{"Origin": {u}}); err != nil {
+		t.Fatalf("the dev build's own origin %s: %v", u, err)
+	} else {
+		conn.Close()
 	}
 	b := uiBrowser(t)
 	e := &uiEnv{t: t, page: b.MustPage("")}

@@ -46,6 +46,7 @@ packages=(
   x11-utils xdotool                   # find the window (xwininfo, xdotool search)
   imagemagick                         # screenshots (import) and their check (identify)
   python3.11-doc debian-reference-en  # real documentation sites (HTML) the browsing tests read on loopback
+  dbus-daemon gnome-keyring           # a Secret Service for the model key test (dbus-run-session)
 )
 # One dpkg-query for all of them (it names the installed ones; unknown ones go to stderr).
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${packages[@]}" 2>/dev/null |

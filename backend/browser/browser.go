@@ -279,6 +279,8 @@ type Session struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	typed typedSecrets // text typed into password fields (policy.go)
 }
 
 type overlayState struct {

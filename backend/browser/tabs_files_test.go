@@ -150,6 +150,7 @@ func TestUpload(t *testing.T) {
 	_ = os.WriteFile(a, []byte("12345"), 0o644)
 	_ = os.WriteFile(b, []byte("abc"), 0o644)
 	r := newToolRig(t)
+	r.grant = &Grant{User: true} // the user's own upload commands
 	r.ok("browser_navigate", map[string]any{"url": site.URL + "/upload.html"})
 	list := r.ok("browser_list_interactives", nil)
 	r.ok("browser_upload", map[string]any{"index": num(t, list, "Photo"), "files": []string{a}})
@@ -341,6 +342,7 @@ func TestUploadThroughButtons(t *testing.T) {
 	_ = os.WriteFile(a, []byte("png-bytes"), 0o644)
 	_ = os.WriteFile(b, []byte("pdf"), 0o644)
 	r := newToolRig(t)
+	r.grant = &Grant{Files: []string{dir}} // the folder the user named
 	r.ok("browser_navigate", map[string]any{"url": site.URL + "/upload.html"})
 	for _, c := range []struct {
 		button  string

@@ -155,9 +155,12 @@ func schema(props string, required ...string) json.RawMessage {
 func Register(r *tools.Registry, ss *Sessions) {
 	r.MustRegister(
 		tools.Tool{Name: "browser_navigate",
-			Description: "Open a web address (http, https or file) in the browser and wait until it has loaded and the network is idle (capped). Returns url, title, http_status, loaded, network_idle. Any numbering becomes stale: list again before acting by number.",
+			Description: "Open a web address (http, https or file) in the browser and wait until it has loaded and the network is idle (capped). Returns url, title, http_status, loaded, network_idle. Any numbering becomes stale: list again before acting by number. A file: address opens only when the user asked for that file (MCP: a file or folder given to the server with --allow-file); an address carrying text typed into a password field is refused.",
 			InputSchema: schema(`"url": {"type": "string", "minLength": 1, "description": "the address, e.g. https://example.org/page"}`, "url"),
 			Handler: handler(ss, func(ctx context.Context, s *Session, a navigateArgs) (any, error) {
+				if err := s.checkNavigation(ctx, a.URL); err != nil {
+					return nil, err
+				}
 				return s.Navigate(ctx, a.URL)
 			})},
 		tools.Tool{Name: "browser_wait",
@@ -219,6 +222,9 @@ func Register(r *tools.Registry, ss *Sessions) {
 				"limit": {"type": "integer", "minimum": 1, "maximum": 500, "description": "the limit of the list the number comes from (optional check)"},
 				"offset": {"type": "integer", "minimum": 0, "description": "the offset of the list the number comes from (optional check)"}`, "index", "action"),
 			Handler: handler(ss, func(ctx context.Context, s *Session, a actArgs) (any, error) {
+				if a.Action == "type" {
+					s.notePasswordTyped(a.Index, a.Text)
+				}
 				return s.Act(ctx, ActOptions{Index: a.Index, Action: a.Action, Text: a.Text, Limit: a.Limit, Offset: a.Offset})
 			})},
 		tools.Tool{Name: "browser_dialog",
@@ -242,6 +248,9 @@ func Register(r *tools.Registry, ss *Sessions) {
 				"action": {"type": "string", "enum": ["click", "type", "select"]},
 				"text": {"type": "string", "description": "text to type, or the option to select"}`, "index", "action"),
 			Handler: handler(ss, func(ctx context.Context, s *Session, a actArgs) (any, error) {
+				if a.Action == "type" {
+					s.notePasswordTyped(a.Index, a.Text)
+				}
 				return s.ActByIndex(ctx, ActOptions{Index: a.Index, Action: a.Action, Text: a.Text})
 			})},
 		tools.Tool{Name: "browser_tabs", Description: "List the open tabs: index (from 1, in opening order), title, url and which one is current.",
@@ -249,7 +258,12 @@ func Register(r *tools.Registry, ss *Sessions) {
 		tools.Tool{Name: "browser_open_in_new_tab",
 			Description: "Open the numbered link of the last list in a new tab (by its address; a script link gets a Ctrl+click), make it the current tab and wait for it to load. List again before acting in it. Tabs the page opens by itself appear in browser_tabs and in a click's new_tabs.",
 			InputSchema: schema(`"index": {"type": "integer", "minimum": 1, "description": "the link's number in the last list"}`, "index"),
-			Handler:     handler(ss, func(ctx context.Context, s *Session, a indexArgs) (any, error) { return s.OpenInNewTab(ctx, a.Index) })},
+			Handler: handler(ss, func(ctx context.Context, s *Session, a indexArgs) (any, error) {
+				if err := s.checkLinkTarget(ctx, a.Index); err != nil {
+					return nil, err
+				}
+				return s.OpenInNewTab(ctx, a.Index)
+			})},
 		tools.Tool{Name: "browser_switch_tab",
 			Description: "Make another tab current: by index (from 1, in opening order; tabs the site opened count too) or by part of its title. List again before acting by number.",
 			InputSchema: schema(`"index": {"type": "integer", "minimum": 1, "description": "the tab's number"},
@@ -275,10 +289,13 @@ func Register(r *tools.Registry, ss *Sessions) {
 				return s.DownloadWait(ctx, a.TimeoutMs)
 			})},
 		tools.Tool{Name: "browser_upload",
-			Description: "Give files to the numbered file field (or its button or label; a button with no field in sight is clicked and the file chooser it opens gets the files). Only files the user named, as absolute paths of regular files; one file unless the field takes several.",
+			Description: "Give files to the numbered file field (or its button or label; a button with no field in sight is clicked and the file chooser it opens gets the files). Only files the user named, as absolute paths of regular files; one file unless the field takes several. A file is sent only when the user gave it (MCP: a file or folder given to the server with --allow-file).",
 			InputSchema: schema(`"index": {"type": "integer", "minimum": 1, "description": "the file field's number in the last list"},
 				"files": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}, "description": "absolute paths of the files the user named"}`, "index", "files"),
 			Handler: handler(ss, func(ctx context.Context, s *Session, a uploadArgs) (any, error) {
+				if err := checkUpload(ctx, a.Files); err != nil {
+					return nil, err
+				}
 				return s.Upload(ctx, a.Index, a.Files)
 			})},
 		tools.Tool{Name: "browser_close_banners",

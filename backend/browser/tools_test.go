@@ -18,6 +18,8 @@ type toolRig struct {
 	t   *testing.T
 	reg *tools.Registry
 	ss  *Sessions
+	// grant, when set, is the user's grant of every call (policy.go).
+	grant *Grant
 }
 
 // reg2 gives the rig a fresh registry (to register tools on other sessions).
@@ -39,7 +41,11 @@ func newToolRig(t *testing.T) *toolRig {
 func (r *toolRig) call(name string, args any) (Result, map[string]any, error) {
 	r.t.Helper()
 	b, _ := json.Marshal(args)
-	out, err := r.reg.Call(testCtx(r.t), tools.Call{Name: name, Args: b}, tools.Context{})
+	ctx := testCtx(r.t)
+	if r.grant != nil {
+		ctx = WithGrant(ctx, *r.grant)
+	}
+	out, err := r.reg.Call(ctx, tools.Call{Name: name, Args: b}, tools.Context{})
 	if err != nil {
 		return Result{}, nil, err
 	}

@@ -92,7 +92,8 @@ func NewServer(reg *tools.Registry, version string, opts ...Options) *sdk.Server
 }
 
 // ServeStdio serves reg over standard input and output until the client
-// disconnects or ctx ends.
+// disconnects or ctx ends. A malformed frame is answered with a JSON-RPC
+// error and the session goes on (see LineTransport).
 func ServeStdio(ctx context.Context, reg *tools.Registry, version string, opts ...Options) error {
-	return NewServer(reg, version, opts...).Run(ctx, &sdk.StdioTransport{})
+	return NewServer(reg, version, opts...).Run(ctx, stdio())
 }

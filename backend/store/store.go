@@ -147,6 +147,9 @@ func openWith(p string, fsys fs.FS) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, fmt.Errorf("open database %s: create folder: %w", abs, err)
 	}
+	if err := makePrivate(abs); err != nil {
+		return nil, fmt.Errorf("open database %s: %w", abs, err)
+	}
 	db, err := sql.Open("sqlite3", dsn(abs))
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", abs, err)
@@ -166,6 +169,32 @@ func openWith(p string, fsys fs.FS) (*Store, error) {
 	return s, nil
 }
 
+// makePrivate creates the database file readable and writable by its owner
+// only (0600) before SQLite opens it, so its WAL and shared-memory files,
+// which SQLite creates with the database's permissions, are private too; a
+// database (and its -wal, -shm) that an older Waymark left readable by others
+// is made private. The folder is the caller's: only folders Open creates are
+// made 0700.
+func makePrivate(abs string) error {
+	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("create the database file: %w", err)
+	}
+	f.Close()
+	for _, p := range []string{abs, abs + "-wal", abs + "-shm", abs + "-journal"} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		if fi.Mode().Perm()&0o077 != 0 {
+			if err := os.Chmod(p, fi.Mode().Perm()&0o600); err != nil {
+				return fmt.Errorf("make %s private (owner only): %w", filepath.Base(p), err)
+			}
+		}
+	}
+	return nil
+}
+
 // dsn builds a file: URI (so any character in the path is escaped safely) with
 // the per-connection settings the driver applies to every new connection.
 func dsn(abs string) string {
@@ -182,6 +211,9 @@ func dsn(abs string) string {
 	q.Set("_foreign_keys", "on")
 	q.Set("_busy_timeout", strconv.Itoa(int(busyTimeout/time.Millisecond)))
 	q.Set("_txlock", "immediate")
+	// Deleted or overwritten content (a scrubbed transcript line, an old
+	// setting) is zeroed in the file, not left in free pages.
+	q.Set("_secure_delete", "on")
 	return u.String() + "?" + q.Encode()
 }
 

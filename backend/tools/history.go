@@ -133,12 +133,12 @@ func RegisterHistory(r *Registry, ws *manuscript.Workspace) {
 				}
 				return map[string]any{"success": true}, nil
 			}},
-		Tool{Name: "Export", Description: "Export the manuscript (or one TargetSet's items) to a file: markdown, html, or docx / epub through pandoc when it is installed. Never overwrites the manuscript itself.",
+		Tool{Name: "Export", Description: "Export the manuscript (or one TargetSet's items) to a file: markdown, html, or docx / epub through pandoc when it is installed. It writes the absolute path given, anywhere the user running Waymark may write; an existing file is replaced only with overwrite: true, and the manuscript itself never (compared as files, so not through a symbolic or hard link either).",
 			InputSchema: json.RawMessage(`{"type": "object", "properties": {
 				"format": {"type": "string", "enum": ["markdown", "html", "docx", "epub"]},
 				"path": {"type": "string", "minLength": 1, "description": "absolute path of the file to write"},
 				"targetSetId": {"type": "string", "description": "export only this TargetSet's items, in document order"},
-				"overwrite": {"type": "boolean", "description": "replace an existing file (default false)"}},
+				"overwrite": {"type": "boolean", "description": "replace an existing file; without it (default false) an existing file is never touched"}},
 				"required": ["format", "path"], "additionalProperties": false}`),
 			Handler: func(ctx context.Context, call Call, _ *Tool, _ Context) (any, error) {
 				a, err := Decode[struct {
@@ -159,6 +159,23 @@ func RegisterHistory(r *Registry, ws *manuscript.Workspace) {
 	)
 }
 
+// isManuscript reports whether path names the manuscript's file: the same
+// file (os.SameFile: device and inode) followed through symbolic links, or a
+// symbolic link itself pointing at it, or the same file as a hard link.
+func isManuscript(path, manuscriptPath string) bool {
+	mi, err := os.Stat(manuscriptPath)
+	if err != nil {
+		return false
+	}
+	if fi, err := os.Stat(path); err == nil && os.SameFile(fi, mi) {
+		return true
+	}
+	if li, err := os.Lstat(path); err == nil && os.SameFile(li, mi) {
+		return true
+	}
+	return false
+}
+
 func export(ctx context.Context, m *manuscript.Manuscript, format, path, setID string, overwrite bool) (any, error) {
 	if !filepath.IsAbs(path) {
 		return nil, fmt.Errorf("%w for Export: path %q must be absolute (e.g. /home/you/book.html)", ErrInvalidArgs, path)
@@ -170,8 +187,13 @@ func export(ctx context.Context, m *manuscript.Manuscript, format, path, setID s
 	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("%w for Export: the folder %s does not exist", ErrInvalidArgs, filepath.Dir(path))
 	}
-	if _, err := os.Stat(path); err == nil && !overwrite {
-		return nil, fmt.Errorf("%w for Export: %s exists; choose another name or pass overwrite", ErrInvalidArgs, path)
+	// The manuscript is recognised as a file, not by its name: through a
+	// symbolic link, a linked folder or a hard link it is still refused.
+	if isManuscript(path, m.Path) {
+		return nil, fmt.Errorf("%w for Export: %s is the manuscript itself (the same file under another name); choose another file name", ErrInvalidArgs, path)
+	}
+	if _, err := os.Lstat(path); err == nil && !overwrite {
+		return nil, fmt.Errorf("%w for Export: %s exists; choose another name or pass overwrite: true to replace it", ErrInvalidArgs, path)
 	}
 	title := strings.TrimSuffix(filepath.Base(m.Path), filepath.Ext(m.Path))
 	var src []byte

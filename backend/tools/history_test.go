@@ -187,3 +187,67 @@ func TestTargetSetToolsAndExport(t *testing.T) {
 }
 
 func jsonNum(f float64) string { b, _ := json.Marshal(f); return string(b) }
+
+// TestExportNeverOverwritesTheManuscript: Export compares files, not path
+// strings (issue 10 point 3, issue 13 point 6): with overwrite: true it still
+// refuses the manuscript under another name (a symbolic link, a linked
+// folder, a hard link, a path with "." and ".."), and without overwrite it
+// never replaces an existing file.
+func TestExportNeverOverwritesTheManuscript(t *testing.T) {
+	_, doc, call := historyRig(t, historyBook)
+	dir := filepath.Dir(doc)
+	before, _ := os.ReadFile(doc)
+	link := filepath.Join(dir, "link.md")
+	if err := os.Symlink(doc, link); err != nil {
+		t.Fatal(err)
+	}
+	folder := filepath.Join(t.TempDir(), "folder-link")
+	if err := os.Symlink(dir, folder); err != nil {
+		t.Fatal(err)
+	}
+	hard := filepath.Join(dir, "hard.md")
+	if err := os.Link(doc, hard); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "notes.html")
+	if err := os.WriteFile(other, []byte("my notes"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, path string
+		overwrite  bool
+		words      string
+	}{
+		{"a symbolic link to it", link, true, "the manuscript itself"},
+		{"through a linked folder", filepath.Join(folder, "book.md"), true, "the manuscript itself"},
+		{"a hard link to it", hard, true, "the manuscript itself"},
+		{"dot and dot-dot", filepath.Join(dir, ".", "sub", "..", "book.md"), true, "the manuscript itself"},
+		{"another file without overwrite", other, false, "pass overwrite: true"},
+		{"the link without overwrite", link, false, "the manuscript itself"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args, _ := json.Marshal(map[string]any{"format": "html", "path": c.path, "overwrite": c.overwrite})
+			_, err := call("Export", string(args))
+			if err == nil || !strings.Contains(err.Error(), c.words) {
+				t.Fatalf("Export to %s: %v, want an error saying %q", c.path, err, c.words)
+			}
+			if after, _ := os.ReadFile(doc); string(after) != string(before) {
+				t.Fatalf("the manuscript was overwritten:\n%.200s", after)
+			}
+			if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+				t.Fatal("the link was replaced")
+			}
+			if b, _ := os.ReadFile(other); string(b) != "my notes" {
+				t.Fatalf("%s was overwritten", other)
+			}
+		})
+	}
+	// With overwrite: true another existing file is replaced.
+	args, _ := json.Marshal(map[string]any{"format": "html", "path": other, "overwrite": true})
+	if _, err := call("Export", string(args)); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(other); !strings.Contains(string(b), "<html") {
+		t.Fatalf("overwrite: true did not replace %s: %.100s", other, b)
+	}
+}

@@ -181,6 +181,10 @@ export interface Settings {
   modelKey: string;
   modelKeySet: boolean;
   clearModelKey: boolean;
+  /** where the key is kept: "keyring", "database" (no Secret Service) or "" */
+  modelKeyStore: string;
+  /** says so in words when the key is not in the keyring */
+  modelKeyNote?: string;
   bannersEnabled: boolean;
   bannerPasses: number;
   bannerBudgetMs: number;

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// buildCLI builds the CLI binary once per test.
+func buildCLI(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "waymark")
+	build := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestMCPStdioSurvivesMalformedFrames drives the real `waymark mcp` process
+// over its standard input and output: every malformed frame (issue 13: a
+// non-JSON line, a wrong "jsonrpc", a batch, an object id, a truncated
+// frame, a 70 MB frame) gets a JSON-RPC error reply and the session keeps
+// serving; closing standard input ends it with exit status 0. Before the
+// fix the first such frame ended the process with exit status 1 and no reply.
+func TestMCPStdioSurvivesMalformedFrames(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "book.md")
+	if err := os.WriteFile(doc, []byte("# Book\n\nNatasha came in.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "mcp", "--doc", doc, "--db", filepath.Join(dir, "w.db"))
+	cmd.Env = append(os.Environ(), "WAYMARK_MODEL_URL=")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewReader(stdout)
+	send := func(frame string) {
+		t.Helper()
+		if _, err := io.WriteString(stdin, frame); err != nil {
+			t.Fatalf("write %.60q: %v (stderr: %s)", frame, err, stderr.String())
+		}
+	}
+	next := func() map[string]any {
+		t.Helper()
+		l, err := lines.ReadBytes('\n')
+		if err != nil {
+			t.Fatalf("no reply: %v (stderr: %s)", err, stderr.String())
+		}
+		var m map[string]any
+		if err := json.Unmarshal(l, &m); err != nil {
+			t.Fatalf("reply is not JSON: %s", l)
+		}
+		return m
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}` + "\n")
+	if r := next(); r["id"] != float64(1) || r["result"] == nil {
+		t.Fatalf("initialize: %v", r)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	huge := `{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"Find","arguments":{"query":"` + strings.Repeat("a", 70<<20) + `"}}}` + "\n"
+	n := 10
+	for _, c := range []struct {
+		name, frame string
+		id          any
+		code        float64
+		says        string
+	}{
+		{"not JSON", "hello there\n", nil, -32700, "parse error"},
+		{"wrong jsonrpc", `{"jsonrpc":"1.0","id":7,"method":"tools/list"}` + "\n", float64(7), -32600, `"jsonrpc" must be "2.0"`},
+		{"no jsonrpc", `{"id":8,"method":"tools/list"}` + "\n", float64(8), -32600, `"jsonrpc" must be "2.0"`},
+		{"batch", `[{"jsonrpc":"2.0","id":3,"method":"tools/list"}]` + "\n", nil, -32600, "batches are not supported"},
+		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}` + "\n", nil, -32600, "id must be a string or a number"},
+		{"truncated", `{"jsonrpc":"2.0","id":4,"method":"tools/li` + "\n", nil, -32700, "truncated"},
+		{"70 MB", huge, nil, -32600, "frame longer than"},
+	} {
+		send(c.frame)
+		r := next()
+		e, _ := r["error"].(map[string]any)
+		if r["jsonrpc"] != "2.0" || r["id"] != c.id || e == nil || e["code"] != c.code || !strings.Contains(e["message"].(string), c.says) {
+			t.Errorf("%s: reply %v", c.name, r)
+		}
+		// The session still serves.
+		n++
+		send(`{"jsonrpc":"2.0","id":` + strings.TrimSpace(string(rune('0'+n%10))) + `,"method":"tools/call","params":{"name":"Find","arguments":{"query":"Natasha"}}}` + "\n")
+		if r := next(); r["result"] == nil || r["result"].(map[string]any)["isError"] == true {
+			t.Fatalf("after %s the session does not serve: %v", c.name, r)
+		}
+	}
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("waymark mcp ended with %v after its input closed (stderr: %s)", err, stderr.String())
+	}
+}
+
+// TestMCPFileAddressesOnlyAllowed: over MCP, through the go-sdk client on the
+// process's standard input and output, file:///etc/passwd is not opened nor
+// uploaded (issue 13: it was opened and extracted); a file inside a folder
+// given with --allow-file is.
+func TestMCPFileAddressesOnlyAllowed(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	allowed := filepath.Join(dir, "shared")
+	if err := os.Mkdir(allowed, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(allowed, "page.html")
+	_ = os.WriteFile(page, []byte("<title>Shared page</title><p>hello from the shared folder</p>"), 0o600)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.Command(bin, "mcp", "--headless", "--db", filepath.Join(dir, "w.db"), "--allow-file", allowed)
+	cmd.Env = append(os.Environ(), "WAYMARK_MODEL_URL=", "WAYMARK_BROWSER_URL=", "HOME="+dir)
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(name string, args map[string]any) (string, bool) {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return res.Content[0].(*sdk.TextContent).Text, res.IsError
+	}
+	if text, isErr := call("browser_navigate", map[string]any{"url": "file:///etc/passwd"}); !isErr || !strings.Contains(text, "only when the user asked for them") {
+		t.Fatalf("file:///etc/passwd over MCP: %s", text)
+	}
+	if text, _ := call("browser_extract", map[string]any{}); strings.Contains(text, "root:") {
+		t.Fatalf("/etc/passwd was read: %s", text)
+	}
+	if text, isErr := call("browser_navigate", map[string]any{"url": "file://" + page}); isErr || !strings.Contains(text, "Shared page") {
+		t.Fatalf("the allowed file: %s", text)
+	}
+	if text, isErr := call("browser_upload", map[string]any{"index": 1, "files": []string{"/etc/passwd"}}); !isErr || !strings.Contains(text, "only when the user asked for them") {
+		t.Fatalf("upload of /etc/passwd over MCP: %s", text)
+	}
+}

@@ -22,8 +22,10 @@ Exit status 0 when every check passed; the last line says how many failed.
 
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 import gi
@@ -366,7 +368,7 @@ expect_live(mark, "alert", r"does not understand", "the same error a second time
 ORCA = "/usr/bin/orca"
 orca_said = {}
 if os.path.exists(ORCA):
-    work = os.path.dirname(os.path.abspath(BOOK))
+    work = tempfile.mkdtemp(prefix="waymark-orca-")  # its preferences and log, removed below
     log = os.path.join(work, "orca-debug.log")
     orca = subprocess.Popen([ORCA, "--debug-file", log, "-u", os.path.join(work, "orca-prefs")],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -415,6 +417,7 @@ if os.path.exists(ORCA):
         if os.environ.get("ORCA_LOG_KEEP"):
             subprocess.run(["cp", log, os.environ["ORCA_LOG_KEEP"]])
     lines = spoken()
+    shutil.rmtree(work, ignore_errors=True)
     check(any(x == "Screen reader on." for _, x in lines), "Orca started and logged what it speaks")
     for k, (key, want, what) in enumerate(steps):
         end = pressed[k + 1] if k + 1 < len(pressed) else float("inf")

@@ -203,7 +203,7 @@ a11y_tier() { # runs in step's subshell: its trap and exits stay there
   # A session bus of its own (the at-spi bus is found through it), so nothing of
   # the user's desktop is heard or touched; build/a11y/session.sh runs inside it.
   rc=0
-  dbus-run-session -- bash build/a11y/session.sh "$work" 2>&1 | grep -v 'Failed to set fd limit' || rc=${PIPESTATUS[0]}
+  dbus-run-session -- bash build/a11y/session.sh "$work" 2>&1 | grep -v 'Failed to set fd limit\|Activating service\|Successfully activated' || rc=${PIPESTATUS[0]}
   rm -rf "$work"
   return "$rc"
 }

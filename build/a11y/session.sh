@@ -6,13 +6,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 work=$1
-xvfb="" bus="" app=""
+xvfb="" app=""
 cleanup() {
   if [ -n "$app" ] && kill "$app" 2>/dev/null; then
     for _ in $(seq 1 50); do kill -0 "$app" 2>/dev/null || break; sleep 0.1; done
     kill -9 "$app" 2>/dev/null || true
   fi
-  [ -n "$bus" ] && kill "$bus" 2>/dev/null
   [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null
   return 0
 }
@@ -30,12 +29,14 @@ export DISPLAY=":$n"
 unset WAYLAND_DISPLAY NO_AT_BRIDGE
 for _ in $(seq 1 50); do xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
 xdpyinfo >/dev/null 2>&1 || fail "Xvfb did not start on :$n"
-/usr/libexec/at-spi-bus-launcher --launch-immediately >"$work/atspi.log" 2>&1 &
-bus=$!
+# The AT-SPI bus: asking the session bus for it starts at-spi-bus-launcher (D-Bus
+# activation), which ends with the session bus.
 for _ in $(seq 1 50); do
   dbus-send --session --print-reply --dest=org.a11y.Bus /org/a11y/bus org.a11y.Bus.GetAddress >/dev/null 2>&1 && break
   sleep 0.1
 done
+dbus-send --session --print-reply --dest=org.a11y.Bus /org/a11y/bus org.a11y.Bus.GetAddress >/dev/null 2>&1 ||
+  fail "no AT-SPI bus (org.a11y.Bus) on the session bus"
 GTK_OVERLAY_SCROLLING=0 WAYMARK_DB="$work/waymark.db" XDG_DATA_HOME="$work/data" HOME="$work" \
   "$work/waymark" "$work/book.md" >"$work/app.log" 2>&1 &
 app=$!

@@ -17,7 +17,8 @@
 #              English War and Peace (../shared/corpus; else the sample) with a
 #              throw-away database; build/a11y/check.py reads the accessibility tree and
 #              listens to AT-SPI events while xdotool presses keys (named outline tree,
-#              messages as live-region events, <= 100 events per workspace switch, focus)
+#              messages as live-region events, <= 100 events per workspace switch, focus),
+#              then runs Orca headless and checks what its debug log says it spoke
 # Every step runs even when an earlier one failed (so one run shows everything); the
 # script exits non-zero if any failed. The last line is "N passed, N failed".
 # `bash build/test.sh desktop` (or gofmt, vet, frontend, gotest, a11y) runs only those steps.

@@ -381,8 +381,11 @@ if os.path.exists(ORCA):
         except OSError:
             return []
         out = []
-        for h, m, sec, said in re.findall(r"^(\d\d):(\d\d):(\d\d\.\d+) - SPEECH OUTPUT: '(.*?)'", text, re.M):
-            out.append((int(h) * 3600 + int(m) * 60 + float(sec), said))
+        # One utterance may span lines (the text of an editor line): it ends at
+        # the quote before Orca's voice settings ({...}).
+        for h, m, sec, said in re.findall(r"^(\d\d):(\d\d):(\d\d\.\d+) - SPEECH OUTPUT: '(.*?)'(?: voice=\S+)? ?\{",
+                                           text, re.M | re.S):
+            out.append((int(h) * 3600 + int(m) * 60 + float(sec), " ".join(said.split())))
         return out
 
     def clock():

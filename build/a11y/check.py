@@ -229,21 +229,50 @@ walk(doc)
 opened = wait_for(lambda: status_text().startswith("Opened "), 60)
 check(bool(opened), f"start-up: the status region says the book was opened ({status_text()[:60]!r})")
 pump(1.5)
+# The page's objects may have moved to another web process while the window
+# loaded: look the document up again, and skip objects that went away.
+app = find_app() or app
+doc = find(app, "document web") or doc
+
+
+def role_of(o):
+    try:
+        return o.get_role_name()
+    except Exception:
+        return ""
+
+
+def name_of(o):
+    try:
+        return o.get_name() or ""
+    except Exception:
+        return ""
+
+
+def focused(o):
+    try:
+        return o.get_state_set().contains(Atspi.StateType.FOCUSED)
+    except Exception:
+        return False
+
+
 nodes = walk(doc)
-roles = [o.get_role_name() for o in nodes]
+roles = [role_of(o) for o in nodes]
 check("notification" in roles, "the alert region is in the tree from the start")
 check("log" in roles and "status bar" in roles, "the status and log regions are in the tree")
 editor_name = "Manuscript text"
-start = [o for o in nodes if o.get_state_set().contains(Atspi.StateType.FOCUSED)]
-check(any((o.get_name() or "") == editor_name for o in start),
-      f"start-up: the focus is on the manuscript text ({[(o.get_role_name(), o.get_name()) for o in start]})")
+start = [o for o in nodes if focused(o)]
+check(any(name_of(o) == editor_name for o in start),
+      f"start-up: the focus is on the manuscript text ({[(role_of(o), name_of(o)) for o in start]})")
 
 # --- 2. the outline: a tree of named entries --------------------------------------------
 headings = sum(1 for line in open(BOOK, encoding="utf-8") if re.match(r"#{1,6}\s", line))
 tree = find(doc, "tree", "Outline")
 items = [o for o in walk(tree)] if tree else []
-items = [o for o in items if o.get_role_name() == "tree item"]
-named = [o for o in items if (o.get_name() or "").strip()]
+items = [o for o in items if role_of(o) == "tree item"]
+
+
+named = [o for o in items if name_of(o).strip()]
 levels = set()
 for o in items:
     try:

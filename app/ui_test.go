@@ -157,7 +157,8 @@ func (e *uiEnv) waitText(sel, want string) string {
 	return ""
 }
 
-// click clicks the visible button (or link-button) whose text contains label.
+// click clicks the visible button (or link-button, or outline entry) whose text
+// contains label; buttons of inert (hidden) workspaces and panels do not count.
 func (e *uiEnv) click(label string) {
 	e.t.Helper()
 	// The visible button whose text is label, or else starts with it; with a
@@ -166,7 +167,7 @@ func (e *uiEnv) click(label string) {
 	for i := 0; i < 100 && el == nil; i++ {
 		found := e.js(`(label) => {
 			const scope = document.querySelector('dialog[open]') || document;
-			const bs = [...scope.querySelectorAll('button')].filter(b => b.getClientRects().length > 0 && !b.closest('[hidden]'));
+			const bs = [...scope.querySelectorAll('button, [role=treeitem]')].filter(b => b.getClientRects().length > 0 && !b.closest('[hidden], [inert]'));
 			const norm = (b) => b.textContent.replace(/\s+/g, ' ').trim();
 			const name = (b) => b.getAttribute('aria-label') || '';
 			const b = bs.find(b => norm(b) === label || name(b) === label) || bs.find(b => norm(b).startsWith(label));
@@ -315,7 +316,7 @@ func (e *uiEnv) tabWalk(view string, n int) []string {
 			return JSON.stringify({
 				name: el.tagName + (id ? '#' + id : '') + ':' + (el.textContent || el.value || '').trim().slice(0, 30),
 				ring: ring(cs) || ring(hs),
-				visible: box.width > 0 && box.height > 0 && !el.closest('[hidden]'),
+				visible: box.width > 0 && box.height > 0 && !el.closest('[hidden], [inert]'),
 			});
 		}`)
 		var st struct {
@@ -677,7 +678,8 @@ func TestUIDesktop(t *testing.T) {
 			name string
 			must []string
 		}{
-			{input.Digit1, "manuscript", []string{"Skip to the workspace", "Open…", "Chapter One: The Ledger", "#Manuscript text", "#ms-tab-"}},
+			// The outline is a tree: one stop (the chapter at the cursor), arrows inside.
+			{input.Digit1, "manuscript", []string{"Skip to the workspace", "Open…", "LI#oh-", "#Manuscript text", "#ms-tab-"}},
 			{input.Digit2, "browser", []string{"#browse-input", "Click"}},
 			{input.Digit3, "settings", []string{"#model-url", "#font-size", "Save settings"}},
 		} {
@@ -688,6 +690,9 @@ func TestUIDesktop(t *testing.T) {
 				if !strings.Contains(all, m) && !strings.Contains(all, strings.TrimPrefix(m, "#")) {
 					t.Errorf("keyboard walk, %s view: %q was never reached in %d stops", v.name, m, len(stops))
 				}
+			}
+			if n := strings.Count(all, "LI#oh-"); v.name == "manuscript" && n != 1 {
+				t.Errorf("keyboard walk, manuscript view: the outline tree has %d tab stops, not 1", n)
 			}
 			t.Logf("keyboard walk, %s view: %d stops, focus visible at each, no trap", v.name, len(stops))
 		}

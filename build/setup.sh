@@ -47,6 +47,8 @@ packages=(
   imagemagick                         # screenshots (import) and their check (identify)
   python3.11-doc debian-reference-en  # real documentation sites (HTML) the browsing tests read on loopback
   dbus-daemon gnome-keyring           # a Secret Service for the model key test (dbus-run-session)
+  dbus at-spi2-core python3-pyatspi   # the screen-reader tier: session bus, AT-SPI bus, Atspi for Python
+  orca                                # ...and the screen reader itself (its debug log: what it speaks)
 )
 # One dpkg-query for all of them (it names the installed ones; unknown ones go to stderr).
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${packages[@]}" 2>/dev/null |

@@ -15,17 +15,24 @@
 #              not be blank, and is saved to build/screenshots/window.png; then a dev
 #              build serves the same bindings at localhost:34115 and rod runs one
 #              command through them (TestDesktopDevIPC)
+#   a11y       the screen-reader tier: a private session bus (dbus-run-session) with its
+#              own AT-SPI bus, Xvfb on a free display and the production window on the
+#              English War and Peace (../shared/corpus; else the sample) with a
+#              throw-away database; build/a11y/check.py reads the accessibility tree and
+#              listens to AT-SPI events while xdotool presses keys (named outline tree,
+#              messages as live-region events, <= 100 events per workspace switch, focus),
+#              then runs Orca headless and checks what its debug log says it spoke
 # Every step runs even when an earlier one failed (so one run shows everything); the
 # script exits non-zero if any failed. The last line is "N passed, N failed".
-# `bash build/test.sh desktop` (or gofmt, vet, frontend, gotest, race) runs only those steps.
+# `bash build/test.sh desktop` (or gofmt, vet, frontend, gotest, race, a11y) runs only those steps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 # Arguments pick steps by name (e.g. `bash build/test.sh desktop`); none runs them all.
 selected=("$@")
 for s in "${selected[@]}"; do
-  case "$s" in gofmt | vet | frontend | gotest | race | desktop) ;; *)
-    echo "usage: bash build/test.sh [gofmt] [vet] [frontend] [gotest] [race] [desktop]" >&2
+  case "$s" in gofmt | vet | frontend | gotest | race | desktop | a11y) ;; *)
+    echo "usage: bash build/test.sh [gofmt] [vet] [frontend] [gotest] [race] [desktop] [a11y]" >&2
     exit 2
     ;;
   esac
@@ -196,6 +203,26 @@ desktop_tier() { # runs in step's subshell: its trap and exits stay there
   echo "desktop: the dev build's bindings at localhost:34115 ran a command over Wails' IPC"
 }
 
+a11y_tier() { # runs in step's subshell: its trap and exits stay there
+  work=$(mktemp -d)
+  # The window reads the frontend embedded at build time: build it first when
+  # run alone (`bash build/test.sh a11y`).
+  [ -f frontend/dist/index.html ] && [ -z "$(find frontend/src -newer frontend/dist/index.html -print -quit)" ] ||
+    (cd frontend && npm run build --silent >/dev/null)
+  go build -tags "desktop,production,webkit2_41,$tags" -o "$work/waymark" ./app
+  book=../shared/corpus/books/war-and-peace.en.md
+  if [ -f "$book" ]; then cp "$book" "$work/book.md"; else
+    echo "a11y: $book is missing; using the sample manuscript"
+    cp app/sample/manuscript.md "$work/book.md"
+  fi
+  # A session bus of its own (the at-spi bus is found through it), so nothing of
+  # the user's desktop is heard or touched; build/a11y/session.sh runs inside it.
+  rc=0
+  dbus-run-session -- bash build/a11y/session.sh "$work" 2>&1 | grep -v 'Failed to set fd limit\|Activating service\|Successfully activated' || rc=${PIPESTATUS[0]}
+  rm -rf "$work"
+  return "$rc"
+}
+
 run() { # KEY NAME COMMAND...
   local key=$1
   shift
@@ -207,6 +234,7 @@ run frontend frontend frontend
 run gotest "go test" go_tests
 run race "go test -race" race_tests
 run desktop desktop desktop_tier
+run a11y "a11y (screen reader)" a11y_tier
 
 echo "== ${#passed[@]} of $((${#passed[@]} + ${#failed[@]})) steps passed in $(($(date +%s) - start)) s${failed:+; failed: ${failed[*]}}"
 echo "waymark: ${#passed[@]} passed, ${#failed[@]} failed"

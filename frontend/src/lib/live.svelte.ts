@@ -1,12 +1,19 @@
-// The window's three ARIA live regions, created once at start (App.svelte):
+// The window's three ARIA live regions, present from the start (App.svelte):
 // status (polite progress), alert (errors) and log (transcript lines). Any
 // component announces through these functions, so a screen reader hears each
 // thing once, from one place.
+//
+// Each message is a new element (a <p> keyed by its id), never new text in an
+// old one: WebKitGTK tells AT-SPI (and so Orca) about an element added to a
+// live region (object:children-changed:add) but says nothing when only the
+// text of a node changes. A new id also makes the same words heard again.
+
+export type Message = { id: number; text: string };
 
 export const live = $state({
-  status: '',
-  alert: '',
-  log: [] as { id: number; text: string }[],
+  status: null as Message | null,
+  alert: null as Message | null,
+  log: [] as Message[],
   speech: false,
 });
 
@@ -20,22 +27,18 @@ export function setSpeaker(fn: ((text: string) => void) | null) {
 
 /** announce says a short progress line politely (the status region). */
 export function announce(text: string) {
-  live.status = text;
+  live.status = { id: next++, text };
   if (live.speech && speak) speak(text);
 }
 
 /** fail shows an error in the alert region (read at once). */
 export function fail(text: string) {
-  // Re-setting the same text would not be announced again: clear it first.
-  live.alert = '';
-  queueMicrotask(() => {
-    live.alert = text;
-  });
+  live.alert = { id: next++, text };
 }
 
 /** clearError empties the alert region. */
 export function clearError() {
-  live.alert = '';
+  live.alert = null;
 }
 
 /** logLine appends a transcript line to the log region (the last 30 are kept). */

@@ -222,6 +222,8 @@ export interface Capabilities {
   browser: boolean;
   commands: string;
   browseCommands: string;
+  /** the window reports its layout after each resize (WAYMARK_LAYOUT_REPORT=1) */
+  layoutReport?: boolean;
 }
 
 export interface BrowserItem {
@@ -390,6 +392,7 @@ export const api = {
   stop: () => call<string>('Stop'),
   painted: (name: string, chars: number) => call<void>('Painted', name, chars),
   phase: (name: string) => void call<void>('Phase', name).catch(() => {}),
+  layout: (r: import('./layout').LayoutReport) => call<void>('Layout', r),
   transcript: (kind: string) => call<TranscriptEntry[]>('Transcript', kind),
   saveDocumentSession: (state: string) => call<void>('SaveDocumentSession', state),
   search: (query: string) => call<SearchResult>('Search', query),

@@ -18,8 +18,11 @@ export function setSpeaker(fn: ((text: string) => void) | null) {
   speak = fn;
 }
 
-/** announce says a short progress line politely (the status region). */
+/** announce says a short progress line politely (the status region). An
+ * error shown before it is over: the next thing that goes well clears it (a
+ * failure that follows at once, in the same task, still shows, see fail). */
 export function announce(text: string) {
+  live.alert = '';
   live.status = text;
   if (live.speech && speak) speak(text);
 }

@@ -45,6 +45,10 @@ packages=(
   xvfb xauth                          # a display for the window on machines without one
   x11-utils xdotool                   # find the window (xwininfo, xdotool search)
   imagemagick                         # screenshots (import) and their check (identify)
+  fonts-paratype                      # PT Serif / PT Sans: the manuscript's and window's type (Cyrillic and Latin)
+  hunspell-ru hunspell-en-us          # spelling dictionaries (WebKitGTK's underlines, the spelling list)
+  libhunspell-dev                     # cgo: backend/spelling links libhunspell
+  sqlite3                             # the screenshot tier sets the dark theme in its throw-away profile
 )
 # One dpkg-query for all of them (it names the installed ones; unknown ones go to stderr).
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${packages[@]}" 2>/dev/null |

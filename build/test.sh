@@ -12,17 +12,23 @@
 #              not be blank, and is saved to build/screenshots/window.png; then a dev
 #              build serves the same bindings at localhost:34115 and rod runs one
 #              command through them (TestDesktopDevIPC)
+#   screens    the production window on the Russian War and Peace at 1024×700, 1280×860
+#              and 1920×1080, light and dark (build/screens.sh): the window measures its
+#              own layout after each resize (title on one line, every label inside its
+#              section, the text wider than the side panel, lines of 45–80 characters,
+#              panels that scroll) and must report no problem; the screenshots go to
+#              build/screenshots/window-SIZE-THEME.png
 # Every step runs even when an earlier one failed (so one run shows everything); the
 # script exits non-zero if any failed. The last line is "N passed, N failed".
-# `bash build/test.sh desktop` (or gofmt, vet, frontend, gotest) runs only those steps.
+# `bash build/test.sh desktop` (or gofmt, vet, frontend, gotest, screens) runs only those steps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 # Arguments pick steps by name (e.g. `bash build/test.sh desktop`); none runs them all.
 selected=("$@")
 for s in "${selected[@]}"; do
-  case "$s" in gofmt | vet | frontend | gotest | desktop) ;; *)
-    echo "usage: bash build/test.sh [gofmt] [vet] [frontend] [gotest] [desktop]" >&2
+  case "$s" in gofmt | vet | frontend | gotest | desktop | screens) ;; *)
+    echo "usage: bash build/test.sh [gofmt] [vet] [frontend] [gotest] [desktop] [screens]" >&2
     exit 2
     ;;
   esac
@@ -182,6 +188,19 @@ desktop_tier() { # runs in step's subshell: its trap and exits stay there
   echo "desktop: the dev build's bindings at localhost:34115 ran a command over Wails' IPC"
 }
 
+screens_tier() { # runs in step's subshell: its trap stays there
+  local book
+  swork=$(mktemp -d)
+  trap 'rm -rf "$swork"' EXIT
+  # The frontend as it is now (the frontend step builds it too; alone, this step must).
+  [ -f frontend/dist/index.html ] || (cd frontend && npm run build --silent >/dev/null)
+  go build -tags "desktop,production,webkit2_41,$tags" -o "$swork/waymark" ./app
+  # A real book when the corpus is beside the repository, else the sample.
+  book=../shared/corpus/books/war-and-peace.ru.md
+  [ -f "$book" ] || book=""
+  bash build/screens.sh "$swork/waymark" build/screenshots $book
+}
+
 run() { # KEY NAME COMMAND...
   local key=$1
   shift
@@ -192,6 +211,7 @@ run vet "go vet" go vet -tags "$tags" ./...
 run frontend frontend frontend
 run gotest "go test" go_tests
 run desktop desktop desktop_tier
+run screens screens screens_tier
 
 echo "== ${#passed[@]} of $((${#passed[@]} + ${#failed[@]})) steps passed in $(($(date +%s) - start)) s${failed:+; failed: ${failed[*]}}"
 echo "waymark: ${#passed[@]} passed, ${#failed[@]} failed"

@@ -211,6 +211,13 @@ export interface ConnectionReport {
   summary: string;
 }
 
+export interface SpellingResult {
+  revision: number;
+  languages: string[];
+  words: { word: string; from: number; to: number; count: number }[];
+  more: boolean;
+}
+
 export interface Capabilities {
   model: string;
   builtin: boolean;
@@ -393,6 +400,7 @@ export const api = {
   painted: (name: string, chars: number) => call<void>('Painted', name, chars),
   phase: (name: string) => void call<void>('Phase', name).catch(() => {}),
   layout: (r: import('./layout').LayoutReport) => call<void>('Layout', r),
+  spelling: () => call<SpellingResult>('Spelling'),
   transcript: (kind: string) => call<TranscriptEntry[]>('Transcript', kind),
   saveDocumentSession: (state: string) => call<void>('SaveDocumentSession', state),
   search: (query: string) => call<SearchResult>('Search', query),

@@ -53,6 +53,20 @@ func TestUIWindowLooks(t *testing.T) {
 			t.Errorf("at %dx%d: lines of %d characters, text %d px against side panel %d px", size[0], size[1], r.Measure, r.Editor, r.Side)
 		}
 	}
+	// The other workspaces hold at the smallest and largest size too.
+	for _, size := range [][2]int{{1024, 700}, {1920, 1080}} {
+		e.page.MustSetViewport(size[0], size[1], 1, false)
+		for _, ws := range []struct {
+			key  input.Key
+			name string
+		}{{input.Digit2, "Browser"}, {input.Digit3, "Settings"}, {input.Digit1, "Manuscript"}} {
+			e.keys(input.AltLeft, ws.key)
+			e.waitText("[role=status]", ws.name+" workspace")
+			if r := layout(); len(r.Problems) > 0 {
+				t.Errorf("the %s workspace at %dx%d has problems:\n%s", ws.name, size[0], size[1], r)
+			}
+		}
+	}
 	e.page.MustSetViewport(1280, 860, 1, false)
 
 	shown := func(sel string) bool {
@@ -95,6 +109,23 @@ func TestUIWindowLooks(t *testing.T) {
 	if !shown(".dismiss") {
 		t.Error("the error has no Dismiss button")
 	}
+
+	// The transcript follows its newest entry: at 1024x700 a few more commands
+	// make it longer than the panel, and the newest is still in view.
+	e.page.MustSetViewport(1024, 700, 1, false)
+	for i := 0; i < 6; i++ {
+		e.fill("command", "frobnicate the quux number "+string(rune('1'+i)))
+		e.keys(input.Enter)
+		e.waitText("#ms-panel-command .transcript", "number "+string(rune('1'+i)))
+	}
+	follow := e.js(`async () => { await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+		const side = document.querySelector('aside.side'), last = document.querySelector('#ms-panel-command .transcript > li:last-child');
+		const s = side.getBoundingClientRect(), l = last.getBoundingClientRect();
+		return JSON.stringify({ scrolls: side.scrollHeight > side.clientHeight, inView: l.top >= s.top - 1 && l.bottom <= s.bottom + 1, last: last.textContent }); }`)
+	if !strings.Contains(follow, `"scrolls":true`) || !strings.Contains(follow, `"inView":true`) {
+		t.Errorf("the transcript does not follow its newest entry: %s", follow)
+	}
+	e.page.MustSetViewport(1280, 860, 1, false)
 
 	// Spelling: a misspelt word typed at the start is listed and jumps there;
 	// the check's success clears the error above.

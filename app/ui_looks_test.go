@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod/lib/input"
+	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/waymark/waymark/app/sample"
 )
@@ -117,6 +118,10 @@ func TestUIWindowLooks(t *testing.T) {
 		e.fill("command", "frobnicate the quux number "+string(rune('1'+i)))
 		e.keys(input.Enter)
 		e.waitText("#ms-panel-command .transcript", "number "+string(rune('1'+i)))
+		// The next command is taken once this one has ended (Run is enabled again).
+		for j := 0; j < 100 && e.js(`() => String(document.querySelector('#ms-panel-command form button[type=submit]').disabled)`) == "true"; j++ {
+			time.Sleep(100 * time.Millisecond)
+		}
 	}
 	follow := e.js(`async () => { await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
 		const side = document.querySelector('aside.side'), last = document.querySelector('#ms-panel-command .transcript > li:last-child');
@@ -141,7 +146,16 @@ func TestUIWindowLooks(t *testing.T) {
 	if a := e.js(`() => document.querySelector('[role=alert]').textContent`); a != "" {
 		t.Errorf("the error %q stayed after the spelling check went well", a)
 	}
-	e.click("Превед")
+	first, err := e.page.Timeout(10 * time.Second).Element("ol[aria-labelledby=spelling-title] > li:first-child button")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if txt := first.MustText(); !strings.HasPrefix(txt, "Превед") {
+		t.Fatalf("the spelling list starts with %q, not Превед (the first unknown word of the text)", txt)
+	}
+	if err := first.Click(proto.InputMouseButtonLeft, 1); err != nil {
+		t.Fatal(err)
+	}
 	if sel := e.js(`() => { const s = document.querySelector('.editor').editorView.state.selection.main; return s.from + '-' + s.to; }`); sel != "0-6" {
 		t.Errorf("the spelling list's Превед selected %s, not 0-6", sel)
 	}

@@ -192,8 +192,12 @@ screens_tier() { # runs in step's subshell: its trap stays there
   local book
   swork=$(mktemp -d)
   trap 'rm -rf "$swork"' EXIT
-  # The frontend as it is now (the frontend step builds it too; alone, this step must).
-  [ -f frontend/dist/index.html ] || (cd frontend && npm run build --silent >/dev/null)
+  # The frontend as it is now (the frontend step builds it too; alone, this step must
+  # when a source is newer than the build).
+  if [ ! -f frontend/dist/index.html ] ||
+    [ -n "$(find frontend/src frontend/index.html -newer frontend/dist/index.html -print -quit)" ]; then
+    (cd frontend && npm run build --silent >/dev/null)
+  fi
   go build -tags "desktop,production,webkit2_41,$tags" -o "$swork/waymark" ./app
   # A real book when the corpus is beside the repository, else the sample.
   book=../shared/corpus/books/war-and-peace.ru.md

@@ -13,7 +13,8 @@
 # push the page, nothing outside the window) and reports it; the backend prints
 # "waymark: layout WxH THEME: N problems" and each problem. For each size and theme a
 # screenshot OUTDIR/window-WxH-THEME.png is saved (no metadata, so an unchanged window
-# gives the same bytes). Exits non-zero if a size reported a problem, never reported,
+# gives the same bytes), and one of distraction-free mode, OUTDIR/window-focus-THEME.png
+# (its layout is checked by the UI tier, TestUIWindowLooks). Exits non-zero if a size reported a problem, never reported,
 # or drew a blank window.
 set -euo pipefail
 bin=$1 out=$2 book=${3:-}
@@ -95,6 +96,22 @@ for theme in light dark; do
     awk -v s="layout ${w}x${h} " 'index($0, s) {p = ++k} p == '"$((before + 1))"' && /^  / {print}' "$work/app.log"
     case "$line" in *": 0 problems"*) ;; *) problems=$((problems + 1)) ;; esac
   done
+  # Distraction-free mode (Ctrl+Shift+Enter) at 1280×860: the text alone.
+  xdotool windowmove "$wid" 0 0 windowsize "$wid" 1280 860
+  sleep 1
+  # (Keys, not a click: a click would move the cursor, which the next run restores.)
+  xdotool windowfocus --sync "$wid" 2>/dev/null || true
+  xdotool key ctrl+shift+Return
+  prev="" cur=""
+  for _ in $(seq 1 40); do
+    sleep 0.3
+    import -window "$wid" "$work/shot.png" 2>/dev/null || true
+    cur=$(identify -format '%#' "$work/shot.png" 2>/dev/null || true)
+    [ "$cur" = "$prev" ] && break
+    prev=$cur
+  done
+  /usr/bin/convert "$work/shot.png" -strip -define png:exclude-chunks=date,time "$out/window-focus-$theme.png"
+  echo "screens: distraction-free mode, $theme → $out/window-focus-$theme.png"
   kill "$app" 2>/dev/null || true
   for _ in $(seq 1 50); do kill -0 "$app" 2>/dev/null || break; sleep 0.1; done
   app=""

@@ -87,6 +87,7 @@ func runDesktop(opts desktopOptions) error {
 		AssetServer: &assetserver.Options{Assets: assets, Handler: http.HandlerFunc(app.serveAsset)},
 		OnStartup: func(ctx context.Context) {
 			benchMark("window started")
+			enableSpelling()
 			app.startup(ctx)
 			app.emit = func(name string, data any) { runtime.EventsEmit(ctx, name, data) }
 		},

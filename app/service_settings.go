@@ -409,6 +409,9 @@ type Capabilities struct {
 	Browser        bool     `json:"browser"`
 	Commands       string   `json:"commands"`
 	BrowseCommands string   `json:"browseCommands"`
+	// LayoutReport asks the window to measure its layout after each resize and
+	// report it (Layout; WAYMARK_LAYOUT_REPORT=1, the screenshot tier).
+	LayoutReport bool `json:"layoutReport"`
 }
 
 // Capabilities reports the model, pandoc and speech availability.
@@ -416,7 +419,8 @@ func (a *DesktopApp) Capabilities() Capabilities {
 	m := a.model()
 	_, builtin := m.(agent.Builtin)
 	c := Capabilities{Model: m.Name(), Builtin: builtin, ModelFromEnv: a.envModel, Pandoc: tools.PandocPath(), Speech: speechProgram(),
-		NativeDialogs: a.dialogs != nil, Browser: a.newBrowser != nil, Commands: agent.Understood, BrowseCommands: agent.BrowseCommands}
+		NativeDialogs: a.dialogs != nil, Browser: a.newBrowser != nil, Commands: agent.Understood, BrowseCommands: agent.BrowseCommands,
+		LayoutReport: os.Getenv(layoutEnv) != ""}
 	c.Formats = []string{"markdown", "html"}
 	if c.Pandoc != "" {
 		c.Formats = append(c.Formats, "docx", "epub")

@@ -49,6 +49,10 @@ packages=(
   dbus-daemon gnome-keyring           # a Secret Service for the model key test (dbus-run-session)
   dbus at-spi2-core python3-pyatspi   # the screen-reader tier: session bus, AT-SPI bus, Atspi for Python
   orca                                # ...and the screen reader itself (its debug log: what it speaks)
+  fonts-paratype                      # PT Serif / PT Sans: the manuscript's and window's type (Cyrillic and Latin)
+  hunspell-ru hunspell-en-us          # spelling dictionaries (WebKitGTK's underlines, the spelling list)
+  libhunspell-dev                     # cgo: backend/spelling links libhunspell
+  sqlite3                             # the screenshot tier sets the dark theme in its throw-away profile
 )
 # One dpkg-query for all of them (it names the installed ones; unknown ones go to stderr).
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${packages[@]}" 2>/dev/null |

@@ -22,17 +22,23 @@
 #              listens to AT-SPI events while xdotool presses keys (named outline tree,
 #              messages as live-region events, <= 100 events per workspace switch, focus),
 #              then runs Orca headless and checks what its debug log says it spoke
+#   screens    the production window on the Russian War and Peace at 1024×700, 1280×860
+#              and 1920×1080, light and dark (build/screens.sh): the window measures its
+#              own layout after each resize (title on one line, every label inside its
+#              section, the text wider than the side panel, lines of 45–80 characters,
+#              panels that scroll) and must report no problem; the screenshots go to
+#              build/screenshots/window-SIZE-THEME.png
 # Every step runs even when an earlier one failed (so one run shows everything); the
 # script exits non-zero if any failed. The last line is "N passed, N failed".
-# `bash build/test.sh desktop` (or gofmt, vet, frontend, gotest, race, a11y) runs only those steps.
+# `bash build/test.sh desktop` (or gofmt, vet, frontend, gotest, race, a11y, screens) runs only those steps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 # Arguments pick steps by name (e.g. `bash build/test.sh desktop`); none runs them all.
 selected=("$@")
 for s in "${selected[@]}"; do
-  case "$s" in gofmt | vet | frontend | gotest | race | desktop | a11y) ;; *)
-    echo "usage: bash build/test.sh [gofmt] [vet] [frontend] [gotest] [race] [desktop] [a11y]" >&2
+  case "$s" in gofmt | vet | frontend | gotest | race | desktop | a11y | screens) ;; *)
+    echo "usage: bash build/test.sh [gofmt] [vet] [frontend] [gotest] [race] [desktop] [a11y] [screens]" >&2
     exit 2
     ;;
   esac
@@ -223,6 +229,23 @@ a11y_tier() { # runs in step's subshell: its trap and exits stay there
   return "$rc"
 }
 
+screens_tier() { # runs in step's subshell: its trap stays there
+  local book
+  swork=$(mktemp -d)
+  trap 'rm -rf "$swork"' EXIT
+  # The frontend as it is now (the frontend step builds it too; alone, this step must
+  # when a source is newer than the build).
+  if [ ! -f frontend/dist/index.html ] ||
+    [ -n "$(find frontend/src frontend/index.html -newer frontend/dist/index.html -print -quit)" ]; then
+    (cd frontend && npm run build --silent >/dev/null)
+  fi
+  go build -tags "desktop,production,webkit2_41,$tags" -o "$swork/waymark" ./app
+  # A real book when the corpus is beside the repository, else the sample.
+  book=../shared/corpus/books/war-and-peace.ru.md
+  [ -f "$book" ] || book=""
+  bash build/screens.sh "$swork/waymark" build/screenshots $book
+}
+
 run() { # KEY NAME COMMAND...
   local key=$1
   shift
@@ -235,6 +258,7 @@ run gotest "go test" go_tests
 run race "go test -race" race_tests
 run desktop desktop desktop_tier
 run a11y "a11y (screen reader)" a11y_tier
+run screens screens screens_tier
 
 echo "== ${#passed[@]} of $((${#passed[@]} + ${#failed[@]})) steps passed in $(($(date +%s) - start)) s${failed:+; failed: ${failed[*]}}"
 echo "waymark: ${#passed[@]} passed, ${#failed[@]} failed"

@@ -215,6 +215,13 @@ export interface ConnectionReport {
   summary: string;
 }
 
+export interface SpellingResult {
+  revision: number;
+  languages: string[];
+  words: { word: string; from: number; to: number; count: number }[];
+  more: boolean;
+}
+
 export interface Capabilities {
   model: string;
   builtin: boolean;
@@ -226,6 +233,8 @@ export interface Capabilities {
   browser: boolean;
   commands: string;
   browseCommands: string;
+  /** the window reports its layout after each resize (WAYMARK_LAYOUT_REPORT=1) */
+  layoutReport?: boolean;
 }
 
 export interface BrowserItem {
@@ -399,6 +408,8 @@ export const api = {
   stop: () => call<string>('Stop'),
   painted: (name: string, chars: number) => call<void>('Painted', name, chars),
   phase: (name: string) => void call<void>('Phase', name).catch(() => {}),
+  layout: (r: import('./layout').LayoutReport) => call<void>('Layout', r),
+  spelling: () => call<SpellingResult>('Spelling'),
   transcript: (kind: string) => call<TranscriptEntry[]>('Transcript', kind),
   saveDocumentSession: (state: string) => call<void>('SaveDocumentSession', state),
   search: (query: string) => call<SearchResult>('Search', query),

@@ -25,15 +25,23 @@ export function setSpeaker(fn: ((text: string) => void) | null) {
   speak = fn;
 }
 
-/** announce says a short progress line politely (the status region). */
+/** announce says a short progress line politely (the status region). An
+ * error shown before it is over: the next thing that goes well clears it (a
+ * failure that follows at once, in the same task, still shows, see fail). */
 export function announce(text: string) {
+  live.alert = null;
   live.status = { id: next++, text };
   if (live.speech && speak) speak(text);
 }
 
-/** fail shows an error in the alert region (read at once). */
+/** fail shows an error in the alert region (read at once). It is set after
+ * the current task, so a progress line announced in the same task does not
+ * clear it. */
 export function fail(text: string) {
-  live.alert = { id: next++, text };
+  const m = { id: next++, text };
+  queueMicrotask(() => {
+    live.alert = m;
+  });
 }
 
 /** clearError empties the alert region. */

@@ -100,16 +100,25 @@ for theme in light dark; do
   xdotool windowmove "$wid" 0 0 windowsize "$wid" 1280 860
   sleep 1
   # (Keys, not a click: a click would move the cursor, which the next run restores.)
-  xdotool windowfocus --sync "$wid" 2>/dev/null || true
-  xdotool key ctrl+shift+Return
-  prev="" cur=""
-  for _ in $(seq 1 40); do
-    sleep 0.3
-    import -window "$wid" "$work/shot.png" 2>/dev/null || true
-    cur=$(identify -format '%#' "$work/shot.png" 2>/dev/null || true)
-    [ "$cur" = "$prev" ] && break
-    prev=$cur
+  # The key can be lost while the window is still taking the resize: press it
+  # again until the picture changes (at most 3 times), then wait until it is still.
+  import -window "$wid" "$work/shot.png" 2>/dev/null || true
+  normal=$(identify -format '%#' "$work/shot.png" 2>/dev/null || true)
+  entered=""
+  for _ in 1 2 3; do
+    xdotool windowfocus --sync "$wid" 2>/dev/null || true
+    xdotool key ctrl+shift+Return
+    prev="" cur=""
+    for _ in $(seq 1 40); do
+      sleep 0.3
+      import -window "$wid" "$work/shot.png" 2>/dev/null || true
+      cur=$(identify -format '%#' "$work/shot.png" 2>/dev/null || true)
+      [ "$cur" != "$normal" ] && [ "$cur" = "$prev" ] && break
+      prev=$cur
+    done
+    if [ "$cur" != "$normal" ]; then entered=1; break; fi
   done
+  [ -n "$entered" ] || fail "Ctrl+Shift+Enter did not change the window ($theme): distraction-free mode did not start"
   /usr/bin/convert "$work/shot.png" -strip -define png:exclude-chunks=date,time "$out/window-focus-$theme.png"
   echo "screens: distraction-free mode, $theme → $out/window-focus-$theme.png"
   kill "$app" 2>/dev/null || true

@@ -221,6 +221,9 @@ a11y_tier() { # runs in step's subshell: its trap and exits stay there
     echo "a11y: $book is missing; using the sample manuscript"
     cp app/sample/manuscript.md "$work/book.md"
   fi
+  # The corpus is read-only (as CI lays it) and cp keeps the mode: the window
+  # rightly refuses to edit a read-only book, and this tier runs commands.
+  chmod 0644 "$work/book.md"
   # A session bus of its own (the at-spi bus is found through it), so nothing of
   # the user's desktop is heard or touched; build/a11y/session.sh runs inside it.
   rc=0

@@ -18,6 +18,7 @@ import (
 // firstItemIndex, a semanticPointer object and the item's markdown, for phrases
 // across both books; the item is the matcher's first mention.
 func TestCLIRunCursorAgentOnBooks(t *testing.T) {
+	skipSweepInShortMode(t)
 	t.Setenv("WAYMARK_MODEL_URL", "")
 	books := filepath.Join("..", "..", "shared", "corpus", "books")
 	if _, err := os.Stat(books); err != nil {

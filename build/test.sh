@@ -7,8 +7,10 @@
 #   go test    go test -tags sqlite_fts5 -count=1 ./... (unit, integration on real SQLite
 #              files, Chromium at /usr/bin/chromium, the corpus tier from ../shared/corpus;
 #              also two real writer processes on one book and the SIGKILL tests)
-#   race       the same Go suite under the race detector (go test -race): a data race is
-#              a failure (a separate step: the detector makes the suite several times slower)
+#   race       the same Go suite under the race detector (go test -race -short): a data
+#              race is a failure (a separate step: the detector makes the suite several
+#              times slower; -short leaves out the corpus and real-site sweeps, the kill
+#              and two-process tests, which the plain step runs in full)
 #   desktop    the production binary opens its real window under Xvfb (started here on a
 #              free display, even when $DISPLAY is set), on the sample manuscript with a
 #              database in a temporary folder; a screenshot of the window is taken, must
@@ -104,7 +106,7 @@ race_tests() {
   # test that saw it (and so the step).
   local log rc=0
   log=$(mktemp)
-  go test -race -tags "$tags" -count=1 -timeout 30m ./... 2>&1 | tee "$log" || rc=$?
+  go test -race -short -tags "$tags" -count=1 -timeout 30m ./... 2>&1 | tee "$log" || rc=$?
   echo "go test -race: $(grep -c '^ok ' "$log" || true) packages ok, $(grep -c '^FAIL' "$log" || true) FAIL lines, $(grep -c 'WARNING: DATA RACE' "$log" || true) data races"
   rm -f "$log"
   return "$rc"

@@ -48,6 +48,7 @@ func loadCommonMark(t testing.TB) []cmExample {
 // the bytes, replacing every item with its own Markdown is the identity, and a real
 // replacement changes only the item's bytes (or is refused with nothing changed).
 func TestCommonMarkTier(t *testing.T) {
+	skipSweepInShortMode(t)
 	ex := loadCommonMark(t)
 	var identical, items, selfOK, edited, refused int
 	for _, e := range ex {
@@ -143,6 +144,7 @@ func oracleFirst(d *Document, phrase string, codeAndQuotes bool) int {
 // TestBooksFind checks Find on both books against the rules of SPEC §2: a table of
 // cases built from the books, each checked against an independent oracle.
 func TestBooksFind(t *testing.T) {
+	skipSweepInShortMode(t)
 	type tc struct {
 		book, phrase string
 		code         bool

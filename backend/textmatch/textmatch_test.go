@@ -516,6 +516,7 @@ func loadBook(tb testing.TB, lang string) []byte {
 }
 
 func TestBooks(t *testing.T) {
+	skipSweepInShortMode(t)
 	for _, c := range []struct {
 		lang    string
 		found   []string // phrase, then what its first match normalises to

@@ -46,17 +46,27 @@ focus = {"role": "", "name": "", "obj": None}
 failures = []
 
 
-def text_of(o):
+def text_of(o, depth=0):
+    own = ""
     try:
-        t = Atspi.Text.get_text(o, 0, -1)
-        if t:
-            return t.replace("\ufffc", "").strip()
+        own = (Atspi.Text.get_text(o, 0, -1) or "").replace("\ufffc", "").strip()
     except Exception:
         pass
+    if not own:
+        try:
+            own = (o.get_name() or "").strip()
+        except Exception:
+            pass
+    if own or depth > 3:
+        return own
+    # No text of its own: a region whose message is a <p> that WebKit keeps as an
+    # object of its own. Its children's text is the region's, as a screen reader
+    # reads it.
     try:
-        return (o.get_name() or "").strip()
+        kids = [o.get_child_at_index(i) for i in range(o.get_child_count())]
     except Exception:
         return ""
+    return " ".join(x for x in (text_of(k, depth + 1) for k in kids if k is not None) if x)
 
 
 # The roles WebKitGTK gives the three regions: role=status, role=alert, role=log.
@@ -220,7 +230,11 @@ if doc is None:
 
 
 def status_text():
-    s = find(doc, "status bar")
+    # Looked up afresh each time: while the window loads, its page may move to
+    # another web process, and the first document's objects then go quiet.
+    a = find_app() or app
+    d = (find(a, "document web") if a else None) or doc
+    s = find(d, "status bar")
     return text_of(s) if s else ""
 
 
@@ -228,6 +242,25 @@ def status_text():
 walk(doc)
 opened = wait_for(lambda: status_text().startswith("Opened "), 60)
 check(bool(opened), f"start-up: the status region says the book was opened ({status_text()[:60]!r})")
+if not opened:
+    def dump(o, depth=0):
+        try:
+            t = Atspi.Text.get_text(o, 0, -1)
+        except Exception as e:
+            t = f"<no text: {e}>"
+        print("   " + "  " * depth + f"{o.get_role_name()} name={o.get_name()!r} text={t!r} children={o.get_child_count()}")
+        if depth < 3:
+            for i in range(o.get_child_count()):
+                k = o.get_child_at_index(i)
+                if k is not None:
+                    dump(k, depth + 1)
+    a = find_app() or app
+    d = (find(a, "document web") if a else None) or doc
+    for r in ("status bar",):
+        x = find(d, r)
+        print(f"   the {r}:" if x else f"   no {r} found")
+        if x:
+            dump(x)
 pump(1.5)
 # The page's objects may have moved to another web process while the window
 # loaded: look the document up again, and skip objects that went away.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/waymark/waymark/backend/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,7 +24,7 @@ func TestBenchVsPlaywrightFlag(t *testing.T) {
 // (installed by build/setup.sh into build/playwright-mcp) and `waymark mcp`,
 // both driven over stdio; every row has both systems' figures and a ratio.
 func TestBenchVsPlaywright(t *testing.T) {
-	skipSweepInShortMode(t)
+	testenv.SkipSweepInShortMode(t)
 	cli, _ := filepath.Abs(filepath.Join("..", playwrightMCP))
 	if _, err := os.Stat(cli); err != nil {
 		if os.Getenv("CI") != "" {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/waymark/waymark/backend/testenv"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -260,7 +261,7 @@ func docsSite(t *testing.T, dir, pkg string) *httptest.Server {
 // from a heading, and its elements paged and listed from an in-page link's
 // target.
 func TestBrowsePythonDocs(t *testing.T) {
-	skipSweepInShortMode(t)
+	testenv.SkipSweepInShortMode(t)
 	srv := docsSite(t, "/usr/share/doc/python3.11/html", "python3.11-doc")
 	l := startListener(t, srv.URL+"/tutorial/controlflow.html")
 	page := l.expect("read page", "Title: 4. More Control Flow Tools — Python 3.11.2 documentation",
@@ -307,7 +308,7 @@ func TestBrowsePythonDocs(t *testing.T) {
 // a title with no-break spaces, said plainly; a long chapter is read from a
 // heading to its end; tabs and paging as number commands.
 func TestBrowseDebianReference(t *testing.T) {
-	skipSweepInShortMode(t)
+	testenv.SkipSweepInShortMode(t)
 	srv := docsSite(t, "/usr/share/debian-reference", "debian-reference-en")
 	l := startListener(t, srv.URL+"/index.en.html")
 	l.expect("list", "1. link Next\n2. link Preface", "Say more for 51 to 100.")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/waymark/waymark/backend/testenv"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,7 +19,7 @@ import (
 // firstItemIndex, a semanticPointer object and the item's markdown, for phrases
 // across both books; the item is the matcher's first mention.
 func TestCLIRunCursorAgentOnBooks(t *testing.T) {
-	skipSweepInShortMode(t)
+	testenv.SkipSweepInShortMode(t)
 	t.Setenv("WAYMARK_MODEL_URL", "")
 	books := filepath.Join("..", "..", "shared", "corpus", "books")
 	if _, err := os.Stat(books); err != nil {

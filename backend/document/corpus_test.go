@@ -2,6 +2,7 @@ package document
 
 import (
 	"encoding/json"
+	"github.com/waymark/waymark/backend/testenv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,7 +49,7 @@ func loadCommonMark(t testing.TB) []cmExample {
 // the bytes, replacing every item with its own Markdown is the identity, and a real
 // replacement changes only the item's bytes (or is refused with nothing changed).
 func TestCommonMarkTier(t *testing.T) {
-	skipSweepInShortMode(t)
+	testenv.SkipSweepInShortMode(t)
 	ex := loadCommonMark(t)
 	var identical, items, selfOK, edited, refused int
 	for _, e := range ex {
@@ -144,7 +145,7 @@ func oracleFirst(d *Document, phrase string, codeAndQuotes bool) int {
 // TestBooksFind checks Find on both books against the rules of SPEC §2: a table of
 // cases built from the books, each checked against an independent oracle.
 func TestBooksFind(t *testing.T) {
-	skipSweepInShortMode(t)
+	testenv.SkipSweepInShortMode(t)
 	type tc struct {
 		book, phrase string
 		code         bool

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/waymark/waymark/backend/testenv"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -72,7 +73,7 @@ var minSuccess = map[string]float64{
 // TestBuiltinSolverTable runs every task the built-in solver claims with
 // several seeds, prints the success table and holds each task to a minimum.
 func TestBuiltinSolverTable(t *testing.T) {
-	skipSweepInShortMode(t)
+	testenv.SkipSweepInShortMode(t)
 	control := setup(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
@@ -160,7 +161,7 @@ func (idle) Solve(ctx context.Context, _ *Episode, _ *Tools) error { return nil 
 // page's own core.js (reward -1; "timed out" after the time limit), and the
 // same seed gives the same utterance again.
 func TestRewardsAreThePages(t *testing.T) {
-	skipSweepInShortMode(t)
+	testenv.SkipSweepInShortMode(t)
 	control := setup(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -183,7 +184,7 @@ func TestRewardsAreThePages(t *testing.T) {
 // TestSeedsAreDeterministic: the same seed gives the same episode, whether
 // the page was just opened or ran other episodes before.
 func TestSeedsAreDeterministic(t *testing.T) {
-	skipSweepInShortMode(t)
+	testenv.SkipSweepInShortMode(t)
 	control := setup(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -3,6 +3,7 @@ package textmatch
 import (
 	"bytes"
 	"fmt"
+	"github.com/waymark/waymark/backend/testenv"
 	"slices"
 	"sort"
 	"strings"
@@ -76,7 +77,7 @@ func TestForms(t *testing.T) {
 // how many lines the exact words match and how many more their forms do, with the
 // distinct forms found (logged, so a reader can see that they are right).
 func TestFormsBooks(t *testing.T) {
-	skipSweepInShortMode(t)
+	testenv.SkipSweepInShortMode(t)
 	names := map[string][]string{
 		"ru": {"Долохов", "Пьер", "Наташа", "Андрей", "Кутузов", "Денисов", "Николай", "Соня", "Элен", "Анатоль",
 			"Анна Павловна", "Болконский", "Безухов", "Ростов", "Марья", "Борис", "Наполеон", "Берг", "Тушин", "Курагин"},

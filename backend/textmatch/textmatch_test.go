@@ -2,6 +2,7 @@ package textmatch
 
 import (
 	"fmt"
+	"github.com/waymark/waymark/backend/testenv"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -516,7 +517,7 @@ func loadBook(tb testing.TB, lang string) []byte {
 }
 
 func TestBooks(t *testing.T) {
-	skipSweepInShortMode(t)
+	testenv.SkipSweepInShortMode(t)
 	for _, c := range []struct {
 		lang    string
 		found   []string // phrase, then what its first match normalises to

@@ -97,7 +97,8 @@ func (s *Session) ActByIndex(ctx context.Context, o ActOptions) (*ActResult, err
 		return nil, err
 	}
 	was := old.items[o.Index-1]
-	if _, err := s.list(ctx, ListOptions{Scope: old.scope, Limit: old.limit, Offset: old.offset}); err != nil {
+	// The element is looked for on the whole page, not only its first window.
+	if _, err := s.listFull(ctx, ListOptions{Scope: old.scope, Limit: old.limit, Offset: old.offset}); err != nil {
 		return nil, err
 	}
 	n := s.current.Load()

@@ -365,11 +365,11 @@ func TestBrowserWorkspaceMore(t *testing.T) {
 	}()
 	for _, c := range []struct{ cmd, want string }{
 		{"go to " + sites.URL("/links"), "Page: Archive."},
-		// The window's own numbering (200 after every step) is a first
-		// window: the total heard is its lower bound, said so.
-		{"list", "More than 200 elements, 1 to 50:\n1. link Archive"},
-		{"more", "More than 200 elements, 51 to 100:\n51. link Article number 50"},
-		{"ещё", "More than 200 elements, 101 to 150:\n101. link Article number 100"},
+		// The window numbers 200 after every step: the whole page (only
+		// small first windows number a prefix).
+		{"list", "5001 elements, 1 to 50:\n1. link Archive"},
+		{"more", "5001 elements, 51 to 100:\n51. link Article number 50"},
+		{"ещё", "5001 elements, 101 to 150:\n101. link Article number 100"},
 		{"список 4990", "5001 elements, 4990 to 5001:\n4990. link Article number 4989"},
 		{"help", "Number commands, in English or Russian:\nlist: the numbered elements, 50 at a time;"},
 		{"go to " + sites.URL("/guide"), "Page: A walk through Kazan."},

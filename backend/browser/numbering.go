@@ -102,6 +102,9 @@ func (n *numbering) window() []*Item {
 
 // Limits of the numbering.
 const (
+	// prefixMaxLimit: a first window of at most this many numbers only its
+	// prefix of the page (see listWith).
+	prefixMaxLimit   = 100
 	DefaultListLimit = 50
 	MaxListLimit     = 500
 	maxFrames        = 30
@@ -354,12 +357,15 @@ func (s *Session) listWith(ctx context.Context, o ListOptions, full bool) (*List
 		// The first window of a page not numbered yet (or changed since)
 		// numbers only as far as it needs, plus one element to know whether
 		// more follows: the first 50 of a 5,000-link page without walking
-		// all of it. Any later window numbers the whole page; while the
+		// all of it. A larger first window (pages of 500) numbers the whole
+		// page at once: a walk costs much beside its elements, and the next
+		// window would walk the page again. Any later window numbers the
+		// whole page; while the
 		// page has not changed the walk gives the prefix's elements the
 		// same ids in the same order, so their numbers stay. (Only the
 		// page scope stops early: the others filter on the Go side.)
 		stop := 0
-		if !full && o.Scope == "page" && o.Offset == 0 {
+		if !full && o.Scope == "page" && o.Offset == 0 && o.Limit <= prefixMaxLimit {
 			stop = o.Limit + 1
 		}
 		var walkNote string

@@ -27,23 +27,17 @@ func init() {
 func TestPagingReusesNumbering(t *testing.T) {
 	s := newSession(t)
 	open(t, s, "/paging.html")
-	// The first window numbers its prefix, the second the whole page (once),
-	// the others and the first again reuse it.
+	// A first window of 500 numbers the whole page (only small first
+	// windows number a prefix); the others and the first again reuse it.
 	first := mustList(t, s, ListOptions{Limit: 500})
-	second := mustList(t, s, ListOptions{Limit: 500, Offset: 500})
 	walks := s.walks
+	second := mustList(t, s, ListOptions{Limit: 500, Offset: 500})
 	third := mustList(t, s, ListOptions{Limit: 500, Offset: 1000})
-	again := mustList(t, s, ListOptions{Limit: 500})
 	if s.walks != walks {
 		t.Fatalf("paging walked the page again (%d walks, want %d)", s.walks, walks)
 	}
-	if !first.TotalAtLeast || first.Total != 501 || second.TotalAtLeast || second.Total != third.Total || third.Total != 1202-1 || again.Total != 1201 {
-		t.Fatalf("totals %d (at least: %v) %d %d %d, want 501 (at least) then 1201", first.Total, first.TotalAtLeast, second.Total, third.Total, again.Total)
-	}
-	for i, it := range first.Items {
-		if again.Items[i].ID != it.ID || again.Items[i].Number != it.Number {
-			t.Fatalf("number %d was id %s in the first window, %s once the page was numbered", it.Number, it.ID, again.Items[i].ID)
-		}
+	if first.TotalAtLeast || first.Total != second.Total || second.Total != third.Total || third.Total != 1202-1 {
+		t.Fatalf("totals %d (at least: %v) %d %d, want 1201", first.Total, first.TotalAtLeast, second.Total, third.Total)
 	}
 	if got := second.Items[0]; got.Number != 501 || got.Name != "Entry 500" {
 		t.Fatalf("first of page 2: %d %q", got.Number, got.Name)
@@ -232,7 +226,7 @@ func TestFirstWindowShadowAndFrame(t *testing.T) {
 		}
 		all := mustList(t, s, ListOptions{Limit: 500, Offset: 0})
 		if all.TotalAtLeast {
-			t.Fatalf("limit %d: a window of 500 from 0 is a first window too: %d", c.limit, all.Total)
+			t.Fatalf("limit %d: a first window of 500 numbered only %d (at least)", c.limit, all.Total)
 		}
 		whole := mustList(t, s, ListOptions{Limit: 10, Offset: 10})
 		if whole.TotalAtLeast || whole.Total != 108 {

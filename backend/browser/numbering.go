@@ -360,10 +360,10 @@ func (s *Session) listWith(ctx context.Context, o ListOptions, full bool) (*List
 		// all of it. A larger first window (pages of 500) numbers the whole
 		// page at once: a walk costs much beside its elements, and the next
 		// window would walk the page again. Any later window numbers the
-		// whole page; while the
-		// page has not changed the walk gives the prefix's elements the
-		// same ids in the same order, so their numbers stay. (Only the
-		// page scope stops early: the others filter on the Go side.)
+		// whole page; while the page has not changed the walk gives the
+		// prefix's elements the same ids in the same order, so their
+		// numbers stay. (Only the page scope stops early: the others
+		// filter on the Go side.)
 		stop := 0
 		if !full && o.Scope == "page" && o.Offset == 0 && o.Limit <= prefixMaxLimit {
 			stop = o.Limit + 1

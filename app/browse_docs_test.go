@@ -312,7 +312,7 @@ func TestBrowsePythonDocs(t *testing.T) {
 func TestBrowseDebianReference(t *testing.T) {
 	srv := docsSite(t, "/usr/share/debian-reference", "debian-reference-en")
 	l := startListener(t, srv.URL+"/index.en.html")
-	l.expect("list", "1. link Next\n2. link Preface", "Say more for 51 to 100.")
+	l.expect("list", "1. link Next\n2. link Preface", "Say more for 51 onward.")
 	l.expect("more", "51. link 1.3.8. Virtual filesystem of MC")
 	n := number(t, l.say("find GNU/Linux tutorials"), "link 1. GNU/Linux tutorials")
 	l.expect(fmt.Sprintf("open %d in new tab", n), "Opened in a new tab, tab 2 of 2. Page: Chapter 1. GNU/Linux tutorials.")

@@ -242,3 +242,32 @@ func TestFirstWindowShadowAndFrame(t *testing.T) {
 		}
 	}
 }
+
+// A focus move past a first window's prefix still says the element's number:
+// the rest of the page is numbered, and the prefix keeps its numbers.
+func TestFocusPastFirstWindowHasNumber(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "/paging.html")
+	first := mustList(t, s, ListOptions{Limit: 50})
+	if !first.TotalAtLeast {
+		t.Fatalf("the first window numbered the whole page (total %d): nothing to test", first.Total)
+	}
+	evalText(t, s, `() => { [...document.querySelectorAll('a')].find(a => a.textContent.trim() === 'Entry 100').focus(); return 'ok'; }`)
+	res, err := s.FocusMove(testCtx(t), "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Query is number 1 and Entry k is k+1 (number 50 is Entry 49 above).
+	if res.Focused == nil || res.Focused.Name != "Entry 101" || res.Number != 102 {
+		t.Fatalf("focus moved to %+v, number %d; want Entry 101, number 102", res.Focused, res.Number)
+	}
+	if got := mustList(t, s, ListOptions{Limit: 10, Offset: 100}).Items[1]; got.Name != "Entry 101" || got.Number != 102 {
+		t.Fatalf("the list says number 102 is %q (%d)", got.Name, got.Number)
+	}
+	back := mustList(t, s, ListOptions{Limit: 50})
+	for i, it := range first.Items {
+		if back.Items[i].ID != it.ID || back.Items[i].Number != it.Number {
+			t.Fatalf("number %d changed after the focus move: %s then %s", it.Number, it.ID, back.Items[i].ID)
+		}
+	}
+}

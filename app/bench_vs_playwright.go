@@ -211,7 +211,7 @@ func runBenchVsPlaywright(ctx context.Context, runs int, stdout io.Writer) error
 	rows = append(rows,
 		row{"whole list of 5,000 links (10 pages of 500, fresh page) / snapshot", allW, snapP, "≤ 1×", allW <= snapP},
 		row{"first 50 of 5,000 links (numbering taken) / snapshot", firstW, snapP, "≤ 50 ms", firstW <= 50*time.Millisecond},
-		row{"first 50 of 5,000 links (page not numbered yet) / snapshot", firstFresh, snapP, "", true},
+		row{"first 50 of 5,000 links (page not numbered yet) / snapshot", firstFresh, snapP, "≤ 50 ms", firstFresh <= 50*time.Millisecond},
 	)
 
 	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)

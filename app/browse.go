@@ -308,7 +308,13 @@ func listLines(d map[string]any) string {
 	total := int(num(d["total"]))
 	off := int(num(d["offset"]))
 	items := asList(d["items"])
+	// A first window of a long page numbers only as far as it needs (and
+	// one more): the page has more than total-1 elements, how many more is
+	// known once the next window is listed.
+	atLeast, _ := d["total_at_least"].(bool)
 	switch {
+	case atLeast && len(items) > 0:
+		fmt.Fprintf(&sb, "More than %d elements, %d to %d:", total-1, off+1, off+len(items))
 	case total == 0:
 		sb.WriteString("No numbered elements on this page.")
 	case len(items) == 0:
@@ -325,7 +331,11 @@ func listLines(d map[string]any) string {
 	}
 	if more, _ := d["has_more"].(bool); more {
 		next := int(num(d["next_offset"]))
-		fmt.Fprintf(&sb, "\nSay more for %d to %d.", next+1, min(total, next+len(items)))
+		if atLeast {
+			fmt.Fprintf(&sb, "\nSay more for %d onward.", next+1)
+		} else {
+			fmt.Fprintf(&sb, "\nSay more for %d to %d.", next+1, min(total, next+len(items)))
+		}
 	} else if off > 0 && len(items) > 0 {
 		sb.WriteString("\nEnd of the list.")
 	}

@@ -220,7 +220,9 @@ func TestBrowseByNumbersWithoutDeadEnds(t *testing.T) {
 
 	// Paging: 5,001 links.
 	l.expect("go to "+sites.URL("/links"), "Page: Archive.")
-	l.expect("list", "5001 elements, 1 to 50:\n1. link Archive\n2. link Article number 1", "50. link Article number 49\nSay more for 51 to 100.")
+	// The first window numbers only as far as it needs: the total is a
+	// lower bound, said so; the next window numbers the whole page.
+	l.expect("list", "More than 50 elements, 1 to 50:\n1. link Archive\n2. link Article number 1", "50. link Article number 49\nSay more for 51 onward.")
 	l.expect("more", "Listing from number 51.\n5001 elements, 51 to 100:\n51. link Article number 50", "Say more for 101 to 150.")
 	l.expect("list more", "5001 elements, 101 to 150:\n101. link Article number 100")
 	l.expect("список 4990", "5001 elements, 4990 to 5001:\n4990. link Article number 4989", "5001. link Article number 5000\nEnd of the list.")
@@ -282,12 +284,14 @@ func TestBrowsePythonDocs(t *testing.T) {
 		t.Errorf("a side panel's heading is not said to be outside the text")
 	}
 
-	list := l.say("list")
-	total := atoi(regexp.MustCompile(`^Listing the elements\.\n(\d+) elements, 1 to 50:`).FindStringSubmatch(list + "\n")[1:][0])
-	if total <= 100 || !strings.HasSuffix(list, "\nSay more for 51 to 100.") {
+	if list := l.say("list"); !strings.HasPrefix(list, "Listing the elements.\nMore than 50 elements, 1 to 50:") || !strings.HasSuffix(list, "\nSay more for 51 onward.") {
 		t.Fatalf("the first page of the list:\n%s", list)
 	}
-	l.expect("more", fmt.Sprintf("%d elements, 51 to 100:", total), fmt.Sprintf("Say more for 101 to %d.", min(150, total)))
+	more := l.say("more")
+	total := atoi(regexp.MustCompile(`\n(\d+) elements, 51 to 100:`).FindStringSubmatch(more + "\n")[1:][0])
+	if total <= 100 || !strings.HasSuffix(more, fmt.Sprintf("Say more for 101 to %d.", min(150, total))) {
+		t.Fatalf("the second page of the list:\n%s", more)
+	}
 	l.expect("ещё", fmt.Sprintf("%d elements, 101 to %d:", total, min(150, total)))
 	link := number(t, l.say("find 4.7. Defining Functions"), "link 4.7. Defining Functions")
 	l.expect(fmt.Sprintf("click %d", link), fmt.Sprintf("Done: click %d (4.7. Defining Functions). Page: 4. More Control Flow Tools — Python 3.11.2 documentation. Say list from here for the elements from this place on, or list for all.", link))
@@ -311,7 +315,7 @@ func TestBrowseDebianReference(t *testing.T) {
 	testenv.SkipSweepInShortMode(t)
 	srv := docsSite(t, "/usr/share/debian-reference", "debian-reference-en")
 	l := startListener(t, srv.URL+"/index.en.html")
-	l.expect("list", "1. link Next\n2. link Preface", "Say more for 51 to 100.")
+	l.expect("list", "1. link Next\n2. link Preface", "Say more for 51 onward.")
 	l.expect("more", "51. link 1.3.8. Virtual filesystem of MC")
 	n := number(t, l.say("find GNU/Linux tutorials"), "link 1. GNU/Linux tutorials")
 	l.expect(fmt.Sprintf("open %d in new tab", n), "Opened in a new tab, tab 2 of 2. Page: Chapter 1. GNU/Linux tutorials.")
@@ -364,9 +368,12 @@ func TestBrowserWorkspaceMore(t *testing.T) {
 	}()
 	for _, c := range []struct{ cmd, want string }{
 		{"go to " + sites.URL("/links"), "Page: Archive."},
+		// The window numbers 200 after every step: the whole page (only
+		// small first windows number a prefix).
 		{"list", "5001 elements, 1 to 50:\n1. link Archive"},
 		{"more", "5001 elements, 51 to 100:\n51. link Article number 50"},
 		{"ещё", "5001 elements, 101 to 150:\n101. link Article number 100"},
+		{"список 4990", "5001 elements, 4990 to 5001:\n4990. link Article number 4989"},
 		{"help", "Number commands, in English or Russian:\nlist: the numbered elements, 50 at a time;"},
 		{"go to " + sites.URL("/guide"), "Page: A walk through Kazan."},
 		{"list", "12 elements:\n1. link Travel guide"},

@@ -46,12 +46,15 @@ type BrowserView struct {
 	Data   json.RawMessage `json:"data,omitempty"`
 	// Items is the current numbering (refreshed after every step), Total how
 	// many there are in all.
-	Items     []BrowserItem      `json:"items"`
-	Total     int                `json:"total"`
-	URL       string             `json:"url"`
-	Title     string             `json:"title"`
-	Tabs      []browser.Tab      `json:"tabs"`
-	Downloads []browser.Download `json:"downloads"`
+	Items []BrowserItem `json:"items"`
+	Total int           `json:"total"`
+	// TotalAtLeast: Total is a lower bound (only the first window of a long
+	// page is numbered yet).
+	TotalAtLeast bool               `json:"totalAtLeast,omitempty"`
+	URL          string             `json:"url"`
+	Title        string             `json:"title"`
+	Tabs         []browser.Tab      `json:"tabs"`
+	Downloads    []browser.Download `json:"downloads"`
 	// Dialog is a JavaScript dialog the page opened, for the user to answer.
 	Dialog *browser.Dialog `json:"dialog,omitempty"`
 }
@@ -231,11 +234,12 @@ func (a *DesktopApp) fillBrowserState(ctx context.Context, v *BrowserView, relis
 
 func (a *DesktopApp) itemsFrom(data json.RawMessage, v *BrowserView) {
 	var l struct {
-		Total int           `json:"total"`
-		Items []BrowserItem `json:"items"`
+		Total   int           `json:"total"`
+		AtLeast bool          `json:"total_at_least"`
+		Items   []BrowserItem `json:"items"`
 	}
 	if json.Unmarshal(data, &l) == nil && l.Items != nil {
-		v.Items, v.Total = l.Items, l.Total
+		v.Items, v.Total, v.TotalAtLeast = l.Items, l.Total, l.AtLeast
 	}
 }
 

@@ -88,7 +88,7 @@ func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 		if len(n.items) == 0 {
 			return nil, fmt.Errorf("list %d has no elements; scroll, wait or navigate, then list again", n.gen)
 		}
-		return nil, fmt.Errorf("number %d is not in list %d (it numbers 1..%d)", o.Index, n.gen, len(n.items))
+		return nil, n.notNumbered(o.Index)
 	}
 	it := n.items[o.Index-1]
 	w, err := s.world(ctx, it.frame.frameID)
@@ -575,7 +575,7 @@ func (s *Session) scrollToItem(ctx context.Context, index int, vw, vh float64, i
 		return false, err
 	}
 	if index > len(n.items) {
-		return false, fmt.Errorf("number %d is not in list %d (it numbers 1..%d)", index, n.gen, len(n.items))
+		return false, n.notNumbered(index)
 	}
 	it := n.items[index-1]
 	w, err := s.world(ctx, it.frame.frameID)

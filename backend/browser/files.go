@@ -434,7 +434,7 @@ func (s *Session) Upload(ctx context.Context, index int, files []string) (*Uploa
 		return nil, err
 	}
 	if index > len(n.items) {
-		return nil, fmt.Errorf("number %d is not in list %d (it numbers 1..%d)", index, n.gen, len(n.items))
+		return nil, n.notNumbered(index)
 	}
 	it := n.items[index-1]
 	w, err := s.world(ctx, it.frame.frameID)

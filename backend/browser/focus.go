@@ -62,10 +62,19 @@ func (s *Session) FocusMove(ctx context.Context, role string, back bool) (*Focus
 		res.Note = "The focus is on the page itself (no element)."
 		return res, nil
 	}
-	if n, err := s.validate(ctx); err == nil && res.Focused.ID != "" {
-		for _, it := range n.items {
-			if it.Frame == "" && it.ID == res.Focused.ID {
-				res.Number = it.Number
+	if n, err := s.validate(ctx); err == nil {
+		if res.Focused.ID != "" {
+			res.Number = n.numberOfID(res.Focused.ID)
+		}
+		if res.Number == 0 && n.partial {
+			// The focus went past a first window's prefix (its element has no
+			// number yet): number the rest of the page, the prefix keeping its
+			// numbers, so the listener hears the number to act on.
+			if _, err := s.listFull(ctx, ListOptions{Scope: n.scope, Limit: n.limit, Offset: n.offset}); err == nil {
+				if pi, err := s.info(ctx); err == nil && pi.Active != nil {
+					res.Focused = pi.Active
+					res.Number = s.current.Load().numberOfID(pi.Active.ID)
+				}
 			}
 		}
 	}
@@ -97,7 +106,8 @@ func (s *Session) ActByIndex(ctx context.Context, o ActOptions) (*ActResult, err
 		return nil, err
 	}
 	was := old.items[o.Index-1]
-	if _, err := s.list(ctx, ListOptions{Scope: old.scope, Limit: old.limit, Offset: old.offset}); err != nil {
+	// The element is looked for on the whole page, not only its first window.
+	if _, err := s.listFull(ctx, ListOptions{Scope: old.scope, Limit: old.limit, Offset: old.offset}); err != nil {
 		return nil, err
 	}
 	n := s.current.Load()
@@ -137,4 +147,18 @@ func joinNote(a, b string) string {
 		return a
 	}
 	return a + " " + b
+}
+
+// numberOfID is the number of the top document's element with this
+// data-blind-id, or 0.
+func (n *numbering) numberOfID(id string) int {
+	if n == nil {
+		return 0
+	}
+	for _, it := range n.items {
+		if it.Frame == "" && it.ID == id {
+			return it.Number
+		}
+	}
+	return 0
 }

@@ -70,6 +70,11 @@ type numbering struct {
 	url, title    string
 	topScroll     [2]float64
 	hasMain       bool
+	// partial: the walk stopped after the first elements of the top
+	// document (a first window on a long page); items is a prefix, in
+	// document order, of the whole numbering, and len(items) a lower bound
+	// of its size. A window past that prefix numbers the whole page.
+	partial bool
 
 	mu    sync.Mutex
 	stale string
@@ -97,6 +102,9 @@ func (n *numbering) window() []*Item {
 
 // Limits of the numbering.
 const (
+	// prefixMaxLimit: a first window of at most this many numbers only its
+	// prefix of the page (see listWith).
+	prefixMaxLimit   = 100
 	DefaultListLimit = 50
 	MaxListLimit     = 500
 	maxFrames        = 30
@@ -140,8 +148,12 @@ type ListOptions struct {
 // the whole list in document order (frames and shadow roots in place), so the
 // same number means the same element whatever the window.
 type ListResult struct {
-	Generation    int64          `json:"generation"`
-	Total         int            `json:"total"`
+	Generation int64 `json:"generation"`
+	Total      int   `json:"total"`
+	// TotalAtLeast: the page was numbered only as far as this window needs
+	// (and one element more); Total is how many are numbered so far, and the
+	// page has at least that many. Listing further numbers the rest.
+	TotalAtLeast  bool           `json:"total_at_least,omitempty"`
 	Offset        int            `json:"offset"`
 	Limit         int            `json:"limit"`
 	Scope         string         `json:"scope"`
@@ -158,7 +170,7 @@ type ListResult struct {
 
 func (n *numbering) result(note string) *ListResult {
 	win := n.window()
-	r := &ListResult{Generation: n.gen, Total: len(n.items), Offset: n.offset, Limit: n.limit, Scope: n.scope,
+	r := &ListResult{Generation: n.gen, Total: len(n.items), TotalAtLeast: n.partial, Offset: n.offset, Limit: n.limit, Scope: n.scope,
 		URL: n.url, Title: n.title, Documents: len(n.frames), SkippedFrames: n.skipped, Note: note, Items: win}
 	if end := n.offset + len(win); end < len(n.items) {
 		r.HasMore, r.NextOffset = true, end
@@ -199,6 +211,7 @@ type jsList struct {
 	URL       string    `json:"url"`
 	Title     string    `json:"title"`
 	HasMain   bool      `json:"hasMain"`
+	Partial   bool      `json:"partial"`
 	HasDialog bool      `json:"hasDialog"`
 	Sx        float64   `json:"sx"`
 	Sy        float64   `json:"sy"`
@@ -313,19 +326,50 @@ func normList(o ListOptions) (ListOptions, error) {
 }
 
 func (s *Session) list(ctx context.Context, o ListOptions) (*ListResult, error) {
+	return s.listWith(ctx, o, false)
+}
+
+// listFull is list with the whole page numbered (never a first-window
+// prefix): for callers that search or place all of the numbering.
+func (s *Session) listFull(ctx context.Context, o ListOptions) (*ListResult, error) {
+	return s.listWith(ctx, o, true)
+}
+
+// covers reports whether numbering n can serve the window [offset,
+// offset+limit) and say truthfully whether more follows: it is whole, or its
+// prefix reaches one element past the window.
+func (n *numbering) covers(offset, limit int, full bool) bool {
+	return !n.partial || (!full && offset+limit < len(n.items))
+}
+
+func (s *Session) listWith(ctx context.Context, o ListOptions, full bool) (*ListResult, error) {
 	o, err := normList(o)
 	if err != nil {
 		return nil, err
 	}
 	var n *numbering
 	note := s.waitListable(ctx)
-	if old := s.current.Load(); old != nil && old.scope == o.Scope && s.unchanged(ctx, old) {
+	if old := s.current.Load(); old != nil && old.scope == o.Scope && old.covers(o.Offset, o.Limit, full) && s.unchanged(ctx, old) {
 		// Paging a numbering the page has not outgrown: the same elements
 		// under the same numbers, without walking the page again.
 		n = old.reuse()
 	} else {
+		// The first window of a page not numbered yet (or changed since)
+		// numbers only as far as it needs, plus one element to know whether
+		// more follows: the first 50 of a 5,000-link page without walking
+		// all of it. A larger first window (pages of 500) numbers the whole
+		// page at once: a walk costs much beside its elements, and the next
+		// window would walk the page again. Any later window numbers the
+		// whole page; while the page has not changed the walk gives the
+		// prefix's elements the same ids in the same order, so their
+		// numbers stay. (Only the page scope stops early: the others
+		// filter on the Go side.)
+		stop := 0
+		if !full && o.Scope == "page" && o.Offset == 0 && o.Limit <= prefixMaxLimit {
+			stop = o.Limit + 1
+		}
 		var walkNote string
-		n, walkNote, err = s.enumerate(ctx, o.Scope)
+		n, walkNote, err = s.enumerate(ctx, o.Scope, stop)
 		if err != nil {
 			return nil, err
 		}
@@ -347,7 +391,7 @@ func (s *Session) list(ctx context.Context, o ListOptions) (*ListResult, error) 
 	return n.result(note), nil
 }
 
-func (s *Session) enumerate(ctx context.Context, scope string) (*numbering, string, error) {
+func (s *Session) enumerate(ctx context.Context, scope string, stop int) (*numbering, string, error) {
 	defer s.release(ctx)
 	s.walks++
 	n := &numbering{scope: scope, frameIDs: map[proto.PageFrameID]bool{}}
@@ -375,7 +419,11 @@ func (s *Session) enumerate(ctx context.Context, scope string) (*numbering, stri
 		}
 		for round := 0; ; round++ {
 			res = jsList{}
-			if err := s.call(ctx, w, "list", map[string]any{"threshold": s.opts.StaleThreshold, "base": s.nextID, "rects": depth > 0}, &res); err != nil {
+			arg := map[string]any{"threshold": s.opts.StaleThreshold, "base": s.nextID, "rects": depth > 0}
+			if depth == 0 && stop > 0 {
+				arg["stop"] = stop
+			}
+			if err := s.call(ctx, w, "list", arg, &res); err != nil {
 				return err
 			}
 			if err := res.decodeRows(); err != nil {
@@ -397,6 +445,7 @@ func (s *Session) enumerate(ctx context.Context, scope string) (*numbering, stri
 		n.frameIDs[frame] = true
 		if depth == 0 {
 			n.url, n.title, n.topScroll, n.hasMain = res.URL, res.Title, [2]float64{res.Sx, res.Sy}, res.HasMain
+			n.partial = res.Partial
 			if scope == "dialog" && !res.HasDialog {
 				return errors.New(`there is no open dialog on the page; list with scope "page"`)
 			}
@@ -608,7 +657,28 @@ func (s *Session) unchanged(ctx context.Context, n *numbering) bool {
 // another window of it).
 func (n *numbering) reuse() *numbering {
 	return &numbering{scope: n.scope, items: n.items, frames: n.frames, frameIDs: n.frameIDs, skipped: n.skipped,
-		url: n.url, title: n.title, topScroll: n.topScroll, hasMain: n.hasMain}
+		url: n.url, title: n.title, topScroll: n.topScroll, hasMain: n.hasMain, partial: n.partial}
+}
+
+// samePrefix reports whether b starts with a's elements under a's numbers.
+func samePrefix(a, b []*Item) bool {
+	if len(b) < len(a) {
+		return false
+	}
+	for i, it := range a {
+		if b[i].ID != it.ID || b[i].Frame != it.Frame || b[i].Number != it.Number {
+			return false
+		}
+	}
+	return true
+}
+
+// notNumbered is the error for a number past the end of numbering n.
+func (n *numbering) notNumbered(index int) error {
+	if n.partial {
+		return fmt.Errorf("number %d is not in list %d yet: only 1..%d of the page are numbered so far; list with offset %d to number further", index, n.gen, len(n.items), len(n.items))
+	}
+	return fmt.Errorf("number %d is not in list %d (it numbers 1..%d)", index, n.gen, len(n.items))
 }
 
 // isStale is validate without the error, for reporting after an action.
@@ -785,7 +855,15 @@ func (s *Session) Find(ctx context.Context, o FindOptions) (*FindResult, error) 
 	defer unlock()
 	n, err := s.validate(ctx)
 	relisted := false
-	if err != nil {
+	if err == nil && n.partial {
+		// Find searches the whole page: number the rest of it first (the
+		// same numbers while the page has not changed).
+		if _, err := s.listFull(ctx, ListOptions{Scope: n.scope, Limit: n.limit, Offset: n.offset}); err != nil {
+			return nil, err
+		}
+		relisted = !samePrefix(n.items, s.current.Load().items)
+		n = s.current.Load()
+	} else if err != nil {
 		var se *StaleError
 		if !errors.Is(err, ErrNoList) && !errors.As(err, &se) {
 			return nil, err
@@ -794,7 +872,7 @@ func (s *Session) Find(ctx context.Context, o FindOptions) (*FindResult, error) 
 		if n != nil {
 			lo = ListOptions{Scope: n.scope, Limit: n.limit, Offset: n.offset}
 		}
-		if _, err := s.list(ctx, lo); err != nil {
+		if _, err := s.listFull(ctx, lo); err != nil {
 			return nil, err
 		}
 		n, relisted = s.current.Load(), true

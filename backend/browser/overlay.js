@@ -515,7 +515,11 @@
     if (typeof arg.base === 'number' && arg.base > S.next) S.next = arg.base;
     ensureObserver();
     if (S.observer) onMutations(S.observer.takeRecords());
-    const ctx = { clip: new Map(), style: new Map(), ds: docSize(), sx: scrollX, sy: scrollY, vw: innerWidth, vh: innerHeight, origin: location.origin, originSlash: location.origin + '/', rects: !!arg.rects };
+    const ctx = { clip: new Map(), style: new Map(), ds: docSize(), sx: scrollX, sy: scrollY, vw: innerWidth, vh: innerHeight, origin: location.origin, originSlash: location.origin + '/', rects: !!arg.rects,
+      // stop: number only this many elements, in document order, and stop
+      // there (the first window of a long page; the Go side numbers the
+      // rest when a later window needs it).
+      stop: typeof arg.stop === 'number' && arg.stop > 0 ? arg.stop : 0, count: 0, stopped: false };
     const dialog = activeDialog();
     const main = document.querySelector('main,[role="main" i]');
     const out = [];
@@ -561,12 +565,16 @@
         }
         if (cand) {
           const item = consider(el, ctx, main, dialog);
-          if (item) out.push(item);
+          if (item) {
+            out.push(item);
+            if (ctx.stop && ++ctx.count >= ctx.stop) { ctx.stopped = true; break; }
+          }
         }
         const sr = el.shadowRoot || S.closed.get(el);
         if (sr) {
           observeRoot(sr);
           walk(sr);
+          if (ctx.stopped) break;
         } else if (tag.includes('-') && !S.probed.has(el) && S.probe.length < 100) {
           // A custom element with no root we can see may hold a closed one
           // the page's scripts never attached (declarative shadow DOM): the
@@ -585,7 +593,7 @@
     const de = document.documentElement;
     return {
       token: S.token, url: location.href, title: document.title, next: S.next, probe: S.probe.length,
-      hasMain: !!main, hasDialog: !!dialog,
+      partial: ctx.stopped, hasMain: !!main, hasDialog: !!dialog,
       vw: innerWidth, vh: innerHeight, sx: scrollX, sy: scrollY,
       // One string (see safe): a 5,000-link page crosses to Go several
       // times faster than as objects.

@@ -27,6 +27,8 @@ func init() {
 func TestPagingReusesNumbering(t *testing.T) {
 	s := newSession(t)
 	open(t, s, "/paging.html")
+	// A first window of 500 numbers the whole page (only small first
+	// windows number a prefix); the others and the first again reuse it.
 	first := mustList(t, s, ListOptions{Limit: 500})
 	walks := s.walks
 	second := mustList(t, s, ListOptions{Limit: 500, Offset: 500})
@@ -34,8 +36,8 @@ func TestPagingReusesNumbering(t *testing.T) {
 	if s.walks != walks {
 		t.Fatalf("paging walked the page again (%d walks, want %d)", s.walks, walks)
 	}
-	if first.Total != second.Total || second.Total != third.Total || third.Total != 1202-1 {
-		t.Fatalf("totals %d %d %d, want 1201", first.Total, second.Total, third.Total)
+	if first.TotalAtLeast || first.Total != second.Total || second.Total != third.Total || third.Total != 1202-1 {
+		t.Fatalf("totals %d (at least: %v) %d %d, want 1201", first.Total, first.TotalAtLeast, second.Total, third.Total)
 	}
 	if got := second.Items[0]; got.Number != 501 || got.Name != "Entry 500" {
 		t.Fatalf("first of page 2: %d %q", got.Number, got.Name)
@@ -63,7 +65,7 @@ func TestPagingReusesNumbering(t *testing.T) {
 			return nil
 		}},
 		{"a class that shows a button", `() => { document.getElementById('later').className = ''; return 'ok'; }`, func(r *ListResult) error {
-			if !strings.Contains(names(r), "Later button") || r.Total != 1202 {
+			if len(r.Items) < 2 || r.Items[1].Name != "Later button" {
 				return fmt.Errorf("total %d: %s", r.Total, names(r)[:80])
 			}
 			return nil
@@ -104,5 +106,168 @@ func TestPagingReusesNumbering(t *testing.T) {
 	r := mustList(t, s, ListOptions{Limit: 50})
 	if s.walks != w+1 || r.Items[0].Name != "Inserted" {
 		t.Fatalf("after an added element: walks %d→%d, first %q", w, s.walks, r.Items[0].Name)
+	}
+}
+
+func init() {
+	// Elements in a shadow root, then an iframe, then 100 links: a first
+	// window that stops inside the shadow root or right after the frame.
+	var b strings.Builder
+	b.WriteString(`<!doctype html><html><head><meta charset="utf-8"><title>Prefix</title></head><body>
+<div id="host"></div><iframe id="fr" style="width:400px;height:200px" srcdoc="<button>In frame 1</button><button>In frame 2</button><button>In frame 3</button>"></iframe><ul>`)
+	for i := 1; i <= 100; i++ {
+		fmt.Fprintf(&b, `<li><a href="#%d">Link %d</a></li>`, i, i)
+	}
+	b.WriteString(`</ul><script>const r = document.getElementById('host').attachShadow({mode: 'open'});
+for (let i = 1; i <= 5; i++) { const x = document.createElement('button'); x.textContent = 'Shadow ' + i; r.append(x); }</script></body></html>`)
+	extraPages["/prefix.html"] = b.String()
+}
+
+// The first window of a page not numbered yet numbers only as far as it
+// needs (one element more, to know more follow): its total says "at least",
+// a later window numbers the whole page under the same numbers, acting past
+// the prefix is a clear error, find searches the whole page, and an element
+// added before the window makes the first window's numbers stale.
+func TestFirstWindowNumbersItsPrefix(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "/paging.html")
+	first := mustList(t, s, ListOptions{Limit: 50})
+	if !first.TotalAtLeast || first.Total != 51 || !first.HasMore || first.NextOffset != 50 || len(first.Items) != 50 {
+		t.Fatalf("first window: total %d (at least %v), has_more %v, next %d, %d items", first.Total, first.TotalAtLeast, first.HasMore, first.NextOffset, len(first.Items))
+	}
+	if first.Items[0].Name != "Query" || first.Items[49].Name != "Entry 49" {
+		t.Fatalf("first window from %q to %q", first.Items[0].Name, first.Items[49].Name)
+	}
+	// A number past the prefix: a clear error, no click.
+	_, err := s.Act(testCtx(t), ActOptions{Index: 60, Action: "click"})
+	if err == nil || !strings.Contains(err.Error(), "1..51 of the page are numbered so far") {
+		t.Fatalf("act on 60 of a first window: %v", err)
+	}
+	if got := evalText(t, s, `() => location.hash`); strings.Contains(got, "#") {
+		t.Fatalf("something was clicked: the page is at %q", got)
+	}
+	// The next window numbers the rest; the first window's numbers stay.
+	second := mustList(t, s, ListOptions{Limit: 50, Offset: 50})
+	if second.TotalAtLeast || second.Total != 1201 || second.Items[0].Number != 51 || second.Items[0].Name != "Entry 50" {
+		t.Fatalf("second window: total %d (at least %v), first %d %q", second.Total, second.TotalAtLeast, second.Items[0].Number, second.Items[0].Name)
+	}
+	w := s.walks
+	back := mustList(t, s, ListOptions{Limit: 50})
+	if s.walks != w || back.TotalAtLeast || back.Total != 1201 {
+		t.Fatalf("back to the first window: %d walks, total %d", s.walks-w, back.Total)
+	}
+	for i, it := range first.Items {
+		if back.Items[i].ID != it.ID || back.Items[i].Number != it.Number || back.Items[i].Name != it.Name {
+			t.Fatalf("number %d: %s %q first, %s %q once the page was numbered", it.Number, it.ID, it.Name, back.Items[i].ID, back.Items[i].Name)
+		}
+	}
+	ids := map[string]bool{}
+	for off := 0; off < 1201; off += 500 {
+		for _, it := range mustList(t, s, ListOptions{Limit: 500, Offset: off}).Items {
+			if ids[it.ID] {
+				t.Fatalf("id %s given twice", it.ID)
+			}
+			ids[it.ID] = true
+		}
+	}
+
+	// find on a first window searches the whole page, under the same numbers.
+	evalText(t, s, `() => { document.title = 'Pages again'; return 'ok'; }`)
+	fresh := mustList(t, s, ListOptions{Limit: 50})
+	if !fresh.TotalAtLeast || fresh.Items[10].ID != first.Items[10].ID {
+		t.Fatalf("a fresh first window: at least %v, number 11 is %s (was %s)", fresh.TotalAtLeast, fresh.Items[10].ID, first.Items[10].ID)
+	}
+	f, err := s.Find(testCtx(t), FindOptions{Text: "Entry 1200"})
+	if err != nil || len(f.Matches) != 1 || f.Matches[0].Number != 1201 || f.Relisted {
+		t.Fatalf("find past the first window: %+v, %v", f, err)
+	}
+	res, err := s.Act(testCtx(t), ActOptions{Index: 1201, Action: "click"})
+	if err != nil || res.Name != "Entry 1200" {
+		t.Fatalf("act on the number find gave: %+v, %v", res, err)
+	}
+
+	// An element added before the window after a first window: its numbers
+	// are stale, and the next window numbers the page again.
+	evalText(t, s, `() => { document.title = 'Pages once more'; return 'ok'; }`)
+	mustList(t, s, ListOptions{Limit: 50})
+	evalText(t, s, `() => { const b = document.createElement('button'); b.textContent = 'Inserted'; document.querySelector('main').prepend(b); return 'ok'; }`)
+	_, err = s.Act(testCtx(t), ActOptions{Index: 10, Action: "click"})
+	var se *StaleError
+	if !errors.As(err, &se) {
+		t.Fatalf("act after an element was added: %v, want a StaleError", err)
+	}
+	r := mustList(t, s, ListOptions{Limit: 50, Offset: 50})
+	if r.TotalAtLeast || r.Total != 1202 || r.Items[0].Name != "Entry 49" {
+		t.Fatalf("after an added element: total %d, number 51 is %q", r.Total, r.Items[0].Name)
+	}
+}
+
+// A first window stops inside a shadow root or after a frame, and keeps
+// their elements in document order; the whole numbering starts with it.
+func TestFirstWindowShadowAndFrame(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "/prefix.html")
+	for _, c := range []struct {
+		limit int
+		want  []string // the prefix: limit+1 elements of the top document, and the frame's whole
+	}{
+		{3, []string{"Shadow 1", "Shadow 2", "Shadow 3", "Shadow 4"}},
+		{6, []string{"Shadow 1", "Shadow 2", "Shadow 3", "Shadow 4", "Shadow 5", "In frame 1", "In frame 2", "In frame 3", "Link 1", "Link 2"}},
+	} {
+		evalText(t, s, fmt.Sprintf(`() => { document.title = 'Prefix %d'; return 'ok'; }`, c.limit))
+		r := mustList(t, s, ListOptions{Limit: c.limit})
+		n := s.current.Load()
+		var got []string
+		for _, it := range n.items {
+			got = append(got, it.Name)
+		}
+		if !r.TotalAtLeast || strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Fatalf("limit %d: at least %v, numbered %q", c.limit, r.TotalAtLeast, got)
+		}
+		all := mustList(t, s, ListOptions{Limit: 500, Offset: 0})
+		if all.TotalAtLeast {
+			t.Fatalf("limit %d: a first window of 500 numbered only %d (at least)", c.limit, all.Total)
+		}
+		whole := mustList(t, s, ListOptions{Limit: 10, Offset: 10})
+		if whole.TotalAtLeast || whole.Total != 108 {
+			t.Fatalf("limit %d: the whole page numbers %d (at least %v), want 108", c.limit, whole.Total, whole.TotalAtLeast)
+		}
+		for i, it := range n.items {
+			if w := s.current.Load().items[i]; w.ID != it.ID || w.Frame != it.Frame {
+				t.Fatalf("limit %d: number %d was %s/%s, is %s/%s", c.limit, i+1, it.Frame, it.ID, w.Frame, w.ID)
+			}
+		}
+		if c.limit == 6 && (n.items[5].Frame == "" || n.items[8].Frame != "") {
+			t.Fatalf("the frame's elements are not in the frame")
+		}
+	}
+}
+
+// A focus move past a first window's prefix still says the element's number:
+// the rest of the page is numbered, and the prefix keeps its numbers.
+func TestFocusPastFirstWindowHasNumber(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "/paging.html")
+	first := mustList(t, s, ListOptions{Limit: 50})
+	if !first.TotalAtLeast {
+		t.Fatalf("the first window numbered the whole page (total %d): nothing to test", first.Total)
+	}
+	evalText(t, s, `() => { [...document.querySelectorAll('a')].find(a => a.textContent.trim() === 'Entry 100').focus(); return 'ok'; }`)
+	res, err := s.FocusMove(testCtx(t), "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Query is number 1 and Entry k is k+1 (number 50 is Entry 49 above).
+	if res.Focused == nil || res.Focused.Name != "Entry 101" || res.Number != 102 {
+		t.Fatalf("focus moved to %+v, number %d; want Entry 101, number 102", res.Focused, res.Number)
+	}
+	if got := mustList(t, s, ListOptions{Limit: 10, Offset: 100}).Items[1]; got.Name != "Entry 101" || got.Number != 102 {
+		t.Fatalf("the list says number 102 is %q (%d)", got.Name, got.Number)
+	}
+	back := mustList(t, s, ListOptions{Limit: 50})
+	for i, it := range first.Items {
+		if back.Items[i].ID != it.ID || back.Items[i].Number != it.Number {
+			t.Fatalf("number %d changed after the focus move: %s then %s", it.Number, it.ID, back.Items[i].ID)
+		}
 	}
 }

@@ -324,7 +324,8 @@ func (s *Session) ListFromHere(ctx context.Context, o ListOptions) (*ListResult,
 		return nil, err
 	}
 	defer unlock()
-	r, err := s.list(ctx, o)
+	// The place may lie anywhere on the page: number all of it.
+	r, err := s.listFull(ctx, o)
 	if err != nil {
 		return nil, err
 	}

@@ -492,7 +492,7 @@ func (s *Session) OpenInNewTab(ctx context.Context, index int) (*TabResult, erro
 		return nil, err
 	}
 	if index > len(n.items) {
-		return nil, fmt.Errorf("number %d is not in list %d (it numbers 1..%d)", index, n.gen, len(n.items))
+		return nil, n.notNumbered(index)
 	}
 	it := n.items[index-1]
 	if _, err := s.refreshTabs(ctx); err != nil {

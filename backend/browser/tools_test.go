@@ -293,7 +293,13 @@ func TestToolScrollLoadsMore(t *testing.T) {
 func TestToolScrollToElement(t *testing.T) {
 	r := newToolRig(t)
 	r.ok("browser_navigate", map[string]any{"url": site.URL + "/links5000.html"})
+	// A first window numbers only its prefix: a number past it is refused
+	// with the offset to list; the window holding 4000 numbers the page.
 	r.ok("browser_list_interactives", map[string]any{})
+	if msg := r.fails("browser_scroll", map[string]any{"index": 4000}); !strings.Contains(msg, "list with offset 51") {
+		t.Fatalf("scroll to a number past the first window: %q", msg)
+	}
+	r.ok("browser_list_interactives", map[string]any{"offset": 3950})
 	d := r.ok("browser_scroll", map[string]any{"index": 4000})
 	if d["in_view"] != true || d["y"].(float64) < 1000 {
 		t.Fatalf("scroll to element 4000: %v", d)

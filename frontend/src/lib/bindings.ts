@@ -275,6 +275,8 @@ export interface BrowserView {
   result: string;
   items: BrowserItem[];
   total: number;
+  // total is a lower bound: only the first window of a long page is numbered yet.
+  totalAtLeast?: boolean;
   url: string;
   title: string;
   tabs: Tab[];

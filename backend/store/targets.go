@@ -228,13 +228,7 @@ func (c *core) RebaseTargetMembers(ctx context.Context, docID, rev, start, oldEn
 			string(del), rev, docID, oldEnd, newEnd); err != nil {
 			return fmt.Errorf("update members: %w", err)
 		}
-		if _, err := q.ExecContext(ctx, `DELETE FROM target_members AS t
-			WHERE t.deleted_in_rev = 0 AND t.set_id IN (SELECT id FROM target_sets WHERE doc_id = ?1)
-			AND EXISTS (SELECT 1 FROM target_members o WHERE o.set_id = t.set_id
-				AND o.byte_offset = t.byte_offset AND o.deleted_in_rev = 0 AND o.id < t.id)`, docID); err != nil {
-			return fmt.Errorf("merge members on the same item: %w", err)
-		}
-		return nil
+		return mergeSameItemMembers(ctx, q, docID)
 	})
 	if err != nil {
 		return fmt.Errorf("rebase target sets of document %d to revision %d: %w", docID, rev, err)
@@ -341,16 +335,22 @@ func (c *core) RemapTargetMembers(ctx context.Context, docID, rev int64, moves [
 				return fmt.Errorf("member %d: %w", mv.ID, err)
 			}
 		}
-		if _, err := q.ExecContext(ctx, `DELETE FROM target_members AS t
-			WHERE t.deleted_in_rev = 0 AND t.set_id IN (SELECT id FROM target_sets WHERE doc_id = ?1)
-			AND EXISTS (SELECT 1 FROM target_members o WHERE o.set_id = t.set_id
-				AND o.byte_offset = t.byte_offset AND o.deleted_in_rev = 0 AND o.id < t.id)`, docID); err != nil {
-			return fmt.Errorf("merge members on the same item: %w", err)
-		}
-		return nil
+		return mergeSameItemMembers(ctx, q, docID)
 	})
 	if err != nil {
 		return fmt.Errorf("re-map target sets of document %d to revision %d: %w", docID, rev, err)
+	}
+	return nil
+}
+
+// mergeSameItemMembers keeps one alive member per item and set of the
+// document, after a re-base or re-map moved two members onto the same item.
+func mergeSameItemMembers(ctx context.Context, q querier, docID int64) error {
+	if _, err := q.ExecContext(ctx, `DELETE FROM target_members AS t
+		WHERE t.deleted_in_rev = 0 AND t.set_id IN (SELECT id FROM target_sets WHERE doc_id = ?1)
+		AND EXISTS (SELECT 1 FROM target_members o WHERE o.set_id = t.set_id
+			AND o.byte_offset = t.byte_offset AND o.deleted_in_rev = 0 AND o.id < t.id)`, docID); err != nil {
+		return fmt.Errorf("merge members on the same item: %w", err)
 	}
 	return nil
 }

@@ -1,0 +1,109 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Schemas of argument types that the Go type alone cannot say (a pointer given as
+// a string or an object, …). A package defines them once, at init, for its own
+// types; SchemaFor then uses them wherever such a type appears in arguments.
+var (
+	typeSchemasMu sync.Mutex
+	typeSchemas   = map[reflect.Type]*jsonschema.Schema{}
+)
+
+// DefineSchema sets the JSON Schema used for every argument field of type T.
+func DefineSchema[T any](s *jsonschema.Schema) {
+	typeSchemasMu.Lock()
+	defer typeSchemasMu.Unlock()
+	typeSchemas[reflect.TypeFor[T]()] = s
+}
+
+// Refiner is implemented by an argument struct whose schema needs what struct tags
+// cannot say: ranges, enums, a minimum length. Refine gets the schema generated
+// from the Go type (properties named by their JSON names) and tightens it.
+type Refiner interface {
+	Refine(s *jsonschema.Schema)
+}
+
+// SchemaFor generates a tool's input schema from its argument type A, a struct:
+// properties are the JSON field names, a field without omitempty/omitzero is
+// required, the `jsonschema:"…"` tag is the property's description and unknown
+// properties are refused. A's Refine method, if any, adds the constraints.
+func SchemaFor[A any]() (json.RawMessage, error) {
+	typeSchemasMu.Lock()
+	opts := &jsonschema.ForOptions{TypeSchemas: make(map[reflect.Type]*jsonschema.Schema, len(typeSchemas))}
+	for t, s := range typeSchemas {
+		opts.TypeSchemas[t] = s
+	}
+	typeSchemasMu.Unlock()
+	s, err := jsonschema.For[A](opts)
+	if err != nil {
+		return nil, err
+	}
+	if s.Type != "object" {
+		return nil, fmt.Errorf("arguments of type %v are not a struct", reflect.TypeFor[A]())
+	}
+	if s.Properties == nil {
+		s.Properties = map[string]*jsonschema.Schema{}
+	}
+	var a A
+	if r, ok := any(a).(Refiner); ok {
+		r.Refine(s)
+	}
+	return json.Marshal(s)
+}
+
+// Func builds a tool whose arguments are decoded into A (unknown fields refused)
+// after the registry validated them against the schema generated from A.
+func Func[A any](name, description string, fn func(ctx context.Context, args A) (any, error)) Tool {
+	return FuncCall(name, description, func(ctx context.Context, args A, _ Call, _ Context) (any, error) {
+		return fn(ctx, args)
+	})
+}
+
+// FuncCall is Func for a handler that also needs the call (its meta properties)
+// or the agent context the call imported.
+func FuncCall[A any](name, description string, fn func(ctx context.Context, args A, call Call, tc Context) (any, error)) Tool {
+	schema, err := SchemaFor[A]()
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: %v", name, err))
+	}
+	return Tool{Name: name, Description: description, InputSchema: schema,
+		Handler: func(ctx context.Context, call Call, _ *Tool, tc Context) (any, error) {
+			a, err := Decode[A](call)
+			if err != nil {
+				return nil, err
+			}
+			return fn(ctx, a, call, tc)
+		}}
+}
+
+// Prop returns the named property of a generated schema, for Refine; it panics on
+// a name the struct does not have, which is a programming error.
+func Prop(s *jsonschema.Schema, name string) *jsonschema.Schema {
+	p, ok := s.Properties[name]
+	if !ok {
+		panic(fmt.Sprintf("schema has no property %q", name))
+	}
+	return p
+}
+
+// Range sets an integer property's inclusive bounds.
+func Range(p *jsonschema.Schema, lo, hi float64) {
+	p.Minimum, p.Maximum = &lo, &hi
+}
+
+// Enum limits a property to the given values.
+func Enum(p *jsonschema.Schema, values ...string) {
+	p.Enum = make([]any, len(values))
+	for i, v := range values {
+		p.Enum[i] = v
+	}
+}

@@ -234,7 +234,7 @@ func Decode[T any](call Call) (T, error) {
 	dec := json.NewDecoder(bytes.NewReader(call.Args))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&v); err != nil {
-		return v, fmt.Errorf("%w for %s: %v", ErrInvalidArgs, call.Name, err)
+		return v, fmt.Errorf("%w for %s: %w", ErrInvalidArgs, call.Name, err)
 	}
 	return v, nil
 }

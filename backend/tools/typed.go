@@ -35,7 +35,9 @@ type Refiner interface {
 // SchemaFor generates a tool's input schema from its argument type A, a struct:
 // properties are the JSON field names, a field without omitempty/omitzero is
 // required, the `jsonschema:"…"` tag is the property's description and unknown
-// properties are refused. A's Refine method, if any, adds the constraints.
+// properties are refused. null is refused too, also for pointer and slice
+// fields: leaving a property out is the way not to give it. A's Refine method,
+// if any (its own or promoted from an embedded struct), adds the constraints.
 func SchemaFor[A any]() (json.RawMessage, error) {
 	typeSchemasMu.Lock()
 	opts := &jsonschema.ForOptions{TypeSchemas: make(map[reflect.Type]*jsonschema.Schema, len(typeSchemas))}
@@ -53,6 +55,7 @@ func SchemaFor[A any]() (json.RawMessage, error) {
 	if s.Properties == nil {
 		s.Properties = map[string]*jsonschema.Schema{}
 	}
+	refuseNull(s)
 	var a A
 	if r, ok := any(a).(Refiner); ok {
 		r.Refine(s)
@@ -95,6 +98,40 @@ func Prop(s *jsonschema.Schema, name string) *jsonschema.Schema {
 	return p
 }
 
+// refuseNull takes "null" out of every type list the generator wrote for a
+// pointer or a slice ({"type": ["null", "integer"]} becomes {"type": "integer"};
+// a schema of its own with no type, such as an anyOf, gets none).
+func refuseNull(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) > 0 {
+		var ts []string
+		for _, t := range s.Types {
+			if t != "null" {
+				ts = append(ts, t)
+			}
+		}
+		s.Types = nil
+		switch len(ts) {
+		case 0:
+		case 1:
+			s.Type = ts[0]
+		default:
+			s.Types = ts
+		}
+	}
+	for _, p := range s.Properties {
+		refuseNull(p)
+	}
+	refuseNull(s.Items)
+	for _, sub := range [][]*jsonschema.Schema{s.AnyOf, s.OneOf, s.AllOf, s.PrefixItems} {
+		for _, e := range sub {
+			refuseNull(e)
+		}
+	}
+}
+
 // Range sets an integer property's inclusive bounds.
 func Range(p *jsonschema.Schema, lo, hi float64) {
 	p.Minimum, p.Maximum = &lo, &hi
@@ -106,4 +143,20 @@ func Enum(p *jsonschema.Schema, values ...string) {
 	for i, v := range values {
 		p.Enum[i] = v
 	}
+}
+
+// Min sets a number property's inclusive lower bound.
+func Min(p *jsonschema.Schema, lo float64) {
+	p.Minimum = &lo
+}
+
+// MinLength sets a string property's minimum length in characters.
+func MinLength(p *jsonschema.Schema, n int) {
+	p.MinLength = &n
+}
+
+// AnyOf is the schema of a value that may take any of the given forms (a
+// pointer given as a string or as an object, …), for DefineSchema.
+func AnyOf(description string, forms ...*jsonschema.Schema) *jsonschema.Schema {
+	return &jsonschema.Schema{Description: description, AnyOf: forms}
 }

@@ -80,3 +80,86 @@ func TestDefineSchemaAppliesToFieldsOfThatType(t *testing.T) {
 		t.Errorf("got %v, %v", got, err)
 	}
 }
+
+// spot is given as a string or as {"name": …}, like a manuscript pointer.
+type spot struct{ Name string }
+
+func (p *spot) UnmarshalJSON(b []byte) error {
+	if err := json.Unmarshal(b, &p.Name); err == nil {
+		return nil
+	}
+	var o struct{ Name string }
+	err := json.Unmarshal(b, &o)
+	p.Name = o.Name
+	return err
+}
+
+// TestNullIsRefused: a pointer or slice field is optional by being left out,
+// as in the hand-written schemas; null is refused (it would otherwise pass as
+// "not given"), and a DefineSchema'd anyOf behind a pointer stays satisfiable.
+func TestNullIsRefused(t *testing.T) {
+	DefineSchema[spot](AnyOf("a spot: a name or {\"name\": …}",
+		&jsonschema.Schema{Type: "string", MinLength: jsonschema.Ptr(1)},
+		&jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"name": {Type: "string"}}, Required: []string{"name"}}))
+	type args struct {
+		Count *int   `json:"count,omitempty"`
+		Tags  []int  `json:"tags,omitempty"`
+		At    *spot  `json:"at,omitempty"`
+		All   []spot `json:"all,omitempty"`
+	}
+	r := New()
+	r.MustRegister(Func("Null", "null", func(_ context.Context, a args) (any, error) { return "ok", nil }))
+	for _, c := range []struct {
+		args string
+		ok   bool
+	}{
+		{`{}`, true},
+		{`{"count": 2, "tags": [1], "at": "home", "all": ["a", {"name": "b"}]}`, true},
+		{`{"at": {"name": "home"}}`, true},
+		{`{"count": null}`, false},
+		{`{"tags": null}`, false},
+		{`{"at": null}`, false},
+		{`{"at": ""}`, false},
+		{`{"all": [null]}`, false},
+	} {
+		_, err := r.Call(context.Background(), Call{Name: "Null", Args: json.RawMessage(c.args)}, Context{})
+		if c.ok != (err == nil) {
+			t.Errorf("%s: err = %v, want accepted=%v", c.args, err, c.ok)
+		}
+	}
+	tool, _ := r.Get("Null")
+	if strings.Contains(string(tool.InputSchema), "null") {
+		t.Errorf("the schema still names null: %s", tool.InputSchema)
+	}
+}
+
+type bounded struct {
+	N    int    `json:"n,omitempty"`
+	Name string `json:"name,omitempty"`
+}
+
+func (bounded) Refine(s *jsonschema.Schema) {
+	Min(Prop(s, "n"), 1)
+	MinLength(Prop(s, "name"), 2)
+}
+
+type embedsBounded struct {
+	bounded
+	Extra bool `json:"extra,omitempty"`
+}
+
+// TestMinAndMinLength, also through a Refine promoted from an embedded struct.
+func TestMinAndMinLength(t *testing.T) {
+	r := New()
+	r.MustRegister(Func("B", "b", func(_ context.Context, a embedsBounded) (any, error) { return a.N, nil }))
+	for _, c := range []struct{ args, err string }{
+		{`{"n": 1, "name": "ab", "extra": true}`, ""},
+		{`{"n": 0}`, "minimum"},
+		{`{"name": "a"}`, "minLength"},
+	} {
+		_, err := r.Call(context.Background(), Call{Name: "B", Args: json.RawMessage(c.args)}, Context{})
+		if (c.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("%s: err = %v, want %q", c.args, err, c.err)
+		}
+	}
+}

@@ -223,7 +223,7 @@ func newRegistry(ws *manuscript.Workspace, model llm.Model) (*tools.Registry, *a
 // ss (nil: no browser tools). The browser starts on the first browser tool call.
 func newRegistryWith(ws *manuscript.Workspace, model llm.Model, ss *browser.Sessions) (*tools.Registry, *agent.Runtime) {
 	r := tools.New()
-	tools.RegisterManuscript(r, ws)
+	manuscript.RegisterTools(r, ws)
 	rt := &agent.Runtime{WS: ws, Store: ws.Store, Model: model}
 	agent.Register(r, rt)
 	if ss != nil {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/document"
+	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
-	"github.com/waymark/waymark/backend/tools"
 )
 
 // EditDiff is one edit a command applied, for review: the item's Markdown before
@@ -116,7 +116,7 @@ func (a *DesktopApp) RunCommand(command string) (CommandResult, error) {
 		}
 		if e.Event == "tool_result" {
 			b, _ := json.Marshal(e.Result)
-			var ev tools.EditView
+			var ev manuscript.EditView
 			if json.Unmarshal(b, &ev) == nil && ev.Revision > 0 && ev.Op != "" {
 				contexts[ev.Revision] = ev.Context
 			}
@@ -205,7 +205,7 @@ func (a *DesktopApp) UndoEdit(rev int64) (SyncResult, error) {
 		}
 		return SyncResult{}, fmt.Errorf("revision %d is already undone", rev)
 	}
-	var out tools.EditView
+	var out manuscript.EditView
 	if err := a.call(ctx, "Undo", map[string]any{}, &out); err != nil {
 		return SyncResult{}, err
 	}

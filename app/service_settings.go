@@ -15,7 +15,7 @@ import (
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/llm"
-	"github.com/waymark/waymark/backend/tools"
+	"github.com/waymark/waymark/backend/manuscript"
 )
 
 // Settings are the window's preferences, stored in the profile's SQLite database.
@@ -418,7 +418,7 @@ type Capabilities struct {
 func (a *DesktopApp) Capabilities() Capabilities {
 	m := a.model()
 	_, builtin := m.(agent.Builtin)
-	c := Capabilities{Model: m.Name(), Builtin: builtin, ModelFromEnv: a.envModel, Pandoc: tools.PandocPath(), Speech: speechProgram(),
+	c := Capabilities{Model: m.Name(), Builtin: builtin, ModelFromEnv: a.envModel, Pandoc: manuscript.PandocPath(), Speech: speechProgram(),
 		NativeDialogs: a.dialogs != nil, Browser: a.newBrowser != nil, Commands: agent.Understood, BrowseCommands: agent.BrowseCommands,
 		LayoutReport: os.Getenv(layoutEnv) != ""}
 	c.Formats = []string{"markdown", "html"}

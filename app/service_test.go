@@ -12,7 +12,6 @@ import (
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
-	"github.com/waymark/waymark/backend/tools"
 )
 
 // desktopApp opens the window's services on a copy of text (no window, no browser).
@@ -209,7 +208,7 @@ func TestDesktopSettingsAndExport(t *testing.T) {
 	if _, err := a.Call("Export", `{"format":"html","path":"relative.html"}`); err == nil || !strings.Contains(err.Error(), "must be absolute") {
 		t.Fatalf("relative export path: %v", err)
 	}
-	if tools.PandocPath() == "" {
+	if manuscript.PandocPath() == "" {
 		_, err := a.Call("Export", `{"format":"docx","path":"`+filepath.Join(filepath.Dir(doc), "b.docx")+`"}`)
 		if err == nil || !strings.Contains(err.Error(), "needs pandoc, which is not installed") {
 			t.Fatalf("docx without pandoc: %v", err)

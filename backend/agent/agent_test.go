@@ -63,7 +63,7 @@ func newEnv(t testing.TB, content string, model llm.Model) *env {
 		t.Fatal(err)
 	}
 	e.reg = tools.New()
-	tools.RegisterManuscript(e.reg, e.ws)
+	manuscript.RegisterTools(e.reg, e.ws)
 	if model == nil {
 		model = Builtin{}
 	}

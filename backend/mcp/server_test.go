@@ -30,7 +30,7 @@ func TestServerListsAndCallsTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := tools.New()
-	tools.RegisterManuscript(reg, ws)
+	manuscript.RegisterTools(reg, ws)
 
 	serverT, clientT := sdk.NewInMemoryTransports()
 	ss, err := NewServer(reg, "test").Connect(ctx, serverT, nil)

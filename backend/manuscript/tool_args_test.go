@@ -1,4 +1,4 @@
-package tools_test
+package manuscript_test
 
 import (
 	"context"
@@ -21,7 +21,7 @@ var updateSchemas = flag.Bool("update-schemas", false, "rewrite testdata/manuscr
 
 // registerForArgsTest registers the manuscript tools the test below checks.
 func registerForArgsTest(r *tools.Registry, ws *manuscript.Workspace) {
-	tools.RegisterManuscript(r, ws)
+	manuscript.RegisterTools(r, ws)
 }
 
 // argRig is a fresh registry over a fresh manuscript and SQLite file, with a

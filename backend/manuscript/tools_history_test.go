@@ -1,4 +1,4 @@
-package tools
+package manuscript
 
 import (
 	"context"
@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
+	"github.com/waymark/waymark/backend/tools"
 )
 
 // historyRig is the real registry over a real manuscript file and SQLite file.
-func historyRig(t *testing.T, text string) (*Registry, string, func(name, args string) (map[string]any, error)) {
+func historyRig(t *testing.T, text string) (*tools.Registry, string, func(name, args string) (map[string]any, error)) {
 	t.Helper()
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "book.md")
@@ -25,14 +25,14 @@ func historyRig(t *testing.T, text string) (*Registry, string, func(name, args s
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	ws := manuscript.NewWorkspace(st)
+	ws := NewWorkspace(st)
 	if _, err := ws.Open(context.Background(), doc); err != nil {
 		t.Fatal(err)
 	}
-	r := New()
-	RegisterManuscript(r, ws) // with the history tools
+	r := tools.New()
+	RegisterTools(r, ws)
 	call := func(name, args string) (map[string]any, error) {
-		res, err := r.Call(context.Background(), Call{Name: name, Args: json.RawMessage(args)}, Context{})
+		res, err := r.Call(context.Background(), tools.Call{Name: name, Args: json.RawMessage(args)}, tools.Context{})
 		if err != nil {
 			return nil, err
 		}

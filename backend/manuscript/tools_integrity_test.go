@@ -1,4 +1,4 @@
-package tools
+package manuscript
 
 import (
 	"encoding/json"

@@ -1,0 +1,35 @@
+package manuscript
+
+import (
+	"context"
+
+	"github.com/waymark/waymark/backend/document"
+	"github.com/waymark/waymark/backend/tools"
+)
+
+type createCursorArgs struct {
+	CursorName     string `json:"cursorName" jsonschema:"1..96 characters, unique per document"`
+	Forward        bool   `json:"forward" jsonschema:"true: from the start; false: from the end"`
+	MaxElements    int    `json:"maxElements" jsonschema:"items per portion, 1..200"`
+	MaxBytes       int    `json:"maxBytes" jsonschema:"bytes per portion, 1..65536 (an item larger than this comes alone)"`
+	IncludeContent bool   `json:"includeContent" jsonschema:"false: items carry pointers and metadata only"`
+}
+
+// createCursorTool is the CreateCursor tool. The limits are checked by
+// document.CursorSpec.Validate, whose messages say what is allowed.
+func createCursorTool(ws *Workspace) tools.Tool {
+	return tools.Func("CreateCursor", "Create (or reset) a named cursor that reads the manuscript in portions of at most maxElements items (1..200) and maxBytes bytes (1..65536), forward or backward. Defaults CUR_WHOLE_BOOK_FORWARD and CUR_WHOLE_BOOK_BACKWARD exist from the start.", ws.toolCreateCursor)
+}
+
+func (ws *Workspace) toolCreateCursor(ctx context.Context, a createCursorArgs) (any, error) {
+	m, err := ws.Current()
+	if err != nil {
+		return nil, err
+	}
+	st, err := m.CreateCursor(ctx, document.CursorSpec{Name: a.CursorName, Forward: a.Forward,
+		MaxElements: a.MaxElements, MaxBytes: a.MaxBytes, IncludeContent: a.IncludeContent})
+	if err != nil {
+		return nil, err
+	}
+	return st.CursorSpec, nil
+}

@@ -1,0 +1,26 @@
+package manuscript
+
+import (
+	"context"
+
+	"github.com/waymark/waymark/backend/tools"
+)
+
+type redoArgs struct{}
+
+// redoTool is the Redo tool: the newest undone edit, made again.
+func redoTool(ws *Workspace) tools.Tool {
+	return tools.Func("Redo", "Redo the newest undone edit (not possible once a new edit was made after the undo).", ws.toolRedo)
+}
+
+func (ws *Workspace) toolRedo(ctx context.Context, _ redoArgs) (any, error) {
+	m, err := ws.Current()
+	if err != nil {
+		return nil, err
+	}
+	out, err := m.Redo(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return editView(m, out), nil
+}

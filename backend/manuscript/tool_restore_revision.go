@@ -1,0 +1,32 @@
+package manuscript
+
+import (
+	"context"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/waymark/waymark/backend/tools"
+)
+
+type restoreRevisionArgs struct {
+	Revision int64 `json:"revision" jsonschema:"the revision to go back to (from History)"`
+}
+
+func (restoreRevisionArgs) Refine(s *jsonschema.Schema) { tools.Min(tools.Prop(s, "revision"), 1) }
+
+// restoreRevisionTool is the RestoreRevision tool: an earlier text, as a new revision.
+func restoreRevisionTool(ws *Workspace) tools.Tool {
+	return tools.Func("RestoreRevision", "Set the manuscript back to its text at an earlier revision. The restore is itself a new revision, so nothing is lost.", ws.toolRestoreRevision)
+}
+
+func (ws *Workspace) toolRestoreRevision(ctx context.Context, a restoreRevisionArgs) (any, error) {
+	m, err := ws.Current()
+	if err != nil {
+		return nil, err
+	}
+	out, err := m.Restore(ctx, a.Revision)
+	if err != nil {
+		return nil, err
+	}
+	return editView(m, out), nil
+}

@@ -1,0 +1,34 @@
+package manuscript
+
+import (
+	"context"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/waymark/waymark/backend/tools"
+)
+
+type targetSetCreateArgs struct {
+	Name string `json:"name,omitempty" jsonschema:"the set's name, up to 200 characters"`
+}
+
+func (targetSetCreateArgs) Refine(s *jsonschema.Schema) {
+	tools.Prop(s, "name").MaxLength = jsonschema.Ptr(200)
+}
+
+// targetSetCreateTool is the TargetSetCreate tool: a new, empty TargetSet.
+func targetSetCreateTool(ws *Workspace) tools.Tool {
+	return tools.Func("TargetSetCreate", "Create a persistent set of pointers (e.g. every scene with Natasha). Returns targetSetId.", ws.toolTargetSetCreate)
+}
+
+func (ws *Workspace) toolTargetSetCreate(ctx context.Context, a targetSetCreateArgs) (any, error) {
+	m, err := ws.Current()
+	if err != nil {
+		return nil, err
+	}
+	ts, err := m.CreateTargetSet(ctx, a.Name)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"targetSetId": ts.ID, "name": ts.Name}, nil
+}

@@ -1,0 +1,39 @@
+package manuscript
+
+import (
+	"context"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/waymark/waymark/backend/tools"
+)
+
+type targetSetRemoveArgs struct {
+	TargetSetID string `json:"targetSetId" jsonschema:"the set (from TargetSetCreate or TargetSetList)"`
+	Index       int    `json:"index" jsonschema:"the item's linear index (as in TargetSetGet's itemIndices; valid only for the current revision)"`
+}
+
+func (targetSetRemoveArgs) Refine(s *jsonschema.Schema) {
+	tools.MinLength(tools.Prop(s, "targetSetId"), 1)
+	tools.Min(tools.Prop(s, "index"), 0)
+}
+
+// targetSetRemoveTool is the TargetSetRemove tool: one item taken out of a TargetSet.
+func targetSetRemoveTool(ws *Workspace) tools.Tool {
+	return tools.Func("TargetSetRemove", "Take one item (by its index) out of a TargetSet; the item stays in the manuscript.", ws.toolTargetSetRemove)
+}
+
+func (ws *Workspace) toolTargetSetRemove(ctx context.Context, a targetSetRemoveArgs) (any, error) {
+	m, err := ws.Current()
+	if err != nil {
+		return nil, err
+	}
+	if err := m.RemoveFromTargetSet(ctx, a.TargetSetID, a.Index); err != nil {
+		return nil, err
+	}
+	v, err := m.TargetSet(ctx, a.TargetSetID)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"success": true, "count": len(v.ItemIndices)}, nil
+}

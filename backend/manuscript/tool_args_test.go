@@ -89,6 +89,7 @@ var toolArgCases = []struct {
 	{"Read", nil, `{"pointer": ""}`, "pointer"},
 	{"Read", nil, `{"pointer": {"label": "x"}}`, "pointer"},
 	{"Read", nil, `{"pointer": null}`, "pointer"},
+	{"Read", nil, `{"pointer": "nonsense"}`, "invalid arguments for Read: bad pointer: malformed pointer"}, // was a bare pointer error, not ErrInvalidArgs
 	{"Read", nil, `{"page": 1}`, `unknown field "page"; allowed fields: index, pointer`},
 	{"Read", nil, `[1]`, "must be a JSON object"},
 
@@ -99,6 +100,7 @@ var toolArgCases = []struct {
 	{"ReplaceText", nil, `{"index": 1, "markdown": "x"}`, `unknown field "markdown"; allowed fields: index, newMarkdown, pointer`},
 	{"ReplaceText", nil, `{"newMarkdown": "x"}`, "an item is required"},
 	{"ReplaceText", nil, `{"index": 1, "newMarkdown": 5}`, "newMarkdown"},
+	{"ReplaceText", nil, `{"pointer": "r1:b", "newMarkdown": "x"}`, "invalid arguments for ReplaceText: bad pointer"}, // was a bare pointer error
 	{"ReplaceText", nil, `{"index": 1, "pointer": "$P1", "newMarkdown": "x"}`, "not both"},
 
 	{"InsertAfter", nil, `{"index": 1, "markdown": "New."}`, ""},

@@ -1,0 +1,26 @@
+package browser
+
+import (
+	"context"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/waymark/waymark/backend/tools"
+)
+
+type extractArgs struct {
+	Mode string `json:"mode,omitempty" jsonschema:"only summary"`
+}
+
+func (extractArgs) Refine(s *jsonschema.Schema) {
+	tools.Enum(tools.Prop(s, "mode"), "summary")
+}
+
+// extractTool is browser_extract: it summarises the page for listening.
+func extractTool(ss *Sessions) tools.Tool {
+	return sessionTool(ss, "browser_extract", "Summarise the page for listening: title, address, headings outline, regions, the gist of the main text (up to 1500 characters) and the form fields with their labels and numbers. data.text is the plain-text summary.", (*Session).toolExtract)
+}
+
+func (s *Session) toolExtract(ctx context.Context, a extractArgs) (any, error) {
+	return s.Extract(ctx, a.Mode)
+}

@@ -1,0 +1,20 @@
+package browser
+
+import (
+	"context"
+
+	"github.com/waymark/waymark/backend/tools"
+)
+
+type focusPrevArgs struct {
+	Role string `json:"role,omitempty" jsonschema:"stop at the previous element of this role"`
+}
+
+// focusPrevTool is browser_focus_prev: it moves the focus back with Shift+Tab.
+func focusPrevTool(ss *Sessions) tools.Tool {
+	return sessionTool(ss, "browser_focus_prev", "Move the keyboard focus back with real Shift+Tab presses, to the previous element (of the role, if given). Says what has the focus and its number in the current list.", (*Session).toolFocusPrev)
+}
+
+func (s *Session) toolFocusPrev(ctx context.Context, a focusPrevArgs) (any, error) {
+	return s.FocusMove(ctx, a.Role, true)
+}

@@ -1,0 +1,31 @@
+package browser
+
+import (
+	"context"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/waymark/waymark/backend/tools"
+)
+
+type readArgs struct {
+	From        int    `json:"from,omitempty" jsonschema:"character offset in the main text (default 0)"`
+	Heading     int    `json:"heading,omitempty" jsonschema:"start at this heading (its number in browser_extract's headings)"`
+	Chars       int    `json:"chars,omitempty" jsonschema:"portion size (default 1500)"`
+	ContinueURL string `json:"continue_url,omitempty" jsonschema:"the address the last portion came from: if the page is another one now, read it from the start"`
+}
+
+func (readArgs) Refine(s *jsonschema.Schema) {
+	tools.Min(tools.Prop(s, "from"), 0)
+	tools.Min(tools.Prop(s, "heading"), 1)
+	tools.Range(tools.Prop(s, "chars"), 200, 6000)
+}
+
+// readTool is browser_read: it reads the page's main text by portions.
+func readTool(ss *Sessions) tools.Tool {
+	return sessionTool(ss, "browser_read", "Read the page's main text by portions (about 1500 characters, cut at paragraph or sentence ends): from a character offset (from; browser_extract's more_at and a portion's next say where to go on) or from a numbered heading (browser_extract numbers them). Returns text, from, next, total, has_more and the heading.", (*Session).toolRead)
+}
+
+func (s *Session) toolRead(ctx context.Context, a readArgs) (any, error) {
+	return s.Read(ctx, ReadOptions{From: a.From, Heading: a.Heading, Chars: a.Chars, ContinueURL: a.ContinueURL})
+}

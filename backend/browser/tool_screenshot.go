@@ -1,0 +1,20 @@
+package browser
+
+import (
+	"context"
+
+	"github.com/waymark/waymark/backend/tools"
+)
+
+type screenshotArgs struct {
+	FullPage bool `json:"full_page,omitempty" jsonschema:"the whole page instead of the visible part"`
+}
+
+// screenshotTool is browser_screenshot: it saves a PNG screenshot.
+func screenshotTool(ss *Sessions) tools.Tool {
+	return sessionTool(ss, "browser_screenshot", "Save a PNG screenshot of the screen (or the whole page with full_page) into the screenshot folder and return its path. Use it when something fails, for the log.", (*Session).toolScreenshot)
+}
+
+func (s *Session) toolScreenshot(ctx context.Context, a screenshotArgs) (any, error) {
+	return s.Screenshot(ctx, a.FullPage)
+}

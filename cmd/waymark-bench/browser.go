@@ -13,6 +13,7 @@ import (
 
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/browser"
+	"github.com/waymark/waymark/backend/cli"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/tools"
 )
@@ -199,7 +200,7 @@ func runBenchBrowser(ctx context.Context, runs int, stdout io.Writer) error {
 
 	ss := browser.NewSessions(opts)
 	defer ss.Close()
-	reg, _ := newRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, ss)
+	reg, _ := cli.NewRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, ss)
 	var settle, fixed time.Duration
 	steps, byNumber := 0, 0
 	for _, sc := range benchScenarios {

@@ -1,9 +1,10 @@
-package main
+package cli
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,6 +23,12 @@ Pierre stayed.
 
 The end.
 `
+
+// run is app's run for the subcommands: the command line as a user types it.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd, rest := Split(args)
+	return Run(ctx, cmd, rest, stdin, stdout, stderr)
+}
 
 type cli struct {
 	t        *testing.T

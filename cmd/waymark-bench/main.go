@@ -1,24 +1,144 @@
+// Command waymark-bench measures Waymark against its targets and prints
+// medians with ratios against a reference measured in the same run. It is
+// not part of the product: the product keeps only the timing hook the window
+// prints with WAYMARK_REPORT_PAINT=1 (app/service_bench.go).
+//
+//	waymark-bench [--book PATH] [--runs N]        the manuscript engine on a book
+//	waymark-bench browser [--runs N] [--vs-playwright]
+//	waymark-bench window [--book PATH] [--runs N] [--bin PATH]
+//
+// Run it from the repository: go run -tags sqlite_fts5 ./cmd/waymark-bench …
+// (a built waymark-bench runs from any folder: it finds the repository, and
+// the corpus beside it, by --repo, the working folder or its own source).
 package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
+	"github.com/waymark/waymark/backend/cli"
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/textmatch"
 )
 
-// defaultBook is where the corpus sits beside a checkout of the repository.
-const defaultBook = "../shared/corpus/books/war-and-peace.ru.md"
+const usage = `Usage:
+  waymark-bench [--book PATH] [--runs N] [--repo PATH]
+        measure the manuscript engine on a book and print medians and ratios
+  waymark-bench browser [--runs N] [--vs-playwright] [--bin PATH] [--repo PATH]
+        measure the browser (headless Chromium) against its targets;
+        --vs-playwright: side by side with Playwright MCP (build/playwright-mcp)
+        and "waymark mcp" (--bin, else built from the repository)
+  waymark-bench window [--book PATH] [--runs N] [--bin PATH] [--repo PATH]
+        cold-start the desktop window under Xvfb on the sample and on a book;
+        first paint, book open and memory against their targets (--bin: a
+        desktop build such as bin/waymark, else built from the repository)
+
+--repo is the Waymark repository (default: found from the working folder or
+this command's source); the default book is its ../shared/corpus/books/war-and-peace.ru.md.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// usageError is a command-line mistake: exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// options are the flags of every bench.
+type options struct {
+	book, repo, bin string
+	runs            int
+	vsPlaywright    bool
+}
+
+// run is main without the process: it returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	err := dispatch(ctx, args, stdout)
+	var ue usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, usage)
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "waymark-bench: %s\n\n%s", err, usage)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "waymark-bench: %s\n", err)
+		return 1
+	}
+}
+
+func dispatch(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("waymark-bench", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var o options
+	fs.StringVar(&o.book, "book", "", "")
+	fs.StringVar(&o.repo, "repo", "", "")
+	fs.StringVar(&o.bin, "bin", "", "")
+	fs.IntVar(&o.runs, "runs", 5, "")
+	fs.BoolVar(&o.vsPlaywright, "vs-playwright", false, "")
+	// Flags and the bench's name in any order (waymark-bench --runs 3 browser).
+	var names []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return usageError{err.Error()}
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		names, args = append(names, fs.Arg(0)), fs.Args()[1:]
+	}
+	if len(names) > 1 {
+		return usageError{fmt.Sprintf("one bench at a time, not %q", strings.Join(names, " "))}
+	}
+	which := ""
+	if len(names) == 1 {
+		which = names[0]
+	}
+	if o.runs < 1 || o.runs > 1000 {
+		return usageError{fmt.Sprintf("--runs %d: give a whole number from 1 to 1000", o.runs)}
+	}
+	if o.vsPlaywright && which != "browser" {
+		return usageError{"--vs-playwright goes with browser (waymark-bench browser --vs-playwright)"}
+	}
+	switch which {
+	case "":
+		return runBench(ctx, o, stdout)
+	case "browser":
+		if o.vsPlaywright {
+			return runBenchVsPlaywright(ctx, o, stdout)
+		}
+		return runBenchBrowser(ctx, o.runs, stdout)
+	case "window":
+		return runBenchWindow(ctx, o, stdout)
+	case "help":
+		return flag.ErrHelp
+	}
+	return usageError{fmt.Sprintf("unknown bench %q: the benches are waymark-bench, waymark-bench browser and waymark-bench window", which)}
+}
 
 // median runs fn n times and returns the median duration.
 func median(n int, fn func()) time.Duration {
@@ -41,35 +161,16 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.3f ms", float64(d.Micros
 
 // runBench measures the manuscript engine on a book against the targets of the
 // manuscript-engine issue and prints medians and ratios measured in this run.
-func runBench(ctx context.Context, args []string, stdout io.Writer) error {
-	f, err := parseFlags(args, "book", "runs", "vs-playwright")
+func runBench(ctx context.Context, o options, stdout io.Writer) error {
+	book, err := findBook(o)
 	if err != nil {
 		return err
 	}
-	if f.vsPlaywright && (len(f.positional) != 1 || f.positional[0] != "browser") {
-		return usageError{"--vs-playwright goes with bench browser (waymark bench browser --vs-playwright)"}
-	}
-	if len(f.positional) == 1 && f.positional[0] == "browser" {
-		if f.vsPlaywright {
-			return runBenchVsPlaywright(ctx, f.runs, stdout)
-		}
-		return runBenchBrowser(ctx, f.runs, stdout)
-	}
-	if len(f.positional) == 1 && f.positional[0] == "window" {
-		return runBenchWindow(ctx, f.book, f.runs, stdout)
-	}
-	if len(f.positional) > 0 {
-		return usageError{"bench takes no positional arguments but browser or window (waymark bench browser, waymark bench window)"}
-	}
-	book := f.book
-	if book == "" {
-		book = defaultBook
-	}
 	src, err := document.ReadFile(book, 0)
 	if err != nil {
-		return fmt.Errorf("bench needs a book (--book PATH; default %s): %w", defaultBook, err)
+		return fmt.Errorf("read the book (--book PATH): %w", err)
 	}
-	n := f.runs
+	n := o.runs
 	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
 	fmt.Fprintf(tw, "Waymark bench: %s (%d bytes), median of %d runs\n", filepath.Base(book), len(src), n)
 	fmt.Fprintln(tw, "measure\tmedian\treference / ratio\ttarget\tresult")
@@ -153,15 +254,15 @@ func runBench(ctx context.Context, args []string, stdout io.Writer) error {
 	// The agents issue's call: open the book and run FirstMatch on the built-in
 	// engine, as one `waymark call RunCursorAgent --doc` does (in this process).
 	db := filepath.Join(dir, "bench.db")
-	callArgs := []string{"call", "RunCursorAgent", "--doc", target, "--db", db,
+	callArgs := []string{"RunCursorAgent", "--doc", target, "--db", db,
 		`{"forward":true,"maxElements":20,"maxBytes":8192,"includeContent":true,"mode":"FirstMatch","taskDescription":"Find the first mention of \"Бородино\""}`}
 	var sink strings.Builder
-	if code := run(ctx, callArgs, nil, &sink, &sink); code != 0 { // first open records the snapshot
+	if code := cli.Run(ctx, "call", callArgs, nil, &sink, &sink); code != 0 { // first open records the snapshot
 		return fmt.Errorf("bench RunCursorAgent: %s", sink.String())
 	}
 	agentRun := median(n, func() {
 		sink.Reset()
-		if code := run(ctx, callArgs, nil, &sink, &sink); code != 0 {
+		if code := cli.Run(ctx, "call", callArgs, nil, &sink, &sink); code != 0 {
 			failed = fmt.Errorf("bench RunCursorAgent: %s", sink.String())
 		}
 	})

@@ -262,6 +262,11 @@ func TestCLIBadFilesAndUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2", argv, code)
 		}
 	}
+	// The benchmarks left the product for a command of their own: say where.
+	out.Reset()
+	if code := run(context.Background(), []string{"bench", "window"}, nil, &out, &out); code != 2 || !strings.Contains(out.String(), "go run -tags sqlite_fts5 ./cmd/waymark-bench") || strings.Contains(out.String(), "waymark bench") {
+		t.Errorf("bench: exit %d, want 2 pointing to cmd/waymark-bench, and no bench in the usage:\n%s", code, out.String())
+	}
 	out.Reset()
 	if code := run(context.Background(), []string{"call", "Outline", "--db", db}, nil, &out, &out); code != 1 || !strings.Contains(out.String(), "no manuscript is open") {
 		t.Errorf("no doc: %d %s", code, out.String())

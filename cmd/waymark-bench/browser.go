@@ -158,12 +158,6 @@ func runBenchBrowser(ctx context.Context, runs int, stdout io.Writer) error {
 	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
 	fmt.Fprintf(tw, "Waymark browser bench: headless %s, median of %d runs\n", browser.DefaultBin, runs)
 	fmt.Fprintln(tw, "measure\tmedian\treference / ratio\ttarget\tresult")
-	verdict := func(ok bool) string {
-		if ok {
-			return "ok"
-		}
-		return "OVER TARGET"
-	}
 	if _, err := s.Navigate(ctx, srv.URL+"/links"); err != nil {
 		return err
 	}

@@ -157,6 +157,14 @@ func mid(ds []time.Duration) time.Duration {
 	return ds[len(ds)/2]
 }
 
+// verdict is a measure's result against its target.
+func verdict(ok bool) string {
+	if ok {
+		return "ok"
+	}
+	return "OVER TARGET"
+}
+
 func ms(d time.Duration) string { return fmt.Sprintf("%.3f ms", float64(d.Microseconds())/1000) }
 
 // runBench measures the manuscript engine on a book against the targets of the
@@ -174,12 +182,6 @@ func runBench(ctx context.Context, o options, stdout io.Writer) error {
 	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
 	fmt.Fprintf(tw, "Waymark bench: %s (%d bytes), median of %d runs\n", filepath.Base(book), len(src), n)
 	fmt.Fprintln(tw, "measure\tmedian\treference / ratio\ttarget\tresult")
-	verdict := func(ok bool) string {
-		if ok {
-			return "ok"
-		}
-		return "OVER TARGET"
-	}
 
 	runtime.GC()
 	var before, after runtime.MemStats

@@ -296,12 +296,6 @@ func runBenchWindow(ctx context.Context, o options, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("bench window, %s opened in the window: %w", filepath.Base(book), err)
 	}
-	verdict := func(ok bool) string {
-		if ok {
-			return "ok"
-		}
-		return "OVER TARGET"
-	}
 	mb := func(b int64) string { return fmt.Sprintf("%.0f MB", float64(b)/(1<<20)) }
 	secs := func(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
 	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)

@@ -20,13 +20,11 @@ set -euo pipefail
 bin=$1 out=$2 book=${3:-}
 mkdir -p "$out"
 work=$(mktemp -d)
-xvfb="" app=""
+# start_xvfb, wait_window, stop_app, wait_stable_screenshot: shared with the other window tiers.
+source "$(dirname "$0")/lib.sh"
+app=""
 cleanup() {
-  if [ -n "$app" ] && kill "$app" 2>/dev/null; then
-    for _ in $(seq 1 50); do kill -0 "$app" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$app" 2>/dev/null || true
-  fi
-  [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null
+  stop_app "$app"
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -36,14 +34,7 @@ fail() {
   exit 1
 }
 
-n=99
-while [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ]; do n=$((n + 1)); done
-Xvfb ":$n" -screen 0 1920x1080x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
-xvfb=$!
-export DISPLAY=":$n"
-unset WAYLAND_DISPLAY
-for _ in $(seq 1 50); do xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
-xdpyinfo >/dev/null 2>&1 || fail "Xvfb did not start on :$n"
+start_xvfb 1920x1080 "$work/xvfb.log" || fail "$LIB_ERROR"
 
 sizes=(1024x700 1280x860 1920x1080)
 problems=0
@@ -57,14 +48,8 @@ for theme in light dark; do
   GTK_OVERLAY_SCROLLING=0 WAYMARK_LAYOUT_REPORT=1 WAYMARK_DB="$work/waymark.db" XDG_DATA_HOME="$work/data" HOME="$work" \
     "$bin" $book >"$work/app.log" 2>&1 &
   app=$!
-  wid=""
-  for _ in $(seq 1 120); do
-    wid=$(xdotool search --onlyvisible --name '^Waymark — ' 2>/dev/null | head -1 || true)
-    [ -n "$wid" ] && break
-    kill -0 "$app" 2>/dev/null || fail "waymark exited before opening its window"
-    sleep 0.5
-  done
-  [ -n "$wid" ] || fail "no Waymark window appeared within 60 s"
+  wait_window "$app" || fail "$LIB_ERROR"
+  wid=$WID
   for size in "${sizes[@]}"; do
     w=${size%x*} h=${size#*x}
     before=$(grep -c "layout ${w}x${h} " "$work/app.log" || true)
@@ -78,15 +63,8 @@ for theme in light dark; do
     done
     [ -n "$line" ] || fail "the window did not report its layout at $size within 15 s ($(xwininfo -id "$wid" | awk '/Width|Height/ {printf "%s ", $2}'))"
     # Wait until two screenshots in a row agree (the text drawn, nothing moving).
-    prev="" cur="" colours=0
-    for _ in $(seq 1 40); do
-      import -window "$wid" "$work/shot.png" 2>/dev/null || true
-      colours=$(identify -format '%k' "$work/shot.png" 2>/dev/null || echo 0)
-      cur=$(identify -format '%#' "$work/shot.png" 2>/dev/null || true)
-      [ "$colours" -gt 50 ] && [ "$cur" = "$prev" ] && break
-      prev=$cur
-      sleep 0.3
-    done
+    wait_stable_screenshot "$wid" "$work/shot.png" 40 0.3 || true
+    colours=$SHOT_COLOURS
     [ "$colours" -gt 50 ] || fail "the window at $size stayed blank ($colours colours)"
     got=$(identify -format '%wx%h' "$work/shot.png")
     [ "$got" = "$size" ] || fail "the screenshot is $got, not $size: the window did not take the size"
@@ -102,27 +80,22 @@ for theme in light dark; do
   # (Keys, not a click: a click would move the cursor, which the next run restores.)
   # The key can be lost while the window is still taking the resize: press it
   # again until the picture changes (at most 3 times), then wait until it is still.
-  import -window "$wid" "$work/shot.png" 2>/dev/null || true
-  normal=$(identify -format '%#' "$work/shot.png" 2>/dev/null || true)
+  take_screenshot "$wid" "$work/shot.png"
+  normal=$SHOT_HASH
   entered=""
   for _ in 1 2 3; do
     xdotool windowfocus --sync "$wid" 2>/dev/null || true
     xdotool key ctrl+shift+Return
-    prev="" cur=""
-    for _ in $(seq 1 40); do
-      sleep 0.3
-      import -window "$wid" "$work/shot.png" 2>/dev/null || true
-      cur=$(identify -format '%#' "$work/shot.png" 2>/dev/null || true)
-      [ "$cur" != "$normal" ] && [ "$cur" = "$prev" ] && break
-      prev=$cur
-    done
-    if [ "$cur" != "$normal" ]; then entered=1; break; fi
+    wait_stable_screenshot "$wid" "$work/shot.png" 40 0.3 "$normal" || true
+    if [ "$SHOT_HASH" != "$normal" ]; then
+      entered=1
+      break
+    fi
   done
   [ -n "$entered" ] || fail "Ctrl+Shift+Enter did not change the window ($theme): distraction-free mode did not start"
   /usr/bin/convert "$work/shot.png" -strip -define png:exclude-chunks=date,time "$out/window-focus-$theme.png"
   echo "screens: distraction-free mode, $theme → $out/window-focus-$theme.png"
-  kill "$app" 2>/dev/null || true
-  for _ in $(seq 1 50); do kill -0 "$app" 2>/dev/null || break; sleep 0.1; done
+  stop_app "$app"
   app=""
 done
 [ "$problems" -eq 0 ] || fail "$problems of $((${#sizes[@]} * 2)) window sizes have layout problems (above)"

@@ -104,7 +104,7 @@ if [ ! -f build/mcp-inspector/node_modules/.package-lock.json ] ||
 fi
 
 # Microsoft's Playwright MCP server (npm registry, exact version in build/playwright-mcp),
-# the reference `waymark bench browser --vs-playwright` measures the browser against. It
+# the reference `waymark-bench browser --vs-playwright` measures the browser against. It
 # runs Debian's Chromium (--executable-path): its own browser download is switched off.
 if [ ! -f build/playwright-mcp/node_modules/.package-lock.json ] ||
   [ build/playwright-mcp/package-lock.json -nt build/playwright-mcp/node_modules/.package-lock.json ]; then

@@ -35,6 +35,8 @@
 # `bash build/test.sh desktop` (or gofmt, vet, frontend, gotest, race, a11y, screens) runs only those steps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# start_xvfb, wait_window, stop_app, wait_stable_screenshot: shared with the window scripts.
+source build/lib.sh
 start=$(date +%s)
 # Arguments pick steps by name (e.g. `bash build/test.sh desktop`); none runs them all.
 selected=("$@")
@@ -114,14 +116,10 @@ race_tests() {
 
 desktop_tier() { # runs in step's subshell: its trap and exits stay there
   work=$(mktemp -d)
-  xvfb="" app=""
+  app=""
   cleanup() {
-    if [ -n "$app" ] && kill "$app" 2>/dev/null; then
-      # Let it close its database before its folder goes; 5 s at most.
-      for _ in $(seq 1 50); do kill -0 "$app" 2>/dev/null || break; sleep 0.1; done
-      kill -9 "$app" 2>/dev/null || true
-    fi
-    [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null
+    # Let the app close its database before its folder goes; 5 s at most.
+    stop_app "$app"
     rm -rf "$work"
   }
   trap cleanup EXIT
@@ -136,15 +134,8 @@ desktop_tier() { # runs in step's subshell: its trap and exits stay there
 
   go build -tags "desktop,production,webkit2_41,$tags" -o "$work/waymark" ./app
 
-  # Xvfb on the first free display from :99 up (never the user's own display).
-  n=99
-  while [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ]; do n=$((n + 1)); done
-  Xvfb ":$n" -screen 0 1280x860x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
-  xvfb=$!
-  export DISPLAY=":$n"
-  unset WAYLAND_DISPLAY
-  for _ in $(seq 1 50); do xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
-  xdpyinfo >/dev/null 2>&1 || fail "Xvfb did not start on :$n: $(cat "$work/xvfb.log")"
+  # Xvfb on a free display (never the user's own), killed when the step ends.
+  start_xvfb 1280x860 "$work/xvfb.log" || fail "$LIB_ERROR"
 
   # No arguments: the app opens the sample manuscript, written into XDG_DATA_HOME.
   # GTK_OVERLAY_SCROLLING=0: classic scrollbars, not overlay ones that show and fade
@@ -152,32 +143,16 @@ desktop_tier() { # runs in step's subshell: its trap and exits stay there
   GTK_OVERLAY_SCROLLING=0 WAYMARK_DB="$work/waymark.db" XDG_DATA_HOME="$work/data" HOME="$work" \
     "$work/waymark" >"$work/app.log" 2>&1 &
   app=$!
-  wid=""
-  for _ in $(seq 1 120); do
-    # (xdotool matches names case-insensitively, and GTK may show the window as
-    # "waymark", the program's name, for a moment before Wails sets its title.)
-    wid=$(xdotool search --onlyvisible --name '^Waymark — ' 2>/dev/null | head -1 || true)
-    [ -n "$wid" ] && break
-    kill -0 "$app" 2>/dev/null || fail "waymark exited before opening its window"
-    sleep 0.5
-  done
-  [ -n "$wid" ] || fail "no Waymark window appeared within 60 s"
+  wait_window "$app" || fail "$LIB_ERROR"
+  wid=$WID
   title=$(xdotool getwindowname "$wid")
   echo "desktop: window $wid \"$title\" ($(xwininfo -id "$wid" | awk '/Width|Height/ {printf "%s ", $2}'))"
   [ "$title" = "Waymark — manuscript.md" ] || fail "the window title is \"$title\", not \"Waymark — manuscript.md\""
 
   # The window appears before its page has loaded and asked the backend for the
-  # manuscript; a blank or half-drawn window has few colours, the rendered text many.
-  # So: wait for a colourful picture that two screenshots in a row agree on.
-  colours=0 prev="" cur=""
-  for _ in $(seq 1 60); do
-    import -window "$wid" "$work/window.png" 2>/dev/null || true
-    colours=$(identify -format '%k' "$work/window.png" 2>/dev/null || echo 0)
-    cur=$(identify -format '%#' "$work/window.png" 2>/dev/null || true)
-    [ "$colours" -gt 50 ] && [ "$cur" = "$prev" ] && break
-    prev=$cur
-    sleep 0.5
-  done
+  # manuscript: wait for a drawn picture that two screenshots in a row agree on.
+  wait_stable_screenshot "$wid" "$work/window.png" 60 0.5 || true
+  colours=$SHOT_COLOURS
   [ "$colours" -gt 10 ] || fail "the window stayed blank ($colours colours in the screenshot)"
   kill -0 "$app" 2>/dev/null || fail "waymark exited while drawing its window"
   # Without metadata (dates), the same picture gives the same bytes, so an unchanged
@@ -190,7 +165,7 @@ desktop_tier() { # runs in step's subshell: its trap and exits stay there
 
   # The dev build: the same window whose bindings Wails also serves at
   # localhost:34115; rod drives them there for one scenario over the real IPC.
-  kill "$app" 2>/dev/null || true
+  stop_app "$app"
   wait "$app" 2>/dev/null || true
   app=""
   go build -tags "desktop,dev,webkit2_41,$tags" -o "$work/waymark-dev" ./app

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -20,7 +20,7 @@ import (
 func buildCLI(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "waymark")
-	build := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", bin, ".")
+	build := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", bin, "../../app")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}

@@ -21,19 +21,25 @@ import (
 // build/playwright-mcp/package-lock.json).
 const playwrightMCP = "build/playwright-mcp/node_modules/@playwright/mcp/cli.js"
 
-// findPlaywrightMCP looks for the installed Playwright MCP beside the working
-// directory or the binary (bin/waymark-cli sits one folder below the root),
-// or at $WAYMARK_PLAYWRIGHT_MCP.
-func findPlaywrightMCP() (string, error) {
+// findPlaywrightMCP looks for the installed Playwright MCP at
+// $WAYMARK_PLAYWRIGHT_MCP, else in the repository (--repo or found), the
+// working directory or beside the product binary (bin/waymark-cli sits one
+// folder below the root).
+func findPlaywrightMCP(o options) (string, error) {
 	if p := os.Getenv("WAYMARK_PLAYWRIGHT_MCP"); p != "" {
 		return p, nil
 	}
 	var roots []string
+	if repo, err := findRepo(o.repo); err == nil {
+		roots = append(roots, repo)
+	}
+	if o.bin != "" {
+		if abs, err := filepath.Abs(o.bin); err == nil {
+			roots = append(roots, filepath.Dir(filepath.Dir(abs)))
+		}
+	}
 	if wd, err := os.Getwd(); err == nil {
 		roots = append(roots, wd, filepath.Dir(wd))
-	}
-	if exe, err := os.Executable(); err == nil {
-		roots = append(roots, filepath.Dir(exe), filepath.Dir(filepath.Dir(exe)))
 	}
 	for _, r := range roots {
 		p := filepath.Join(r, playwrightMCP)
@@ -85,18 +91,25 @@ func clip(s string, n int) string {
 }
 
 // runBenchVsPlaywright measures Waymark and Playwright MCP side by side in
-// one run: both are MCP servers started over stdio and driven by the same
+// one run: both are MCP servers (waymark mcp: --bin, else built from the
+// repository) started over stdio and driven by the same
 // client, on the same loopback pages, with the same Debian Chromium
 // (headless). It prints both medians and Waymark's time as a ratio of
 // Playwright's.
-func runBenchVsPlaywright(ctx context.Context, runs int, stdout io.Writer) error {
-	pw, err := findPlaywrightMCP()
+func runBenchVsPlaywright(ctx context.Context, o options, stdout io.Writer) error {
+	runs := o.runs
+	pw, err := findPlaywrightMCP(o)
 	if err != nil {
 		return err
 	}
-	exe, err := os.Executable()
+	dir, err := os.MkdirTemp("", "waymark-bench-bin-")
 	if err != nil {
 		return err
+	}
+	defer os.RemoveAll(dir)
+	exe, err := productBinary(o, "sqlite_fts5", dir)
+	if err != nil {
+		return fmt.Errorf("bench browser --vs-playwright runs waymark mcp: %w", err)
 	}
 	srv := httptest.NewServer(benchPages())
 	defer srv.Close()

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -20,7 +20,6 @@ import (
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/browser/browsertest"
 	"github.com/waymark/waymark/backend/manuscript"
-	"github.com/waymark/waymark/backend/store"
 )
 
 // listener drives `waymark browse` as a blind user does: one command, then
@@ -46,7 +45,7 @@ func startListener(t *testing.T, start string) *listener {
 	t.Helper()
 	ss := browser.NewSessions(browser.Options{Headless: true, ScreenshotDir: t.TempDir(), DownloadDir: t.TempDir()})
 	t.Cleanup(func() { _ = ss.Close() })
-	reg, _ := newRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, ss)
+	reg, _ := NewRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, ss)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	r, w := io.Pipe()
 	l := &listener{t: t, in: w, done: make(chan error, 1)}
@@ -336,62 +335,5 @@ func TestBrowseDebianReference(t *testing.T) {
 	l.expect("close tab", "Closing this tab.")
 	if strings.Contains(l.log.String(), `\u00a0`) || strings.Contains(l.log.String(), "\u00a0") {
 		t.Errorf("a no-break space reached the listener:\n%s", l.log.String())
-	}
-}
-
-// The Browser workspace keeps its own place in the list and the text, as
-// the terminal does: "more" pages on, help and a typo are short lines, and a
-// new tab is said.
-func TestBrowserWorkspaceMore(t *testing.T) {
-	sites, err := browsertest.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sites.Close()
-	dir := t.TempDir()
-	st, err := store.Open(filepath.Join(dir, "w.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	ws := manuscript.NewWorkspace(st)
-	first := browser.NewSessions(browser.Options{Headless: true})
-	reg, rt := newRegistryWith(ws, agent.Builtin{}, first)
-	a := newDesktopApp(desktopAppConfig{WS: ws, Reg: reg, RT: rt, NewBrowser: func(s Settings) *browser.Sessions {
-		return browser.NewSessions(applyBrowserSettings(browser.Options{Headless: true, ScreenshotDir: dir, DownloadDir: dir}, s))
-	}})
-	defer func() {
-		a.ssMu.Lock()
-		_ = a.ss.Close()
-		a.ssMu.Unlock()
-		_ = first.Close()
-	}()
-	for _, c := range []struct{ cmd, want string }{
-		{"go to " + sites.URL("/links"), "Page: Archive."},
-		// The window numbers 200 after every step: the whole page (only
-		// small first windows number a prefix).
-		{"list", "5001 elements, 1 to 50:\n1. link Archive"},
-		{"more", "5001 elements, 51 to 100:\n51. link Article number 50"},
-		{"ещё", "5001 elements, 101 to 150:\n101. link Article number 100"},
-		{"список 4990", "5001 elements, 4990 to 5001:\n4990. link Article number 4989"},
-		{"help", "Number commands, in English or Russian:\nlist: the numbered elements, 50 at a time;"},
-		{"go to " + sites.URL("/guide"), "Page: A walk through Kazan."},
-		{"list", "12 elements:\n1. link Travel guide"},
-		{"click 7", "Opened a new tab: 2, Map of Kazan. Say tab 2 to go there."},
-		{"tabs", "2 tabs:\n1. A walk through Kazan, current\n2. Map of Kazan"},
-		{"read page", "Say read more for the rest of the text, or read from heading and its number."},
-		{"read more", "End of the text."},
-		{"more", "That was the end of the text ("},
-	} {
-		v, err := a.BrowserCommand(c.cmd)
-		if err != nil {
-			t.Fatalf("%q: %v", c.cmd, err)
-		}
-		if !strings.Contains(v.Result, c.want) {
-			t.Errorf("%q: the window says\n%s\nwithout\n%s", c.cmd, v.Result, c.want)
-		}
-	}
-	if _, err := a.BrowserCommand("lsit"); err == nil || err.Error() != `Not a command: "lsit". Did you mean "list"? Say help for the commands.` {
-		t.Errorf("a typo in the window: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -24,39 +24,39 @@ import (
 // runBrowse is `waymark browse [--headless] [URL]`: the terminal loop on a
 // browser of its own (a window unless --headless or there is no display).
 func runBrowse(ctx context.Context, args []string, in io.Reader, out io.Writer) error {
-	f, err := parseFlags(args, "headless", "db")
+	f, err := ParseFlags(args, "headless", "db")
 	if err != nil {
 		return err
 	}
-	if len(f.positional) > 1 {
-		return usageError{"browse takes at most one URL"}
+	if len(f.Positional) > 1 {
+		return UsageError{"browse takes at most one URL"}
 	}
 	start := ""
-	if len(f.positional) == 1 {
-		start = f.positional[0]
+	if len(f.Positional) == 1 {
+		start = f.Positional[0]
 	}
-	model, err := chooseModel()
+	model, err := ChooseModel()
 	if err != nil {
 		return err
 	}
-	opts := browserOptions(f.headless, true)
-	if opts.Headless && !f.headless {
+	opts := BrowserOptions(f.Headless, true)
+	if opts.Headless && !f.Headless {
 		fmt.Fprintln(out, "No display found: the browser runs without a window.")
 	}
 	ss := browser.NewSessions(opts)
 	defer ss.Close()
-	reg, _ := newRegistryWith(manuscript.NewWorkspace(nil), model, ss)
+	reg, _ := NewRegistryWith(manuscript.NewWorkspace(nil), model, ss)
 	return browseLoop(ctx, reg, model, start, in, out)
 }
 
-// browserOptions are the browser settings of the CLI: a window unless headless
+// BrowserOptions are the browser settings of the CLI: a window unless headless
 // is asked for or there is no display to show it on; keepProfile keeps cookies
 // and logins in the user's data folder (only one process can use it at a time,
 // so only the interactive browse loop asks for it).
-func browserOptions(headless, keepProfile bool) browser.Options {
+func BrowserOptions(headless, keepProfile bool) browser.Options {
 	o := browser.Options{Headless: headless || (os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "")}
 	if keepProfile {
-		if dir, err := dataDir(); err == nil {
+		if dir, err := DataDir(); err == nil {
 			o.ProfileDir = filepath.Join(dir, "chromium-profile")
 		}
 	}
@@ -85,13 +85,13 @@ func browseLoop(ctx context.Context, reg *tools.Registry, model llm.Model, start
 		// names is theirs (the assistant's goals get no such grant).
 		res, err := reg.Call(browser.WithGrant(ctx, browser.Grant{User: true}), tools.Call{Name: step.Tool, Args: b}, tools.Context{})
 		if err != nil {
-			say("Error: %s", spoken(err.Error()))
+			say("Error: %s", Spoken(err.Error()))
 			return
 		}
 		state.Observe(step, res)
-		say("%s", renderResult(step.Tool, res))
+		say("%s", RenderResult(step.Tool, res))
 		// A JavaScript dialog is the user's to answer, never Waymark's.
-		if d := openDialog(res); d != nil {
+		if d := OpenDialog(res); d != nil {
 			say("The page asks (%s): %s", d.Type, d.Message)
 			args := map[string]any{}
 			switch d.Type {
@@ -169,10 +169,10 @@ func browseLoop(ctx context.Context, reg *tools.Registry, model llm.Model, start
 	}
 }
 
-// renderResult turns a browser tool's {status, data, error} into short lines a
+// RenderResult turns a browser tool's {status, data, error} into short lines a
 // screen reader can speak: what the listener needs to know, in the commands
 // the listener says (never the tools' names).
-func renderResult(tool string, res any) string {
+func RenderResult(tool string, res any) string {
 	b, _ := json.Marshal(res)
 	var r struct {
 		Status string          `json:"status"`
@@ -180,16 +180,16 @@ func renderResult(tool string, res any) string {
 		Data   json.RawMessage `json:"data"`
 	}
 	if json.Unmarshal(b, &r) != nil || r.Status == "" {
-		return spoken(string(b))
+		return Spoken(string(b))
 	}
 	if r.Status == "error" {
-		return "Error: " + spoken(r.Error)
+		return "Error: " + Spoken(r.Error)
 	}
 	var d map[string]any
 	if json.Unmarshal(r.Data, &d) != nil {
 		var s string
 		if json.Unmarshal(r.Data, &s) == nil && s != "" {
-			return spoken(s)
+			return Spoken(s)
 		}
 		return "OK."
 	}
@@ -211,7 +211,7 @@ func renderResult(tool string, res any) string {
 		if field == "" {
 			field = "the file field"
 		}
-		return spoken(fmt.Sprintf("Gave %s to %v (%s).", strings.Join(names, ", "), d["number"], field))
+		return Spoken(fmt.Sprintf("Gave %s to %v (%s).", strings.Join(names, ", "), d["number"], field))
 	}
 	if matches, ok := d["matches"].([]any); ok {
 		if len(matches) == 0 {
@@ -229,7 +229,7 @@ func renderResult(tool string, res any) string {
 		if more, _ := d["more_at"].(float64); more > 0 {
 			text += "\nSay read more for the rest of the text, or read from heading and its number."
 		}
-		return spoken(text)
+		return Spoken(text)
 	}
 	var parts []string
 	if a, ok := d["action"].(string); ok && d["number"] != nil {
@@ -298,7 +298,7 @@ func renderResult(tool string, res any) string {
 	if len(parts) == 0 {
 		return "OK."
 	}
-	return spoken(strings.Join(parts, " "))
+	return Spoken(strings.Join(parts, " "))
 }
 
 // listLines reads a window of the numbering: how many there are, the window,
@@ -339,7 +339,7 @@ func listLines(d map[string]any) string {
 	} else if off > 0 && len(items) > 0 {
 		sb.WriteString("\nEnd of the list.")
 	}
-	return spoken(sb.String())
+	return Spoken(sb.String())
 }
 
 // readLines is one portion of the text: where it is, the text, how to go on.
@@ -353,7 +353,7 @@ func readLines(d map[string]any) string {
 		fmt.Fprintf(&sb, "Heading %v: %v.\n", h["number"], h["text"])
 	}
 	if total == 0 {
-		return spoken(sb.String() + "This page has no text to read.")
+		return Spoken(sb.String() + "This page has no text to read.")
 	}
 	fmt.Fprintf(&sb, "Characters %s to %s of %s:\n", thousands(from+1), thousands(next), thousands(total))
 	sb.WriteString(fmt.Sprint(d["text"]))
@@ -362,7 +362,7 @@ func readLines(d map[string]any) string {
 	} else {
 		sb.WriteString("\nEnd of the text.")
 	}
-	return spoken(sb.String())
+	return Spoken(sb.String())
 }
 
 // tabLines lists the tabs, the current one said so.
@@ -384,7 +384,7 @@ func tabLines(d map[string]any) string {
 	if len(tabs) > 1 {
 		sb.WriteString("\nSay tab and its number to go there.")
 	}
-	return spoken(sb.String())
+	return Spoken(sb.String())
 }
 
 // scrollLine says where the page is now.
@@ -439,7 +439,8 @@ var spokenNames = strings.NewReplacer(
 	`\u00a0`, " ", `\u200b`, "", "\u00a0", " ", "\u200b", "",
 )
 
-func spoken(s string) string { return spokenNames.Replace(s) }
+// Spoken says the tools' names in s as the listener's commands.
+func Spoken(s string) string { return spokenNames.Replace(s) }
 
 func asList(v any) []any {
 	l, _ := v.([]any)
@@ -480,8 +481,8 @@ func itemLine(m map[string]any) string {
 	return line
 }
 
-// openDialog returns the JavaScript dialog a result reports as waiting.
-func openDialog(res any) *browser.Dialog {
+// OpenDialog returns the JavaScript dialog a result reports as waiting.
+func OpenDialog(res any) *browser.Dialog {
 	r, ok := res.(browser.Result)
 	if !ok || r.Status != "ok" {
 		return nil

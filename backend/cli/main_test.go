@@ -1,9 +1,10 @@
-package main
+package cli
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,6 +23,12 @@ Pierre stayed.
 
 The end.
 `
+
+// run is app's run for the subcommands: the command line as a user types it.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd, rest := Split(args)
+	return Run(ctx, cmd, rest, stdin, stdout, stderr)
+}
 
 type cli struct {
 	t        *testing.T
@@ -254,6 +261,11 @@ func TestCLIBadFilesAndUsage(t *testing.T) {
 		if code := run(context.Background(), argv, nil, &out, &out); code != 2 {
 			t.Errorf("%v: exit %d, want 2", argv, code)
 		}
+	}
+	// The benchmarks left the product for a command of their own: say where.
+	out.Reset()
+	if code := run(context.Background(), []string{"bench", "window"}, nil, &out, &out); code != 2 || !strings.Contains(out.String(), "go run -tags sqlite_fts5 ./cmd/waymark-bench") || strings.Contains(out.String(), "waymark bench") {
+		t.Errorf("bench: exit %d, want 2 pointing to cmd/waymark-bench, and no bench in the usage:\n%s", code, out.String())
 	}
 	out.Reset()
 	if code := run(context.Background(), []string{"call", "Outline", "--db", db}, nil, &out, &out); code != 1 || !strings.Contains(out.String(), "no manuscript is open") {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/browser"
+	"github.com/waymark/waymark/backend/cli"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/tools"
 )
@@ -157,12 +158,6 @@ func runBenchBrowser(ctx context.Context, runs int, stdout io.Writer) error {
 	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
 	fmt.Fprintf(tw, "Waymark browser bench: headless %s, median of %d runs\n", browser.DefaultBin, runs)
 	fmt.Fprintln(tw, "measure\tmedian\treference / ratio\ttarget\tresult")
-	verdict := func(ok bool) string {
-		if ok {
-			return "ok"
-		}
-		return "OVER TARGET"
-	}
 	if _, err := s.Navigate(ctx, srv.URL+"/links"); err != nil {
 		return err
 	}
@@ -199,7 +194,7 @@ func runBenchBrowser(ctx context.Context, runs int, stdout io.Writer) error {
 
 	ss := browser.NewSessions(opts)
 	defer ss.Close()
-	reg, _ := newRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, ss)
+	reg, _ := cli.NewRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, ss)
 	var settle, fixed time.Duration
 	steps, byNumber := 0, 0
 	for _, sc := range benchScenarios {

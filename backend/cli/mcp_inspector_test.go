@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -26,7 +26,7 @@ func TestMCPInspector(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "waymark")
-	build := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", bin, ".")
+	build := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", bin, "../../app")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -31,7 +31,7 @@ func TestBrowseLoopByNumbers(t *testing.T) {
 	defer srv.Close()
 	ss := browser.NewSessions(browser.Options{Headless: true, ScreenshotDir: t.TempDir()})
 	defer ss.Close()
-	reg, _ := newRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, ss)
+	reg, _ := NewRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, ss)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	in := strings.NewReader("list\ntype 1 Kazan\nclick 2\nno\nread page\nsummarise my mail\nquit\n")

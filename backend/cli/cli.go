@@ -1,0 +1,394 @@
+// Package cli is the command-line door of waymark: the subcommands call, tools,
+// mcp, agent and browse, run on the same tool registry the model, the MCP server
+// and the window use. Package main (app/) wires them with the desktop window.
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/browser"
+	"github.com/waymark/waymark/backend/manuscript"
+	mcpserver "github.com/waymark/waymark/backend/mcp"
+	"github.com/waymark/waymark/backend/store"
+	"github.com/waymark/waymark/backend/tools"
+)
+
+// Usage is the help text of the waymark command.
+const Usage = `Waymark — offline assistant for manuscripts and accessible browsing.
+
+Usage:
+  waymark [--db PATH] [FILE.md]        open the desktop window (on FILE.md, or on the sample manuscript)
+  waymark call TOOL [--doc PATH] [--db PATH] [--max-size BYTES] [--pretty] [--headless] ['JSON ARGS' | -]
+                                       run one tool and print its JSON result
+  waymark tools                        print every tool as JSON: name, description, inputSchema
+  waymark mcp [--doc PATH] [--db PATH] [--headless] [--allow-file PATH]...
+                                       serve every tool over MCP on standard input/output; the
+                                       browser tools open file: addresses and upload files only
+                                       inside the files and folders given with --allow-file
+  waymark agent [--doc PATH] [--db PATH] "COMMAND"
+                                       run an author's command (find, collect, replace, insert, delete,
+                                       summarise) and print the transcript as JSON lines
+  waymark browse [--headless] [URL]    browse the web by numbers in the terminal: number commands
+                                       (list, click 5, type 3 hello, read page) or, with a model
+                                       server, goals in plain words; for use with a screen reader
+  waymark help                         this text
+
+Exit status of "call": 0 the tool succeeded (its result on stdout); 1 the tool failed
+({"error": "..."} on stdout); 2 the command line was wrong.
+
+The database is $WAYMARK_DB, else $XDG_DATA_HOME/waymark/waymark.db, else
+~/.local/share/waymark/waymark.db; --db overrides it.
+Examples:
+  waymark call Find --doc book.md '{"query": "Natasha"}'
+  waymark call ReplaceText --doc book.md '{"index": 12, "newMarkdown": "New text."}'
+  waymark call CursorNext --doc book.md '{"cursorName": "CUR_WHOLE_BOOK_FORWARD"}'
+  waymark call browser_extract --headless   (browser tools run a browser for that one call)
+`
+
+// UsageError is a command-line mistake: exit status 2.
+type UsageError struct{ Msg string }
+
+func (e UsageError) Error() string { return e.Msg }
+
+// Split takes the subcommand off the front of a command line: "" when the
+// line opens the window (no arguments, a flag, or a FILE.md).
+func Split(args []string) (cmd string, rest []string) {
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") && !strings.HasSuffix(strings.ToLower(args[0]), ".md") {
+		return args[0], args[1:]
+	}
+	return "", args
+}
+
+// Run runs the subcommand cmd (call, tools, agent, mcp, browse, help) and
+// returns the exit status.
+func Run(ctx context.Context, cmd string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var err error
+	switch cmd {
+	case "call":
+		return runCall(ctx, args, stdin, stdout, stderr)
+	case "tools":
+		err = runTools(args, stdout)
+	case "agent":
+		return runAgent(ctx, args, stdout, stderr)
+	case "mcp":
+		err = runMCP(ctx, args)
+	case "browse":
+		err = runBrowse(ctx, args, stdin, stdout)
+	case "help":
+		fmt.Fprint(stdout, Usage)
+		return 0
+	case "bench":
+		err = UsageError{"the benchmarks are a command of their own: go run -tags sqlite_fts5 ./cmd/waymark-bench [browser|window] (in the repository)"}
+	default:
+		err = UsageError{fmt.Sprintf("unknown command %q; commands: call, tools, agent, mcp, browse, help (or a FILE.md to open)", cmd)}
+	}
+	return Exit(err, stderr)
+}
+
+// Exit turns a subcommand's error into its exit status, printing it: 0 none,
+// 2 a command-line mistake (with the usage), 1 anything else.
+func Exit(err error, stderr io.Writer) int {
+	var ue UsageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "waymark: %s\n\n%s", err, Usage)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "waymark: %s\n", err)
+		return 1
+	}
+}
+
+// Flags is the small common flag set of the subcommands.
+type Flags struct {
+	Doc, DB    string
+	MaxSize    int64
+	Pretty     bool
+	Headless   bool
+	Positional []string
+	AllowFiles []string // --allow-file, repeatable
+}
+
+// ParseFlags reads a subcommand's flags (--name VALUE or --name=VALUE), of
+// which only the allowed ones may appear; the rest are positional.
+func ParseFlags(args []string, allowed ...string) (Flags, error) {
+	f := Flags{}
+	ok := map[string]bool{}
+	for _, a := range allowed {
+		ok[a] = true
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "--") || a == "--" {
+			if a == "--" {
+				f.Positional = append(f.Positional, args[i+1:]...)
+				break
+			}
+			f.Positional = append(f.Positional, a)
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		if !ok[name] {
+			return f, UsageError{fmt.Sprintf("unknown flag --%s; allowed here: --%s", name, strings.Join(allowed, ", --"))}
+		}
+		if name == "pretty" || name == "headless" {
+			if hasVal {
+				return f, UsageError{fmt.Sprintf("flag --%s takes no value", name)}
+			}
+			f.Pretty = f.Pretty || name == "pretty"
+			f.Headless = f.Headless || name == "headless"
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return f, UsageError{fmt.Sprintf("flag --%s needs a value", name)}
+			}
+			i++
+			val = args[i]
+		}
+		switch name {
+		case "doc":
+			f.Doc = val
+		case "allow-file":
+			abs, err := filepath.Abs(val)
+			if err != nil || val == "" {
+				return f, UsageError{fmt.Sprintf("--allow-file %q: give the path of a file or folder", val)}
+			}
+			if _, err := os.Stat(abs); err != nil {
+				return f, UsageError{fmt.Sprintf("--allow-file %q: %v", val, err)}
+			}
+			f.AllowFiles = append(f.AllowFiles, abs)
+		case "db":
+			f.DB = val
+		case "max-size":
+			n, err := strconv.ParseInt(val, 10, 64)
+			if err != nil || n <= 0 {
+				return f, UsageError{fmt.Sprintf("--max-size %q: give a positive number of bytes", val)}
+			}
+			f.MaxSize = n
+		}
+	}
+	return f, nil
+}
+
+// OpenStore opens the database at path, or at the default path when it is empty.
+func OpenStore(path string) (*store.Store, error) {
+	if path == "" {
+		p, err := store.DefaultPath()
+		if err != nil {
+			return nil, err
+		}
+		path = p
+	}
+	return store.Open(path)
+}
+
+func writeJSON(w io.Writer, v any, pretty bool) {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if pretty {
+		enc.SetIndent("", "  ")
+	}
+	_ = enc.Encode(v)
+}
+
+func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fail := func(err error) int {
+		writeJSON(stdout, map[string]string{"error": err.Error()}, false)
+		return 1
+	}
+	f, err := ParseFlags(args, "doc", "db", "max-size", "pretty", "headless")
+	if err == nil && (len(f.Positional) < 1 || len(f.Positional) > 2) {
+		err = UsageError{"call needs a tool name and at most one JSON argument object"}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "waymark: %s\n\n%s", err, Usage)
+		return 2
+	}
+	name := f.Positional[0]
+	raw := "{}"
+	if len(f.Positional) == 2 {
+		raw = f.Positional[1]
+		if raw == "-" {
+			b, err := io.ReadAll(stdin)
+			if err != nil {
+				return fail(fmt.Errorf("read arguments from standard input: %w", err))
+			}
+			raw = string(b)
+		}
+	}
+	st, err := OpenStore(f.DB)
+	if err != nil {
+		return fail(err)
+	}
+	defer st.Close()
+	ws := manuscript.NewWorkspace(st)
+	ws.MaxSize = f.MaxSize
+	model, err := ChooseModel()
+	if err != nil {
+		return fail(err)
+	}
+	// A browser tool gets a browser for this one process: it starts on the call
+	// and closes when the call's result is printed.
+	ss := browser.NewSessions(BrowserOptions(f.Headless, false))
+	defer ss.Close()
+	reg, _ := NewRegistryWith(ws, model, ss)
+	if _, ok := reg.Get(name); !ok {
+		return fail(fmt.Errorf("%w %q; known tools: %s", tools.ErrUnknownTool, name, strings.Join(reg.Names(), ", ")))
+	}
+	if f.Doc != "" {
+		if _, err := ws.Open(ctx, f.Doc); err != nil {
+			return fail(err)
+		}
+	}
+	// The arguments are the user's own: a file: address or a file they give
+	// is theirs to open or send.
+	res, err := reg.Call(browser.WithGrant(ctx, browser.Grant{User: true}), tools.Call{Name: name, Args: json.RawMessage(raw)}, tools.Context{})
+	if err != nil {
+		return fail(err)
+	}
+	writeJSON(stdout, res, f.Pretty)
+	return 0
+}
+
+func runTools(args []string, stdout io.Writer) error {
+	f, err := ParseFlags(args, "pretty")
+	if err != nil {
+		return err
+	}
+	if len(f.Positional) > 0 {
+		return UsageError{"tools takes no arguments"}
+	}
+	reg, _ := NewRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, browser.NewSessions(browser.Options{}))
+	type entry struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		InputSchema json.RawMessage `json:"inputSchema"`
+	}
+	var out []entry
+	for _, t := range reg.Tools() {
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, t.InputSchema); err != nil {
+			return err
+		}
+		out = append(out, entry{t.Name, t.Description, json.RawMessage(compact.Bytes())})
+	}
+	writeJSON(stdout, out, f.Pretty)
+	return nil
+}
+
+// Version is the program's version, reported to MCP clients.
+const Version = "0.1.0"
+
+// runMCP serves the registry over MCP on stdio. Logs go to standard error: standard
+// output belongs to the protocol.
+func runMCP(ctx context.Context, args []string) error {
+	f, err := ParseFlags(args, "doc", "db", "max-size", "headless", "allow-file")
+	if err != nil {
+		return err
+	}
+	if len(f.Positional) > 0 {
+		return UsageError{"mcp takes no positional arguments"}
+	}
+	// An MCP client reaches local files (file: addresses, uploads) only
+	// inside what the user named in the server's command line.
+	grant := browser.Grant{Files: f.AllowFiles}
+	bopts := BrowserOptions(f.Headless, false)
+	st, err := OpenStore(f.DB)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ws := manuscript.NewWorkspace(st)
+	ws.MaxSize = f.MaxSize
+	if f.Doc != "" {
+		if _, err := ws.Open(ctx, f.Doc); err != nil {
+			return err
+		}
+	}
+	model, err := ChooseModel()
+	if err != nil {
+		return err
+	}
+	// Every MCP session gets its own browser, started by its first browser tool
+	// call and closed when the session ends; the default one is never used.
+	def := browser.NewSessions(bopts)
+	defer def.Close()
+	reg, _ := NewRegistryWith(ws, model, def)
+	return mcpserver.ServeStdio(ctx, reg, Version, mcpserver.Options{
+		NewScope: func() mcpserver.Scope { return grantScope{browser.NewSessions(bopts), grant} },
+	})
+}
+
+// grantScope is an MCP session's browser with the files the user allowed.
+type grantScope struct {
+	*browser.Sessions
+	grant browser.Grant
+}
+
+func (g grantScope) Bind(ctx context.Context) context.Context {
+	return browser.WithGrant(g.Sessions.Bind(ctx), g.grant)
+}
+
+// runAgent runs one command through the command agent; every event is a JSON line.
+func runAgent(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	f, err := ParseFlags(args, "doc", "db", "max-size")
+	if err == nil && len(f.Positional) != 1 {
+		err = UsageError{"agent needs one command in quotes, e.g. waymark agent --doc book.md 'find the first mention of \"Natasha\"'"}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "waymark: %s\n\n%s", err, Usage)
+		return 2
+	}
+	st, err := OpenStore(f.DB)
+	if err != nil {
+		writeJSON(stdout, map[string]string{"event": "error", "error": err.Error()}, false)
+		return 1
+	}
+	defer st.Close()
+	ws := manuscript.NewWorkspace(st)
+	ws.MaxSize = f.MaxSize
+	if f.Doc != "" {
+		if _, err := ws.Open(ctx, f.Doc); err != nil {
+			writeJSON(stdout, map[string]string{"event": "error", "error": err.Error()}, false)
+			return 1
+		}
+	}
+	model, err := ChooseModel()
+	if err != nil {
+		writeJSON(stdout, map[string]string{"event": "error", "error": err.Error()}, false)
+		return 1
+	}
+	reg, rt := NewRegistry(ws, model)
+	ca := &agent.CommandAgent{Reg: reg, Runtime: rt, Emit: func(e agent.Event) { writeJSON(stdout, e, false) }}
+	if _, err := ca.Run(ctx, f.Positional[0]); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// DataDir is Waymark's data folder: $XDG_DATA_HOME/waymark, else
+// ~/.local/share/waymark.
+func DataDir() (string, error) {
+	base := os.Getenv("XDG_DATA_HOME")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", err
+		}
+		base = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(base, "waymark"), nil
+}

@@ -4,6 +4,8 @@
 #   gofmt      no Go file needs formatting
 #   go vet     go vet -tags sqlite_fts5 ./...
 #   frontend   svelte-check (TypeScript) and the Vite build into frontend/dist
+#   deadcode   no product function is unreachable from app/ in both builds of the window
+#              (golang.org/x/tools/cmd/deadcode, pinned in build/deadcode.sh)
 #   go test    go test -tags sqlite_fts5 -count=1 ./... (unit, integration on real SQLite
 #              files, Chromium at /usr/bin/chromium, the corpus tier from ../shared/corpus;
 #              also two real writer processes on one book and the SIGKILL tests)
@@ -32,7 +34,7 @@
 #              build/screenshots/window-SIZE-THEME.png
 # Every step runs even when an earlier one failed (so one run shows everything); the
 # script exits non-zero if any failed. The last line is "N passed, N failed".
-# `bash build/test.sh desktop` (or gofmt, vet, frontend, gotest, race, a11y, screens) runs only those steps.
+# `bash build/test.sh desktop` (or gofmt, vet, deadcode, frontend, gotest, race, a11y, screens) runs only those steps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # start_xvfb, wait_window, stop_app, wait_stable_screenshot: shared with the window scripts.
@@ -41,8 +43,8 @@ start=$(date +%s)
 # Arguments pick steps by name (e.g. `bash build/test.sh desktop`); none runs them all.
 selected=("$@")
 for s in "${selected[@]}"; do
-  case "$s" in gofmt | vet | frontend | gotest | race | desktop | a11y | screens) ;; *)
-    echo "usage: bash build/test.sh [gofmt] [vet] [frontend] [gotest] [race] [desktop] [a11y] [screens]" >&2
+  case "$s" in gofmt | vet | deadcode | frontend | gotest | race | desktop | a11y | screens) ;; *)
+    echo "usage: bash build/test.sh [gofmt] [vet] [deadcode] [frontend] [gotest] [race] [desktop] [a11y] [screens]" >&2
     exit 2
     ;;
   esac
@@ -234,6 +236,7 @@ run() { # KEY NAME COMMAND...
 run gofmt gofmt check_gofmt
 run vet "go vet" go vet -tags "$tags" ./...
 run frontend frontend frontend
+run deadcode deadcode bash build/deadcode.sh
 run gotest "go test" go_tests
 run race "go test -race" race_tests
 run desktop desktop desktop_tier

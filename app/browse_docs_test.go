@@ -19,6 +19,7 @@ import (
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/browser/browsertest"
+	"github.com/waymark/waymark/backend/desktop"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
 )
@@ -357,13 +358,11 @@ func TestBrowserWorkspaceMore(t *testing.T) {
 	ws := manuscript.NewWorkspace(st)
 	first := browser.NewSessions(browser.Options{Headless: true})
 	reg, rt := newRegistryWith(ws, agent.Builtin{}, first)
-	a := newDesktopApp(desktopAppConfig{WS: ws, Reg: reg, RT: rt, NewBrowser: func(s Settings) *browser.Sessions {
-		return browser.NewSessions(applyBrowserSettings(browser.Options{Headless: true, ScreenshotDir: dir, DownloadDir: dir}, s))
+	a := desktop.New(desktop.Config{WS: ws, Reg: reg, RT: rt, NewBrowser: func(s desktop.Settings) *browser.Sessions {
+		return browser.NewSessions(desktop.BrowserOptions(browser.Options{Headless: true, ScreenshotDir: dir, DownloadDir: dir}, s))
 	}})
 	defer func() {
-		a.ssMu.Lock()
-		_ = a.ss.Close()
-		a.ssMu.Unlock()
+		desktop.Shutdown(a)
 		_ = first.Close()
 	}()
 	for _, c := range []struct{ cmd, want string }{

@@ -23,6 +23,7 @@ import (
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
+	"github.com/waymark/waymark/backend/manuscript/mtools"
 	mcpserver "github.com/waymark/waymark/backend/mcp"
 	"github.com/waymark/waymark/backend/store"
 	"github.com/waymark/waymark/backend/tools"
@@ -224,6 +225,8 @@ func newRegistry(ws *manuscript.Workspace, model llm.Model) (*tools.Registry, *a
 func newRegistryWith(ws *manuscript.Workspace, model llm.Model, ss *browser.Sessions) (*tools.Registry, *agent.Runtime) {
 	r := tools.New()
 	tools.RegisterManuscript(r, ws)
+	mtools.RegisterTools(r, ws)
+	llm.RegisterTools(r)
 	rt := &agent.Runtime{WS: ws, Store: ws.Store, Model: model}
 	agent.Register(r, rt)
 	if ss != nil {

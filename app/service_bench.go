@@ -16,54 +16,9 @@ import (
 	"sync"
 	"text/tabwriter"
 	"time"
+
+	"github.com/waymark/waymark/backend/desktop"
 )
-
-// processStart is when this process began (package initialisation runs first
-// thing after exec), so the window can report its cold start.
-var processStart = time.Now()
-
-// paintEnv asks the window to report its first paint on standard error, for
-// benchmarks: "waymark: first paint after N ms: NAME, BYTES bytes, editable".
-const paintEnv = "WAYMARK_REPORT_PAINT"
-
-// benchOpenEnv names a file the window opens once it has painted, the way
-// its Open dialog does, and reports when that is drawn and editable ("opened
-// in the window after N ms"): the in-window half of `bench window`.
-const benchOpenEnv = "WAYMARK_BENCH_OPEN"
-
-// Painted is called by the window each time a manuscript is drawn and
-// editable (after two animation frames). With WAYMARK_REPORT_PAINT=1 the
-// first paint's time since the process started is printed, for the
-// cold-start benchmark; with WAYMARK_BENCH_OPEN the window is then asked to
-// open that file, and the time from the ask to its paint is printed.
-func (a *DesktopApp) Painted(name string, chars int) {
-	if os.Getenv(paintEnv) == "" {
-		return
-	}
-	a.benchMu.Lock()
-	defer a.benchMu.Unlock()
-	a.paints++
-	switch {
-	case a.paints == 1:
-		fmt.Fprintf(os.Stderr, "waymark: first paint after %d ms: %s, %d characters, editable\n", time.Since(processStart).Milliseconds(), name, chars)
-		if p := os.Getenv(benchOpenEnv); p != "" && a.emit != nil {
-			a.benchOpenAt = time.Now()
-			go a.emit("bench:open", p)
-		}
-	case !a.benchOpenAt.IsZero():
-		fmt.Fprintf(os.Stderr, "waymark: opened in the window after %d ms: %s, %d characters, editable\n", time.Since(a.benchOpenAt).Milliseconds(), name, chars)
-		a.benchOpenAt = time.Time{}
-	}
-}
-
-// benchMark prints how long after exec a phase of the cold start ended, with
-// WAYMARK_REPORT_PAINT=1 (so `bench window` can be read phase by phase).
-func benchMark(phase string) {
-	if os.Getenv(paintEnv) == "" {
-		return
-	}
-	fmt.Fprintf(os.Stderr, "waymark: %s after %d ms\n", phase, time.Since(processStart).Milliseconds())
-}
 
 // WindowBench is the window's cold start on one manuscript, medians over runs.
 type WindowBench struct {
@@ -168,8 +123,8 @@ func oneColdStart(ctx context.Context, bin, book, open, display string) (time.Du
 		args = append(args, book)
 	}
 	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = append(os.Environ(), "DISPLAY="+display, "WAYLAND_DISPLAY=", paintEnv+"=1", "GTK_OVERLAY_SCROLLING=0",
-		benchOpenEnv+"="+open,
+	cmd.Env = append(os.Environ(), "DISPLAY="+display, "WAYLAND_DISPLAY=", desktop.PaintEnv+"=1", "GTK_OVERLAY_SCROLLING=0",
+		desktop.BenchOpenEnv+"="+open,
 		"WAYMARK_DB="+filepath.Join(dir, "bench.db"), "XDG_DATA_HOME="+filepath.Join(dir, "data"), "HOME="+dir)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"sync"
@@ -39,7 +39,7 @@ var (
 // dictionaries and lists the words they do not know, in the order they first
 // occur (what the window's spelling list shows a screen reader; WebKitGTK
 // underlines the same words in the text).
-func (a *DesktopApp) Spelling() (SpellingResult, error) {
+func (a *App) Spelling() (SpellingResult, error) {
 	spellOnce.Do(func() { speller, spellErr = spelling.New(spelling.Dir, spelling.Languages) })
 	if spellErr != nil {
 		return SpellingResult{}, spellErr
@@ -62,9 +62,9 @@ func (a *DesktopApp) Spelling() (SpellingResult, error) {
 	if len(words) > spellingLimit {
 		words, out.More = words[:spellingLimit], true
 	}
-	idx := newUTF16Index([]byte(text))
+	idx := document.NewUTF16Index([]byte(text))
 	for _, w := range words {
-		out.Words = append(out.Words, SpellingWord{Word: w.Word, From: idx.pos(w.From), To: idx.pos(w.To), Count: w.Count})
+		out.Words = append(out.Words, SpellingWord{Word: w.Word, From: idx.Pos(w.From), To: idx.Pos(w.To), Count: w.Count})
 	}
 	return out, nil
 }

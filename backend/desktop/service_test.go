@@ -1,0 +1,208 @@
+package desktop
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/waymark/waymark/app/sample"
+	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/browser"
+	"github.com/waymark/waymark/backend/llm"
+	"github.com/waymark/waymark/backend/manuscript"
+	"github.com/waymark/waymark/backend/manuscript/mtools"
+	"github.com/waymark/waymark/backend/store"
+	"github.com/waymark/waymark/backend/tools"
+)
+
+// testRegistry is the registry app/main.go builds (newRegistryWith): the
+// manuscript, model, agent and (with ss) browser tools.
+func testRegistry(ws *manuscript.Workspace, model llm.Model, ss *browser.Sessions) (*tools.Registry, *agent.Runtime) {
+	r := tools.New()
+	tools.RegisterManuscript(r, ws)
+	mtools.RegisterTools(r, ws)
+	llm.RegisterTools(r)
+	rt := &agent.Runtime{WS: ws, Store: ws.Store, Model: model}
+	agent.Register(r, rt)
+	if ss != nil {
+		browser.Register(r, ss)
+	}
+	return r, rt
+}
+
+// desktopApp opens the window's services on a copy of text (no window, no browser).
+func desktopApp(t *testing.T, text string) (*App, string) {
+	t.Helper()
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "book.md")
+	if err := os.WriteFile(doc, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(filepath.Join(dir, "w.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	ws := manuscript.NewWorkspace(st)
+	if _, err := ws.Open(context.Background(), doc); err != nil {
+		t.Fatal(err)
+	}
+	reg, rt := testRegistry(ws, agent.Builtin{}, nil)
+	return New(Config{WS: ws, Reg: reg, RT: rt}), doc
+}
+
+// TestDesktopTypeEditAndSync saves typed text, refuses a stale or broken
+// change without touching the file, and sends backend changes as one delta.
+func TestDesktopTypeEditAndSync(t *testing.T) {
+	a, doc := desktopApp(t, string(sample.Manuscript))
+	v, err := a.Manuscript()
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := strings.Index(v.Markdown, "Mira signed")
+	u := len(utf16.Encode([]rune(v.Markdown[:at])))
+	r, err := a.TypeEdit(v.Revision, u, u+4, "Мира 😀")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(doc)
+	if !strings.Contains(string(b), "Мира 😀 signed") || r.Revision != v.Revision+1 || !strings.Contains(r.Summary, "typed in the editor at H2.p3") {
+		t.Fatalf("typed edit: %+v\n%s", r, b)
+	}
+	// A change against an old revision, or splitting a character, writes nothing.
+	if _, err := a.TypeEdit(v.Revision, 0, 1, "x"); err == nil || !strings.Contains(err.Error(), "nothing was written") {
+		t.Fatalf("stale change: %v", err)
+	}
+	emoji := u + len(utf16.Encode([]rune("Мира ")))
+	if _, err := a.TypeEdit(r.Revision, emoji+1, emoji+2, "x"); err == nil || !strings.Contains(err.Error(), "inside a character") {
+		t.Fatalf("a change inside a surrogate pair: %v", err)
+	}
+	if _, err := a.TypeEdit(r.Revision, 0, len(utf16.Encode([]rune(string(b)))), ""); err == nil || !strings.Contains(err.Error(), "cannot become empty") {
+		t.Fatalf("emptying the book: %v", err)
+	}
+	if after, _ := os.ReadFile(doc); string(after) != string(b) {
+		t.Fatal("a refused change touched the file")
+	}
+	// A command changes the book; Sync gives the editor exactly that change.
+	res, err := a.RunCommand(`replace "brass telescope" with "copper telescope"`)
+	if err != nil || !res.Success || len(res.Edits) != 1 {
+		t.Fatalf("command: %v %+v", err, res)
+	}
+	if d := res.Edits[0]; !strings.Contains(d.Before, "brass telescope") || !strings.Contains(d.After, "copper telescope") || !strings.Contains(d.Context, "[Current]") {
+		t.Errorf("edit diff: %+v", d)
+	}
+	s, err := a.Sync(r.Revision)
+	if err != nil || s.Full {
+		t.Fatalf("sync: %v %+v", err, s)
+	}
+	editor := utf16.Encode([]rune(string(b)))
+	next := string(utf16.Decode(editor[:s.From])) + s.Insert + string(utf16.Decode(editor[s.To:]))
+	if now, _ := os.ReadFile(doc); next != string(now) {
+		t.Fatal("the synced delta does not turn the editor's text into the file's")
+	}
+	// Undoing a revision that is not the newest edit is refused.
+	if _, err := a.UndoEdit(r.Revision); err == nil || !strings.Contains(err.Error(), "undo that first") {
+		t.Fatalf("undo of an older edit: %v", err)
+	}
+	if _, err := a.UndoEdit(res.Edits[0].Revision); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDesktopExternalChange: keep mine writes Waymark's text back and keeps
+// theirs in the history; reload takes theirs; compare lists the lines.
+func TestDesktopExternalChange(t *testing.T) {
+	a, doc := desktopApp(t, "# Title\n\nOne.\n\nTwo.\n")
+	if _, err := a.Manuscript(); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := a.CheckDisk(); s.Changed {
+		t.Fatal("an untouched file reported as changed")
+	}
+	if err := os.WriteFile(doc, []byte("# Title\n\nOne, changed.\n\nTwo.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := a.CheckDisk(); !s.Changed {
+		t.Fatal("the change on disk was not noticed")
+	}
+	c, err := a.ResolveExternalChange("compare")
+	if err != nil || len(c.Diff) == 0 {
+		t.Fatal(err)
+	}
+	var mine, disk string
+	for _, l := range c.Diff {
+		switch l.Kind {
+		case "mine":
+			mine += l.Text
+		case "disk":
+			disk += l.Text
+		}
+	}
+	if mine != "One." || disk != "One, changed." {
+		t.Errorf("compare: mine %q, disk %q", mine, disk)
+	}
+	if _, err := a.ResolveExternalChange("keep"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(doc); string(b) != "# Title\n\nOne.\n\nTwo.\n" {
+		t.Fatalf("keep mine: %q", b)
+	}
+	h, _ := a.History()
+	if len(h) < 3 || h[0].Op != "Restore" || h[1].Op != "external" {
+		t.Fatalf("history after keep mine: %+v", h)
+	}
+	if _, err := a.ResolveExternalChange("merge"); err == nil || !strings.Contains(err.Error(), "any of: [reload keep compare]") {
+		t.Fatalf("unknown choice: %v", err)
+	}
+	if err := os.WriteFile(doc, []byte("# Title\n\nTheirs.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.ResolveExternalChange("reload"); err != nil {
+		t.Fatal(err)
+	}
+	var text string
+	if err := a.call(context.Background(), "Read", map[string]any{"index": 1}, &struct {
+		Text *string `json:"text"`
+	}{&text}); err != nil || text != "Theirs." {
+		t.Fatalf("after reload: %q %v", text, err)
+	}
+}
+
+// TestDesktopSettingsAndExport: bad settings are refused with what is allowed;
+// good ones are stored; export refuses to overwrite the manuscript and says
+// when pandoc is missing.
+func TestDesktopSettingsAndExport(t *testing.T) {
+	a, doc := desktopApp(t, string(sample.Manuscript))
+	s, _ := a.Settings()
+	s.Theme, s.FontSize, s.ModelURL = "purple", 99, "ftp://x"
+	_, err := a.SaveSettings(s)
+	for _, want := range []string{`theme "purple": light, dark, contrast`, "font size 99: from 10 to 40", "give an http(s) address"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("settings error lacks %q: %v", want, err)
+		}
+	}
+	s, _ = a.Settings()
+	s.Theme, s.ModelKey = "dark", "secret"
+	out, err := a.SaveSettings(s)
+	if err != nil || out.ModelKey != "" || !out.ModelKeySet {
+		t.Fatalf("save: %v %+v", err, out)
+	}
+	if again := New(Config{WS: a.ws, Reg: a.reg, RT: a.rt}); again.settings.Theme != "dark" || again.settings.ModelKey != "secret" {
+		t.Fatalf("settings not stored: %+v", again.settings)
+	}
+	if _, err := a.Call("Export", `{"format":"markdown","path":"`+doc+`"}`); err == nil || !strings.Contains(err.Error(), "the manuscript itself") {
+		t.Fatalf("export over the manuscript: %v", err)
+	}
+	if _, err := a.Call("Export", `{"format":"html","path":"relative.html"}`); err == nil || !strings.Contains(err.Error(), "must be absolute") {
+		t.Fatalf("relative export path: %v", err)
+	}
+	if tools.PandocPath() == "" {
+		_, err := a.Call("Export", `{"format":"docx","path":"`+filepath.Join(filepath.Dir(doc), "b.docx")+`"}`)
+		if err == nil || !strings.Contains(err.Error(), "needs pandoc, which is not installed") {
+			t.Fatalf("docx without pandoc: %v", err)
+		}
+	}
+}

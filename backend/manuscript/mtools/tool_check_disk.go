@@ -1,0 +1,25 @@
+package mtools
+
+import (
+	"context"
+
+	"github.com/waymark/waymark/backend/manuscript"
+	"github.com/waymark/waymark/backend/tools"
+)
+
+// CheckDiskArgs: the tool takes none.
+type CheckDiskArgs struct{}
+
+func checkDiskTool(ws *manuscript.Workspace) tools.Tool {
+	return tools.Func("CheckDisk", "Whether another program changed (or removed) the manuscript's file since Waymark last read or wrote it: changed, missing, size, detail. Answer a change with ResolveExternalChange.",
+		func(ctx context.Context, _ CheckDiskArgs) (any, error) { return CheckDisk(ws) })
+}
+
+// CheckDisk is the CheckDisk tool's handler.
+func CheckDisk(ws *manuscript.Workspace) (manuscript.DiskState, error) {
+	m, err := ws.Current()
+	if err != nil {
+		return manuscript.DiskState{}, err
+	}
+	return m.CheckDisk(), nil
+}

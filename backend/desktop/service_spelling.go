@@ -1,11 +1,6 @@
 package desktop
 
-import (
-	"sync"
-
-	"github.com/waymark/waymark/backend/document"
-	"github.com/waymark/waymark/backend/spelling"
-)
+import "github.com/waymark/waymark/backend/manuscript/mtools"
 
 // SpellingWord is a word of the manuscript no dictionary knows: its first
 // occurrence in the editor's positions (UTF-16) and how often it occurs.
@@ -22,49 +17,21 @@ type SpellingResult struct {
 	Revision  int64          `json:"revision"`
 	Languages []string       `json:"languages"`
 	Words     []SpellingWord `json:"words"`
-	Checked   int            `json:"checked"` // words of the text that were looked up
-	More      bool           `json:"more"`    // there were more than the list holds
+	More      bool           `json:"more"` // there were more than the list holds
 }
-
-// spellingLimit is the most words listed at once.
-const spellingLimit = 300
-
-var (
-	spellOnce sync.Once
-	speller   *spelling.Checker
-	spellErr  error
-)
 
 // Spelling checks the whole manuscript with the Russian and English
 // dictionaries and lists the words they do not know, in the order they first
 // occur (what the window's spelling list shows a screen reader; WebKitGTK
-// underlines the same words in the text).
+// underlines the same words in the text): the Spelling tool.
 func (a *App) Spelling() (SpellingResult, error) {
-	spellOnce.Do(func() { speller, spellErr = spelling.New(spelling.Dir, spelling.Languages) })
-	if spellErr != nil {
-		return SpellingResult{}, spellErr
-	}
-	m, err := a.current()
-	if err != nil {
+	var r mtools.SpellingResult
+	if err := a.call(a.context(), "Spelling", mtools.SpellingArgs{Limit: 300}, &r); err != nil {
 		return SpellingResult{}, err
 	}
-	var text string
-	var rev int64
-	_ = m.Do(func(d *document.Document) error {
-		text, rev = string(d.Source()), d.Rev()
-		return nil
-	})
-	words, err := speller.Misspelt(text, spellingLimit+1)
-	if err != nil {
-		return SpellingResult{}, err
-	}
-	out := SpellingResult{Revision: rev, Languages: speller.Languages(), Words: []SpellingWord{}}
-	if len(words) > spellingLimit {
-		words, out.More = words[:spellingLimit], true
-	}
-	idx := document.NewUTF16Index([]byte(text))
-	for _, w := range words {
-		out.Words = append(out.Words, SpellingWord{Word: w.Word, From: idx.Pos(w.From), To: idx.Pos(w.To), Count: w.Count})
+	out := SpellingResult{Revision: r.Revision, Languages: r.Languages, Words: make([]SpellingWord, 0, len(r.Words)), More: r.More}
+	for _, w := range r.Words {
+		out.Words = append(out.Words, SpellingWord{Word: w.Word, From: w.FromUtf16, To: w.ToUtf16, Count: w.Count})
 	}
 	return out, nil
 }

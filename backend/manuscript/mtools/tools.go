@@ -30,5 +30,6 @@ func RegisterTools(r *tools.Registry, ws *manuscript.Workspace) {
 		resolveExternalChangeTool(ws),
 		typeTextTool(ws, tc),
 		textChangesTool(ws, tc),
+		spellingTool(ws),
 	)
 }

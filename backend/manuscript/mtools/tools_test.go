@@ -298,3 +298,31 @@ func TestLineDiff(t *testing.T) {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestSpellingListsUnknownWords: the words neither dictionary knows, in
+// order, counted, placed in bytes and in UTF-16 code units; the limit says
+// when there were more.
+func TestSpellingListsUnknownWords(t *testing.T) {
+	text := "# Глава\n\nНаташа 😀 wrotte a lettter. Потом wrotte ещё.\n"
+	e := newEnv(t, text)
+	var r mtools.SpellingResult
+	if err := e.call("Spelling", `{}`, &r); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range r.Words {
+		got = append(got, w.Word+":"+itoa(w.Count))
+		if text[w.FromByte:w.ToByte] != w.Word || w.FromUtf16 != u16(text[:w.FromByte]) || w.ToUtf16-w.FromUtf16 != u16(w.Word) {
+			t.Errorf("%s placed at bytes [%d,%d), UTF-16 [%d,%d)", w.Word, w.FromByte, w.ToByte, w.FromUtf16, w.ToUtf16)
+		}
+	}
+	if strings.Join(got, " ") != "wrotte:2 lettter:1" || r.More || r.Revision != 1 || len(r.Languages) != 2 {
+		t.Fatalf("spelling: %v %+v", got, r)
+	}
+	if err := e.call("Spelling", `{"limit": 1}`, &r); err != nil || len(r.Words) != 1 || !r.More {
+		t.Fatalf("limit 1: %+v %v", r, err)
+	}
+	if err := e.call("Spelling", `{"limit": 0}`, nil); !errors.Is(err, tools.ErrInvalidArgs) {
+		t.Fatalf("limit 0: %v", err)
+	}
+}

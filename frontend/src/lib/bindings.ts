@@ -218,8 +218,6 @@ export interface SpellingResult {
   revision: number;
   languages: string[];
   words: { word: string; from: number; to: number; count: number }[];
-  /** how many words of the text were looked up */
-  checked: number;
   more: boolean;
 }
 

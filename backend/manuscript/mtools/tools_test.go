@@ -19,13 +19,13 @@ import (
 // env is a registry with the manuscript tools over a real book file and a
 // real SQLite database.
 type env struct {
-	t   *testing.T
+	t   testing.TB
 	reg *tools.Registry
 	ws  *manuscript.Workspace
 	doc string
 }
 
-func newEnv(t *testing.T, text string) *env {
+func newEnv(t testing.TB, text string) *env {
 	t.Helper()
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "book.md")

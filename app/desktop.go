@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"os"
 	"path/filepath"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/waymark/waymark/backend/browser"
+	"github.com/waymark/waymark/backend/desktop"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
@@ -59,39 +59,41 @@ func runDesktop(opts desktopOptions) error {
 	first := browser.NewSessions(browserOptions(false, true))
 	reg, rt := newRegistryWith(ws, model, first)
 	made := false
-	app := newDesktopApp(desktopAppConfig{WS: ws, Reg: reg, RT: rt, EnvModel: envModel,
-		NewBrowser: func(s Settings) *browser.Sessions {
+	var wctx context.Context // the window's, from OnStartup
+	app := &DesktopApp{desktop.New(desktop.Config{WS: ws, Reg: reg, RT: rt, EnvModel: envModel,
+		NewBrowser: func(s desktop.Settings) *browser.Sessions {
 			if !made {
 				made = true
 				first.Close()
 			}
-			return browser.NewSessions(applyBrowserSettings(browserOptions(false, true), s))
-		}})
-	app.dialogs = wailsDialogs{app}
-	app.opening = make(chan struct{})
-	go func() {
+			return browser.NewSessions(desktop.BrowserOptions(browserOptions(false, true), s))
+		},
+		Emit: func(name string, data any) {
+			if wctx != nil {
+				runtime.EventsEmit(wctx, name, data)
+			}
+		},
+		Dialogs: wailsDialogs{&wctx}})}
+	desktop.OpenWhileStarting(app.App, func() error {
 		_, err := ws.Open(context.Background(), doc)
 		if err != nil && doc != opts.DocPath {
 			// The last session's book is unreadable now: open the one asked for.
 			_, err = ws.Open(context.Background(), opts.DocPath)
 		}
-		app.openErr = err
-		close(app.opening)
-		benchMark("manuscript parsed")
-		app.warm()
-	}()
+		return err
+	})
 	return wails.Run(&options.App{
 		Title:       "Waymark — " + filepath.Base(doc),
 		Width:       1180,
 		Height:      800,
-		AssetServer: &assetserver.Options{Assets: assets, Handler: http.HandlerFunc(app.serveAsset)},
+		AssetServer: &assetserver.Options{Assets: assets, Handler: desktop.AssetHandler(app.App)},
 		OnStartup: func(ctx context.Context) {
-			benchMark("window started")
+			desktop.Mark("window started")
 			enableSpelling()
-			app.startup(ctx)
-			app.emit = func(name string, data any) { runtime.EventsEmit(ctx, name, data) }
+			wctx = ctx
+			desktop.Startup(app.App, ctx)
 		},
-		OnShutdown: app.shutdown,
+		OnShutdown: func(context.Context) { desktop.Shutdown(app.App) },
 		Bind:       []any{app},
 	})
 }
@@ -113,15 +115,15 @@ func restoredDocument(st *store.Store, opts desktopOptions) string {
 }
 
 // wailsDialogs are the native GTK file dialogs of the window.
-type wailsDialogs struct{ a *DesktopApp }
+type wailsDialogs struct{ ctx *context.Context }
 
 func (d wailsDialogs) OpenFile(title string) (string, error) {
-	return runtime.OpenFileDialog(d.a.context(), runtime.OpenDialogOptions{Title: title,
+	return runtime.OpenFileDialog(*d.ctx, runtime.OpenDialogOptions{Title: title,
 		Filters: []runtime.FileFilter{{DisplayName: "Markdown (*.md, *.markdown, *.txt)", Pattern: "*.md;*.markdown;*.txt"}}})
 }
 
 func (d wailsDialogs) SaveFile(title, defaultName string) (string, error) {
-	return runtime.SaveFileDialog(d.a.context(), runtime.SaveDialogOptions{Title: title, DefaultFilename: defaultName})
+	return runtime.SaveFileDialog(*d.ctx, runtime.SaveDialogOptions{Title: title, DefaultFilename: defaultName})
 }
 
 // hasWindow: this binary has the desktop window (bench window can run it).

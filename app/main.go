@@ -21,13 +21,9 @@ import (
 // The window's wiring shares these with the command line (backend/cli): one
 // registry, one model choice, one browser setting, one way of speaking results.
 var (
-	newRegistry     = cli.NewRegistry
 	newRegistryWith = cli.NewRegistryWith
 	chooseModel     = cli.ChooseModel
 	browserOptions  = cli.BrowserOptions
-	renderResult    = cli.RenderResult
-	spoken          = cli.Spoken
-	openDialog      = cli.OpenDialog
 )
 
 func main() {

@@ -12,6 +12,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/waymark/waymark/app/sample"
+	"github.com/waymark/waymark/backend/desktop"
 )
 
 // TestUIWindowLooks (issue 15): the window's layout holds at the three sizes
@@ -33,9 +34,9 @@ func TestUIWindowLooks(t *testing.T) {
 	b := uiBrowser(t)
 	e := startUI(t, b, dir, doc, filepath.Join(dir, "ui.db"))
 
-	layout := func() LayoutReport {
+	layout := func() desktop.LayoutReport {
 		t.Helper()
-		var r LayoutReport
+		var r desktop.LayoutReport
 		raw := e.js(`async () => { await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
 			return JSON.stringify(window.waymarkLayout()); }`)
 		if err := json.Unmarshal([]byte(raw), &r); err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/waymark/waymark/app/sample"
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/browser"
+	"github.com/waymark/waymark/backend/desktop"
 	"github.com/waymark/waymark/backend/llm/llmtest"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
@@ -86,13 +87,14 @@ func startUI(t *testing.T, b *rod.Browser, dir, doc, db string) *uiEnv {
 	}
 	first := browser.NewSessions(browser.Options{Headless: true})
 	reg, rt := newRegistryWith(ws, agent.Builtin{}, first)
-	app := newDesktopApp(desktopAppConfig{WS: ws, Reg: reg, RT: rt, NewBrowser: func(s Settings) *browser.Sessions {
-		return browser.NewSessions(applyBrowserSettings(browser.Options{Headless: true, ScreenshotDir: dir, DownloadDir: filepath.Join(dir, "downloads")}, s))
-	}})
-	bs, err := newBindingServer(app, os.DirFS(dist))
+	bs, err := newBindingServer(os.DirFS(dist))
 	if err != nil {
 		t.Fatal(err)
 	}
+	app := &DesktopApp{desktop.New(desktop.Config{WS: ws, Reg: reg, RT: rt, Emit: bs.broadcast, NewBrowser: func(s desktop.Settings) *browser.Sessions {
+		return browser.NewSessions(desktop.BrowserOptions(browser.Options{Headless: true, ScreenshotDir: dir, DownloadDir: filepath.Join(dir, "downloads")}, s))
+	}})}
+	bs.app = app
 	srv := httptest.NewServer(bs)
 	e := &uiEnv{t: t, dir: dir, doc: doc, db: db, st: st, app: app, srv: srv}
 	t.Cleanup(e.close)
@@ -116,7 +118,7 @@ func (e *uiEnv) close() {
 		e.srv = nil
 	}
 	if e.app != nil {
-		e.app.shutdown(context.Background())
+		desktop.Shutdown(e.app.App)
 		e.app = nil
 	}
 	if e.st != nil {
@@ -622,7 +624,7 @@ func TestUIDesktop(t *testing.T) {
 		if th := e.js(`() => document.documentElement.dataset.theme + ' ' + document.documentElement.style.fontSize`); th != "contrast 19px" {
 			t.Errorf("theme and font size applied: %q", th)
 		}
-		raw, _, _ := e.st.Setting(context.Background(), settingsKey)
+		raw, _, _ := e.st.Setting(context.Background(), desktop.SettingsKey)
 		if !strings.Contains(raw, `"theme":"contrast"`) || !strings.Contains(raw, `"iterationLimit":12`) {
 			t.Errorf("settings in SQLite: %s", raw)
 		}

@@ -37,6 +37,7 @@ func NewRegistry(ws *manuscript.Workspace, model llm.Model) (*tools.Registry, *a
 func NewRegistryWith(ws *manuscript.Workspace, model llm.Model, ss *browser.Sessions) (*tools.Registry, *agent.Runtime) {
 	r := tools.New()
 	manuscript.RegisterTools(r, ws)
+	llm.RegisterTools(r)
 	rt := &agent.Runtime{WS: ws, Store: ws.Store, Model: model}
 	agent.Register(r, rt)
 	if ss != nil {

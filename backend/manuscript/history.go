@@ -129,8 +129,8 @@ func (m *Manuscript) replaceAll(ctx context.Context, op string, content []byte, 
 		return Outcome{}, err
 	}
 	src := m.doc.Source()
-	p := commonPrefix(src, content)
-	s := commonSuffix(src[p:], content[p:])
+	p := document.CommonPrefix(src, content)
+	s := document.CommonSuffix(src[p:], content[p:])
 	for p > 0 && p < len(src) && !utf8.RuneStart(src[p]) {
 		p--
 	}
@@ -149,27 +149,6 @@ func (m *Manuscript) replaceAll(ctx context.Context, op string, content []byte, 
 		out.Summary = summary
 	}
 	return out, err
-}
-
-func commonPrefix(a, b []byte) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i+8 <= n && bytes.Equal(a[i:i+8], b[i:i+8]) {
-		i += 8
-	}
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return i
-}
-
-func commonSuffix(a, b []byte) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
-		i++
-	}
-	return i
 }
 
 // DiskState says whether the file on disk still holds what Waymark wrote or read.

@@ -83,8 +83,8 @@ func (m *Manuscript) memberMoves(ctx context.Context, q interface {
 			docs[mem.Rev] = old
 		}
 		o, n := old.Source(), newDoc.Source()
-		p := commonPrefix(o, n)
-		s := commonSuffix(o[p:], n[p:])
+		p := document.CommonPrefix(o, n)
+		s := document.CommonSuffix(o[p:], n[p:])
 		off, ok := remapItem(old, newDoc, p, s, int(mem.ByteOffset))
 		moves = append(moves, store.MemberMove{ID: mem.ID, NewOffset: int64(off), Gone: !ok})
 	}

@@ -170,6 +170,36 @@ var toolArgCases = []struct {
 	{"Find", nil, `{"query": "x", "after": 3}`, "after"},
 	{"Find", nil, `{"query": "x", "first": true}`, `unknown field "first"; allowed fields: after, all, exact, forward, includeCodeAndQuotes, limit, query`},
 
+	{"CheckDisk", nil, `{}`, ""},
+	{"CheckDisk", nil, `{"path": "x"}`, `unknown field "path"; allowed fields: none`},
+
+	{"EditsSince", nil, `{"sinceRevision": 0}`, ""},
+	{"EditsSince", []string{`ReplaceText {"index": 1, "newMarkdown": "x"}`}, `{"sinceRevision": 1}`, ""},
+	{"EditsSince", nil, `{}`, "sinceRevision"},
+	{"EditsSince", nil, `{"sinceRevision": -1}`, "minimum"},
+
+	{"ResolveExternalChange", nil, `{}`, "choice"},
+	{"ResolveExternalChange", nil, `{"choice": "merge"}`, "reload keep compare"},
+
+	{"Spelling", nil, `{}`, ""},
+	{"Spelling", nil, `{"limit": 5}`, ""},
+	{"Spelling", nil, `{"limit": 0}`, "minimum"},
+	{"Spelling", nil, `{"limit": 5001}`, "maximum"},
+
+	{"TextChanges", nil, `{"knownRevision": 0}`, ""},
+	{"TextChanges", nil, `{}`, "knownRevision"},
+	{"TextChanges", nil, `{"knownRevision": "1"}`, "knownRevision"},
+
+	{"TypeText", nil, `{"baseRevision": 1, "fromUtf16": 2, "toUtf16": 5, "text": "Один"}`, ""},
+	{"TypeText", nil, `{"baseRevision": 1, "fromUtf16": 0, "toUtf16": 0}`, "text"},
+	{"TypeText", nil, `{"baseRevision": 0, "fromUtf16": 0, "toUtf16": 0, "text": "A"}`, "minimum"},
+	{"TypeText", nil, `{"baseRevision": 1, "fromUtf16": -1, "toUtf16": 0, "text": "A"}`, "minimum"},
+	{"TypeText", nil, `{"baseRevision": 1, "from": 0, "toUtf16": 0, "text": "A"}`, `unknown field "from"; allowed fields: baseRevision, fromUtf16, text, toUtf16`},
+
+	{"UndoRevision", []string{`ReplaceText {"index": 1, "newMarkdown": "x"}`}, `{"revision": 2}`, ""},
+	{"UndoRevision", nil, `{}`, "revision"},
+	{"UndoRevision", nil, `{"revision": 0}`, "minimum"},
+
 	{"Outline", nil, `{}`, ""},
 	{"Outline", nil, `{"depth": 1}`, `unknown field "depth"; allowed fields: none`},
 

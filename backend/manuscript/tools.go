@@ -35,6 +35,20 @@ func RegisterTools(r *tools.Registry, ws *Workspace) {
 		targetSetDeleteTool(ws),
 		exportTool(ws),
 	)
+	// The window's own actions are tools too, so MCP, the CLI and the model
+	// reach them: positions in these are UTF-16 code units (what a JavaScript
+	// editor counts), and every such field says so in its name (fromUtf16, …);
+	// the other tools count bytes of UTF-8.
+	tc := &textCache{}
+	r.MustRegister(
+		undoRevisionTool(ws),
+		editsSinceTool(ws),
+		checkDiskTool(ws),
+		resolveExternalChangeTool(ws),
+		typeTextTool(ws, tc),
+		textChangesTool(ws, tc),
+		spellingTool(ws),
+	)
 }
 
 // A pointer argument is a pointer string or a pointer object, as the tools

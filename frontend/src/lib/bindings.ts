@@ -120,7 +120,6 @@ export interface Portion {
   cursorName: string;
   items: PortionItem[];
   hasMore: boolean;
-  number: number;
 }
 
 export interface TargetSetSummary {
@@ -265,6 +264,8 @@ export interface PageDialog {
   type: string;
   message: string;
   default?: string;
+  /** the page that opened the dialog */
+  url?: string;
 }
 
 export interface BrowserView {
@@ -273,6 +274,8 @@ export interface BrowserView {
   status: string;
   error?: string;
   result: string;
+  /** the tool's data, as the tool returned it */
+  data?: unknown;
   items: BrowserItem[];
   total: number;
   // total is a lower bound: only the first window of a long page is numbered yet.
@@ -308,6 +311,8 @@ export interface AssistantResult {
   steps: number;
   actionsByNumber: number;
   actionsOther: number;
+  /** screenshots taken after errors (paths) */
+  screenshots?: string[];
 }
 
 type Bound = Record<string, (...args: unknown[]) => Promise<unknown>>;

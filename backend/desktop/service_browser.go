@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"context"
@@ -63,7 +63,7 @@ type BrowserView struct {
 // tools. What the window asks for is the user's own command, so a file:
 // address or file it names is theirs (the assistant's goals run with no such
 // grant: Assistant.Run replaces it).
-func (a *DesktopApp) browserCtx(ctx context.Context) context.Context {
+func (a *App) browserCtx(ctx context.Context) context.Context {
 	ctx = browser.WithGrant(ctx, browser.Grant{User: true})
 	a.ssMu.Lock()
 	defer a.ssMu.Unlock()
@@ -73,7 +73,7 @@ func (a *DesktopApp) browserCtx(ctx context.Context) context.Context {
 	return browser.WithSessions(ctx, a.ss)
 }
 
-func (a *DesktopApp) needBrowser() error {
+func (a *App) needBrowser() error {
 	a.ssMu.Lock()
 	defer a.ssMu.Unlock()
 	if a.ss == nil {
@@ -86,7 +86,7 @@ func (a *DesktopApp) needBrowser() error {
 // "go to example.org", in English or Russian) with no model. Anything else is
 // a goal for the assistant when a model server is configured, or an error
 // listing the commands.
-func (a *DesktopApp) BrowserCommand(text string) (BrowserView, error) {
+func (a *App) BrowserCommand(text string) (BrowserView, error) {
 	if err := a.needBrowser(); err != nil {
 		return BrowserView{}, err
 	}
@@ -114,7 +114,7 @@ func loggedCommand(step agent.BrowseStep, text string) string {
 }
 
 // BrowserAct acts on a numbered element of the mirrored list: click, type or select.
-func (a *DesktopApp) BrowserAct(index int, action, text string) (BrowserView, error) {
+func (a *App) BrowserAct(index int, action, text string) (BrowserView, error) {
 	if err := a.needBrowser(); err != nil {
 		return BrowserView{}, err
 	}
@@ -138,7 +138,7 @@ func (a *DesktopApp) BrowserAct(index int, action, text string) (BrowserView, er
 }
 
 // BrowserAnswerDialog answers the page's JavaScript dialog with the user's choice.
-func (a *DesktopApp) BrowserAnswerDialog(accept bool, text string) (BrowserView, error) {
+func (a *App) BrowserAnswerDialog(accept bool, text string) (BrowserView, error) {
 	args := map[string]any{"accept": accept}
 	if text != "" {
 		args["text"] = text
@@ -147,7 +147,7 @@ func (a *DesktopApp) BrowserAnswerDialog(accept bool, text string) (BrowserView,
 }
 
 // BrowserRefresh numbers the page again and returns the state.
-func (a *DesktopApp) BrowserRefresh() (BrowserView, error) {
+func (a *App) BrowserRefresh() (BrowserView, error) {
 	if err := a.needBrowser(); err != nil {
 		return BrowserView{}, err
 	}
@@ -157,7 +157,7 @@ func (a *DesktopApp) BrowserRefresh() (BrowserView, error) {
 // browserStep runs one browser tool through the registry, then refreshes the
 // numbering (so the mirrored list always holds the numbers to act by), tabs
 // and downloads.
-func (a *DesktopApp) browserStep(step agent.BrowseStep) (BrowserView, error) {
+func (a *App) browserStep(step agent.BrowseStep) (BrowserView, error) {
 	ctx := a.browserCtx(a.context())
 	v := BrowserView{Say: step.Say, Tool: step.Tool, Items: []BrowserItem{}, Tabs: []browser.Tab{}}
 	if step.Tool == "" {
@@ -171,12 +171,12 @@ func (a *DesktopApp) browserStep(step agent.BrowseStep) (BrowserView, error) {
 	res, err := a.reg.Call(ctx, tools.Call{Name: step.Tool, Args: b}, tools.Context{})
 	if err != nil {
 		// Said in the listener's words, not the tools' names.
-		err = errors.New(spoken(err.Error()))
+		err = errors.New(agent.Spoken(err.Error()))
 		a.browserLog("error", err.Error())
 		return v, err
 	}
 	a.browsing.Observe(step, res)
-	v.Result = renderResult(step.Tool, res)
+	v.Result = agent.RenderResult(step.Tool, res)
 	if r, ok := res.(browser.Result); ok {
 		v.Status, v.Error = r.Status, r.Error
 		v.Data, _ = json.Marshal(r.Data)
@@ -189,7 +189,7 @@ func (a *DesktopApp) browserStep(step agent.BrowseStep) (BrowserView, error) {
 			}
 		}
 	}
-	v.Dialog = openDialog(res)
+	v.Dialog = agent.OpenDialog(res)
 	a.browserLog("result", v.Result)
 	if v.Dialog == nil {
 		a.fillBrowserState(ctx, &v, step.Tool != "browser_list_interactives" && step.Tool != "browser_find")
@@ -201,7 +201,7 @@ func (a *DesktopApp) browserStep(step agent.BrowseStep) (BrowserView, error) {
 }
 
 // fillBrowserState adds the numbering (when relist), tabs, downloads and page.
-func (a *DesktopApp) fillBrowserState(ctx context.Context, v *BrowserView, relist bool) {
+func (a *App) fillBrowserState(ctx context.Context, v *BrowserView, relist bool) {
 	if relist {
 		if res, err := a.reg.Call(ctx, tools.Call{Name: "browser_list_interactives", Args: json.RawMessage(`{"limit": 200}`)}, tools.Context{}); err == nil {
 			if r, ok := res.(browser.Result); ok && r.Status == "ok" {
@@ -232,7 +232,7 @@ func (a *DesktopApp) fillBrowserState(ctx context.Context, v *BrowserView, relis
 	a.browserMu.Unlock()
 }
 
-func (a *DesktopApp) itemsFrom(data json.RawMessage, v *BrowserView) {
+func (a *App) itemsFrom(data json.RawMessage, v *BrowserView) {
 	var l struct {
 		Total   int           `json:"total"`
 		AtLeast bool          `json:"total_at_least"`
@@ -244,7 +244,7 @@ func (a *DesktopApp) itemsFrom(data json.RawMessage, v *BrowserView) {
 }
 
 // noteVisit keeps the session's history (last 50 pages) in SQLite.
-func (a *DesktopApp) noteVisit(url, title string) {
+func (a *App) noteVisit(url, title string) {
 	a.browserMu.Lock()
 	if n := len(a.history); n > 0 && a.history[n-1].URL == url {
 		a.history[n-1].Title = title
@@ -261,7 +261,7 @@ func (a *DesktopApp) noteVisit(url, title string) {
 
 // browserLog keeps the browser session's transcript (commands and results,
 // never typed text) and sends it as a "browser:log" event.
-func (a *DesktopApp) browserLog(role, text string) {
+func (a *App) browserLog(role, text string) {
 	_ = a.st.EnsureSession(context.Background(), browserSessionID, "browser", 0)
 	b, _ := json.Marshal(text)
 	_ = a.st.AppendTranscript(context.Background(), browserSessionID, role, string(b))
@@ -276,7 +276,7 @@ type BrowserSession struct {
 }
 
 // BrowserSessionState returns the last session's history and transcript.
-func (a *DesktopApp) BrowserSessionState() (BrowserSession, error) {
+func (a *App) BrowserSessionState() (BrowserSession, error) {
 	ctx := a.context()
 	out := BrowserSession{History: []BrowserVisit{}}
 	a.browserMu.Lock()
@@ -306,7 +306,7 @@ func (a *DesktopApp) BrowserSessionState() (BrowserSession, error) {
 // BrowserGoal pursues a goal in plain words with the assistant (needs a model
 // server). Progress lines arrive as "browser:progress" events, questions as
 // "browser:ask" (answer with BrowserAnswer); Stop cancels.
-func (a *DesktopApp) BrowserGoal(goal string) (agent.AssistantResult, error) {
+func (a *App) BrowserGoal(goal string) (agent.AssistantResult, error) {
 	if err := a.needBrowser(); err != nil {
 		return agent.AssistantResult{}, err
 	}
@@ -359,7 +359,7 @@ func (a *DesktopApp) BrowserGoal(goal string) (agent.AssistantResult, error) {
 
 // ask puts the assistant's question to the window and waits for BrowserAnswer
 // (or the time-out, or Stop).
-func (a *DesktopApp) ask(ctx context.Context, q string) (string, error) {
+func (a *App) ask(ctx context.Context, q string) (string, error) {
 	ch := make(chan string, 1)
 	a.askMu.Lock()
 	a.askCh = ch
@@ -393,7 +393,7 @@ func (a *DesktopApp) ask(ctx context.Context, q string) (string, error) {
 
 // BrowserAnswer answers the assistant's open question (the answer joins the
 // history as the user's words; it is not logged).
-func (a *DesktopApp) BrowserAnswer(answer string) error {
+func (a *App) BrowserAnswer(answer string) error {
 	a.askMu.Lock()
 	defer a.askMu.Unlock()
 	if a.askCh == nil {

@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"path/filepath"
@@ -8,6 +8,7 @@ import (
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/browser/browsertest"
+	"github.com/waymark/waymark/backend/cli"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
 )
@@ -29,14 +30,12 @@ func TestBrowserWorkspaceMore(t *testing.T) {
 	defer st.Close()
 	ws := manuscript.NewWorkspace(st)
 	first := browser.NewSessions(browser.Options{Headless: true})
-	reg, rt := newRegistryWith(ws, agent.Builtin{}, first)
-	a := newDesktopApp(desktopAppConfig{WS: ws, Reg: reg, RT: rt, NewBrowser: func(s Settings) *browser.Sessions {
-		return browser.NewSessions(applyBrowserSettings(browser.Options{Headless: true, ScreenshotDir: dir, DownloadDir: dir}, s))
+	reg, rt := cli.NewRegistryWith(ws, agent.Builtin{}, first)
+	a := New(Config{WS: ws, Reg: reg, RT: rt, NewBrowser: func(s Settings) *browser.Sessions {
+		return browser.NewSessions(BrowserOptions(browser.Options{Headless: true, ScreenshotDir: dir, DownloadDir: dir}, s))
 	}})
 	defer func() {
-		a.ssMu.Lock()
-		_ = a.ss.Close()
-		a.ssMu.Unlock()
+		Shutdown(a)
 		_ = first.Close()
 	}()
 	for _, c := range []struct{ cmd, want string }{

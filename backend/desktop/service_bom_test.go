@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"bytes"
@@ -31,7 +31,7 @@ func TestDesktopBOMBook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := http.Get(srv.URL + textPath)
+	r, err := http.Get(srv.URL + TextPath)
 	if err != nil {
 		t.Fatal(err)
 	}

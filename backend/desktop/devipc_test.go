@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"context"
@@ -35,19 +35,19 @@ func TestDevGuardRefusesForeignOrigins(t *testing.T) {
 	}
 	go inner.Serve(il)
 	defer inner.Close()
-	public, err := freeLoopbackAddr()
+	public, err := FreeLoopbackAddr()
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, port, _ := net.SplitHostPort(public)
-	g, err := newDevGuard("localhost:"+port, il.Addr().String())
+	g, err := NewDevGuard("localhost:"+port, il.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
 	g.public = public // listen on the free 127.0.0.1 port; "localhost" names it
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if err := serveDevGuard(ctx, g); err != nil {
+	if err := ServeDevGuard(ctx, g); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {

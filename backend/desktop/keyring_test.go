@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"bytes"
@@ -72,12 +72,12 @@ func TestModelKeyInSecretService(t *testing.T) {
 	if got, err := keyring.Get(keyringService, keyringUser); err != nil || got != key {
 		t.Fatalf("the keyring holds %q (%v)", got, err)
 	}
-	raw, _, _ := a.st.Setting(context.Background(), settingsKey)
+	raw, _, _ := a.st.Setting(context.Background(), SettingsKey)
 	if strings.Contains(raw, key) {
 		t.Fatalf("the database holds the key: %s", raw)
 	}
 	// After a restart the window reads the key from the keyring and sends it.
-	again := newDesktopApp(desktopAppConfig{WS: a.ws, Reg: a.reg, RT: a.rt})
+	again := New(Config{WS: a.ws, Reg: a.reg, RT: a.rt})
 	if again.settings.ModelKey != key || again.settings.ModelKeyStore != "keyring" {
 		t.Fatalf("after a restart: %+v", again.settings)
 	}
@@ -95,11 +95,11 @@ func TestModelKeyInSecretService(t *testing.T) {
 	legacy := defaultSettings()
 	legacy.ModelURL, legacy.Model, legacy.ModelKey = srv.URL(), "test", "old-"+key
 	b, _ := json.Marshal(legacy)
-	if err := a.st.SetSetting(context.Background(), settingsKey, strings.Replace(string(b), `"modelKeyStore":"",`, "", 1)); err != nil {
+	if err := a.st.SetSetting(context.Background(), SettingsKey, strings.Replace(string(b), `"modelKeyStore":"",`, "", 1)); err != nil {
 		t.Fatal(err)
 	}
-	moved := newDesktopApp(desktopAppConfig{WS: a.ws, Reg: a.reg, RT: a.rt})
-	raw, _, _ = a.st.Setting(context.Background(), settingsKey)
+	moved := New(Config{WS: a.ws, Reg: a.reg, RT: a.rt})
+	raw, _, _ = a.st.Setting(context.Background(), SettingsKey)
 	if got, _ := keyring.Get(keyringService, keyringUser); got != "old-"+key || strings.Contains(raw, key) || moved.settings.ModelKey != "old-"+key {
 		t.Fatalf("the old key did not move: keyring %q, database %s", got, raw)
 	}
@@ -130,7 +130,7 @@ func TestModelKeyWithoutKeyring(t *testing.T) {
 	if out.ModelKeyStore != "database" || !strings.Contains(out.ModelKeyNote, "No system keyring") || !strings.Contains(out.ModelKeyNote, "readable only by you") {
 		t.Fatalf("without a keyring: %+v", out)
 	}
-	again := newDesktopApp(desktopAppConfig{WS: a.ws, Reg: a.reg, RT: a.rt})
+	again := New(Config{WS: a.ws, Reg: a.reg, RT: a.rt})
 	if again.settings.ModelKey != "sk-no-keyring" || !strings.Contains(again.settings.ModelKeyNote, "No system keyring") {
 		t.Fatalf("after a restart: %+v", again.settings)
 	}

@@ -1,8 +1,7 @@
-package main
+package desktop
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/waymark/waymark/backend/document"
@@ -10,7 +9,7 @@ import (
 )
 
 // currentRev is the open manuscript's revision.
-func (a *DesktopApp) currentRev() (*manuscript.Manuscript, int64, error) {
+func (a *App) currentRev() (*manuscript.Manuscript, int64, error) {
 	m, err := a.current()
 	if err != nil {
 		return nil, 0, err
@@ -39,7 +38,7 @@ type SearchResult struct {
 // Search finds a phrase through the deterministic matcher (the Find tool: case,
 // ё/е and accents ignored, whole words) and returns every match (at most 500)
 // with its exact place in the editor.
-func (a *DesktopApp) Search(query string) (SearchResult, error) {
+func (a *App) Search(query string) (SearchResult, error) {
 	if strings.TrimSpace(query) == "" {
 		return SearchResult{}, errors.New(`type a word or phrase to find, e.g. Zvezdochkin`)
 	}
@@ -64,7 +63,7 @@ func (a *DesktopApp) Search(query string) (SearchResult, error) {
 	for _, m := range res.Matches {
 		sm := SearchMatch{Index: m.Index, Label: m.Pointer.Label, Snippet: m.Snippet, From: -1, To: -1}
 		if idx != nil && m.Pointer.Revision == rev {
-			sm.From, sm.To = idx.pos(m.Start), idx.pos(m.End)
+			sm.From, sm.To = idx.Pos(m.Start), idx.Pos(m.End)
 		}
 		out.Matches = append(out.Matches, sm)
 	}
@@ -94,7 +93,7 @@ const readerCursor = "UI_READER"
 
 // ReadPortion returns the next portion of the book for reading (restart: from
 // the beginning again). It uses the named-cursor tools, as the MCP door does.
-func (a *DesktopApp) ReadPortion(restart bool) (Portion, error) {
+func (a *App) ReadPortion(restart bool) (Portion, error) {
 	ctx := a.context()
 	_, rev, err := a.currentRev()
 	if err != nil {
@@ -135,7 +134,7 @@ func (a *DesktopApp) ReadPortion(restart bool) (Portion, error) {
 	for _, it := range p.Items {
 		pi := PortionItem{Index: it.Index, Label: it.Pointer.Label, Type: it.Type, Text: it.Text, Pos: -1}
 		if idx != nil {
-			pi.Pos = idx.pos(it.Pointer.ByteOffset)
+			pi.Pos = idx.Pos(it.Pointer.ByteOffset)
 		}
 		out.Items = append(out.Items, pi)
 	}
@@ -151,7 +150,7 @@ type ItemRef struct {
 
 // ItemAt returns the item at a place in the editor (UTF-16), e.g. the one under
 // the cursor, to add to a TargetSet.
-func (a *DesktopApp) ItemAt(pos int) (ItemRef, error) {
+func (a *App) ItemAt(pos int) (ItemRef, error) {
 	m, rev, err := a.currentRev()
 	if err != nil {
 		return ItemRef{}, err
@@ -160,7 +159,7 @@ func (a *DesktopApp) ItemAt(pos int) (ItemRef, error) {
 	if idx == nil {
 		return ItemRef{}, errors.New("the manuscript changed meanwhile; try again")
 	}
-	off, err := idx.byteAt(pos)
+	off, err := idx.ByteAt(pos)
 	if err != nil {
 		return ItemRef{}, err
 	}
@@ -187,7 +186,7 @@ type TargetSetSummary struct {
 }
 
 // TargetSets lists the manuscript's TargetSets (the TargetSetList tool).
-func (a *DesktopApp) TargetSets() ([]TargetSetSummary, error) {
+func (a *App) TargetSets() ([]TargetSetSummary, error) {
 	var res struct {
 		TargetSets []TargetSetSummary `json:"targetSets"`
 	}
@@ -217,7 +216,7 @@ type TargetSetView struct {
 }
 
 // TargetSet returns a set's items (the TargetSetGet tool) with snippets.
-func (a *DesktopApp) TargetSet(id string) (TargetSetView, error) {
+func (a *App) TargetSet(id string) (TargetSetView, error) {
 	m, rev, err := a.currentRev()
 	if err != nil {
 		return TargetSetView{}, err
@@ -244,7 +243,7 @@ func (a *DesktopApp) TargetSet(id string) (TargetSetView, error) {
 			}
 			it := TargetSetItem{Index: i, Label: res.Pointers[k].Label, Snippet: document.Snippet(d.Text(i), 100), Pos: -1}
 			if idx != nil {
-				it.Pos = idx.pos(res.Pointers[k].ByteOffset)
+				it.Pos = idx.Pos(res.Pointers[k].ByteOffset)
 			}
 			v.Items = append(v.Items, it)
 		}
@@ -254,7 +253,7 @@ func (a *DesktopApp) TargetSet(id string) (TargetSetView, error) {
 }
 
 // History lists the newest revisions (the History tool).
-func (a *DesktopApp) History() ([]manuscript.RevisionInfo, error) {
+func (a *App) History() ([]manuscript.RevisionInfo, error) {
 	var res struct {
 		Revisions []manuscript.RevisionInfo `json:"revisions"`
 	}
@@ -268,162 +267,29 @@ func (a *DesktopApp) History() ([]manuscript.RevisionInfo, error) {
 }
 
 // CheckDisk tells whether another program changed the file since Waymark last
-// read or wrote it (the window asks when it gets the focus, and every few seconds).
-func (a *DesktopApp) CheckDisk() (manuscript.DiskState, error) {
-	m, err := a.current()
-	if err != nil {
-		return manuscript.DiskState{}, err
-	}
-	return m.CheckDisk(), nil
+// read or wrote it (the window asks when it gets the focus, and every few
+// seconds): the CheckDisk tool.
+func (a *App) CheckDisk() (manuscript.DiskState, error) {
+	var s manuscript.DiskState
+	err := a.call(a.context(), "CheckDisk", manuscript.CheckDiskArgs{}, &s)
+	return s, err
 }
 
 // DiffLine is one line of a comparison: the same in both, only in Waymark's
 // version, only on disk, or a gap of unchanged lines left out.
-type DiffLine struct {
-	Kind string `json:"kind"` // same, mine, disk, gap
-	Text string `json:"text"`
-}
+type DiffLine = manuscript.DiffLine
 
 // ExternalResult is the outcome of the author's choice about an external change.
-type ExternalResult struct {
-	Choice   string     `json:"choice"`
-	Summary  string     `json:"summary"`
-	Revision int64      `json:"revision"`
-	Diff     []DiffLine `json:"diff"`
-}
+type ExternalResult = manuscript.ExternalResult
 
 // ResolveExternalChange acts on the author's choice when the file changed on
-// disk: "reload" takes the other program's version, "keep" writes Waymark's back
-// (both versions stay in the history either way), "compare" only shows the
-// differences, line by line.
-func (a *DesktopApp) ResolveExternalChange(choice string) (ExternalResult, error) {
-	m, err := a.current()
-	if err != nil {
-		return ExternalResult{}, err
-	}
-	ctx := a.context()
-	r := ExternalResult{Choice: choice, Diff: []DiffLine{}}
-	switch choice {
-	case "reload":
-		out, err := m.ReloadFromDisk(ctx)
-		if err != nil {
-			return r, err
-		}
-		r.Summary, r.Revision = out.Summary, out.Rev
-	case "keep":
-		out, err := m.KeepMine(ctx)
-		if err != nil {
-			return r, err
-		}
-		r.Summary, r.Revision = out.Summary, out.Rev
-	case "compare":
-		disk, err := m.DiskText()
-		if err != nil {
-			return r, fmt.Errorf("compare: %w", err)
-		}
-		var mine string
-		_ = m.Do(func(d *document.Document) error { mine = string(d.Source()); r.Revision = d.Rev(); return nil })
-		r.Diff = lineDiff(mine, string(disk), 3, 2000)
-		changed := 0
-		for _, l := range r.Diff {
-			if l.Kind == "mine" || l.Kind == "disk" {
-				changed++
-			}
-		}
-		r.Summary = fmt.Sprintf("%d changed line(s) between Waymark's version and the file on disk", changed)
-	default:
-		return r, fmt.Errorf("choice %q: reload, keep or compare", choice)
+// disk (the ResolveExternalChange tool): "reload" takes the other program's
+// version, "keep" writes Waymark's back (both versions stay in the history
+// either way), "compare" only shows the differences, line by line.
+func (a *App) ResolveExternalChange(choice string) (ExternalResult, error) {
+	var r ExternalResult
+	if err := a.call(a.context(), "ResolveExternalChange", manuscript.ResolveExternalChangeArgs{Choice: choice}, &r); err != nil {
+		return ExternalResult{Choice: choice, Diff: []DiffLine{}}, err
 	}
 	return r, nil
-}
-
-// lineDiff compares two texts line by line: common lines at both ends are
-// trimmed, the middle is aligned by longest common subsequence when small
-// enough, and unchanged runs longer than 2·ctx lines become gaps.
-func lineDiff(mine, disk string, ctx, limit int) []DiffLine {
-	a, b := strings.Split(mine, "\n"), strings.Split(disk, "\n")
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	s := 0
-	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
-		s++
-	}
-	var lines []DiffLine
-	for _, l := range a[:p] {
-		lines = append(lines, DiffLine{"same", l})
-	}
-	am, bm := a[p:len(a)-s], b[p:len(b)-s]
-	if len(am)*len(bm) <= 4_000_000 {
-		// LCS table over the middle.
-		n, k := len(am), len(bm)
-		t := make([][]int32, n+1)
-		for i := range t {
-			t[i] = make([]int32, k+1)
-		}
-		for i := n - 1; i >= 0; i-- {
-			for j := k - 1; j >= 0; j-- {
-				if am[i] == bm[j] {
-					t[i][j] = t[i+1][j+1] + 1
-				} else {
-					t[i][j] = max(t[i+1][j], t[i][j+1])
-				}
-			}
-		}
-		i, j := 0, 0
-		for i < n || j < k {
-			switch {
-			case i < n && j < k && am[i] == bm[j]:
-				lines = append(lines, DiffLine{"same", am[i]})
-				i, j = i+1, j+1
-			case j < k && (i == n || t[i][j+1] >= t[i+1][j]):
-				lines = append(lines, DiffLine{"disk", bm[j]})
-				j++
-			default:
-				lines = append(lines, DiffLine{"mine", am[i]})
-				i++
-			}
-		}
-	} else {
-		for _, l := range am {
-			lines = append(lines, DiffLine{"mine", l})
-		}
-		for _, l := range bm {
-			lines = append(lines, DiffLine{"disk", l})
-		}
-	}
-	for _, l := range a[len(a)-s:] {
-		lines = append(lines, DiffLine{"same", l})
-	}
-	// Keep ctx lines of context around changes.
-	keep := make([]bool, len(lines))
-	for i, l := range lines {
-		if l.Kind != "same" {
-			for j := max(0, i-ctx); j <= min(len(lines)-1, i+ctx); j++ {
-				keep[j] = true
-			}
-		}
-	}
-	out := []DiffLine{}
-	gap := 0
-	for i, l := range lines {
-		if keep[i] {
-			if gap > 0 {
-				out = append(out, DiffLine{"gap", fmt.Sprintf("%d unchanged line(s)", gap)})
-				gap = 0
-			}
-			out = append(out, l)
-		} else {
-			gap++
-		}
-		if len(out) >= limit {
-			out = append(out, DiffLine{"gap", "… the comparison is cut here"})
-			return out
-		}
-	}
-	if gap > 0 && len(out) > 0 {
-		out = append(out, DiffLine{"gap", fmt.Sprintf("%d unchanged line(s)", gap)})
-	}
-	return out
 }

@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"bytes"
@@ -48,10 +48,10 @@ func TestDesktopServesText(t *testing.T) {
 		zipped             bool
 		errWords           string
 	}{
-		{"plain", http.MethodGet, textPath, 200, false, ""},
-		{"zipped", http.MethodGet, textPath + "?encoding=gzip", 200, true, ""},
-		{"unknown encoding", http.MethodGet, textPath + "?encoding=br", 400, false, "unknown encoding \"br\""},
-		{"not a read", http.MethodPost, textPath, 405, false, "only GET"},
+		{"plain", http.MethodGet, TextPath, 200, false, ""},
+		{"zipped", http.MethodGet, TextPath + "?encoding=gzip", 200, true, ""},
+		{"unknown encoding", http.MethodGet, TextPath + "?encoding=br", 400, false, "unknown encoding \"br\""},
+		{"not a read", http.MethodPost, TextPath, 405, false, "only GET"},
 		{"other path", http.MethodGet, "/waymark/secret", 404, false, ""},
 	}
 	for _, c := range cases {
@@ -88,7 +88,7 @@ func TestDesktopServesText(t *testing.T) {
 	}
 
 	// The fetched text is what the editor holds: typing against it is saved.
-	r, _ := get(t, http.MethodGet, textPath+"?encoding=gzip")
+	r, _ := get(t, http.MethodGet, TextPath+"?encoding=gzip")
 	rev, _ := strconv.ParseInt(r.Header.Get("X-Waymark-Revision"), 10, 64)
 	at := len(utf16.Encode([]rune(text[:strings.Index(text, "вошла")])))
 	res, err := a.TypeEdit(rev, at, at+5, "ушла")
@@ -103,7 +103,7 @@ func TestDesktopServesText(t *testing.T) {
 		t.Fatalf("the typed word did not reach the file: %.60q", disk)
 	}
 	// A new revision is zipped anew, not served from the old one.
-	r, body := get(t, http.MethodGet, textPath+"?encoding=gzip")
+	r, body := get(t, http.MethodGet, TextPath+"?encoding=gzip")
 	zr, _ := gzip.NewReader(bytes.NewReader(body))
 	now, _ := io.ReadAll(zr)
 	if !strings.Contains(string(now), "Наташа ушла.") || r.Header.Get("X-Waymark-Revision") != strconv.FormatInt(res.Revision, 10) {
@@ -137,14 +137,9 @@ func TestDesktopOpensWhileWindowStarts(t *testing.T) {
 			}
 			defer st.Close()
 			ws := manuscript.NewWorkspace(st)
-			reg, rt := newRegistry(ws, agent.Builtin{})
-			a := newDesktopApp(desktopAppConfig{WS: ws, Reg: reg, RT: rt})
-			a.opening = make(chan struct{})
-			go func() {
-				_, a.openErr = ws.Open(context.Background(), c.path)
-				close(a.opening)
-				a.warm()
-			}()
+			reg, rt := testRegistry(ws, agent.Builtin{}, nil)
+			a := New(Config{WS: ws, Reg: reg, RT: rt})
+			OpenWhileStarting(a, func() error { _, err := ws.Open(context.Background(), c.path); return err })
 			v, err := a.ManuscriptInfo()
 			if c.errWords != "" {
 				if err == nil || !strings.Contains(err.Error(), c.errWords) {
@@ -155,7 +150,7 @@ func TestDesktopOpensWhileWindowStarts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if v.Markdown != "" || !strings.HasPrefix(v.TextURL, textPath) || v.Outline.TotalWords != 2 || len(v.Headings) != 1 {
+			if v.Markdown != "" || !strings.HasPrefix(v.TextURL, TextPath) || v.Outline.TotalWords != 2 || len(v.Headings) != 1 {
 				t.Fatalf("info: %+v", v)
 			}
 		})

@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"fmt"
@@ -38,7 +38,7 @@ func (r LayoutReport) String() string {
 
 // Layout is called by the window with its layout after a resize (only when
 // WAYMARK_LAYOUT_REPORT is set); the report goes to standard error.
-func (a *DesktopApp) Layout(r LayoutReport) {
+func (a *App) Layout(r LayoutReport) {
 	if os.Getenv(layoutEnv) == "" {
 		return
 	}

@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// devGuard is the dev build's front door (issue 13): Wails' dev server
+// DevGuard is the dev build's front door (issue 13): Wails' dev server
 // serves the window's bindings over HTTP and a WebSocket (/wails/ipc) and
 // accepts any web origin, so a page on another local port could call
 // DesktopApp.Call. The dev build starts Wails' server on a private loopback
@@ -20,21 +20,21 @@ import (
 // only requests whose Origin (when a browser sends one) and Host are the dev
 // server's own address: a page of any other origin gets 403, and a
 // DNS-rebinding host name too.
-type devGuard struct {
+type DevGuard struct {
 	public  string   // the address the user asked for, host:port
 	hosts   []string // the Host values that are the dev server itself
 	origins []string // the Origins that are the dev server itself
 	proxy   http.Handler
 }
 
-// newDevGuard guards the dev server at public, which really listens at
+// NewDevGuard guards the dev server at public, which really listens at
 // internal (both host:port).
-func newDevGuard(public, internal string) (*devGuard, error) {
+func NewDevGuard(public, internal string) (*DevGuard, error) {
 	host, port, err := net.SplitHostPort(public)
 	if err != nil {
 		return nil, fmt.Errorf("devserver address %q: %w (give host:port, e.g. localhost:34115)", public, err)
 	}
-	g := &devGuard{public: public}
+	g := &DevGuard{public: public}
 	names := []string{host}
 	if host == "localhost" || host == "127.0.0.1" || host == "::1" || host == "" {
 		names = []string{"localhost", "127.0.0.1", "[::1]"}
@@ -56,7 +56,7 @@ func newDevGuard(public, internal string) (*devGuard, error) {
 
 // allowed says whether a request comes from the dev server's own pages (or
 // from a program that is no web page: no Origin header).
-func (g *devGuard) allowed(r *http.Request) (bool, string) {
+func (g *DevGuard) allowed(r *http.Request) (bool, string) {
 	okHost := false
 	for _, h := range g.hosts {
 		okHost = okHost || strings.EqualFold(r.Host, h)
@@ -76,7 +76,7 @@ func (g *devGuard) allowed(r *http.Request) (bool, string) {
 	return false, fmt.Sprintf("origin %q may not use this dev server's bindings (only %s)", o, strings.Join(g.origins, ", "))
 }
 
-func (g *devGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (g *DevGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if ok, why := g.allowed(r); !ok {
 		http.Error(w, "waymark dev server: "+why, http.StatusForbidden)
 		return
@@ -84,9 +84,9 @@ func (g *devGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.proxy.ServeHTTP(w, r)
 }
 
-// freeLoopbackAddr returns a free port on 127.0.0.1 for the dev server's
+// FreeLoopbackAddr returns a free port on 127.0.0.1 for the dev server's
 // private side.
-func freeLoopbackAddr() (string, error) {
+func FreeLoopbackAddr() (string, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", err
@@ -95,8 +95,8 @@ func freeLoopbackAddr() (string, error) {
 	return l.Addr().String(), nil
 }
 
-// serveDevGuard listens at public and serves g until ctx ends.
-func serveDevGuard(ctx context.Context, g *devGuard) error {
+// ServeDevGuard listens at public and serves g until ctx ends.
+func ServeDevGuard(ctx context.Context, g *DevGuard) error {
 	l, err := net.Listen("tcp", g.public)
 	if err != nil {
 		return fmt.Errorf("dev server at %s: %w", g.public, err)

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+
+	"github.com/waymark/waymark/backend/desktop"
 )
 
 // bindingShim is what Wails puts into the window — window.go.main.DesktopApp
@@ -52,16 +54,15 @@ type bindingServer struct {
 	clients map[chan []byte]bool
 }
 
-// newBindingServer wires app's events to the server's event stream.
-func newBindingServer(app *DesktopApp, dist fs.FS) (*bindingServer, error) {
+// newBindingServer serves dist; its broadcast is the app's Emit (set s.app
+// once the app is made).
+func newBindingServer(dist fs.FS) (*bindingServer, error) {
 	index, err := fs.ReadFile(dist, "index.html")
 	if err != nil {
 		return nil, fmt.Errorf("the built frontend has no index.html (cd frontend && npm run build): %w", err)
 	}
 	page := strings.Replace(string(index), "<head>", "<head>"+bindingShim, 1)
-	s := &bindingServer{app: app, page: []byte(page), files: http.FileServer(http.FS(dist)), clients: map[chan []byte]bool{}}
-	app.emit = s.broadcast
-	return s, nil
+	return &bindingServer{page: []byte(page), files: http.FileServer(http.FS(dist)), clients: map[chan []byte]bool{}}, nil
 }
 
 func (s *bindingServer) broadcast(name string, data any) {
@@ -83,8 +84,8 @@ func (s *bindingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case strings.HasPrefix(r.URL.Path, "/bind/"):
 		s.bind(w, r, strings.TrimPrefix(r.URL.Path, "/bind/"))
-	case r.URL.Path == textPath:
-		s.app.serveAsset(w, r)
+	case r.URL.Path == desktop.TextPath:
+		desktop.AssetHandler(s.app.App).ServeHTTP(w, r)
 	case r.URL.Path == "/events":
 		s.events(w, r)
 	case r.URL.Path == "/" || r.URL.Path == "/index.html":

@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"context"
@@ -65,11 +65,12 @@ func defaultSettings() Settings {
 		IterationLimit: 20, AskTimeoutSec: 300, DownloadDir: dl, DownloadConflict: "rename", Theme: "light", FontSize: 16}
 }
 
-const settingsKey = "ui.settings"
+// SettingsKey is where the settings are kept in the profile database.
+const SettingsKey = "ui.settings"
 
-func (a *DesktopApp) loadSettings(ctx context.Context) Settings {
+func (a *App) loadSettings(ctx context.Context) Settings {
 	s := defaultSettings()
-	if raw, ok, err := a.st.Setting(ctx, settingsKey); err == nil && ok {
+	if raw, ok, err := a.st.Setting(ctx, SettingsKey); err == nil && ok {
 		_ = json.Unmarshal([]byte(raw), &s)
 	}
 	s.ClearModelKey, s.ModelKeyNote = false, ""
@@ -87,7 +88,7 @@ func (a *DesktopApp) loadSettings(ctx context.Context) Settings {
 		if err := secretService.set(s.ModelKey); err == nil {
 			stored := s
 			stored.ModelKey, stored.ModelKeyStore = "", "keyring"
-			if b, err := json.Marshal(stored); err == nil && a.st.SetSetting(ctx, settingsKey, string(b)) == nil {
+			if b, err := json.Marshal(stored); err == nil && a.st.SetSetting(ctx, SettingsKey, string(b)) == nil {
 				s.ModelKeyStore = "keyring"
 			}
 		} else {
@@ -161,7 +162,7 @@ func (s Settings) validate() error {
 }
 
 // Settings returns the stored settings (the model key is never sent back).
-func (a *DesktopApp) Settings() (Settings, error) {
+func (a *App) Settings() (Settings, error) {
 	a.settingsMu.Lock()
 	defer a.settingsMu.Unlock()
 	s := a.settings
@@ -171,7 +172,7 @@ func (a *DesktopApp) Settings() (Settings, error) {
 
 // SaveSettings validates and stores the settings and applies them: a new model
 // server for the next command, a new browser when its options changed.
-func (a *DesktopApp) SaveSettings(s Settings) (Settings, error) {
+func (a *App) SaveSettings(s Settings) (Settings, error) {
 	s.ModelURL, s.Model = strings.TrimSpace(s.ModelURL), strings.TrimSpace(s.Model)
 	if err := s.validate(); err != nil {
 		return Settings{}, err
@@ -213,7 +214,7 @@ func (a *DesktopApp) SaveSettings(s Settings) (Settings, error) {
 		stored.ModelKey = ""
 	}
 	b, _ := json.Marshal(stored)
-	if err := a.st.SetSetting(a.context(), settingsKey, string(b)); err != nil {
+	if err := a.st.SetSetting(a.context(), SettingsKey, string(b)); err != nil {
 		a.settingsMu.Unlock()
 		return Settings{}, err
 	}
@@ -239,8 +240,9 @@ func browserOptionsChanged(a, b Settings) bool {
 		a.BannerPassMs != b.BannerPassMs || a.DownloadDir != b.DownloadDir || a.DownloadConflict != b.DownloadConflict
 }
 
-// applyBrowserSettings puts the settings into browser options.
-func applyBrowserSettings(o browser.Options, s Settings) browser.Options {
+// BrowserOptions puts the settings into browser options o (the window's
+// browser is made from them).
+func BrowserOptions(o browser.Options, s Settings) browser.Options {
 	o.Banners = browser.BannerOptions{Disabled: !s.BannersEnabled, Passes: s.BannerPasses,
 		TotalBudget: time.Duration(s.BannerBudgetMs) * time.Millisecond, PassBudget: time.Duration(s.BannerPassMs) * time.Millisecond}
 	if s.DownloadDir != "" {
@@ -252,7 +254,7 @@ func applyBrowserSettings(o browser.Options, s Settings) browser.Options {
 
 // applyModel makes the commands use the configured model server, or the
 // built-in engine when none is set (WAYMARK_MODEL_URL, when set, wins).
-func (a *DesktopApp) applyModel(s Settings) {
+func (a *App) applyModel(s Settings) {
 	if a.envModel || a.rt == nil {
 		return
 	}
@@ -268,7 +270,7 @@ func (a *DesktopApp) applyModel(s Settings) {
 }
 
 // model is the model the commands use now.
-func (a *DesktopApp) model() llm.Model {
+func (a *App) model() llm.Model {
 	if a.rt == nil {
 		return agent.Builtin{}
 	}
@@ -279,121 +281,23 @@ func (a *DesktopApp) model() llm.Model {
 }
 
 // Check is one line of a connection test.
-type Check struct {
-	OK     bool   `json:"ok"`
-	Detail string `json:"detail"`
-}
+type Check = llm.Check
 
 // ConnectionReport says what works on a model server.
-type ConnectionReport struct {
-	Server     string   `json:"server"`
-	Model      string   `json:"model"`
-	Models     []string `json:"models"`
-	Reachable  Check    `json:"reachable"`
-	Chat       Check    `json:"chat"`
-	ToolCalls  Check    `json:"toolCalls"`
-	JSONSchema Check    `json:"jsonSchema"`
-	Summary    string   `json:"summary"`
-}
+type ConnectionReport = llm.ProbeReport
 
 // TestConnection asks a model server three small things — plain chat, a tool
-// call, and an answer under a JSON schema — and says which work. An empty key
-// uses the stored one.
-func (a *DesktopApp) TestConnection(serverURL, model, key string) (ConnectionReport, error) {
-	serverURL, model = strings.TrimSpace(serverURL), strings.TrimSpace(model)
+// call, and an answer under a JSON schema — and says which work (the
+// ProbeModelServer tool). An empty key uses the stored one.
+func (a *App) TestConnection(serverURL, model, key string) (ConnectionReport, error) {
 	if key == "" {
 		a.settingsMu.Lock()
 		key = a.settings.ModelKey
 		a.settingsMu.Unlock()
 	}
-	cfg := llm.DefaultConfig(serverURL, model)
-	cfg.APIKey, cfg.MaxRetries, cfg.Timeout, cfg.Stream = key, -1, 60*time.Second, false
-	c, err := llm.NewClient(cfg)
-	if err != nil {
-		return ConnectionReport{}, err
-	}
-	r := ConnectionReport{Server: c.BaseURL(), Model: model, Models: []string{}}
-	ctx, cancel := context.WithTimeout(a.context(), 3*time.Minute)
-	defer cancel()
-	if names, err := c.ListModels(ctx); err != nil {
-		r.Reachable = Check{Detail: err.Error()}
-	} else {
-		r.Models = names
-		r.Reachable = Check{OK: true, Detail: fmt.Sprintf("the server lists %d model(s)", len(names))}
-		found := false
-		for _, n := range names {
-			found = found || n == model
-		}
-		if !found && len(names) > 0 {
-			r.Reachable.Detail += fmt.Sprintf("; %q is not among them (%s)", model, strings.Join(names, ", "))
-		}
-	}
-	if resp, err := c.Complete(ctx, llm.Request{Messages: []llm.Message{{Role: "user", Content: "Reply with the single word: ready"}}, MaxTokens: 20}); err != nil {
-		r.Chat = Check{Detail: err.Error()}
-	} else {
-		r.Chat = Check{OK: strings.TrimSpace(resp.Content) != "" || len(resp.ToolCalls) > 0, Detail: "answered: " + brief(resp.Content, 60)}
-		if !r.Chat.OK {
-			r.Chat.Detail = "the answer was empty"
-		}
-	}
-	echo := llm.ToolSpec{Name: "echo", Description: "Repeat a word back.", Parameters: json.RawMessage(`{"type":"object","properties":{"word":{"type":"string"}},"required":["word"]}`)}
-	if resp, err := c.Complete(ctx, llm.Request{Messages: []llm.Message{{Role: "user", Content: "Call the tool echo with the word ping."}}, Tools: []llm.ToolSpec{echo}}); err != nil {
-		r.ToolCalls = Check{Detail: err.Error()}
-	} else {
-		calls := resp.ToolCalls
-		how := "structured tool calls"
-		if len(calls) == 0 {
-			if tc, ok := llm.ParseTextToolCall(resp.Content); ok {
-				calls, how = []llm.ToolCall{tc}, "tool calls written as text (the text fallback is used)"
-			}
-		}
-		if len(calls) > 0 && calls[0].Name == "echo" {
-			r.ToolCalls = Check{OK: true, Detail: how}
-		} else {
-			r.ToolCalls = Check{Detail: "the model answered without calling the tool: " + brief(resp.Content, 60)}
-		}
-	}
-	schema := &llm.JSONSchema{Name: "answer", Strict: true, Schema: json.RawMessage(`{"type":"object","properties":{"answer":{"type":"string"}},"required":["answer"],"additionalProperties":false}`)}
-	if resp, err := c.Complete(ctx, llm.Request{Messages: []llm.Message{{Role: "user", Content: "Answer in JSON: what colour is the sky on a clear day?"}}, JSONSchema: schema}); err != nil {
-		r.JSONSchema = Check{Detail: err.Error()}
-	} else {
-		var v struct {
-			Answer *string `json:"answer"`
-		}
-		if json.Unmarshal([]byte(strings.TrimSpace(resp.Content)), &v) == nil && v.Answer != nil {
-			r.JSONSchema = Check{OK: true, Detail: "one JSON object as asked"}
-		} else {
-			r.JSONSchema = Check{Detail: "the answer did not follow the schema: " + brief(resp.Content, 60)}
-		}
-	}
-	var works, fails []string
-	for _, c := range []struct {
-		name string
-		ok   bool
-	}{{"chat", r.Chat.OK}, {"tool calling", r.ToolCalls.OK}, {"JSON schema", r.JSONSchema.OK}} {
-		if c.ok {
-			works = append(works, c.name)
-		} else {
-			fails = append(fails, c.name)
-		}
-	}
-	switch {
-	case len(fails) == 0:
-		r.Summary = "Everything works: chat, tool calling and JSON schema."
-	case len(works) == 0:
-		r.Summary = "Nothing works with this server and model."
-	default:
-		r.Summary = fmt.Sprintf("Works: %s. Does not work: %s.", strings.Join(works, ", "), strings.Join(fails, ", "))
-	}
-	return r, nil
-}
-
-func brief(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
+	var r ConnectionReport
+	err := a.call(a.context(), "ProbeModelServer", llm.ProbeArgs{ServerURL: serverURL, Model: model, APIKey: key}, &r)
+	return r, err
 }
 
 // Capabilities says what this installation can do, for the window to offer or
@@ -415,7 +319,7 @@ type Capabilities struct {
 }
 
 // Capabilities reports the model, pandoc and speech availability.
-func (a *DesktopApp) Capabilities() Capabilities {
+func (a *App) Capabilities() Capabilities {
 	m := a.model()
 	_, builtin := m.(agent.Builtin)
 	c := Capabilities{Model: m.Name(), Builtin: builtin, ModelFromEnv: a.envModel, Pandoc: manuscript.PandocPath(), Speech: speechProgram(),
@@ -440,7 +344,7 @@ func speechProgram() string {
 
 // Speak says a progress line aloud when speech is on (off by default, so it
 // never doubles a screen reader). It returns at once.
-func (a *DesktopApp) Speak(text string) error {
+func (a *App) Speak(text string) error {
 	a.settingsMu.Lock()
 	on := a.settings.Speech
 	a.settingsMu.Unlock()

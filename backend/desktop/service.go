@@ -1,10 +1,24 @@
-package main
+// Package desktop is the desktop window's services: what the window's
+// JavaScript calls. It has no Wails import: app/ binds an App to the window
+// (as window.go.main.DesktopApp) and gives it the window's events and dialogs.
+//
+// App is a thin adapter: every manuscript, browser and model action goes
+// through the same tools registry as the model, MCP and the CLI; what it adds
+// is what only a window needs — text positions in the editor's units
+// (UTF-16), events for live progress, native dialogs, settings and the
+// session to restore.
+//
+// Wails binds every exported method, so the wiring hooks (Startup, Shutdown,
+// OpenWhileStarting, AssetHandler) are functions, not methods, and helpers are
+// unexported.
+package desktop
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
@@ -18,14 +32,8 @@ import (
 	"github.com/waymark/waymark/backend/tools"
 )
 
-// DesktopApp is what the window's JavaScript calls (window.go.main.DesktopApp).
-// It is a thin adapter: every manuscript and browser action goes through the same
-// tools registry as the model, MCP and the CLI; what it adds is what only a
-// window needs — text positions in the editor's units (UTF-16), events for live
-// progress, native dialogs, settings and the session to restore.
-//
-// Wails binds every exported method, so helpers are unexported.
-type DesktopApp struct {
+// App is what the window's JavaScript calls (window.go.main.DesktopApp).
+type App struct {
 	ctx context.Context
 	ws  *manuscript.Workspace
 	reg *tools.Registry
@@ -36,18 +44,13 @@ type DesktopApp struct {
 	// event stream); nil: events are dropped.
 	emit func(name string, data any)
 	// dialogs are the native file dialogs (nil in the UI tier: paths are typed).
-	dialogs fileDialogs
+	dialogs FileDialogs
 	// newBrowser makes the browser sessions for the current settings.
 	newBrowser func(Settings) *browser.Sessions
 
 	mu sync.Mutex
-	// synced is the text the editor holds (at syncedRev): typed changes arrive
-	// against it, and changes made here are sent to the editor as a delta from it.
-	synced    []byte
-	syncedRev int64
-	syncedDoc string
 	// u16 indexes the manuscript's text at u16rev, for positions in the editor.
-	u16    *utf16Index
+	u16    *document.UTF16Index
 	u16rev int64
 	u16doc string
 	// outView is the outline of outDoc at outRev (without today's words).
@@ -61,7 +64,7 @@ type DesktopApp struct {
 	openErr error
 
 	// paints counts the window's Painted calls; benchOpenAt is when it was
-	// asked to open WAYMARK_BENCH_OPEN (service_bench.go).
+	// asked to open WAYMARK_BENCH_OPEN (timing.go).
 	benchMu     sync.Mutex
 	paints      int
 	benchOpenAt time.Time
@@ -91,14 +94,14 @@ type DesktopApp struct {
 	history  []BrowserVisit
 }
 
-// fileDialogs are the native open/save dialogs of the desktop window.
-type fileDialogs interface {
+// FileDialogs are the native open/save dialogs of the desktop window.
+type FileDialogs interface {
 	OpenFile(title string) (string, error)
 	SaveFile(title, defaultName string) (string, error)
 }
 
-// desktopAppConfig is what a DesktopApp is built from.
-type desktopAppConfig struct {
+// Config is what an App is built from.
+type Config struct {
 	WS  *manuscript.Workspace
 	Reg *tools.Registry
 	RT  *agent.Runtime
@@ -107,12 +110,17 @@ type desktopAppConfig struct {
 	NewBrowser func(Settings) *browser.Sessions
 	// EnvModel is true when WAYMARK_MODEL_URL chose the model.
 	EnvModel bool
+	// Emit sends an event to the window; nil: events are dropped.
+	Emit func(name string, data any)
+	// Dialogs are the native file dialogs; nil: paths are typed.
+	Dialogs FileDialogs
 }
 
-// newDesktopApp builds the window's services over the registry; the settings
-// stored in the profile apply at once (model server, browser options).
-func newDesktopApp(cfg desktopAppConfig) *DesktopApp {
-	a := &DesktopApp{ws: cfg.WS, reg: cfg.Reg, rt: cfg.RT, st: cfg.WS.Store, newBrowser: cfg.NewBrowser, envModel: cfg.EnvModel}
+// New builds the window's services over the registry; the settings stored in
+// the profile apply at once (model server, browser options).
+func New(cfg Config) *App {
+	a := &App{ws: cfg.WS, reg: cfg.Reg, rt: cfg.RT, st: cfg.WS.Store, newBrowser: cfg.NewBrowser, envModel: cfg.EnvModel,
+		emit: cfg.Emit, dialogs: cfg.Dialogs}
 	a.settings = a.loadSettings(context.Background())
 	a.applyModel(a.settings)
 	if a.newBrowser != nil {
@@ -121,10 +129,11 @@ func newDesktopApp(cfg desktopAppConfig) *DesktopApp {
 	return a
 }
 
-func (a *DesktopApp) startup(ctx context.Context) { a.ctx = ctx }
+// Startup gives the app the window's context (Wails' OnStartup).
+func Startup(a *App, ctx context.Context) { a.ctx = ctx }
 
-// shutdown closes the browser.
-func (a *DesktopApp) shutdown(context.Context) {
+// Shutdown closes the browser (Wails' OnShutdown).
+func Shutdown(a *App) {
 	a.ssMu.Lock()
 	defer a.ssMu.Unlock()
 	if a.ss != nil {
@@ -132,8 +141,26 @@ func (a *DesktopApp) shutdown(context.Context) {
 	}
 }
 
+// OpenWhileStarting runs open (which opens the manuscript the window starts
+// on) in the background; the app's calls wait for it. Once it is open, the
+// outline and the zipped text are made, so the window's first questions are
+// answered at once.
+func OpenWhileStarting(a *App, open func() error) {
+	a.opening = make(chan struct{})
+	go func() {
+		a.openErr = open()
+		close(a.opening)
+		Mark("manuscript parsed")
+		a.warm()
+	}()
+}
+
+// AssetHandler answers the window's requests that are not embedded files
+// (the manuscript's text at /waymark/text).
+func AssetHandler(a *App) http.Handler { return http.HandlerFunc(a.serveAsset) }
+
 // current is the open manuscript, once the one the window started on is read.
-func (a *DesktopApp) current() (*manuscript.Manuscript, error) {
+func (a *App) current() (*manuscript.Manuscript, error) {
 	if a.opening != nil {
 		<-a.opening
 		if a.openErr != nil {
@@ -148,21 +175,21 @@ func (a *DesktopApp) current() (*manuscript.Manuscript, error) {
 
 // context is the app's context (the window's, or Background before startup
 // and in the UI tier).
-func (a *DesktopApp) context() context.Context {
+func (a *App) context() context.Context {
 	if a.ctx == nil {
 		return context.Background()
 	}
 	return a.ctx
 }
 
-func (a *DesktopApp) send(name string, data any) {
+func (a *App) send(name string, data any) {
 	if a.emit != nil {
 		a.emit(name, data)
 	}
 }
 
 // call runs a registry tool with Go arguments and decodes its result into out.
-func (a *DesktopApp) call(ctx context.Context, tool string, args any, out any) error {
+func (a *App) call(ctx context.Context, tool string, args any, out any) error {
 	if a.opening != nil {
 		<-a.opening // the tools answer about the book being opened
 	}
@@ -186,7 +213,7 @@ func (a *DesktopApp) call(ctx context.Context, tool string, args any, out any) e
 
 // Call runs any tool of the registry with JSON arguments and returns its JSON
 // result: the window's door to the same tools as the model, MCP and the CLI.
-func (a *DesktopApp) Call(tool string, args string) (string, error) {
+func (a *App) Call(tool string, args string) (string, error) {
 	if a.opening != nil {
 		<-a.opening
 	}
@@ -250,20 +277,20 @@ type RecentFile struct {
 
 // Manuscript returns the open manuscript with its text and outline; the
 // editor's copy starts from this text.
-func (a *DesktopApp) Manuscript() (ManuscriptView, error) { return a.manuscriptView(true) }
+func (a *App) Manuscript() (ManuscriptView, error) { return a.manuscriptView(true) }
 
 // Phase marks a step of the window's first load for `bench window` (printed
 // only with WAYMARK_REPORT_PAINT=1).
-func (a *DesktopApp) Phase(name string) { benchMark("window: " + name) }
+func (a *App) Phase(name string) { Mark("window: " + name) }
 
 // ManuscriptInfo is Manuscript without the text: the window fetches that from
 // TextURL, which is much faster for a whole novel than a string in the
 // binding's JSON (6 MB: tens of milliseconds instead of half a second).
-func (a *DesktopApp) ManuscriptInfo() (ManuscriptView, error) { return a.manuscriptView(false) }
+func (a *App) ManuscriptInfo() (ManuscriptView, error) { return a.manuscriptView(false) }
 
-func (a *DesktopApp) manuscriptView(withText bool) (ManuscriptView, error) {
-	benchMark("Manuscript asked")
-	defer benchMark("Manuscript answered")
+func (a *App) manuscriptView(withText bool) (ManuscriptView, error) {
+	Mark("Manuscript asked")
+	defer Mark("Manuscript answered")
 	ctx := a.context()
 	m, err := a.current()
 	if err != nil {
@@ -274,11 +301,9 @@ func (a *DesktopApp) manuscriptView(withText bool) (ManuscriptView, error) {
 	err = m.Do(func(d *document.Document) error {
 		v.SizeBytes, v.Items, v.Revision = len(d.Source()), d.Len(), d.Rev()
 		if withText {
-			a.synced = append(a.synced[:0], d.Source()...)
-			a.syncedRev, a.syncedDoc = d.Rev(), m.Path
 			v.Markdown = string(d.Source())
 		} else {
-			v.TextURL = fmt.Sprintf("%s?rev=%d", textPath, d.Rev())
+			v.TextURL = fmt.Sprintf("%s?rev=%d", TextPath, d.Rev())
 		}
 		return nil
 	})
@@ -300,7 +325,7 @@ func (a *DesktopApp) manuscriptView(withText bool) (ManuscriptView, error) {
 
 // OpenManuscript opens a Markdown file (checked first: text, UTF-8, size) and
 // makes it the current manuscript.
-func (a *DesktopApp) OpenManuscript(path string) (ManuscriptView, error) {
+func (a *App) OpenManuscript(path string) (ManuscriptView, error) {
 	if path == "" {
 		return ManuscriptView{}, errors.New("give the path of a Markdown file to open, e.g. /home/you/novel.md")
 	}
@@ -311,7 +336,7 @@ func (a *DesktopApp) OpenManuscript(path string) (ManuscriptView, error) {
 }
 
 // ChooseManuscript shows the native open dialog and opens the chosen file.
-func (a *DesktopApp) ChooseManuscript() (ManuscriptView, error) {
+func (a *App) ChooseManuscript() (ManuscriptView, error) {
 	if a.dialogs == nil {
 		return ManuscriptView{}, errors.New("there is no file dialog here; type the file's path instead")
 	}
@@ -326,7 +351,7 @@ func (a *DesktopApp) ChooseManuscript() (ManuscriptView, error) {
 }
 
 // ChooseSavePath shows the native save dialog (for exports) and returns the path.
-func (a *DesktopApp) ChooseSavePath(title, defaultName string) (string, error) {
+func (a *App) ChooseSavePath(title, defaultName string) (string, error) {
 	if a.dialogs == nil {
 		return "", errors.New("there is no file dialog here; type the path instead")
 	}
@@ -335,7 +360,7 @@ func (a *DesktopApp) ChooseSavePath(title, defaultName string) (string, error) {
 
 const recentKey = "ui.recentFiles"
 
-func (a *DesktopApp) noteRecent(ctx context.Context, path string) {
+func (a *App) noteRecent(ctx context.Context, path string) {
 	var list []string
 	if raw, ok, err := a.st.Setting(ctx, recentKey); err == nil && ok {
 		_ = json.Unmarshal([]byte(raw), &list)
@@ -352,7 +377,7 @@ func (a *DesktopApp) noteRecent(ctx context.Context, path string) {
 }
 
 // RecentFiles lists the recently opened manuscripts, newest first.
-func (a *DesktopApp) RecentFiles() ([]RecentFile, error) {
+func (a *App) RecentFiles() ([]RecentFile, error) {
 	var list []string
 	raw, ok, err := a.st.Setting(a.context(), recentKey)
 	if err != nil {
@@ -371,7 +396,7 @@ func (a *DesktopApp) RecentFiles() ([]RecentFile, error) {
 
 // Outline returns the headings (with their places in the editor) and the word
 // counts of the book and of today's session.
-func (a *DesktopApp) Outline() (OutlineView, error) {
+func (a *App) Outline() (OutlineView, error) {
 	ctx := a.context()
 	m, err := a.current()
 	if err != nil {
@@ -399,7 +424,7 @@ func (a *DesktopApp) Outline() (OutlineView, error) {
 
 // warm makes the outline, the text's UTF-16 index and the zipped text of the open manuscript
 // while the window starts, so its first questions are answered at once.
-func (a *DesktopApp) warm() {
+func (a *App) warm() {
 	m, err := a.current()
 	if err != nil {
 		return
@@ -410,16 +435,16 @@ func (a *DesktopApp) warm() {
 	go func() {
 		defer close(done)
 		a.gzipped(m.Path, rev)
-		benchMark("text zipped")
+		Mark("text zipped")
 	}()
 	if _, err := a.Outline(); err == nil {
-		benchMark("outline warmed")
+		Mark("outline warmed")
 	}
 	<-done
 }
 
 // makeOutline asks the Outline tool and places the headings in the editor's units.
-func (a *DesktopApp) makeOutline(ctx context.Context) (OutlineView, error) {
+func (a *App) makeOutline(ctx context.Context) (OutlineView, error) {
 	var o struct {
 		Headings []struct {
 			Index    int                  `json:"index"`
@@ -441,7 +466,7 @@ func (a *DesktopApp) makeOutline(ctx context.Context) (OutlineView, error) {
 	for _, h := range o.Headings {
 		oh := OutlineHeading{Index: h.Index, Level: h.Level, Text: h.Text, Words: h.Words, OwnWords: h.OwnWords, Label: h.Pointer.Label, Pos: -1}
 		if idx != nil {
-			oh.Pos = idx.pos(h.Pointer.ByteOffset)
+			oh.Pos = idx.Pos(h.Pointer.ByteOffset)
 		}
 		v.Headings = append(v.Headings, oh)
 	}
@@ -450,7 +475,7 @@ func (a *DesktopApp) makeOutline(ctx context.Context) (OutlineView, error) {
 
 // todayWords keeps the book's word count at the first sight of each day and
 // returns the change since.
-func (a *DesktopApp) todayWords(ctx context.Context, m *manuscript.Manuscript, total int) int {
+func (a *App) todayWords(ctx context.Context, m *manuscript.Manuscript, total int) int {
 	key := fmt.Sprintf("words.today.%d", m.DocID)
 	today := time.Now().Format(time.DateOnly)
 	var base struct {
@@ -471,7 +496,7 @@ func docSessionID(m *manuscript.Manuscript) string { return fmt.Sprintf("doc:%d"
 // SaveDocumentSession remembers the window's state for the open document (cursor
 // position, scroll, reading position: any JSON the window gives), so reopening
 // the book puts the author back where they were.
-func (a *DesktopApp) SaveDocumentSession(state string) error {
+func (a *App) SaveDocumentSession(state string) error {
 	m, err := a.current()
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"bytes"
@@ -10,14 +10,14 @@ import (
 	"github.com/waymark/waymark/backend/document"
 )
 
-// textPath is where the window fetches the open manuscript's text: a plain
+// TextPath is where the window fetches the open manuscript's text: a plain
 // HTTP body instead of a string in a bound call's JSON. Wails's asset server
 // answers it (and the UI tier's binding server).
-const textPath = "/waymark/text"
+const TextPath = "/waymark/text"
 
 // serveAsset answers the window's requests that are not embedded files.
-func (a *DesktopApp) serveAsset(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != textPath {
+func (a *App) serveAsset(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != TextPath {
 		http.NotFound(w, r)
 		return
 	}
@@ -30,8 +30,8 @@ func (a *DesktopApp) serveAsset(w http.ResponseWriter, r *http.Request) {
 // asset-server answers through a pipe on the window's main thread, where
 // the 6 MB of a novel would hold up everything else, its script included,
 // for some 300 ms; zipped it is a third of that. The text becomes what the
-// editor holds: typing is applied against it.
-func (a *DesktopApp) serveText(w http.ResponseWriter, r *http.Request) {
+// editor holds: typing is applied against its revision.
+func (a *App) serveText(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet {
 		w.Header().Set("Allow", http.MethodGet)
 		http.Error(w, "only GET reads the manuscript's text", http.StatusMethodNotAllowed)
@@ -47,21 +47,16 @@ func (a *DesktopApp) serveText(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusConflict)
 		return
 	}
-	// A copy of its own: the write must not hold up other calls, nor see
-	// a.synced reused by the next sync.
+	// A copy of its own: the write must not hold up other calls.
 	var body []byte
 	var rev int64
-	a.mu.Lock()
 	_ = m.Do(func(d *document.Document) error {
 		rev = d.Rev()
 		if enc == "" {
 			body = bytes.Clone(d.Source())
 		}
-		a.synced = append(a.synced[:0], d.Source()...)
-		a.syncedRev, a.syncedDoc = rev, m.Path
 		return nil
 	})
-	a.mu.Unlock()
 	h := w.Header()
 	if enc == "gzip" {
 		if body = a.gzipped(m.Path, rev); body == nil {
@@ -77,12 +72,12 @@ func (a *DesktopApp) serveText(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Waymark-Revision", strconv.FormatInt(rev, 10))
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	_, _ = w.Write(body)
-	benchMark("text served")
+	Mark("text served")
 }
 
 // gzipped returns the text of doc at rev gzipped (nil if the manuscript is no
 // longer there), made once per revision: warm makes it while the window starts.
-func (a *DesktopApp) gzipped(doc string, rev int64) []byte {
+func (a *App) gzipped(doc string, rev int64) []byte {
 	a.gzMu.Lock()
 	defer a.gzMu.Unlock()
 	if a.gzDoc == doc && a.gzRev == rev && a.gz != nil {

@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"context"
@@ -10,12 +10,21 @@ import (
 
 	"github.com/waymark/waymark/app/sample"
 	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/browser"
+	"github.com/waymark/waymark/backend/cli"
+	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
+	"github.com/waymark/waymark/backend/tools"
 )
 
+// testRegistry is the registry the app builds (cli.NewRegistryWith).
+func testRegistry(ws *manuscript.Workspace, model llm.Model, ss *browser.Sessions) (*tools.Registry, *agent.Runtime) {
+	return cli.NewRegistryWith(ws, model, ss)
+}
+
 // desktopApp opens the window's services on a copy of text (no window, no browser).
-func desktopApp(t *testing.T, text string) (*DesktopApp, string) {
+func desktopApp(t *testing.T, text string) (*App, string) {
 	t.Helper()
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "book.md")
@@ -31,36 +40,8 @@ func desktopApp(t *testing.T, text string) (*DesktopApp, string) {
 	if _, err := ws.Open(context.Background(), doc); err != nil {
 		t.Fatal(err)
 	}
-	reg, rt := newRegistry(ws, agent.Builtin{})
-	return newDesktopApp(desktopAppConfig{WS: ws, Reg: reg, RT: rt}), doc
-}
-
-// TestDesktopUTF16Index checks the byte ↔ UTF-16 translation on ASCII,
-// Cyrillic, accents and characters outside the BMP, across checkpoints.
-func TestDesktopUTF16Index(t *testing.T) {
-	text := strings.Repeat("ab «Наташа» Natásha 😀 ", 700) // > 4 KiB, runes cut by checkpoints
-	x := newUTF16Index([]byte(text))
-	u := 0
-	for b, r := range text {
-		if got := x.pos(b); got != u {
-			t.Fatalf("pos(%d) = %d, want %d", b, got, u)
-		}
-		if got, err := x.byteAt(u); err != nil || got != b {
-			t.Fatalf("byteAt(%d) = %d, %v, want %d", u, got, err, b)
-		}
-		if r > 0xFFFF {
-			if _, err := x.byteAt(u + 1); err == nil {
-				t.Fatalf("byteAt(%d) inside a surrogate pair was accepted", u+1)
-			}
-		}
-		u += len(utf16.Encode([]rune{r}))
-	}
-	if x.pos(len(text)) != u {
-		t.Fatalf("end: %d, want %d", x.pos(len(text)), u)
-	}
-	if _, err := x.byteAt(u + 1); err == nil {
-		t.Fatal("a position past the end was accepted")
-	}
+	reg, rt := testRegistry(ws, agent.Builtin{}, nil)
+	return New(Config{WS: ws, Reg: reg, RT: rt}), doc
 }
 
 // TestDesktopTypeEditAndSync saves typed text, refuses a stale or broken
@@ -163,7 +144,7 @@ func TestDesktopExternalChange(t *testing.T) {
 	if len(h) < 3 || h[0].Op != "Restore" || h[1].Op != "external" {
 		t.Fatalf("history after keep mine: %+v", h)
 	}
-	if _, err := a.ResolveExternalChange("merge"); err == nil || !strings.Contains(err.Error(), "reload, keep or compare") {
+	if _, err := a.ResolveExternalChange("merge"); err == nil || !strings.Contains(err.Error(), "any of: [reload keep compare]") {
 		t.Fatalf("unknown choice: %v", err)
 	}
 	if err := os.WriteFile(doc, []byte("# Title\n\nTheirs.\n"), 0o644); err != nil {
@@ -199,7 +180,7 @@ func TestDesktopSettingsAndExport(t *testing.T) {
 	if err != nil || out.ModelKey != "" || !out.ModelKeySet {
 		t.Fatalf("save: %v %+v", err, out)
 	}
-	if again := newDesktopApp(desktopAppConfig{WS: a.ws, Reg: a.reg, RT: a.rt}); again.settings.Theme != "dark" || again.settings.ModelKey != "secret" {
+	if again := New(Config{WS: a.ws, Reg: a.reg, RT: a.rt}); again.settings.Theme != "dark" || again.settings.ModelKey != "secret" {
 		t.Fatalf("settings not stored: %+v", again.settings)
 	}
 	if _, err := a.Call("Export", `{"format":"markdown","path":"`+doc+`"}`); err == nil || !strings.Contains(err.Error(), "the manuscript itself") {

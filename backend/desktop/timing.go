@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"fmt"
@@ -6,26 +6,30 @@ import (
 	"time"
 )
 
+// The window's timing hook for `waymark bench window`: with
+// WAYMARK_REPORT_PAINT=1 the window reports its cold start on standard error;
+// without it, these do nothing.
+
 // processStart is when this process began (package initialisation runs first
 // thing after exec), so the window can report its cold start.
 var processStart = time.Now()
 
-// paintEnv asks the window to report its first paint on standard error, for
+// PaintEnv asks the window to report its first paint on standard error, for
 // benchmarks: "waymark: first paint after N ms: NAME, BYTES bytes, editable".
-const paintEnv = "WAYMARK_REPORT_PAINT"
+const PaintEnv = "WAYMARK_REPORT_PAINT"
 
-// benchOpenEnv names a file the window opens once it has painted, the way
+// BenchOpenEnv names a file the window opens once it has painted, the way
 // its Open dialog does, and reports when that is drawn and editable ("opened
-// in the window after N ms"): the in-window half of `waymark-bench window` (cmd/waymark-bench).
-const benchOpenEnv = "WAYMARK_BENCH_OPEN"
+// in the window after N ms"): the in-window half of `bench window`.
+const BenchOpenEnv = "WAYMARK_BENCH_OPEN"
 
 // Painted is called by the window each time a manuscript is drawn and
 // editable (after two animation frames). With WAYMARK_REPORT_PAINT=1 the
 // first paint's time since the process started is printed, for the
 // cold-start benchmark; with WAYMARK_BENCH_OPEN the window is then asked to
 // open that file, and the time from the ask to its paint is printed.
-func (a *DesktopApp) Painted(name string, chars int) {
-	if os.Getenv(paintEnv) == "" {
+func (a *App) Painted(name string, chars int) {
+	if os.Getenv(PaintEnv) == "" {
 		return
 	}
 	a.benchMu.Lock()
@@ -34,7 +38,7 @@ func (a *DesktopApp) Painted(name string, chars int) {
 	switch {
 	case a.paints == 1:
 		fmt.Fprintf(os.Stderr, "waymark: first paint after %d ms: %s, %d characters, editable\n", time.Since(processStart).Milliseconds(), name, chars)
-		if p := os.Getenv(benchOpenEnv); p != "" && a.emit != nil {
+		if p := os.Getenv(BenchOpenEnv); p != "" && a.emit != nil {
 			a.benchOpenAt = time.Now()
 			go a.emit("bench:open", p)
 		}
@@ -44,10 +48,10 @@ func (a *DesktopApp) Painted(name string, chars int) {
 	}
 }
 
-// benchMark prints how long after exec a phase of the cold start ended, with
+// Mark prints how long after exec a phase of the cold start ended, with
 // WAYMARK_REPORT_PAINT=1 (so `bench window` can be read phase by phase).
-func benchMark(phase string) {
-	if os.Getenv(paintEnv) == "" {
+func Mark(phase string) {
+	if os.Getenv(PaintEnv) == "" {
 		return
 	}
 	fmt.Fprintf(os.Stderr, "waymark: %s after %d ms\n", phase, time.Since(processStart).Milliseconds())

@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/manuscript"
-	"github.com/waymark/waymark/backend/store"
 )
 
 // EditDiff is one edit a command applied, for review: the item's Markdown before
@@ -50,7 +49,7 @@ type Range struct {
 
 // begin registers a cancellable run (a command or a browser goal); only one
 // runs at a time, and Stop cancels it.
-func (a *DesktopApp) begin(what string) (context.Context, func(), error) {
+func (a *App) begin(what string) (context.Context, func(), error) {
 	a.runMu.Lock()
 	defer a.runMu.Unlock()
 	if a.cancel != nil {
@@ -67,7 +66,7 @@ func (a *DesktopApp) begin(what string) (context.Context, func(), error) {
 }
 
 // Stop cancels the running command or browser goal (the global Stop).
-func (a *DesktopApp) Stop() (string, error) {
+func (a *App) Stop() (string, error) {
 	a.runMu.Lock()
 	cancel, what := a.cancel, a.running
 	a.runMu.Unlock()
@@ -88,7 +87,7 @@ func (a *DesktopApp) Stop() (string, error) {
 // server when one is configured, else the built-in engine). Each transcript
 // event is also sent as a "command:event" event while it runs, and kept in the
 // document's session.
-func (a *DesktopApp) RunCommand(command string) (CommandResult, error) {
+func (a *App) RunCommand(command string) (CommandResult, error) {
 	command = strings.TrimSpace(command)
 	if command == "" {
 		return CommandResult{}, errors.New(`type a command, e.g. find the first mention of "Zvezdochkin"`)
@@ -150,22 +149,13 @@ func (a *DesktopApp) RunCommand(command string) (CommandResult, error) {
 	_ = m.Do(func(d *document.Document) error { cur = d.Rev(); return nil })
 	res.Revision = cur
 	if cur > head {
-		revs, err := a.st.Revisions(context.Background(), m.DocID, head)
-		if err == nil {
-			idx := a.index(cur)
-			for k, r := range revs {
-				if r.Op == store.OpUndo || r.Op == store.OpRedo || r.Op == store.OpOpen || r.Op == store.OpExternal || r.Op == store.OpRestore {
-					continue
-				}
-				start := r.Start
-				for _, later := range revs[k+1:] {
-					if later.Start <= start {
-						start += int64(len(later.New) - len(later.Old))
-					}
-				}
-				d := EditDiff{Revision: r.Rev, Op: r.Op, Summary: r.Summary, Before: string(r.Old), After: string(r.New), Context: contexts[r.Rev], Pos: -1}
-				if idx != nil {
-					d.Pos = idx.pos(int(start))
+		// The edits since the command began, placed in the newest text.
+		var es manuscript.EditsSinceResult
+		if err := a.call(context.Background(), "EditsSince", manuscript.EditsSinceArgs{SinceRevision: head}, &es); err == nil {
+			for _, e := range es.Edits {
+				d := EditDiff{Revision: e.Revision, Op: e.Op, Summary: e.Summary, Before: e.Before, After: e.After, Context: contexts[e.Revision], Pos: e.Utf16Offset}
+				if es.Head != cur {
+					d.Pos = -1 // the book changed again meanwhile
 				}
 				res.Edits = append(res.Edits, d)
 			}
@@ -180,7 +170,7 @@ func (a *DesktopApp) RunCommand(command string) (CommandResult, error) {
 				}
 				return nil
 			})
-			res.Found = &Range{From: idx.pos(found.ByteOffset), To: idx.pos(max(end, found.ByteOffset)), Label: found.Label}
+			res.Found = &Range{From: idx.Pos(found.ByteOffset), To: idx.Pos(max(end, found.ByteOffset)), Label: found.Label}
 		}
 	}
 	return res, nil
@@ -188,25 +178,10 @@ func (a *DesktopApp) RunCommand(command string) (CommandResult, error) {
 
 // UndoEdit undoes the edit of revision rev — only if it is the newest edit
 // not yet undone, so an undo never reverts something other than what the
-// author is looking at.
-func (a *DesktopApp) UndoEdit(rev int64) (SyncResult, error) {
-	m, err := a.current()
-	if err != nil {
-		return SyncResult{}, err
-	}
-	ctx := a.context()
-	last, ok, err := a.st.LastRevisionWhere(ctx, m.DocID, store.EditOps, false)
-	if err != nil {
-		return SyncResult{}, err
-	}
-	if !ok || last.Rev != rev {
-		if ok {
-			return SyncResult{}, fmt.Errorf("revision %d cannot be undone on its own: a later edit (revision %d, %s) came after it; undo that first", rev, last.Rev, last.Summary)
-		}
-		return SyncResult{}, fmt.Errorf("revision %d is already undone", rev)
-	}
-	var out manuscript.EditView
-	if err := a.call(ctx, "Undo", map[string]any{}, &out); err != nil {
+// author is looking at (the UndoRevision tool).
+func (a *App) UndoEdit(rev int64) (SyncResult, error) {
+	var out manuscript.UndoRevisionResult
+	if err := a.call(a.context(), "UndoRevision", manuscript.UndoRevisionArgs{Revision: rev}, &out); err != nil {
 		return SyncResult{}, err
 	}
 	return SyncResult{Revision: out.Revision, Summary: out.Summary}, nil
@@ -221,7 +196,7 @@ type TranscriptEntry struct {
 
 // Transcript returns the saved transcript of the open document ("document") or
 // of the last browser session ("browser"), the last 500 lines.
-func (a *DesktopApp) Transcript(kind string) ([]TranscriptEntry, error) {
+func (a *App) Transcript(kind string) ([]TranscriptEntry, error) {
 	var sid string
 	switch kind {
 	case "document":

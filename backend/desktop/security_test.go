@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 
 // browserApp is the window's services with a headless browser, on a profile
 // database at db.
-func browserApp(t *testing.T, db string) *DesktopApp {
+func browserApp(t *testing.T, db string) *App {
 	t.Helper()
 	dir := filepath.Dir(db)
 	doc := filepath.Join(dir, "book.md")
@@ -40,8 +40,8 @@ func browserApp(t *testing.T, db string) *DesktopApp {
 	}
 	ss := browser.NewSessions(browser.Options{Headless: true, ScreenshotDir: filepath.Join(dir, "shots")})
 	t.Cleanup(func() { ss.Close() })
-	reg, rt := newRegistryWith(ws, agent.Builtin{}, ss)
-	return newDesktopApp(desktopAppConfig{WS: ws, Reg: reg, RT: rt, NewBrowser: func(Settings) *browser.Sessions { return ss }})
+	reg, rt := testRegistry(ws, agent.Builtin{}, ss)
+	return New(Config{WS: ws, Reg: reg, RT: rt, NewBrowser: func(Settings) *browser.Sessions { return ss }})
 }
 
 // TestBrowserTranscriptKeepsNoSecrets: "type N PASSWORD" in the Browser

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/browser"
+	"github.com/waymark/waymark/backend/manuscript"
+)
+
+// windowAction is what one bound method of the window does: the registry
+// tools it calls (Tools, exactly the tool names its code — with the helpers it
+// calls — names), or, for a method that calls none, why that is not a tool
+// (View).
+type windowAction struct {
+	Tools []string
+	View  string
+}
+
+// Every browser step (browserStep) runs one tool and then lists the numbering
+// and the tabs; it looks at the result of browser_find and of the download
+// tools, so those names are in every browser action's code.
+
+// windowActions is every method the window can call (window.go.main.DesktopApp).
+var windowActions = map[string]windowAction{
+	// Manuscript.
+	"Manuscript":            {Tools: []string{"Outline"}, View: "the text for the editor, the outline, the session and recent files"},
+	"ManuscriptInfo":        {Tools: []string{"Outline"}, View: "as Manuscript, the text fetched from /waymark/text"},
+	"Outline":               {Tools: []string{"Outline"}},
+	"OpenManuscript":        {Tools: []string{"Outline"}, View: "opening a book is each door's own choice (CLI and MCP: --doc), then the Outline tool"},
+	"Search":                {Tools: []string{"Find"}},
+	"ReadPortion":           {Tools: []string{"CreateCursor", "CursorNext"}},
+	"ItemAt":                {View: "which item a place in the editor (UTF-16) is in: a view of the open text"},
+	"TargetSets":            {Tools: []string{"TargetSetList"}},
+	"TargetSet":             {Tools: []string{"TargetSetGet"}},
+	"History":               {Tools: []string{"History"}},
+	"CheckDisk":             {Tools: []string{"CheckDisk"}},
+	"ResolveExternalChange": {Tools: []string{"ResolveExternalChange"}},
+	"Sync":                  {Tools: []string{"TextChanges"}},
+	"TypeEdit":              {Tools: []string{"TypeText"}},
+	"UndoEdit":              {Tools: []string{"UndoRevision"}},
+	"RunCommand":            {Tools: []string{"EditsSince", "RunCursorAgent"}, View: "the command agent (the model or the built-in engine) runs on the registry's tools; RunCursorAgent's result is read for where a find landed"},
+	"Call":                  {View: "any registry tool by name: the window's generic door"},
+	"Spelling":              {Tools: []string{"Spelling"}},
+	"Transcript":            {View: "the saved transcript of the document or browser session"},
+	"SaveDocumentSession":   {View: "the window's own state (cursor, scroll) for the book"},
+	"RecentFiles":           {View: "the window's recent-files list"},
+	"ChooseManuscript":      {Tools: []string{"Outline"}, View: "the native open dialog, then OpenManuscript"},
+	"ChooseSavePath":        {View: "the native save dialog"},
+	// Browser.
+	"BrowserCommand":      {Tools: []string{"browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_list_interactives", "browser_overlay_act", "browser_tabs"}, View: "the number command's own browser tool (agent.Browsing.Parse names it), then the numbering and tabs"},
+	"BrowserAct":          {Tools: []string{"browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_list_interactives", "browser_overlay_act", "browser_tabs"}},
+	"BrowserAnswerDialog": {Tools: []string{"browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_dialog", "browser_list_interactives", "browser_tabs"}},
+	"BrowserRefresh":      {Tools: []string{"browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_list_interactives", "browser_tabs"}},
+	"BrowserGoal":         {View: "the browser assistant (agent.Assistant) pursues the goal with the registry's browser tools"},
+	"BrowserAnswer":       {View: "answers the assistant's open question"},
+	"BrowserSessionState": {View: "the browser session's history and transcript"},
+	"Stop":                {View: "cancels the running command or goal"},
+	// Settings and the window itself.
+	"Settings":       {View: "the window's preferences"},
+	"SaveSettings":   {View: "the window's preferences: model server, browser options, theme"},
+	"TestConnection": {Tools: []string{"ProbeModelServer"}},
+	"Capabilities":   {View: "what this installation offers (model, pandoc, speech)"},
+	"Speak":          {View: "speaks a progress line (speech-dispatcher), when the user turned that on"},
+	"Layout":         {View: "the screenshot tier's layout report"},
+	"Painted":        {View: "the window's timing hook (bench window)"},
+	"Phase":          {View: "the window's timing hook (bench window)"},
+}
+
+// TestWindowActionsAreRegistryTools lists every bound method of the window and
+// finds each action in the registry the CLI and MCP serve: a new method needs
+// an entry, each tool named must be registered, and the tools a method's code
+// names (with the helpers it calls) must be exactly the tools listed.
+func TestWindowActionsAreRegistryTools(t *testing.T) {
+	reg, _ := newRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, browser.NewSessions(browser.Options{}))
+	calls := toolNamesInCode(t, filepath.Join("..", "backend", "desktop"), reg.Names())
+	typ := reflect.TypeFor[*DesktopApp]()
+	bound := map[string]bool{}
+	for i := range typ.NumMethod() {
+		name := typ.Method(i).Name
+		bound[name] = true
+		act, ok := windowActions[name]
+		if !ok {
+			t.Errorf("the window's method %s is in no entry of windowActions: name the registry tools it calls, or say why it is a view", name)
+			continue
+		}
+		if len(act.Tools) == 0 && act.View == "" {
+			t.Errorf("%s: an entry needs its tools or why it calls none", name)
+		}
+		for _, tool := range act.Tools {
+			if _, ok := reg.Get(tool); !ok {
+				t.Errorf("%s calls the tool %s, which the registry does not have", name, tool)
+			}
+		}
+		got := calls[name]
+		want := slices.Clone(act.Tools)
+		sort.Strings(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: its code calls the tools %v, windowActions says %v", name, got, want)
+		}
+	}
+	for name := range windowActions {
+		if !bound[name] {
+			t.Errorf("windowActions lists %s, which the window no longer has", name)
+		}
+	}
+	if len(bound) < 30 {
+		t.Fatalf("only %d bound methods found: is DesktopApp still desktop.App?", len(bound))
+	}
+}
+
+// toolNamesInCode reads the Go files of dir and returns, for each method of
+// App, the registry tool names written as string literals in it or in the
+// methods and functions of the package it calls, sorted.
+func toolNamesInCode(t *testing.T, dir string, toolNames []string) map[string][]string {
+	t.Helper()
+	isTool := map[string]bool{}
+	for _, n := range toolNames {
+		isTool[n] = true
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	lits := map[string]map[string]bool{} // function → tool names in it
+	callees := map[string][]string{}     // function → functions of the package it calls
+	methods := map[string]bool{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range file.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			name := fn.Name.Name
+			if fn.Recv != nil {
+				methods[name] = true
+			}
+			lits[name] = map[string]bool{}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				switch x := n.(type) {
+				case *ast.BasicLit:
+					if s, err := strconv.Unquote(x.Value); err == nil && isTool[s] {
+						lits[name][s] = true
+					}
+				case *ast.CallExpr:
+					switch f := x.Fun.(type) {
+					case *ast.SelectorExpr:
+						if id, ok := f.X.(*ast.Ident); ok && id.Name == "a" {
+							callees[name] = append(callees[name], f.Sel.Name)
+						}
+					case *ast.Ident:
+						callees[name] = append(callees[name], f.Name)
+					}
+				}
+				return true
+			})
+		}
+	}
+	out := map[string][]string{}
+	for m := range methods {
+		seen := map[string]bool{}
+		found := map[string]bool{}
+		var walk func(string)
+		walk = func(f string) {
+			if seen[f] {
+				return
+			}
+			seen[f] = true
+			for l := range lits[f] {
+				found[l] = true
+			}
+			for _, c := range callees[f] {
+				walk(c)
+			}
+		}
+		walk(m)
+		var names []string
+		for n := range found {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		out[m] = names
+	}
+	return out
+}

@@ -9,7 +9,6 @@ package document
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/waymark/waymark/backend/textmatch"
 )
@@ -49,16 +48,6 @@ func (t ItemType) String() string {
 		return typeNames[t]
 	}
 	return fmt.Sprintf("ItemType(%d)", t)
-}
-
-// ParseItemType reads a published type name back, so that tools can take filters.
-func ParseItemType(s string) (ItemType, error) {
-	for i, n := range typeNames {
-		if n != "" && strings.EqualFold(n, s) {
-			return ItemType(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown item type %q; known types: %s", s, strings.Join(typeNames[1:], ", "))
 }
 
 // MarshalText lets item types appear by name in JSON.

@@ -231,22 +231,6 @@ func (c *Client) backoffDelay(n int) time.Duration {
 	return half + rand.N(d-half+1)
 }
 
-type deltaKey struct{}
-
-// WithOnDelta returns a context whose Complete calls send streamed text to fn
-// instead of [Config.OnDelta]. One Client is shared by the agents, while each
-// UI session wants its own live text; the context carries that per call.
-func WithOnDelta(ctx context.Context, fn func(text string)) context.Context {
-	return context.WithValue(ctx, deltaKey{}, fn)
-}
-
-func (c *Client) deltaSink(ctx context.Context) func(string) {
-	if fn, ok := ctx.Value(deltaKey{}).(func(string)); ok && fn != nil {
-		return fn
-	}
-	return c.onDelta
-}
-
 // attemptInfo collects what the middleware saw of one attempt's response.
 type attemptInfo struct {
 	stream      bool
@@ -304,7 +288,7 @@ func (c *Client) attempt(ctx context.Context, params openai.ChatCompletionNewPar
 	defer timer.Stop()
 	info := &attemptInfo{stream: c.stream}
 	rctx := context.WithValue(actx, attemptKey{}, info)
-	onDelta := c.deltaSink(ctx)
+	onDelta := c.onDelta
 
 	var (
 		resp Response

@@ -808,15 +808,3 @@ func TestAPIKeyIsSent(t *testing.T) {
 	}
 }
 
-func TestWithOnDeltaOverridesConfig(t *testing.T) {
-	srv := llmtest.New(t, llmtest.Text("streamed to the session"))
-	c, _, configDeltas := newClient(t, srv.URL(), true, nil)
-	var session []string
-	ctx := llm.WithOnDelta(context.Background(), func(s string) { session = append(session, s) })
-	if _, err := c.Complete(ctx, userReq("hi")); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Join(session, "") != "streamed to the session" || len(*configDeltas) != 0 {
-		t.Errorf("session got %q, config callback got %q", session, *configDeltas)
-	}
-}

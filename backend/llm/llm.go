@@ -154,7 +154,7 @@ type Config struct {
 	// Stream asks for server-sent events; OnDelta then receives text as it
 	// arrives. Without streaming OnDelta receives the whole text once.
 	// OnDelta runs on the goroutine calling Complete (so concurrently when
-	// Complete is); [WithOnDelta] overrides it per call.
+	// Complete is).
 	Stream  bool
 	OnDelta func(text string)
 

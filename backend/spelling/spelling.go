@@ -94,13 +94,6 @@ func (c *Checker) Close() {
 	c.h = nil
 }
 
-// Correct tells whether any dictionary knows word.
-func (c *Checker) Correct(word string) (bool, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.correct(word)
-}
-
 func (c *Checker) correct(word string) (bool, error) {
 	if c.h == nil {
 		return false, errors.New("the spelling checker is closed")

@@ -31,7 +31,7 @@ func TestCorrect(t *testing.T) {
 		{"world", true}, {"don't", true}, {"Pierre", true},
 		{"каррова", false}, {"здраствуйте", false}, {"wrld", false}, {"teh", false},
 	} {
-		got, err := c.Correct(tc.word)
+		got, err := c.correct(tc.word)
 		if err != nil || got != tc.ok {
 			t.Errorf("Correct(%q) = %v, %v; want %v", tc.word, got, err, tc.ok)
 		}

@@ -32,6 +32,7 @@ import (
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/textmatch"
+	"github.com/yuin/goldmark/text"
 )
 
 const usage = `Usage:
@@ -196,11 +197,11 @@ func runBench(ctx context.Context, o options, stdout io.Writer) error {
 
 	// Reference and subject alternate, after a warm-up, so that neither is favoured
 	// by the state of the heap or the caches.
-	document.ReferenceParse(src)
+	document.Parser().Parse(text.NewReader(src))
 	document.ParseOwned(src, 1)
 	var refs, opens []time.Duration
 	for i := 0; i < n; i++ {
-		refs = append(refs, median(1, func() { document.ReferenceParse(src) }))
+		refs = append(refs, median(1, func() { document.Parser().Parse(text.NewReader(src)) }))
 		opens = append(opens, median(1, func() { document.ParseOwned(src, 1) })) // parsed only, never edited
 	}
 	ref, open := mid(refs), mid(opens)

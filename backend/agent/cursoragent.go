@@ -254,13 +254,16 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 	res.Portions = 1
 	_ = rt.Store.LogEvent(ctx, "cursor_batch", m.DocID, map[string]any{"taskId": res.TaskID, "items": len(portion), "hasMore": more})
 	retries := 0
-	for res.Steps < steps {
-		res.Steps++
-		resp, err := model.Complete(ctx, llm.Request{Messages: request(), JSONSchema: &llm.JSONSchema{Name: "cursor_action", Schema: ActionSchema}})
-		res.Tokens.PromptTokens += resp.Usage.PromptTokens
-		res.Tokens.CompletionTokens += resp.Usage.CompletionTokens
-		res.Tokens.TotalTokens += resp.Usage.TotalTokens
-		res.Tokens.Estimated = res.Tokens.Estimated || resp.Usage.Estimated
+	// The one model turn of every agent, here asking for one JSON action.
+	turner := &stepper{model: model, maxTurns: steps}
+	schema := &llm.JSONSchema{Name: "cursor_action", Schema: ActionSchema}
+	for {
+		t, err := turner.step(ctx, request(), schema)
+		res.Steps, res.Tokens = turner.turns, turner.usage
+		var lerr *limitError
+		if errors.As(err, &lerr) {
+			break
+		}
 		if err != nil {
 			res.Reason = err.Error()
 			if !errors.Is(err, ErrNeedsModel) {
@@ -268,18 +271,18 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 			}
 			return finish(res)
 		}
-		act, perr := ParseAction(resp.Content)
+		act, perr := ParseAction(t.Raw)
 		if perr != nil {
 			retries++
 			if retries > maxRetries {
-				res.Reason = fmt.Sprintf("the model did not return one JSON action after %d reminders (last reply: %q)", maxRetries, document.Snippet(resp.Content, 120))
+				res.Reason = fmt.Sprintf("the model did not return one JSON action after %d reminders (last reply: %q)", maxRetries, document.Snippet(t.Raw, 120))
 				return finish(res)
 			}
-			turn = append(turn, llm.Message{Role: "assistant", Content: resp.Content}, llm.Message{Role: "user", Content: perr.Error()})
+			turn = append(turn, llm.Message{Role: "assistant", Content: t.Raw}, llm.Message{Role: "user", Content: perr.Error()})
 			continue
 		}
 		retries = 0
-		reply := llm.Message{Role: "assistant", Content: resp.Content}
+		reply := llm.Message{Role: "assistant", Content: t.Raw}
 		switch act.Action {
 		case ActCursorNext:
 			if o.Mode == ModeSummary && act.Summary != "" {

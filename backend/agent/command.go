@@ -69,7 +69,15 @@ func (c *CommandAgent) Run(ctx context.Context, command string) (any, error) {
 	c.emit(Event{Event: "command", Text: command})
 	var out any
 	var err error
-	if _, builtin := c.Runtime.LLM().(Builtin); builtin || readsBook(command) {
+	if len(splitSteps(command)) > 1 {
+		// A command of several steps is a lazy plan: shown, not run, until
+		// the author approves it (PlanRun).
+		var p PlanProposal
+		if p, err = c.Propose(ctx, command); err == nil {
+			out = p
+			c.emit(Event{Event: "answer", Text: p.Message})
+		}
+	} else if _, builtin := c.Runtime.LLM().(Builtin); builtin || readsBook(command) {
 		// Find, collect and summarise go straight to RunCursorAgent, which asks
 		// the model (when there is one) through the one-JSON-action protocol.
 		out, err = c.builtin(ctx, command)

@@ -37,18 +37,18 @@ var ErrBadOptions = errors.New("invalid RunCursorAgent arguments")
 
 // CursorAgentOptions are RunCursorAgent's arguments (camelCase JSON).
 type CursorAgentOptions struct {
-	Forward         bool            `json:"forward"`
-	MaxElements     int             `json:"maxElements"`
-	MaxBytes        int             `json:"maxBytes"`
-	IncludeContent  bool            `json:"includeContent"`
-	Mode            string          `json:"mode"`
-	TaskDescription string          `json:"taskDescription"`
-	TargetSetID     string          `json:"targetSetId,omitempty"`
-	MaxSteps        *int            `json:"maxSteps,omitempty"`
-	TaskID          string          `json:"taskId,omitempty"`
-	State           json.RawMessage `json:"state,omitempty"`
+	Forward         bool            `json:"forward" jsonschema:"read from the start (true) or from the end (false)"`
+	MaxElements     int             `json:"maxElements" jsonschema:"items per portion, 1..200"`
+	MaxBytes        int             `json:"maxBytes" jsonschema:"bytes per portion, 1..65536"`
+	IncludeContent  bool            `json:"includeContent" jsonschema:"portions carry markdown/text (false: pointers and metadata only)"`
+	Mode            string          `json:"mode" jsonschema:"FirstMatch, CollectToTargetSet or AggregateSummary"`
+	TaskDescription string          `json:"taskDescription" jsonschema:"what to find, collect or summarise, e.g. Find the first mention of \"Natasha\""`
+	TargetSetID     string          `json:"targetSetId,omitempty" jsonschema:"required for CollectToTargetSet"`
+	MaxSteps        *int            `json:"maxSteps,omitempty" jsonschema:"model turns allowed, 1..512 (default 128)"`
+	TaskID          string          `json:"taskId,omitempty" jsonschema:"continue an earlier task (e.g. the next mention)"`
+	State           json.RawMessage `json:"state,omitempty" jsonschema:"the state an earlier call returned (optional with taskId)"`
 	// Prefilter can switch the lexical prefilter off (for measurements); default on.
-	Prefilter *bool `json:"prefilter,omitempty"`
+	Prefilter *bool `json:"prefilter,omitempty" jsonschema:"show the model only portions that can hold the phrase (default true)"`
 }
 
 // CursorAgentResult is RunCursorAgent's result (camelCase JSON).

@@ -591,8 +591,18 @@ func (l *Loop) runLazy(ctx context.Context, plan *Plan, msgs []LoopMessage, res 
 	default:
 		return res, fmt.Errorf("unknown plan decision %q: use approve, edit or reject", dec)
 	}
+	res, err = l.runSteps(ctx, plan.Steps, order, res)
+	if err != nil || res.Stopped != "" {
+		return res, err
+	}
+	res.Solution = fmt.Sprintf("ran %d step(s) of the approved plan", len(order))
+	return res, nil
+}
+
+// runSteps runs a validated plan's steps in order; the first failure stops it.
+func (l *Loop) runSteps(ctx context.Context, steps []PlanStep, order []int, res LoopResult) (LoopResult, error) {
 	for _, i := range order {
-		st := plan.Steps[i]
+		st := steps[i]
 		args, meta, err := splitMeta(st.Args)
 		if err != nil {
 			return res, fmt.Errorf("step %s: %w", st.ID, err)
@@ -614,7 +624,6 @@ func (l *Loop) runLazy(ctx context.Context, plan *Plan, msgs []LoopMessage, res 
 			}
 		}
 	}
-	res.Solution = fmt.Sprintf("ran %d step(s) of the approved plan", len(order))
 	return res, nil
 }
 

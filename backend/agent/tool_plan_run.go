@@ -15,10 +15,10 @@ type PlanRunArgs struct {
 
 // Refine: a plan id is not empty, and a step's arguments are a JSON object.
 func (PlanRunArgs) Refine(s *jsonschema.Schema) {
-	one := 1
-	tools.Prop(s, "planId").MinLength = &one
+	nonEmpty(s, "planId")
 	steps := tools.Prop(s, "steps")
 	steps.Types, steps.Type = nil, "array"
+	one := 1
 	steps.MinItems = &one
 	arg := tools.Prop(steps.Items, "arguments")
 	steps.Items.Properties["arguments"] = &jsonschema.Schema{Type: "object", Description: arg.Description}

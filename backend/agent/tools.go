@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/waymark/waymark/backend/tools"
 )
 
@@ -15,4 +16,13 @@ func Register(r *tools.Registry, rt *Runtime) {
 		planRunTool(r, rt),
 		planDiscardTool(r, rt),
 	)
+}
+
+// nonEmpty makes the named string properties of a generated schema required
+// to hold at least one character.
+func nonEmpty(s *jsonschema.Schema, names ...string) {
+	one := 1
+	for _, n := range names {
+		tools.Prop(s, n).MinLength = &one
+	}
 }

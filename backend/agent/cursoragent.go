@@ -79,10 +79,13 @@ type taskState struct {
 	Forward bool   `json:"forward"`
 }
 
-func newTaskID() string {
+func newTaskID() string { return newID("task_") }
+
+// newID is prefix and 12 random hex digits: short, and not guessable.
+func newID(prefix string) string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
-	return "task_" + hex.EncodeToString(b[:])
+	return prefix + hex.EncodeToString(b[:])
 }
 
 var (

@@ -2,8 +2,6 @@ package agent
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -122,11 +120,7 @@ func builtinUnderstands(cmd string) bool {
 	return m != nil && (quoted.MatchString(cmd) || ParseTask(cmd).Phrase != "" || m[1] != "")
 }
 
-func newPlanID() string {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	return "plan_" + hex.EncodeToString(b[:])
-}
+func newPlanID() string { return newID("plan_") }
 
 // Propose makes a lazy plan of command and keeps it for approval; nothing
 // runs. A command whose steps the built-in engine understands ("X, then Y",

@@ -78,8 +78,10 @@ const (
 	planDiscarded = "discarded"
 )
 
-// reThen splits "X, then Y" / «X, затем Y» into its steps.
-var reThen = regexp.MustCompile(`(?i)\s*(?:[,;]\s*(?:and\s+)?then\s+|\s+and\s+then\s+|[,;]\s*(?:а\s+)?(?:затем|потом|после\s+этого)\s+|\s+(?:и\s+)?(?:затем|потом)\s+)`)
+// reThen splits "X, then Y" / «X, затем Y» into its steps: a comma or a
+// semicolon before the word, so that "where Pierre argues and then leaves" or
+// «где Наташа потом поёт» stays one command.
+var reThen = regexp.MustCompile(`(?i)\s*[,;]\s*(?:(?:and\s+)?then|(?:а\s+|и\s+)?(?:затем|потом|после\s+этого))\s+`)
 
 // splitSteps returns the steps of a command of several ("X, then Y"); a
 // command of one step gives one part. A "then" inside a quoted phrase

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/store"
 )
 
@@ -282,6 +283,13 @@ func (c *CommandAgent) RunPlan(ctx context.Context, id string, edited []PlanStep
 		return PlanRunResult{}, err
 	}
 	out := PlanRunResult{PlanID: id}
+	// A plan that stops half-way sets the manuscript back to this revision.
+	m, err := c.Runtime.WS.Current()
+	if err != nil {
+		return PlanRunResult{}, err
+	}
+	var head int64
+	_ = m.Do(func(d *document.Document) error { head = d.Rev(); return nil })
 	res, runErr := l.runSteps(ctx, ls, order, LoopResult{State: map[string]json.RawMessage{}})
 	var answers []string
 	for _, i := range order[:min(res.Steps, len(order))] {
@@ -324,7 +332,16 @@ func (c *CommandAgent) RunPlan(ctx context.Context, id string, edited []PlanStep
 	if len(res.Errors) > 0 {
 		why = strings.Join(res.Errors, "; ")
 	}
-	out.Error = fmt.Sprintf("the plan stopped: %s; %d of %d step(s) ran (their edits stay: Undo reverts them)", why, out.Ran, len(ls))
+	var cur int64
+	_ = m.Do(func(d *document.Document) error { cur = d.Rev(); return nil })
+	undo := "; nothing in the manuscript had changed"
+	if cur != head {
+		undo = fmt.Sprintf("; the manuscript was set back to revision %d, as it was before the plan", head)
+		if _, err := m.Restore(context.WithoutCancel(ctx), head); err != nil {
+			undo = fmt.Sprintf("; setting the manuscript back to revision %d failed (%v): see History", head, err)
+		}
+	}
+	out.Error = fmt.Sprintf("the plan stopped: %s; %d of %d step(s) had run%s", why, out.Ran, len(ls), undo)
 	return out, nil
 }
 

@@ -160,8 +160,12 @@ func TestBuiltinPlanProposeRunDiscard(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, err = callTool[PlanRunResult](t, e.reg, "PlanRun", map[string]any{"planId": p.PlanID})
-	if err != nil || r.Success || r.Ran != 1 || !strings.Contains(r.Error, `no mention of "Zvezdochkin"`) || !strings.Contains(r.Error, "1 of 2 step(s) ran") {
+	if err != nil || r.Success || r.Ran != 1 || !strings.Contains(r.Error, `no mention of "Zvezdochkin"`) || !strings.Contains(r.Error, "1 of 2 step(s) had run; the manuscript was set back to revision") {
 		t.Fatalf("failing step: %+v %v", r, err)
+	}
+	// Nothing is half-applied: step 1's deletion was set back.
+	if b, _ := os.ReadFile(e.doc); !strings.Contains(string(b), "Pierre watched") || !strings.Contains(string(b), "Natasha sang") {
+		t.Fatalf("a plan that stopped left its first step's edit:\n%s", b)
 	}
 }
 

@@ -200,7 +200,7 @@ func (a *Assistant) Run(ctx context.Context, goal string) (AssistantResult, erro
 	}
 	r := &assistantRun{a: a, userText: []string{goal}, secrets: secretsIn(goal), seen: map[int]seenItem{}}
 	l := &Loop{Reg: a.Reg, Model: a.Model, Activities: browserTools, Extra: assistantTools, Prompt: assistantPrompt,
-		Conversation: true, OnePerStep: true, Limits: Limits{Turns: maxSteps, Steps: maxSteps}, Pause: a.Pause,
+		Conversation: true, OnePerStep: true, Limits: Limits{Turns: maxSteps, Steps: maxSteps, Wall: noWallLimit}, Pause: a.Pause,
 		NeedCall: "Call exactly one tool in every step (or assistant_done when the goal is confirmed).",
 		OnText:   r.say, Guard: r.guard, After: r.after}
 	lr, err := l.Run(ctx, "", []LoopMessage{{Kind: KindUser, Text: "Goal: " + goal}})
@@ -216,7 +216,10 @@ func (a *Assistant) Run(ctx context.Context, goal string) (AssistantResult, erro
 		r.say("The model server failed; stopping.")
 		return r.res, err
 	case lr.Stopped != "":
-		r.res.Reason = fmt.Sprintf("stopped after %d steps without reaching the goal", maxSteps)
+		r.res.Reason = fmt.Sprintf("stopped after %d steps without reaching the goal", lr.Turns)
+		if !strings.HasPrefix(lr.Stopped, "turn limit") && !strings.HasPrefix(lr.Stopped, "step limit") {
+			r.res.Reason += " (" + lr.Stopped + ")"
+		}
 		r.say(r.res.Reason)
 	}
 	return r.res, nil

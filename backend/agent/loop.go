@@ -146,6 +146,11 @@ type saved struct {
 
 const statePrefix = "†state."
 
+// noWallLimit is the wall-time limit of the command agent and the browser
+// assistant: none of their own (a slow local model may read a whole book, a
+// user may take minutes to answer); the caller's context (Stop) ends them.
+const noWallLimit = 1 << 62
+
 // Wait blocks until fire-and-forget activities have finished (tests, shutdown).
 func (l *Loop) Wait() { l.wg.Wait() }
 

@@ -707,6 +707,46 @@ func TestUIDesktop(t *testing.T) {
 		}
 	})
 
+	t.Run("a plan of two steps: shown, edited and approved; another rejected", func(t *testing.T) {
+		e.t = t
+		e.keys(input.AltLeft, input.Digit1)
+		e.keys(input.ControlLeft, input.ShiftLeft, input.KeyK)
+		before := string(must(os.ReadFile(doc)))
+		e.fill("command", `replace "kitchen table" with "oak table", then replace "hundred and twelve steps" with "hundred steps"`)
+		e.keys(input.Enter)
+		e.waitText("[role=status]", `Plan of 2 step(s): 1. replace "kitchen table" with "oak table"; 2. replace`)
+		e.waitText(`#ms-panel-command ol[aria-label="Steps of the plan"]`, "hundred and twelve steps")
+		if string(must(os.ReadFile(doc))) != before {
+			t.Fatal("the plan ran before it was approved")
+		}
+		// Edit step 2 by keyboard: its field gets the focus, Enter ends the edit.
+		e.click("Edit step 2")
+		id := e.js(`() => document.activeElement.id`)
+		if !strings.HasPrefix(id, "plan-step-") {
+			t.Fatalf("Edit step 2 focused %q, not the step's field", id)
+		}
+		e.fill(id, `replace "hundred and twelve steps" with "ninety steps"`)
+		e.keys(input.Enter)
+		e.waitText("[role=status]", `Step 2 is now: replace "hundred and twelve steps" with "ninety steps"`)
+		e.click("Approve and run")
+		e.fileHas("oak table", true)
+		e.fileHas("ninety steps", true)
+		e.waitText("[role=status]", "Replaced")
+		if txt := e.editorText(); !strings.Contains(txt, "ninety steps") {
+			t.Error("the editor did not receive the plan's edits")
+		}
+		// A rejected plan never runs.
+		e.fill("command", `replace "oak table" with "pine table", then replace "ninety steps" with "eighty steps"`)
+		e.keys(input.Enter)
+		e.waitText("[role=status]", "Plan of 2 step(s)")
+		e.click("Reject plan")
+		e.waitText("[role=status]", "Plan rejected; nothing was run.")
+		e.fileHas("oak table", true)
+		if n := e.js(`() => String(document.querySelectorAll('.plan').length)`); n != "0" {
+			t.Errorf("the rejected plan is still shown (%s lists)", n)
+		}
+	})
+
 	t.Run("session restored after restart", func(t *testing.T) {
 		e.t = t
 		e.keys(input.AltLeft, input.Digit1)

@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/waymark/waymark/backend/document"
-	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/textmatch"
 	"github.com/waymark/waymark/backend/tools"
 )
@@ -70,7 +69,15 @@ func (c *CommandAgent) Run(ctx context.Context, command string) (any, error) {
 	c.emit(Event{Event: "command", Text: command})
 	var out any
 	var err error
-	if _, builtin := c.Runtime.LLM().(Builtin); builtin || readsBook(command) {
+	if len(splitSteps(command)) > 1 {
+		// A command of several steps is a lazy plan: shown, not run, until
+		// the author approves it (PlanRun).
+		var p PlanProposal
+		if p, err = c.Propose(ctx, command); err == nil {
+			out = p
+			c.emit(Event{Event: "answer", Text: p.Message})
+		}
+	} else if _, builtin := c.Runtime.LLM().(Builtin); builtin || readsBook(command) {
 		// Find, collect and summarise go straight to RunCursorAgent, which asks
 		// the model (when there is one) through the one-JSON-action protocol.
 		out, err = c.builtin(ctx, command)
@@ -454,26 +461,41 @@ func (c *CommandAgent) collectAnswer(got map[string]any, phrase, set string, ru 
 	return fmt.Sprintf("Collected %d passage(s) mentioning %q into the set %q%s.%s", n, phrase, set, span, cut)
 }
 
-// withModel lets the model drive the tools: tool calling, with the text fallback
-// "function_call: name=… args={…}" for servers without it. A run that fails
-// undoes the edits it applied, so the manuscript is left as it was.
+// withModel lets the model drive the tools on the SPEC §4 loop (one tool per
+// step, tool calls or the text fallback). A run that fails undoes the edits it
+// applied, so the manuscript is left as it was.
 func (c *CommandAgent) withModel(ctx context.Context, command string) (any, error) {
-	var specs []llm.ToolSpec
-	for _, name := range modelTools {
-		if t, ok := c.Reg.Get(name); ok {
-			specs = append(specs, llm.ToolSpec{Name: t.Name, Description: t.Description, Parameters: t.InputSchema})
-		}
-	}
-	msgs := []llm.Message{{Role: "system", Content: commandPrompt}, {Role: "user", Content: command}}
 	turns := c.MaxTurns
 	if turns <= 0 {
 		turns = 12
 	}
 	edits := 0
 	var last any
-	fail := func(err error) (any, error) {
+	l := &Loop{Reg: c.Reg, Model: c.Runtime.LLM(), Activities: modelTools, Prompt: commandPrompt,
+		Conversation: true, OnePerStep: true, Limits: Limits{Turns: turns, Steps: turns, Wall: noWallLimit},
+		Guard: func(ctx context.Context, g *Guarded) error {
+			c.emit(Event{Event: "tool_call", Tool: g.Call.Name, Arguments: g.Call.Args})
+			return nil
+		},
+		After: func(ctx context.Context, g *Guarded, out any, err error) error {
+			if err != nil {
+				c.emit(Event{Event: "tool_error", Tool: g.Call.Name, Text: err.Error()})
+				return nil
+			}
+			c.emit(Event{Event: "tool_result", Tool: g.Call.Name, Result: out})
+			if editTools[g.Call.Name] {
+				edits++
+			}
+			last = out
+			return nil
+		}}
+	res, err := l.Run(ctx, "", []LoopMessage{{Kind: KindUser, Text: command}})
+	if err == nil && res.Stopped != "" {
+		err = fmt.Errorf("the command did not finish: %s", res.Stopped)
+	}
+	if err != nil {
 		for k := 0; k < edits; k++ {
-			if _, uerr := c.call(ctx, "Undo", map[string]any{}); uerr != nil {
+			if _, uerr := c.call(context.WithoutCancel(ctx), "Undo", map[string]any{}); uerr != nil {
 				return nil, fmt.Errorf("%w; undoing the run's edits also failed: %v", err, uerr)
 			}
 		}
@@ -482,55 +504,11 @@ func (c *CommandAgent) withModel(ctx context.Context, command string) (any, erro
 		}
 		return nil, err
 	}
-	for turn := 0; turn < turns; turn++ {
-		resp, err := c.Runtime.LLM().Complete(ctx, llm.Request{Messages: msgs, Tools: specs})
-		if err != nil {
-			return fail(fmt.Errorf("the model failed: %w", err))
-		}
-		calls := resp.ToolCalls
-		if len(calls) == 0 {
-			if tc, ok := llm.ParseTextToolCall(resp.Content); ok {
-				calls = []llm.ToolCall{tc}
-			}
-		}
-		if len(calls) == 0 {
-			c.emit(Event{Event: "answer", Text: strings.TrimSpace(resp.Content)})
-			if last == nil {
-				last = map[string]any{"answer": strings.TrimSpace(resp.Content)}
-			}
-			return last, nil
-		}
-		msgs = append(msgs, llm.Message{Role: "assistant", Content: resp.Content, ToolCalls: calls[:1]})
-		tc := calls[0] // one tool per step
-		allowed := false
-		for _, n := range modelTools {
-			allowed = allowed || n == tc.Name
-		}
-		var content string
-		if !allowed {
-			content = fmt.Sprintf(`{"error":"unknown tool %q; available: %s"}`, tc.Name, strings.Join(modelTools, ", "))
-			c.emit(Event{Event: "tool_error", Tool: tc.Name, Text: content})
-		} else {
-			var args any = json.RawMessage(tc.Arguments)
-			if len(tc.Arguments) == 0 {
-				args = map[string]any{}
-			}
-			res, err := c.call(ctx, tc.Name, args)
-			if err != nil {
-				b, _ := json.Marshal(map[string]string{"error": err.Error()})
-				content = string(b)
-			} else {
-				if editTools[tc.Name] {
-					edits++
-				}
-				last = res
-				b, _ := json.Marshal(res)
-				content = string(b)
-			}
-		}
-		msgs = append(msgs, llm.Message{Role: "tool", ToolCallID: tc.ID, Content: content})
+	c.emit(Event{Event: "answer", Text: res.Solution})
+	if last == nil {
+		last = map[string]any{"answer": res.Solution}
 	}
-	return fail(fmt.Errorf("the command did not finish within %d model turns", turns))
+	return last, nil
 }
 
 // findFirst runs FirstMatch for a phrase and fails clearly when it is absent.

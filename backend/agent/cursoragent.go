@@ -37,18 +37,18 @@ var ErrBadOptions = errors.New("invalid RunCursorAgent arguments")
 
 // CursorAgentOptions are RunCursorAgent's arguments (camelCase JSON).
 type CursorAgentOptions struct {
-	Forward         bool            `json:"forward"`
-	MaxElements     int             `json:"maxElements"`
-	MaxBytes        int             `json:"maxBytes"`
-	IncludeContent  bool            `json:"includeContent"`
-	Mode            string          `json:"mode"`
-	TaskDescription string          `json:"taskDescription"`
-	TargetSetID     string          `json:"targetSetId,omitempty"`
-	MaxSteps        *int            `json:"maxSteps,omitempty"`
-	TaskID          string          `json:"taskId,omitempty"`
-	State           json.RawMessage `json:"state,omitempty"`
+	Forward         bool            `json:"forward" jsonschema:"read from the start (true) or from the end (false)"`
+	MaxElements     int             `json:"maxElements" jsonschema:"items per portion, 1..200"`
+	MaxBytes        int             `json:"maxBytes" jsonschema:"bytes per portion, 1..65536"`
+	IncludeContent  bool            `json:"includeContent" jsonschema:"portions carry markdown/text (false: pointers and metadata only)"`
+	Mode            string          `json:"mode" jsonschema:"FirstMatch, CollectToTargetSet or AggregateSummary"`
+	TaskDescription string          `json:"taskDescription" jsonschema:"what to find, collect or summarise, e.g. Find the first mention of \"Natasha\""`
+	TargetSetID     string          `json:"targetSetId,omitempty" jsonschema:"required for CollectToTargetSet"`
+	MaxSteps        *int            `json:"maxSteps,omitempty" jsonschema:"model turns allowed, 1..512 (default 128)"`
+	TaskID          string          `json:"taskId,omitempty" jsonschema:"continue an earlier task (e.g. the next mention)"`
+	State           json.RawMessage `json:"state,omitempty" jsonschema:"the state an earlier call returned (optional with taskId)"`
 	// Prefilter can switch the lexical prefilter off (for measurements); default on.
-	Prefilter *bool `json:"prefilter,omitempty"`
+	Prefilter *bool `json:"prefilter,omitempty" jsonschema:"show the model only portions that can hold the phrase (default true)"`
 }
 
 // CursorAgentResult is RunCursorAgent's result (camelCase JSON).
@@ -79,10 +79,13 @@ type taskState struct {
 	Forward bool   `json:"forward"`
 }
 
-func newTaskID() string {
+func newTaskID() string { return newID("task_") }
+
+// newID is prefix and 12 random hex digits: short, and not guessable.
+func newID(prefix string) string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
-	return "task_" + hex.EncodeToString(b[:])
+	return prefix + hex.EncodeToString(b[:])
 }
 
 var (
@@ -254,13 +257,16 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 	res.Portions = 1
 	_ = rt.Store.LogEvent(ctx, "cursor_batch", m.DocID, map[string]any{"taskId": res.TaskID, "items": len(portion), "hasMore": more})
 	retries := 0
-	for res.Steps < steps {
-		res.Steps++
-		resp, err := model.Complete(ctx, llm.Request{Messages: request(), JSONSchema: &llm.JSONSchema{Name: "cursor_action", Schema: ActionSchema}})
-		res.Tokens.PromptTokens += resp.Usage.PromptTokens
-		res.Tokens.CompletionTokens += resp.Usage.CompletionTokens
-		res.Tokens.TotalTokens += resp.Usage.TotalTokens
-		res.Tokens.Estimated = res.Tokens.Estimated || resp.Usage.Estimated
+	// The one model turn of every agent, here asking for one JSON action.
+	turner := &stepper{model: model, maxTurns: steps}
+	schema := &llm.JSONSchema{Name: "cursor_action", Schema: ActionSchema}
+	for {
+		t, err := turner.step(ctx, request(), schema)
+		res.Steps, res.Tokens = turner.turns, turner.usage
+		var lerr *limitError
+		if errors.As(err, &lerr) {
+			break
+		}
 		if err != nil {
 			res.Reason = err.Error()
 			if !errors.Is(err, ErrNeedsModel) {
@@ -268,18 +274,18 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 			}
 			return finish(res)
 		}
-		act, perr := ParseAction(resp.Content)
+		act, perr := ParseAction(t.Raw)
 		if perr != nil {
 			retries++
 			if retries > maxRetries {
-				res.Reason = fmt.Sprintf("the model did not return one JSON action after %d reminders (last reply: %q)", maxRetries, document.Snippet(resp.Content, 120))
+				res.Reason = fmt.Sprintf("the model did not return one JSON action after %d reminders (last reply: %q)", maxRetries, document.Snippet(t.Raw, 120))
 				return finish(res)
 			}
-			turn = append(turn, llm.Message{Role: "assistant", Content: resp.Content}, llm.Message{Role: "user", Content: perr.Error()})
+			turn = append(turn, llm.Message{Role: "assistant", Content: t.Raw}, llm.Message{Role: "user", Content: perr.Error()})
 			continue
 		}
 		retries = 0
-		reply := llm.Message{Role: "assistant", Content: resp.Content}
+		reply := llm.Message{Role: "assistant", Content: t.Raw}
 		switch act.Action {
 		case ActCursorNext:
 			if o.Mode == ModeSummary && act.Summary != "" {

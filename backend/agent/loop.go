@@ -57,6 +57,8 @@ type PlanStep struct {
 	Tool       string          `json:"tool"`
 	Args       json.RawMessage `json:"args"`
 	OutputPath string          `json:"outputPath"`
+	// Say is the step in the user's words, for the approval list.
+	Say string `json:"say,omitempty"`
 }
 
 // Decision is a person's answer to a lazy plan.
@@ -96,6 +98,33 @@ type Loop struct {
 	Limits      Limits
 	Log         *slog.Logger
 
+	// What the command agent and the browser assistant set (SPEC §3, §5):
+	// Prompt replaces the loop's own system prompt.
+	Prompt string
+	// Conversation keeps each step's calls and their answers in the context,
+	// as a conversation, and awaits every call: its result (or error) answers
+	// it. A call with _outputPath still stores its result in State.
+	Conversation bool
+	// OnePerStep runs only the first call of a turn (SPEC §5).
+	OnePerStep bool
+	// NeedCall: a turn without a call is not a solution; the model is told
+	// this and asked again (the assistant finishes with assistant_done).
+	NeedCall string
+	// Extra are tools offered to the model that the Guard answers itself
+	// (the assistant's assistant_ask and assistant_done).
+	Extra []llm.ToolSpec
+	// OnText receives the model's words of each turn without a text-fallback
+	// call: the progress line a user hears.
+	OnText func(text string)
+	// Guard is asked before each call runs (the agents' safety rules): it may
+	// refuse it, answer it, stop the run or give it its own context. An error
+	// ends the run.
+	Guard func(ctx context.Context, g *Guarded) error
+	// After sees each call's result or error (also of a tool not offered).
+	After func(ctx context.Context, g *Guarded, out any, err error) error
+	// Pause waits between turns.
+	Pause time.Duration
+
 	wg sync.WaitGroup
 }
 
@@ -117,6 +146,11 @@ type saved struct {
 
 const statePrefix = "†state."
 
+// noWallLimit is the wall-time limit of the command agent and the browser
+// assistant: none of their own (a slow local model may read a whole book, a
+// user may take minutes to answer); the caller's context (Stop) ends them.
+const noWallLimit = 1 << 62
+
 // Wait blocks until fire-and-forget activities have finished (tests, shutdown).
 func (l *Loop) Wait() { l.wg.Wait() }
 
@@ -137,10 +171,37 @@ func (l *Loop) limits() Limits {
 	return lim
 }
 
+// Guarded is one call of the model as the loop's hooks see it: Guard before
+// it runs, After once it has run.
+type Guarded struct {
+	Turn int
+	Call tools.Call // the arguments with references resolved, without meta
+	// Args are the arguments decoded, for the agents' rules.
+	Args map[string]any
+
+	// Set by Guard:
+	// Ctx runs the call in this context (a file grant, …) instead of the loop's.
+	Ctx context.Context
+	// Refuse answers the call with this value instead of running it (the
+	// model reads why); Answer answers it as the guard's own result (tools
+	// the caller performs itself, such as assistant_ask).
+	Refuse, Answer any
+	// Stop ends the run after this call with Solution.
+	Stop     bool
+	Solution string
+
+	// Set by After: Reply replaces the call's answer in the context, Notes
+	// follow it (as user messages).
+	Reply any
+	Notes []string
+}
+
 // Run runs the loop on msgs. With a Plan message and a session id, Plan and State
 // are loaded from and saved to SQLite, so a later call continues the session.
+// Cancelling ctx stops the run at once with ctx's error.
 func (l *Loop) Run(ctx context.Context, session string, msgs []LoopMessage) (LoopResult, error) {
 	lim := l.limits()
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, lim.Wall)
 	defer cancel()
 	res := LoopResult{State: map[string]json.RawMessage{}}
@@ -188,121 +249,264 @@ func (l *Loop) Run(ctx context.Context, session string, msgs []LoopMessage) (Loo
 	if plan != nil && plan.Mode == "lazy" {
 		return l.runLazy(ctx, plan, msgs, res)
 	}
-	var errs []string
-	var thoughts []string
-	for res.Turns < lim.Turns {
-		if err := ctx.Err(); err != nil {
+	st := l.stepper(lim)
+	var errs, thoughts []string
+	var convo []llm.Message // the conversation of a Conversation loop
+	for {
+		if err := parent.Err(); err != nil {
+			return res, err
+		}
+		if ctx.Err() != nil {
 			res.Stopped = "time limit reached"
 			return res, nil
 		}
-		res.Turns++
-		req := l.request(msgs, plan, res.State, errs, thoughts, res.Turns == 1)
-		resp, err := l.Model.Complete(ctx, req)
-		res.Tokens += resp.Usage.TotalTokens
-		if err != nil {
+		req := l.request(msgs, plan, res.State, errs, thoughts, res.Turns == 0)
+		t, err := st.step(ctx, append(req, convo...), nil)
+		res.Turns, res.Tokens = st.turns, st.usage.TotalTokens
+		var lerr *limitError
+		switch {
+		case errors.As(err, &lerr):
+			res.Stopped = lerr.msg
+			return res, nil
+		case err != nil && parent.Err() != nil:
+			return res, parent.Err()
+		case err != nil && ctx.Err() != nil:
+			res.Stopped = "time limit reached"
+			return res, nil
+		case err != nil:
 			return res, fmt.Errorf("turn %d: the model failed: %w", res.Turns, err)
 		}
-		if res.Tokens > lim.Tokens {
-			res.Stopped = fmt.Sprintf("token limit reached (%d > %d)", res.Tokens, lim.Tokens)
-			return res, nil
+		if l.OnText != nil && t.Text != "" {
+			l.OnText(t.Text)
 		}
-		calls := resp.ToolCalls
-		if len(calls) == 0 {
-			if tc, ok := llm.ParseTextToolCall(resp.Content); ok {
-				calls = []llm.ToolCall{tc}
+		if len(t.Calls) == 0 {
+			if l.NeedCall == "" {
+				res.Solution = strings.TrimSpace(t.Raw)
+				return res, nil
 			}
-		}
-		if len(calls) == 0 {
-			res.Solution = strings.TrimSpace(resp.Content)
-			return res, nil
+			convo = append(convo, llm.Message{Role: llm.RoleAssistant, Content: t.Raw}, llm.Message{Role: llm.RoleUser, Content: l.NeedCall})
+			if err := l.pause(parent); err != nil {
+				return res, err
+			}
+			continue
 		}
 		errs, thoughts = nil, nil
-		pending := calls
+		if l.Conversation {
+			convo = append(convo, llm.Message{Role: llm.RoleAssistant, Content: t.Raw, ToolCalls: t.calls()})
+		}
+		replies := make([][]llm.Message, len(t.Calls))
+		answer := func(i int, v any, notes []string) {
+			b := mustJSON(v)
+			replies[i] = append(replies[i], llm.Message{Role: llm.RoleTool, ToolCallID: t.Calls[i].ID, Content: string(b)})
+			for _, n := range notes {
+				replies[i] = append(replies[i], llm.Message{Role: llm.RoleUser, Content: n})
+			}
+		}
+		fail := func(i int, msg string) {
+			if l.Conversation {
+				answer(i, map[string]string{"error": msg}, nil)
+			} else {
+				errs = append(errs, msg)
+			}
+		}
+		stop := false
+		pending := make([]int, len(t.Calls))
+		for i := range pending {
+			pending[i] = i
+		}
 		// Run every call whose references resolve; a call that waits on a value
 		// produced in this turn gets another pass; what still waits is an error.
-		for pass := 0; len(pending) > 0 && pass < len(calls)+1; pass++ {
-			var waiting []llm.ToolCall
-			for _, c := range pending {
+		for pass := 0; len(pending) > 0 && pass < len(t.Calls)+1; pass++ {
+			var waiting []int
+			for _, i := range pending {
+				c := t.Calls[i]
 				if res.Steps >= lim.Steps {
 					res.Stopped = fmt.Sprintf("step limit reached (%d)", lim.Steps)
 					return res, nil
 				}
 				args, meta, err := splitMeta(c.Arguments)
 				if err != nil {
-					errs = append(errs, fmt.Sprintf("%s: %v", c.Name, err))
+					fail(i, fmt.Sprintf("%s: %v", c.Name, err))
 					continue
 				}
 				resolved, missing := resolveRefs(args, res.State)
 				if missing != "" {
-					waiting = append(waiting, c)
+					waiting = append(waiting, i)
 					continue
 				}
 				res.Steps++
 				out := metaString(meta, "_outputPath")
 				if lt := l.latent(c.Name); lt != nil {
 					val, ok := resolved["_output"]
-					if !ok {
-						errs = append(errs, fmt.Sprintf("latent call %s has no _output: a latent call carries its own result", c.Name))
-						continue
-					}
-					if out == "" {
+					switch {
+					case !ok:
+						fail(i, fmt.Sprintf("latent call %s has no _output: a latent call carries its own result", c.Name))
+					case out == "":
 						thoughts = append(thoughts, fmt.Sprintf("%s: %s", c.Name, val)) // ephemeral reasoning
-						continue
-					}
-					if _, err := writePath(res.State, out, val, ""); err != nil {
-						errs = append(errs, err.Error())
+						if l.Conversation {
+							answer(i, map[string]string{"status": "noted"}, nil)
+						}
+					default:
+						if _, err := writePath(res.State, out, val, ""); err != nil {
+							fail(i, err.Error())
+						} else if l.Conversation {
+							answer(i, map[string]string{"status": "stored", "path": out}, nil)
+						}
 					}
 					continue
 				}
-				if _, ok := l.Reg.Get(c.Name); !ok || !l.offered(c.Name) {
-					errs = append(errs, fmt.Sprintf("unknown tool %q", c.Name))
+				g := &Guarded{Turn: res.Turns, Call: tools.Call{ID: c.ID, Name: c.Name, Args: mustJSON(resolved), Meta: meta}}
+				_ = json.Unmarshal(g.Call.Args, &g.Args)
+				if g.Args == nil {
+					g.Args = map[string]any{}
+				}
+				_, inReg := l.Reg.Get(c.Name)
+				if !c.Offered || (!inReg && !l.extra(c.Name)) {
+					err := fmt.Errorf("%w %q; available: %s", tools.ErrUnknownTool, c.Name, st.offered())
+					if l.After != nil {
+						if ferr := l.After(ctx, g, nil, err); ferr != nil {
+							return res, ferr
+						}
+					}
+					if g.Reply != nil {
+						answer(i, g.Reply, g.Notes)
+					} else {
+						fail(i, err.Error())
+					}
 					continue
 				}
-				call := tools.Call{ID: c.ID, Name: c.Name, Args: mustJSON(resolved), Meta: meta}
+				if l.Guard != nil {
+					if err := l.Guard(ctx, g); err != nil {
+						return res, err
+					}
+				}
+				switch {
+				case g.Refuse != nil:
+					answer(i, g.Refuse, g.Notes)
+					continue
+				case g.Answer != nil:
+					answer(i, g.Answer, g.Notes)
+					if g.Stop {
+						res.Solution, stop = g.Solution, true
+					}
+					continue
+				case !inReg:
+					fail(i, fmt.Sprintf("%s: nothing answered this call", c.Name))
+					continue
+				}
+				cctx := ctx
+				if g.Ctx != nil {
+					cctx = g.Ctx
+				}
+				call := g.Call
 				tc := tools.Context{Messages: scoped(meta, res.State)}
-				if out == "" {
+				if out == "" && !l.Conversation {
 					// Fire-and-forget: started, not awaited, not stored; failures logged.
 					l.wg.Add(1)
 					go func() {
 						defer l.wg.Done()
-						if _, err := l.Reg.Call(context.WithoutCancel(ctx), call, tc); err != nil && l.Log != nil {
+						if _, err := l.Reg.Call(context.WithoutCancel(cctx), call, tc); err != nil && l.Log != nil {
 							l.Log.Warn("fire-and-forget activity failed", "tool", call.Name, "err", err)
 						}
 					}()
 					continue
 				}
-				v, err := l.Reg.Call(ctx, call, tc)
-				if err != nil {
-					errs = append(errs, fmt.Sprintf("%s: %v", c.Name, err))
-					continue
+				v, err := l.Reg.Call(cctx, call, tc)
+				if err == nil && out != "" {
+					if _, werr := writePath(res.State, out, mustJSON(v), branchOf(v)); werr != nil {
+						err = werr
+					}
 				}
-				b := mustJSON(v)
-				if _, err := writePath(res.State, out, b, branchOf(v)); err != nil {
-					errs = append(errs, err.Error())
+				if l.After != nil {
+					if ferr := l.After(ctx, g, v, err); ferr != nil {
+						return res, ferr
+					}
+				}
+				switch {
+				case g.Reply != nil:
+					answer(i, g.Reply, g.Notes)
+				case err != nil:
+					fail(i, fmt.Sprintf("%s: %v", c.Name, err))
+				case l.Conversation:
+					answer(i, v, g.Notes)
 				}
 			}
 			if len(waiting) == len(pending) {
-				for _, c := range waiting {
-					args, _, _ := splitMeta(c.Arguments)
+				for _, i := range waiting {
+					args, _, _ := splitMeta(t.Calls[i].Arguments)
 					_, missing := resolveRefs(args, res.State)
-					errs = append(errs, fmt.Sprintf("%s waits for %s, which nothing produced", c.Name, missing))
+					fail(i, fmt.Sprintf("%s waits for %s, which nothing produced", t.Calls[i].Name, missing))
 				}
 				break
 			}
 			pending = waiting
 		}
+		for _, r := range replies {
+			convo = append(convo, r...)
+		}
+		if t.Dropped > 0 && l.Conversation {
+			convo = append(convo, llm.Message{Role: llm.RoleUser, Content: "Only the first tool call was run: one tool per step."})
+		}
 		res.Errors = append(res.Errors, errs...)
 		persist()
+		if stop {
+			return res, nil
+		}
+		if err := l.pause(parent); err != nil {
+			return res, err
+		}
 	}
-	res.Stopped = fmt.Sprintf("turn limit reached (%d)", lim.Turns)
-	return res, nil
+}
+
+// stepper is the model turn of this loop: the offered tools and the limits.
+func (l *Loop) stepper(lim Limits) *stepper {
+	var specs []llm.ToolSpec
+	for _, t := range l.Reg.Tools() {
+		if l.offered(t.Name) {
+			params := t.InputSchema
+			if !l.Conversation {
+				params = withMeta(params)
+			}
+			specs = append(specs, llm.ToolSpec{Name: t.Name, Description: t.Description, Parameters: params})
+		}
+	}
+	specs = append(specs, l.Extra...)
+	for _, lt := range l.Latent {
+		specs = append(specs, llm.ToolSpec{Name: lt.Name, Description: lt.Description + " (latent: put the result in _output)",
+			Parameters: json.RawMessage(`{"type":"object","properties":{"_output":` + string(orAny(lt.Output)) + `,"_outputPath":{"type":"string"}},"required":["_output"]}`)})
+	}
+	return &stepper{model: l.Model, tools: specs, one: l.OnePerStep, maxTurns: lim.Turns, maxTokens: lim.Tokens}
+}
+
+func (l *Loop) pause(ctx context.Context) error {
+	if l.Pause <= 0 {
+		return nil
+	}
+	select {
+	case <-time.After(l.Pause):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (l *Loop) extra(name string) bool {
+	for _, e := range l.Extra {
+		if e.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // request rebuilds the model's context: system, user input, plan, State as data
 // messages, this turn's errors and thoughts.
-func (l *Loop) request(msgs []LoopMessage, plan *Plan, state map[string]json.RawMessage, errs, thoughts []string, first bool) llm.Request {
+func (l *Loop) request(msgs []LoopMessage, plan *Plan, state map[string]json.RawMessage, errs, thoughts []string, first bool) []llm.Message {
 	var out []llm.Message
-	sys := "You solve the user's request by calling tools. Each call may carry meta properties: _outputPath (\"†state.name\" stores the result in State; \"†state.a || †state.b\" lets the tool choose the branch), _scopes (State paths the tool may see). Arguments may reference stored values as \"†state.name\". A call without _outputPath to a code tool is fire-and-forget; to a latent tool it is a thought. Answer without calls when the request is solved."
+	sys := l.Prompt
+	if sys == "" {
+		sys = "You solve the user's request by calling tools. Each call may carry meta properties: _outputPath (\"†state.name\" stores the result in State; \"†state.a || †state.b\" lets the tool choose the branch), _scopes (State paths the tool may see). Arguments may reference stored values as \"†state.name\". A call without _outputPath to a code tool is fire-and-forget; to a latent tool it is a thought. Answer without calls when the request is solved."
+	}
 	if plan != nil && plan.Mode == "eager" && first {
 		sys += " Plan and execute in one stream: on this first turn a latent call must not branch on its own output."
 	}
@@ -332,17 +536,7 @@ func (l *Loop) request(msgs []LoopMessage, plan *Plan, state map[string]json.Raw
 	for _, e := range errs {
 		out = append(out, llm.Message{Role: "user", Content: "Error: " + e})
 	}
-	var specs []llm.ToolSpec
-	for _, t := range l.Reg.Tools() {
-		if l.offered(t.Name) {
-			specs = append(specs, llm.ToolSpec{Name: t.Name, Description: t.Description, Parameters: withMeta(t.InputSchema)})
-		}
-	}
-	for _, lt := range l.Latent {
-		specs = append(specs, llm.ToolSpec{Name: lt.Name, Description: lt.Description + " (latent: put the result in _output)",
-			Parameters: json.RawMessage(`{"type":"object","properties":{"_output":` + string(orAny(lt.Output)) + `,"_outputPath":{"type":"string"}},"required":["_output"]}`)})
-	}
-	return llm.Request{Messages: out, Tools: specs}
+	return out
 }
 
 func (l *Loop) offered(name string) bool {
@@ -370,19 +564,12 @@ func (l *Loop) latent(name string) *LatentTool {
 // dataflow graph of Activities, asks for approval, then runs it in dependency order.
 func (l *Loop) runLazy(ctx context.Context, plan *Plan, msgs []LoopMessage, res LoopResult) (LoopResult, error) {
 	if len(plan.Steps) == 0 {
-		req := l.request(msgs, plan, res.State, nil, nil, true)
-		req.Messages = append(req.Messages, llm.Message{Role: "user", Content: `Lazy mode: do not execute anything. Reply with only the plan as JSON: {"steps":[{"id":"s1","tool":"Find","args":{...},"outputPath":"†state.x"}, ...]}; arguments may reference other steps' outputs as "†state.x".`})
-		req.Tools = nil
-		resp, err := l.Model.Complete(ctx, req)
-		res.Turns, res.Tokens = 1, resp.Usage.TotalTokens
+		steps, turns, tokens, err := l.draftPlan(ctx, msgs, plan, res.State)
+		res.Turns, res.Tokens = turns, tokens
 		if err != nil {
-			return res, fmt.Errorf("lazy plan: the model failed: %w", err)
+			return res, err
 		}
-		var p Plan
-		if err := json.Unmarshal([]byte(strings.TrimSpace(resp.Content)), &p); err != nil {
-			return res, fmt.Errorf("lazy plan: the model's plan is not JSON {\"steps\":[…]}: %v", err)
-		}
-		plan.Steps = p.Steps
+		plan.Steps = steps
 	}
 	order, err := l.validatePlan(plan.Steps, res.State)
 	if err != nil {
@@ -409,8 +596,18 @@ func (l *Loop) runLazy(ctx context.Context, plan *Plan, msgs []LoopMessage, res 
 	default:
 		return res, fmt.Errorf("unknown plan decision %q: use approve, edit or reject", dec)
 	}
+	res, err = l.runSteps(ctx, plan.Steps, order, res)
+	if err != nil || res.Stopped != "" {
+		return res, err
+	}
+	res.Solution = fmt.Sprintf("ran %d step(s) of the approved plan", len(order))
+	return res, nil
+}
+
+// runSteps runs a validated plan's steps in order; the first failure stops it.
+func (l *Loop) runSteps(ctx context.Context, steps []PlanStep, order []int, res LoopResult) (LoopResult, error) {
 	for _, i := range order {
-		st := plan.Steps[i]
+		st := steps[i]
 		args, meta, err := splitMeta(st.Args)
 		if err != nil {
 			return res, fmt.Errorf("step %s: %w", st.ID, err)
@@ -432,8 +629,44 @@ func (l *Loop) runLazy(ctx context.Context, plan *Plan, msgs []LoopMessage, res 
 			}
 		}
 	}
-	res.Solution = fmt.Sprintf("ran %d step(s) of the approved plan", len(order))
 	return res, nil
+}
+
+// planSchema is the JSON a model's lazy plan must be.
+const planSchema = `{"type":"object","properties":{"steps":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"tool":{"type":"string"},"args":{"type":"object"},"outputPath":{"type":"string"},"say":{"type":"string"}},"required":["id","tool","args"]}}},"required":["steps"]}`
+
+// draftPlan asks the model, through the loop's model turn, for a lazy plan: a
+// declarative dataflow graph, nothing executed (no tools are offered).
+func (l *Loop) draftPlan(ctx context.Context, msgs []LoopMessage, plan *Plan, state map[string]json.RawMessage) ([]PlanStep, int, int, error) {
+	st := l.stepper(l.limits())
+	req := l.request(msgs, plan, state, nil, nil, true)
+	var names []string
+	for _, t := range st.tools {
+		if l.latent(t.Name) == nil && !l.extra(t.Name) {
+			names = append(names, t.Name)
+		}
+	}
+	req = append(req, llm.Message{Role: "user", Content: `Lazy mode: do not execute anything. Reply with only the plan as JSON: {"steps":[{"id":"s1","tool":"Find","args":{...},"outputPath":"†state.x","say":"what the step does, in the user's words"}, ...]}; arguments may reference other steps' outputs as "†state.x". Tools: ` + strings.Join(names, ", ") + "."})
+	t, err := st.step(ctx, req, &llm.JSONSchema{Name: "plan", Schema: json.RawMessage(planSchema)})
+	if err != nil {
+		return nil, st.turns, st.usage.TotalTokens, fmt.Errorf("lazy plan: the model failed: %w", err)
+	}
+	var p Plan
+	if err := json.Unmarshal([]byte(stripFence(t.Raw)), &p); err != nil {
+		return nil, st.turns, st.usage.TotalTokens, fmt.Errorf("lazy plan: the model's plan is not JSON {\"steps\":[…]}: %v", err)
+	}
+	return p.Steps, st.turns, st.usage.TotalTokens, nil
+}
+
+// stripFence takes a JSON answer out of a ``` fence, which small models add.
+func stripFence(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "```") {
+		s = strings.TrimPrefix(s, "```")
+		s = strings.TrimPrefix(s, "json")
+		s = strings.TrimSuffix(strings.TrimSpace(s), "```")
+	}
+	return strings.TrimSpace(s)
 }
 
 // validatePlan checks tools, ids, output paths and references, and returns a

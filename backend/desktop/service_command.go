@@ -38,6 +38,9 @@ type CommandResult struct {
 	Revision int64         `json:"revision"`
 	// Found is where a find command landed (UTF-16 range in the editor), or nil.
 	Found *Range `json:"found,omitempty"`
+	// Plan is the plan of a command of several steps: shown for approval
+	// (PlanRun, PlanDiscard), not run.
+	Plan *agent.PlanProposal `json:"plan,omitempty"`
 }
 
 // Range is a stretch of the editor's text (UTF-16 units).
@@ -137,7 +140,10 @@ func (a *App) RunCommand(command string) (CommandResult, error) {
 	a.runMu.Lock()
 	ca.Runtime = a.rt
 	a.runMu.Unlock()
-	_, runErr := ca.Run(ctx, command)
+	out, runErr := ca.Run(ctx, command)
+	if p, ok := out.(agent.PlanProposal); ok {
+		res.Plan = &p
+	}
 	res.Success = runErr == nil
 	if runErr != nil {
 		res.Error = runErr.Error()

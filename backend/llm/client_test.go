@@ -807,4 +807,3 @@ func TestAPIKeyIsSent(t *testing.T) {
 		}
 	}
 }
-

@@ -157,6 +157,17 @@ func (r *Registry) Call(ctx context.Context, call Call, tc Context) (any, error)
 	return t.Handler(ctx, call, t, tc)
 }
 
+// Check validates arguments for the named tool exactly as Call would, without
+// running it (a plan's steps are checked before anything runs).
+func (r *Registry) Check(name string, args json.RawMessage) error {
+	t, ok := r.tools[name]
+	if !ok {
+		return fmt.Errorf("%w %q; known tools: %s", ErrUnknownTool, name, strings.Join(r.Names(), ", "))
+	}
+	_, _, err := t.splitArgs(args)
+	return err
+}
+
 // splitArgs checks that the arguments are a JSON object valid under the schema and
 // separates the underscore meta properties.
 func (t *Tool) splitArgs(raw json.RawMessage) (json.RawMessage, map[string]json.RawMessage, error) {

@@ -92,6 +92,35 @@ export interface CommandResult {
   edits: EditDiff[];
   revision: number;
   found?: Range;
+  /** plan: a command of several steps, planned and not run (PlanRun, PlanDiscard). */
+  plan?: PlanProposal;
+}
+
+/** PlanStepView is one step of a lazy plan (agent.PlanStepView). */
+export interface PlanStepView {
+  id: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  outputPath?: string;
+  say: string;
+}
+
+/** PlanProposal is a plan waiting for approval (agent.PlanProposal). */
+export interface PlanProposal {
+  planId: string;
+  command: string;
+  steps: PlanStepView[];
+  message: string;
+}
+
+/** PlanRunResult is how an approved plan ran (agent.PlanRunResult). */
+export interface PlanRunResult {
+  planId: string;
+  success: boolean;
+  ran: number;
+  steps: { id: string; say: string; result?: unknown; error?: string }[];
+  answer: string;
+  error?: string;
 }
 
 export interface SearchMatch {

@@ -4,8 +4,10 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -199,4 +201,34 @@ func toolNamesInCode(t *testing.T, dir string, toolNames []string) map[string][]
 		out[m] = names
 	}
 	return out
+}
+
+// TestWindowToolCallsAreRegistered finds every tool the frontend calls by name
+// through the generic door (api.tool('Name', …)) in the registry, so a renamed
+// tool cannot leave a button that fails only when pressed.
+func TestWindowToolCallsAreRegistered(t *testing.T) {
+	reg, _ := newRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, browser.NewSessions(browser.Options{}))
+	files, err := filepath.Glob(filepath.Join("..", "frontend", "src", "*", "*.svelte"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, _ := filepath.Glob(filepath.Join("..", "frontend", "src", "*.svelte"))
+	files = append(files, more...)
+	call := regexp.MustCompile(`api\.tool(?:<[^>]*>)?\(\s*['"]([A-Za-z_]+)['"]`)
+	found := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range call.FindAllStringSubmatch(string(b), -1) {
+			found++
+			if _, ok := reg.Get(m[1]); !ok {
+				t.Errorf("%s calls the tool %s, which the registry does not have", filepath.Base(f), m[1])
+			}
+		}
+	}
+	if found < 3 {
+		t.Fatalf("only %d api.tool calls found in %d Svelte files: has the frontend's door changed?", found, len(files))
+	}
 }

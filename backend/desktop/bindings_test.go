@@ -118,6 +118,17 @@ func compareType(ifaces map[string][]tsField, ts string, g reflect.Type, where s
 	if ts == "unknown" {
 		return nil
 	}
+	if strings.HasPrefix(ts, "Record<string,") && strings.HasSuffix(ts, ">") {
+		// An object of any keys: a Go map with string keys, or raw JSON that the
+		// Go side passes through without a type.
+		switch {
+		case g == rawMessage:
+			return nil
+		case g.Kind() == reflect.Map && g.Key().Kind() == reflect.String:
+			return compareType(ifaces, strings.TrimSuffix(strings.TrimPrefix(ts, "Record<string,"), ">"), g.Elem(), where+"{}")
+		}
+		return []string{fmt.Sprintf("%s: TypeScript has the map %s, Go has %v", where, ts, g)}
+	}
 	if strings.HasSuffix(ts, "[]") {
 		if g.Kind() != reflect.Slice || g == rawMessage {
 			return []string{fmt.Sprintf("%s: TypeScript has the list %s, Go has %v", where, ts, g)}

@@ -305,8 +305,8 @@ func TestLexicalPhrase(t *testing.T) {
 		`найди первое упоминание Кутузова.`:             "Кутузова",
 	}
 	for task, want := range cases {
-		if got := LexicalPhrase(task); got != want {
-			t.Errorf("LexicalPhrase(%q) = %q, want %q", task, got, want)
+		if got := ParseTask(task).Phrase; got != want {
+			t.Errorf("ParseTask(%q).Phrase = %q, want %q", task, got, want)
 		}
 	}
 }

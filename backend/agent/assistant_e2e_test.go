@@ -347,7 +347,7 @@ func runScript(t *testing.T, r *rig, sc scenario) (byNumber, other, commands int
 				}
 				return fmt.Sprint(n)
 			})
-			st, err := agent.ParseBrowseCommand(cmd)
+			st, err := new(agent.Browsing).Parse(cmd)
 			if err != nil {
 				t.Fatalf("%s: %q: %v", sc.name, cmd, err)
 			}

@@ -183,15 +183,6 @@ var browsePatterns = []browsePattern{
 	}},
 }
 
-// ParseBrowseCommand maps a direct command in English or Russian ("click 5",
-// "введи 3 привет") to one browser tool call, so a blind user can browse by numbers
-// with no model server. An unknown command is a NotCommandError (one short
-// line). Commands that go on from the last step ("more", "read more") need a
-// Browsing that remembers it; here they start from the beginning.
-func ParseBrowseCommand(cmd string) (BrowseStep, error) {
-	return new(Browsing).Parse(cmd)
-}
-
 // NotCommandError is a line that is no direct command: one short line for the
 // listener (a near command when it looks like a typo), and ErrNeedsModel
 // underneath, so a model server can take it as a goal.

@@ -58,7 +58,7 @@ func TestParseBrowseCommand(t *testing.T) {
 		{"перейди на http://127.0.0.1:8080/shop", "browser_navigate", `{"url":"http://127.0.0.1:8080/shop"}`},
 	}
 	for _, c := range cases {
-		st, err := ParseBrowseCommand(c.in)
+		st, err := new(Browsing).Parse(c.in)
 		if err != nil {
 			t.Errorf("%q: %v", c.in, err)
 			continue
@@ -79,7 +79,7 @@ func TestParseBrowseCommand(t *testing.T) {
 		{"find me a cheap kettle and buy it", ""},
 		{"buy the cheapest kettle", `Not a command: "buy the cheapest kettle". Goals in plain words need a model server (Settings); say help for the number commands.`},
 	} {
-		_, err := ParseBrowseCommand(bad.in)
+		_, err := new(Browsing).Parse(bad.in)
 		if bad.want == "" {
 			continue // "find …" is a valid orientation command
 		}
@@ -87,7 +87,7 @@ func TestParseBrowseCommand(t *testing.T) {
 			t.Errorf("%q: %v, want %q", bad.in, err, bad.want)
 		}
 	}
-	if _, err := ParseBrowseCommand("make coffee"); !errors.Is(err, ErrNeedsModel) {
+	if _, err := new(Browsing).Parse("make coffee"); !errors.Is(err, ErrNeedsModel) {
 		t.Errorf("unknown command: %v", err)
 	}
 }

@@ -94,11 +94,6 @@ var (
 	quoted = regexp.MustCompile(`["«“„]([^"«»“”„]+)["»”“]`)
 )
 
-// LexicalPhrase extracts the phrase of a lexical task: a quoted phrase, or a
-// name after "mention of" / «упоминание» (see ParseTask). It returns "" for
-// tasks that need understanding ("the first scene where Pierre is angry").
-func LexicalPhrase(task string) string { return ParseTask(task).Phrase }
-
 // wantsCodeOrQuotes tells whether a task is explicitly about code or quotes.
 func wantsCodeOrQuotes(task string) bool {
 	t := strings.ToLower(quoted.ReplaceAllString(task, " "))

@@ -151,9 +151,6 @@ const statePrefix = "†state."
 // user may take minutes to answer); the caller's context (Stop) ends them.
 const noWallLimit = 1 << 62
 
-// Wait blocks until fire-and-forget activities have finished (tests, shutdown).
-func (l *Loop) Wait() { l.wg.Wait() }
-
 func (l *Loop) limits() Limits {
 	lim := l.Limits
 	if lim.Turns <= 0 {

@@ -99,7 +99,7 @@ func TestLoopEager(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l.Wait()
+	l.wg.Wait()
 	if res.Solution != "b is 8" || string(res.State["a"]) != "4" || string(res.State["b"]) != "8" || string(res.State["guess"]) != `{"b":8}` {
 		t.Fatalf("result %+v", res)
 	}

@@ -104,12 +104,6 @@ func (s *Session) consentSource() string {
 	return src + "\n" + string(script)
 }
 
-// AutoconsentInstalled says whether the autoconsent rules are in the binary.
-func AutoconsentInstalled() bool {
-	_, err := consentFiles.ReadFile("autoconsent/compact-rules.json")
-	return err == nil
-}
-
 // installConsent makes every document of p start the consent world.
 func (s *Session) installConsent(ctx context.Context) {
 	if s.opts.Banners.Disabled {

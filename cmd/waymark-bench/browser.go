@@ -116,7 +116,7 @@ func runScenario(ctx context.Context, reg *tools.Registry, base string, sc bench
 			}
 			cmd = cmd[:i] + fmt.Sprint(n) + cmd[j+1:]
 		}
-		step, err := agent.ParseBrowseCommand(cmd)
+		step, err := new(agent.Browsing).Parse(cmd)
 		if err != nil {
 			return byNumber, false, err
 		}

@@ -14,7 +14,7 @@ import (
 	"github.com/waymark/waymark/backend/cli"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
-	"github.com/waymark/waymark/backend/store"
+	"github.com/waymark/waymark/backend/testenv"
 	"github.com/waymark/waymark/backend/tools"
 )
 
@@ -26,16 +26,7 @@ func testRegistry(ws *manuscript.Workspace, model llm.Model, ss *browser.Session
 // desktopApp opens the window's services on a copy of text (no window, no browser).
 func desktopApp(t *testing.T, text string) (*App, string) {
 	t.Helper()
-	dir := t.TempDir()
-	doc := filepath.Join(dir, "book.md")
-	if err := os.WriteFile(doc, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(filepath.Join(dir, "w.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	doc, st := testenv.BookAndStore(t, text)
 	ws := manuscript.NewWorkspace(st)
 	if _, err := ws.Open(context.Background(), doc); err != nil {
 		t.Fatal(err)

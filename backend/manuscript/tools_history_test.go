@@ -8,23 +8,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/waymark/waymark/backend/store"
+	"github.com/waymark/waymark/backend/testenv"
 	"github.com/waymark/waymark/backend/tools"
 )
 
 // historyRig is the real registry over a real manuscript file and SQLite file.
 func historyRig(t *testing.T, text string) (*tools.Registry, string, func(name, args string) (map[string]any, error)) {
 	t.Helper()
-	dir := t.TempDir()
-	doc := filepath.Join(dir, "book.md")
-	if err := os.WriteFile(doc, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(filepath.Join(dir, "w.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	doc, st := testenv.BookAndStore(t, text)
 	ws := NewWorkspace(st)
 	if _, err := ws.Open(context.Background(), doc); err != nil {
 		t.Fatal(err)

@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf16"
 
 	"github.com/waymark/waymark/backend/manuscript"
-	"github.com/waymark/waymark/backend/store"
+	"github.com/waymark/waymark/backend/testenv"
 	"github.com/waymark/waymark/backend/tools"
 )
 
@@ -26,16 +25,7 @@ type env struct {
 
 func newEnv(t testing.TB, text string) *env {
 	t.Helper()
-	dir := t.TempDir()
-	doc := filepath.Join(dir, "book.md")
-	if err := os.WriteFile(doc, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(filepath.Join(dir, "w.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	doc, st := testenv.BookAndStore(t, text)
 	ws := manuscript.NewWorkspace(st)
 	if _, err := ws.Open(context.Background(), doc); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,13 @@
 // itself (not about the product).
 package testenv
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/waymark/waymark/backend/store"
+)
 
 // SkipSweepInShortMode skips a corpus or real-site sweep under -short: the race
 // step of build/test.sh runs the suite with -race -short for the concurrent code
@@ -12,4 +18,22 @@ func SkipSweepInShortMode(t testing.TB) {
 	if testing.Short() {
 		t.Skip("a corpus or real-site sweep: run in full by the plain go test step, skipped under -short (the race step)")
 	}
+}
+
+// BookAndStore writes text to book.md in a fresh temporary folder and opens a
+// real SQLite file beside it (closed when the test ends): what a test of the
+// manuscript tools or the window opens a workspace on.
+func BookAndStore(t testing.TB, text string) (doc string, st *store.Store) {
+	t.Helper()
+	dir := t.TempDir()
+	doc = filepath.Join(dir, "book.md")
+	if err := os.WriteFile(doc, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(filepath.Join(dir, "w.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return doc, st
 }

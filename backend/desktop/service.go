@@ -217,13 +217,27 @@ func (a *App) Call(tool string, args string) (string, error) {
 	if a.opening != nil {
 		<-a.opening
 	}
-	res, err := a.reg.Call(a.browserCtx(a.context()), tools.Call{Name: tool, Args: json.RawMessage(args)}, tools.Context{})
+	ctx := a.context()
+	if what, ok := agentTools[tool]; ok {
+		c, end, err := a.begin(what)
+		if err != nil {
+			return "", err
+		}
+		defer end()
+		ctx = c
+	}
+	res, err := a.reg.Call(a.browserCtx(ctx), tools.Call{Name: tool, Args: json.RawMessage(args)}, tools.Context{})
 	if err != nil {
 		return "", err
 	}
 	b, err := json.Marshal(res)
 	return string(b), err
 }
+
+// agentTools run an agent for as long as it takes: called through the window's
+// generic door they take its one running slot, as RunCommand does, so the
+// global Stop ends them and a second run is refused while one goes on.
+var agentTools = map[string]string{"PlanRun": "plan", "RunCommand": "command", "RunCursorAgent": "command"}
 
 // OutlineHeading is one heading of the outline panel.
 type OutlineHeading struct {

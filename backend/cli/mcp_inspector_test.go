@@ -17,7 +17,7 @@ import (
 // (installed by build/setup.sh into build/mcp-inspector): tools/list, then a
 // tools/call that edits the manuscript.
 func TestMCPInspector(t *testing.T) {
-	inspector, _ := filepath.Abs(filepath.Join("..", "build", "mcp-inspector", "node_modules", ".bin", "mcp-inspector"))
+	inspector, _ := filepath.Abs(filepath.Join("..", "..", "build", "mcp-inspector", "node_modules", ".bin", "mcp-inspector"))
 	if _, err := os.Stat(inspector); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("the MCP Inspector is not installed (%v); build/setup.sh installs it", err)

@@ -194,7 +194,14 @@ func (t *Tool) splitArgs(raw json.RawMessage) (json.RawMessage, map[string]json.
 	if err := json.Unmarshal(clean, &inst); err != nil {
 		return nil, nil, fmt.Errorf("%w for %s: %v", ErrInvalidArgs, t.Name, err)
 	}
+	// The first unknown field in name order, so the same call always gets the
+	// same message.
+	keys := make([]string, 0, len(obj))
 	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
 		if !t.hasProp(k) {
 			return nil, nil, fmt.Errorf("%w for %s: unknown field %q; allowed fields: %s", ErrInvalidArgs, t.Name, k, t.fieldList())
 		}

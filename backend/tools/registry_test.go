@@ -85,3 +85,18 @@ func TestRegisterRejects(t *testing.T) {
 		t.Fatalf("names %q", got)
 	}
 }
+
+// TestUnknownFieldMessageIsStable: with two unknown fields the message names
+// the same one every time (it once depended on map order, and a test that
+// expected one of them failed now and then).
+func TestUnknownFieldMessageIsStable(t *testing.T) {
+	r := New()
+	r.MustRegister(Tool{Name: "Echo", Handler: func(context.Context, Call, *Tool, Context) (any, error) { return nil, nil },
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}}}`)})
+	for range 50 {
+		_, err := r.Call(context.Background(), Call{Name: "Echo", Args: json.RawMessage(`{"zeta":1,"alpha":2,"mid":3}`)}, Context{})
+		if err == nil || !strings.Contains(err.Error(), `unknown field "alpha"`) {
+			t.Fatalf("err = %v, want the first unknown field in name order, \"alpha\"", err)
+		}
+	}
+}

@@ -257,6 +257,14 @@ var (
 // longer than TotalBudget, and re-numbers when it closed something while a
 // numbering was active. The lock is held.
 func (s *Session) closeBanners(ctx context.Context, trigger string) *BannerReport {
+	rep := s.closeBannersOnly(ctx, trigger)
+	s.renumberAfterBanners(ctx, rep)
+	return rep
+}
+
+// closeBannersOnly is the hook without the re-numbering, so that it can run
+// while a navigation settles (afterNav); renumberAfterBanners follows it.
+func (s *Session) closeBannersOnly(ctx context.Context, trigger string) *BannerReport {
 	o := s.opts.Banners.withDefaults()
 	rep := &BannerReport{Trigger: trigger, Rules: []string{}}
 	if o.Disabled {
@@ -284,9 +292,13 @@ func (s *Session) closeBanners(ctx context.Context, trigger string) *BannerRepor
 		pctx, pcancel := context.WithDeadline(hctx, passEnd)
 		closed := 0
 		frames := s.frameIDs(pctx)
+		// Frames whose last poll saw no banner on screen: the generic rules
+		// (which close banners on screen only) need not look there.
+		noBanner := map[proto.PageFrameID]bool{}
 		for pctx.Err() == nil {
 			busy := false
 			for _, f := range frames {
+				delete(noBanner, f)
 				v, err := s.consentCall(pctx, f, "poll")
 				if err != nil {
 					continue
@@ -296,6 +308,7 @@ func (s *Session) closeBanners(ctx context.Context, trigger string) *BannerRepor
 					continue
 				}
 				installed = installed && poll.Installed
+				noBanner[f] = poll.Banners == 0
 				for _, m := range poll.Msgs {
 					switch m.Type {
 					case "eval":
@@ -323,6 +336,9 @@ func (s *Session) closeBanners(ctx context.Context, trigger string) *BannerRepor
 		for _, f := range frames {
 			if pctx.Err() != nil {
 				break
+			}
+			if noBanner[f] {
+				continue
 			}
 			v, err := s.consentCall(pctx, f, "generic", map[string]any{"acceptIfOnlyWay": o.AcceptIfOnlyWay})
 			if err != nil {
@@ -358,11 +374,6 @@ func (s *Session) closeBanners(ctx context.Context, trigger string) *BannerRepor
 			}
 		}
 		lcancel()
-		if n := s.current.Load(); n != nil {
-			if _, err := s.list(ctx, ListOptions{Scope: n.scope, Limit: n.limit, Offset: n.offset}); err == nil {
-				rep.Renumbered = s.current.Load().gen
-			}
-		}
 	}
 	for r := range rules {
 		rep.Rules = append(rep.Rules, r)
@@ -379,6 +390,19 @@ func (s *Session) closeBanners(ctx context.Context, trigger string) *BannerRepor
 		s.logf("banners: trigger=%s found=%d closed=%d passes=%d rules=%v ms=%d leftovers=%d", trigger, rep.Found, rep.Closed, rep.Passes, rep.Rules, rep.Ms, rep.LeftoversFixed)
 	}
 	return rep
+}
+
+// renumberAfterBanners numbers the page again when the hook closed a banner
+// while a numbering was active.
+func (s *Session) renumberAfterBanners(ctx context.Context, rep *BannerReport) {
+	if rep == nil || rep.Closed == 0 {
+		return
+	}
+	if n := s.current.Load(); n != nil {
+		if _, err := s.list(ctx, ListOptions{Scope: n.scope, Limit: n.limit, Offset: n.offset}); err == nil {
+			rep.Renumbered = s.current.Load().gen
+		}
+	}
 }
 
 func mustJSON(v gson.JSON) string {
@@ -470,8 +494,13 @@ func (s *Session) bannersAfter(ctx context.Context, trigger string) *BannerRepor
 	if pi, err := s.info(ctx); err == nil {
 		s.bannerHost = hostOf(pi.URL)
 	}
-	if rep.Found == 0 && rep.Closed == 0 && rep.Note == "" && rep.Ms < quietMs {
-		return nil // nothing to say
+	return worthSaying(rep)
+}
+
+// worthSaying is the hook's report, or nil when there is nothing to say.
+func worthSaying(rep *BannerReport) *BannerReport {
+	if rep == nil || (rep.Found == 0 && rep.Closed == 0 && rep.Note == "" && rep.Ms < quietMs) {
+		return nil
 	}
 	return rep
 }

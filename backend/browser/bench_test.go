@@ -115,3 +115,37 @@ func BenchmarkActClick(b *testing.B) {
 		}
 	}
 }
+
+func init() {
+	// A small static page, like the vs-Playwright bench's article.
+	extraPages["/static-article.html"] = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Article: kazan</title></head><body><main><h1>kazan</h1><p>A city on the Volga.</p></main></body></html>`
+}
+
+// BenchmarkNavigateStatic is one browser_navigate of a small static page
+// (issue 15: at most Playwright MCP's time on the same page), banner hook
+// included, as the tool runs it.
+func BenchmarkNavigateStatic(b *testing.B) {
+	s := newSession(b)
+	open(b, s, "/static-article.html")
+	ctx := testCtx(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		st, err := s.Navigate(ctx, site.URL+"/static-article.html")
+		if err != nil || !st.Loaded || st.Title != "Article: kazan" {
+			b.Fatalf("navigate: %v %+v", err, st)
+		}
+	}
+}
+
+func BenchmarkNavigateStaticNoBanners(b *testing.B) {
+	s := newSession(b, func(o *Options) { o.Banners.Disabled = true })
+	open(b, s, "/static-article.html")
+	ctx := testCtx(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		st, err := s.Navigate(ctx, site.URL+"/static-article.html")
+		if err != nil || !st.Loaded || st.Title != "Article: kazan" {
+			b.Fatalf("navigate: %v %+v", err, st)
+		}
+	}
+}

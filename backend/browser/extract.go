@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -139,18 +140,45 @@ func (s *Session) Extract(ctx context.Context, mode string) (*Summary, error) {
 	}
 	// Number the fields when the current list still describes this document.
 	if n := s.current.Load(); n != nil && n.staleReason() == "" && len(n.frames) > 0 && n.frames[0].token == raw.Token {
-		byID := map[string]int{}
-		for _, it := range n.items {
-			if it.Frame == "" {
-				byID[it.ID] = it.Number
+		n.numberFields(sum.Fields)
+		if n.partial && slices.ContainsFunc(sum.Fields, func(f Field) bool { return f.Number == 0 }) {
+			// A field past a first window's prefix has no number yet: number
+			// the rest of the page, the prefix keeping its numbers (as a
+			// focus move does), so the listener hears every field's number.
+			// The fields it numbers get their ids then: ask for them again.
+			if _, err := s.listFull(ctx, ListOptions{Scope: n.scope, Limit: n.limit, Offset: n.offset}); err == nil {
+				var again struct {
+					Token  string `json:"token"`
+					Fields []struct {
+						ID string `json:"id"`
+					} `json:"fields"`
+				}
+				full := s.current.Load()
+				if err := s.call(ctx, w, "summary", nil, &again); err == nil && full != nil && len(full.frames) > 0 &&
+					full.frames[0].token == again.Token && len(again.Fields) == len(sum.Fields) {
+					for i := range sum.Fields {
+						sum.Fields[i].id = again.Fields[i].ID
+					}
+					full.numberFields(sum.Fields)
+				}
 			}
-		}
-		for i := range sum.Fields {
-			sum.Fields[i].Number = byID[sum.Fields[i].id]
 		}
 	}
 	sum.Text = summaryText(sum)
 	return sum, nil
+}
+
+// numberFields gives each field its number in the numbering (0: none).
+func (n *numbering) numberFields(fields []Field) {
+	byID := map[string]int{}
+	for _, it := range n.items {
+		if it.Frame == "" {
+			byID[it.ID] = it.Number
+		}
+	}
+	for i := range fields {
+		fields[i].Number = byID[fields[i].id]
+	}
 }
 
 // gist cuts text at a word boundary to at most n characters.

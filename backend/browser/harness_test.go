@@ -69,6 +69,13 @@ func fixtureHandler() http.Handler {
 		w.Header().Set("Content-Type", "text/plain")
 		fmt.Fprint(w, "ok")
 	})
+	// A long poll that never answers: it ends when the page goes away.
+	mux.HandleFunc("/hang", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(60 * time.Second):
+		}
+	})
 	mux.HandleFunc("/results", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		q := r.URL.Query().Get("q")

@@ -97,26 +97,33 @@
   // due. The overlay's world asks by dispatching a cancelable event of a
   // name only Waymark knows on the document; this listener cancels it while
   // such a timer is pending. Nothing is added to the page's globals or DOM.
-  const SHORT = 100;
-  const pending = new Map(); // timer id -> when it is due (performance.now())
+  // What the document's loading defers (until SHORT ms after its load event)
+  // counts up to LOADING ms: content drawn 150 ms after load is waited for.
+  const SHORT = 100, LOADING = 250;
+  const pending = new Map(); // timer id -> [when it is due (performance.now()), a loading timer longer than SHORT]
   const now = () => performance.now();
-  let lastInput = -Infinity;
+  let lastInput = -Infinity, lastLoad = -Infinity;
   const inputs = ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'keydown', 'keyup', 'input', 'change', 'submit'];
   const listen = ET.addEventListener;
   // The document's own loading counts as an input too: what its scripts
   // defer by a short timer while it loads (and up to SHORT ms after its load
-  // event) is waited for by the navigation's settle (overlay.js quiet).
-  lastInput = now();
+  // event) is waited for by the navigation's settle (settle.js quiet).
+  // The page's quiet (settle.js) asks by the event named with '-load' and
+  // hears of every pending timer; an input's turn not of the longer loading
+  // timers (it waits at most timersMax).
+  lastInput = lastLoad = now();
   try {
     for (const t of inputs) Reflect.apply(listen, globalThis, [t, () => { lastInput = now(); }, { capture: true, passive: true }]);
-    for (const t of ['DOMContentLoaded', 'load']) Reflect.apply(listen, globalThis, [t, () => { lastInput = now(); }, { capture: true, passive: true }]);
-    Reflect.apply(listen, document, ['__WAYMARK_SETTLE__', e => {
+    for (const t of ['DOMContentLoaded', 'load']) Reflect.apply(listen, globalThis, [t, () => { lastInput = lastLoad = now(); }, { capture: true, passive: true }]);
+    const ask = all => e => {
       const t = now();
-      for (const [id, due] of pending) {
+      for (const [id, [due, long]] of pending) {
         if (due < t - 1) pending.delete(id);
-        else { e.preventDefault(); return; }
+        else if (all || !long) { e.preventDefault(); return; }
       }
-    }]);
+    };
+    Reflect.apply(listen, document, ['__WAYMARK_SETTLE__', ask(false)]);
+    Reflect.apply(listen, document, ['__WAYMARK_SETTLE__-load', ask(true)]);
   } catch (e) { /* */ }
   for (const name of ['setTimeout', 'clearTimeout']) {
     const orig = globalThis[name];
@@ -128,13 +135,72 @@
           if (name === 'clearTimeout') pending.delete(args[0]);
           else {
             const t = now(), d = Math.max(0, Number(args[1]) || 0);
-            if (d <= SHORT && t - lastInput <= SHORT) {
-              if (pending.size >= 64) for (const [id, due] of pending) if (due < t) pending.delete(id);
-              if (pending.size < 64) pending.set(r, t + d);
+            const input = d <= SHORT && t - lastInput <= SHORT;
+            if (input || (d <= LOADING && t - lastLoad <= SHORT)) {
+              if (pending.size >= 64) for (const [id, [due]] of pending) if (due < t) pending.delete(id);
+              if (pending.size < 64) pending.set(r, [t + d, !input && d > SHORT]);
             }
           }
         } catch (e) { /* */ }
         return r;
+      },
+    });
+  }
+  // Work the document's loading starts (until SHORT ms after its load event)
+  // besides timers: a fetch or XMLHttpRequest until it ends (at most
+  // REQUEST ms: a long poll is the network rules' business), a frame callback
+  // until it runs. The navigation's settle waits for them (settle.js quiet
+  // asks with '-load'), so what their answers bring is not missed in the
+  // moment before the browser reports the request.
+  const REQUEST = 1000;
+  const loadWork = (due) => {
+    const t = now();
+    if (t - lastLoad > SHORT) return null;
+    if (pending.size >= 64) for (const [id, [d]] of pending) if (d < t) pending.delete(id);
+    if (pending.size >= 64) return null;
+    const k = {};
+    pending.set(k, [t + due, true]);
+    return k;
+  };
+  const then = Promise.prototype.then;
+  if (typeof globalThis.fetch === 'function') {
+    globalThis.fetch = new Proxy(globalThis.fetch, {
+      apply(target, self, args) {
+        const r = Reflect.apply(target, self, args);
+        try {
+          const k = loadWork(REQUEST);
+          if (k) { const done = () => { pending.delete(k); }; Reflect.apply(then, r, [done, done]); }
+        } catch (e) { /* */ }
+        return r;
+      },
+    });
+  }
+  const XHR = globalThis.XMLHttpRequest && XMLHttpRequest.prototype;
+  if (XHR && typeof XHR.send === 'function') {
+    const send = XHR.send;
+    Object.defineProperty(XHR, 'send', {
+      configurable: true, writable: true, enumerable: false,
+      value: new Proxy(send, {
+        apply(target, self, args) {
+          try {
+            const k = loadWork(REQUEST);
+            if (k) Reflect.apply(listen, self, ['loadend', () => { pending.delete(k); }, { once: true }]);
+          } catch (e) { /* */ }
+          return Reflect.apply(target, self, args);
+        },
+      }),
+    });
+  }
+  if (typeof globalThis.requestAnimationFrame === 'function') {
+    globalThis.requestAnimationFrame = new Proxy(globalThis.requestAnimationFrame, {
+      apply(target, self, args) {
+        let k = null;
+        try {
+          k = loadWork(SHORT);
+          const cb = args[0];
+          if (k && typeof cb === 'function') args = [function (ts) { pending.delete(k); return Reflect.apply(cb, this, [ts]); }];
+        } catch (e) { /* */ }
+        return Reflect.apply(target, self, args);
       },
     });
   }

@@ -84,9 +84,9 @@ func (s *Session) waitLoaded(ctx context.Context, before evSnap) bool {
 			return true
 		}
 		ictx, cancel := context.WithTimeout(ctx, time.Second)
-		pi, err := s.info(ictx)
+		ready, err := s.readyState(ictx)
 		cancel()
-		if err == nil && pi.Ready == "complete" {
+		if err == nil && ready == "complete" {
 			return true
 		}
 		select {
@@ -96,6 +96,24 @@ func (s *Session) waitLoaded(ctx context.Context, before evSnap) bool {
 		}
 	}
 	return false
+}
+
+// readyState is the top document's document.readyState, read in the
+// overlay's world without installing the overlay: while the document is
+// still loading, that script would only slow its loading down.
+func (s *Session) readyState(ctx context.Context) (string, error) {
+	w, err := s.topWorld(ctx)
+	if err != nil {
+		return "", err
+	}
+	res, err := proto.RuntimeEvaluate{Expression: "document.readyState", ContextID: w.ctxID, ReturnByValue: true}.Call(w.p.Context(ctx))
+	if err != nil {
+		return "", err
+	}
+	if res.ExceptionDetails != nil {
+		return "", jsError(res.ExceptionDetails)
+	}
+	return res.Result.Value.Str(), nil
 }
 
 // settleQuiet is how long the network must be silent after an input before
@@ -208,21 +226,28 @@ func (e *pageEvents) netSettled(since time.Time) bool {
 // responses may change the page again: once more). It reports whether the
 // network settled within ctx, and whether the page's DOM went quiet.
 func (s *Session) settleLoaded(ctx context.Context) (idle, quiet bool) {
+	idle, p := s.settleLoadedPage(ctx)
+	return idle, p.Quiet
+}
+
+// settleLoadedPage is settleLoaded that also gives settle.js's last answer
+// (when the page last changed, where it is); not ok when it did not ask.
+func (s *Session) settleLoadedPage(ctx context.Context) (idle bool, p settledPage) {
 	e := s.ev
 	start := time.Now()
 	for {
 		if !e.waitFor(ctx, 50*time.Millisecond, func() bool { return e.netSettled(start) }) {
-			return false, quiet
+			return false, p
 		}
-		quiet = true
+		p = settledPage{Quiet: true}
 		if e.pendingDialog() == nil {
-			quiet = s.pageQuiet(ctx)
+			p = s.pageQuietSince(ctx, true)
 		}
 		e.mu.Lock()
 		ok := e.netSettled(start)
 		e.mu.Unlock()
 		if ok || ctx.Err() != nil {
-			return ok, quiet
+			return ok, p
 		}
 	}
 }
@@ -231,23 +256,68 @@ func (s *Session) settleLoaded(ctx context.Context) (idle, quiet bool) {
 // changed for domQuiet (at most domQuietMax); false when they kept changing
 // or the page did not answer.
 func (s *Session) pageQuiet(ctx context.Context) bool {
+	return s.pageQuietSince(ctx, false).Quiet
+}
+
+// settledPage is settle.js's answer: whether the page went quiet, how long
+// ago it last changed, and where it is.
+type settledPage struct {
+	Quiet  bool    `json:"quiet"`
+	Since  float64 `json:"since"` // ms from the last change to the answer
+	URL    string  `json:"url"`
+	Title  string  `json:"title"`
+	Status int     `json:"status"`
+	// Scriptless: the document cannot change itself (answered at once).
+	Scriptless bool    `json:"scriptless"`
+	Waited     float64 `json:"waited"` // ms the page watched itself
+	at         time.Time
+	ok         bool
+}
+
+// lastChange is when the page last changed (zero: not known).
+func (p settledPage) lastChange() time.Time {
+	if !p.ok || p.Since < 0 {
+		return time.Time{}
+	}
+	return p.at.Add(-time.Duration(p.Since * float64(time.Millisecond)))
+}
+
+// pageQuietSince asks the top document (settle.js) to wait until its DOM and
+// layout have not changed for domQuiet (at most domQuietMax), and where it
+// is, in one call (no overlay needed). With fromLoad (after a navigation) the
+// quiet time counts from the document's last change since it began (or the
+// page's last request, if that started or ended later), so a page already
+// quiet is answered at once; a document that cannot change itself (no
+// script, frame, plugin, handler attribute or shadow root) is quiet at once.
+func (s *Session) pageQuietSince(ctx context.Context, fromLoad bool) settledPage {
 	qctx, cancel := context.WithTimeout(ctx, domQuietMax+300*time.Millisecond)
 	defer cancel()
 	w, err := s.topWorld(qctx)
 	if err != nil {
-		return false
+		return settledPage{}
 	}
-	var r struct {
-		Quiet bool `json:"quiet"`
+	var r settledPage
+	asked := map[string]any{"quiet": domQuiet.Milliseconds(), "max": domQuietMax.Milliseconds(), "fromLoad": fromLoad}
+	if fromLoad {
+		// The page's last request started or ended this long ago: what its
+		// answer brings comes after, so the quiet time counts from it too.
+		s.ev.mu.Lock()
+		asked["netAgo"] = time.Since(s.ev.lastNet).Milliseconds()
+		s.ev.mu.Unlock()
 	}
-	if err := s.call(qctx, w, "quiet", map[string]any{"quiet": domQuiet.Milliseconds(), "max": domQuietMax.Milliseconds()}, &r); err != nil {
-		return false
+	if err := s.recCall(qctx, w, "settled", asked, &r); err != nil {
+		return settledPage{}
 	}
-	return r.Quiet
+	r.at, r.ok = time.Now(), true
+	return r
 }
 
-// afterNav waits for a navigation the session started and describes the page.
-func (s *Session) afterNav(ctx context.Context, before evSnap, sameDocument bool) *PageState {
+// afterNav waits for a navigation the session started and describes the
+// page. With a banner trigger, the banner hook runs while the page settles
+// (its first look at the loaded page needs no quiet DOM: what a rule closes
+// is waited for by the hook itself), and once more after the settle when the
+// page changed after the hook had begun (what it drew late may be a banner).
+func (s *Session) afterNav(ctx context.Context, before evSnap, sameDocument bool, bannerTrigger string) *PageState {
 	cctx, cancel := context.WithTimeout(ctx, s.opts.NavigationTimeout)
 	defer cancel()
 	st := &PageState{Navigated: true}
@@ -256,9 +326,31 @@ func (s *Session) afterNav(ctx context.Context, before evSnap, sameDocument bool
 	} else {
 		st.Loaded = s.waitLoaded(cctx, before)
 	}
-	var quiet bool
-	st.NetworkIdle, quiet = s.settleLoaded(cctx)
-	s.describe(ctx, st)
+	var hook chan *BannerReport
+	var hookStart time.Time
+	if bannerTrigger != "" && !s.opts.Banners.Disabled {
+		hook, hookStart = make(chan *BannerReport, 1), time.Now()
+		go func() { hook <- s.closeBannersOnly(ctx, bannerTrigger) }()
+	}
+	idle, p := s.settleLoadedPage(cctx)
+	st.NetworkIdle = idle
+	quiet := p.Quiet
+	if p.ok && p.URL != "" {
+		st.URL, st.Title, st.Status = p.URL, p.Title, p.Status
+		st.Dialogs = s.ev.takeDialogs()
+	} else {
+		s.describe(ctx, st)
+	}
+	if hook != nil {
+		rep := <-hook
+		if lc := p.lastChange(); rep.Found == 0 && rep.Closed == 0 && (lc.IsZero() || lc.After(hookStart)) && ctx.Err() == nil {
+			// The page changed after the hook's look began: look again.
+			rep = s.closeBannersOnly(ctx, bannerTrigger)
+		}
+		s.renumberAfterBanners(ctx, rep)
+		s.bannerHost = hostOf(st.URL)
+		st.Banners = worthSaying(rep)
+	}
 	if !st.Loaded {
 		st.Note = fmt.Sprintf("The page was still loading after %s; it may be usable anyway: list or extract to check.", s.opts.NavigationTimeout)
 	} else if !st.NetworkIdle {
@@ -317,7 +409,6 @@ func (s *Session) Navigate(ctx context.Context, rawURL string) (*PageState, erro
 		}
 		st.Note = joinNote(fell, st.Note)
 	}
-	st.Banners = s.bannersAfter(ctx, "navigate")
 	return st, nil
 }
 
@@ -395,7 +486,7 @@ func (s *Session) navigate(ctx context.Context, u string) (*PageState, error) {
 	if res.ErrorText != "" {
 		return nil, &navFailed{url: u, text: res.ErrorText}
 	}
-	return s.afterNav(ctx, before, res.LoaderID == ""), nil
+	return s.afterNav(ctx, before, res.LoaderID == "", "navigate"), nil
 }
 
 // Back goes one step back in the tab's history.
@@ -427,7 +518,7 @@ func (s *Session) history(ctx context.Context, delta int) (*PageState, error) {
 	if err := (proto.PageNavigateToHistoryEntry{EntryID: h.Entries[i].ID}).Call(p); err != nil {
 		return nil, err
 	}
-	return s.afterNav(ctx, before, false), nil
+	return s.afterNav(ctx, before, false, ""), nil
 }
 
 // Reload reloads the page.
@@ -442,9 +533,7 @@ func (s *Session) Reload(ctx context.Context) (*PageState, error) {
 	if err := (proto.PageReload{}).Call(s.page.Context(ctx)); err != nil {
 		return nil, err
 	}
-	st := s.afterNav(ctx, before, false)
-	st.Banners = s.bannersAfter(ctx, "reload")
-	return st, nil
+	return s.afterNav(ctx, before, false, "reload"), nil
 }
 
 // WaitOptions say what to wait for. Ms, NetworkIdle and State (load,

@@ -147,3 +147,120 @@ func TestListWaitsForResultsOnTheirWay(t *testing.T) {
 		t.Fatalf("a request open for 2 s held the list: %q", r.Note)
 	}
 }
+
+// Pages whose loading leaves work for after the load event that settle.js
+// and marks.js take as evidence, and pages that cannot change themselves.
+func init() {
+	late := func(title, setup string) string {
+		return `<!doctype html><html><head><meta charset="utf-8"><title>` + title + `</title></head>
+<body><main><h1>` + title + `</h1></main><script>
+function add(name) { const b = document.createElement('button'); b.textContent = name; document.querySelector('main').append(b); document.title = name; }
+` + setup + `
+</script></body></html>`
+	}
+	// A timer longer than an input's (100 ms), set by the load event, within
+	// what a loading timer may take (250 ms).
+	extraPages["/late-240.html"] = late("Late 240", `addEventListener('load', () => setTimeout(() => add('Button after 240 ms'), 240));`)
+	// Drawn in the next frame after load.
+	extraPages["/late-frame.html"] = late("Late frame", `addEventListener('load', () => requestAnimationFrame(() => add('Frame button')));`)
+	// An XMLHttpRequest whose answer is drawn.
+	extraPages["/late-xhr.html"] = late("Late XHR", `addEventListener('load', () => { const x = new XMLHttpRequest(); x.open('GET', '/slow?ms=200'); x.onload = () => setTimeout(() => add('XHR button'), 10); x.send(); });`)
+	// A long poll opened at load that never answers.
+	extraPages["/long-poll.html"] = late("Long poll", `add('Ready button'); addEventListener('load', () => fetch('/hang').catch(() => {}));`)
+	// A consent banner drawn 240 ms after the load event.
+	extraPages["/late-banner.html"] = late("Late banner", `addEventListener('load', () => setTimeout(() => {
+  const b = document.createElement('div');
+  b.style.cssText = 'position:fixed;bottom:0;left:0;right:0;background:#eee;padding:10px';
+  b.innerHTML = 'We use cookies to improve the shop. <button class="a">Accept all</button> <button class="r">Reject all</button>';
+  b.querySelector('.a').onclick = () => { window.choice = 'accept'; b.remove(); };
+  b.querySelector('.r').onclick = () => { window.choice = 'reject'; b.remove(); };
+  document.body.append(b);
+}, 240));`)
+
+	static := func(title, head, body string) string {
+		return `<!doctype html><html><head><meta charset="utf-8"><title>` + title + `</title>` + head + `</head><body` + body + `</body></html>`
+	}
+	extraPages["/scriptless.html"] = static("Scriptless", `<style>h1 { color: navy }</style>`, `><main><h1>Plain</h1><p>Text and <a href="#x">a link</a>.</p><img alt="" width="1" height="1" src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></main>`)
+	extraPages["/scriptless-onload.html"] = static("Onload attribute", ``, ` onload="setTimeout(() => { const b = document.createElement('button'); b.textContent = 'Onload button'; document.body.append(b); document.title = 'Onload button'; }, 150)"><main><h1>Onload</h1></main>`)
+	extraPages["/scriptless-script.html"] = static("Script", `<script>document.title = 'Script';</script>`, `><main><h1>Script</h1></main>`)
+	extraPages["/scriptless-frame.html"] = static("Frame", ``, `><main><h1>Frame</h1><iframe srcdoc="<p>inner</p>"></iframe></main>`)
+	extraPages["/scriptless-shadow.html"] = static("Shadow", ``, `><main><h1>Shadow</h1><div><template shadowrootmode="open"><p>in a shadow root</p></template></div></main>`)
+}
+
+// What a page's loading starts just before or at its load event (a timer
+// longer than an input's, a frame callback, a request by XMLHttpRequest, a
+// timer of a handler attribute) is there when the navigation returns, and in
+// the title it reports; a page whose long poll never answers
+// still returns, loaded and idle (the poll does not hold it to the cap).
+func TestNavigateWaitsForLoadingWork(t *testing.T) {
+	s := newSession(t, func(o *Options) { o.NavigationTimeout = 8 * time.Second })
+	for _, c := range []struct {
+		page, want string
+	}{
+		{"/late-240.html", "Button after 240 ms"},
+		{"/late-frame.html", "Frame button"},
+		{"/late-xhr.html", "XHR button"},
+		{"/long-poll.html", "Ready button"},
+		{"/scriptless-onload.html", "Onload button"},
+	} {
+		st, err := s.Navigate(testCtx(t), site.URL+c.page)
+		if err != nil {
+			t.Fatalf("%s: %v", c.page, err)
+		}
+		if !st.Loaded || !st.NetworkIdle || st.Note != "" {
+			t.Errorf("%s: not settled: %+v", c.page, st)
+		}
+		// The title the navigation reports is read when the page settled:
+		// the late work renames the page.
+		if st.Title != c.want {
+			t.Errorf("%s: the navigation settled before %q was there (title %q)", c.page, c.want, st.Title)
+		}
+		if got := evalText(t, s, `() => document.body.innerText`); !strings.Contains(got, c.want) {
+			t.Errorf("%s: the navigation returned before %q was there: %q", c.page, c.want, got)
+		}
+	}
+}
+
+// A document that cannot change itself (no script, frame, plugin, event
+// handler attribute or shadow root) is settled at once after its load
+// event; any of those makes it a page that may still change.
+func TestSettleKnowsScriptlessPages(t *testing.T) {
+	s := newSession(t)
+	for _, c := range []struct {
+		page       string
+		scriptless bool
+	}{
+		{"/scriptless.html", true},
+		{"/scriptless-onload.html", false},
+		{"/scriptless-script.html", false},
+		{"/scriptless-frame.html", false},
+		{"/scriptless-shadow.html", false},
+		{"/late-timer.html", false},
+	} {
+		open(t, s, c.page)
+		p := s.pageQuietSince(testCtx(t), true)
+		if !p.ok || !p.Quiet {
+			t.Fatalf("%s: no quiet answer: %+v", c.page, p)
+		}
+		if p.Scriptless != c.scriptless {
+			t.Errorf("%s: scriptless %v, want %v", c.page, p.Scriptless, c.scriptless)
+		}
+		if c.scriptless && p.Waited != 0 {
+			t.Errorf("%s: a page that cannot change was watched for %v ms", c.page, p.Waited)
+		}
+	}
+}
+
+// A consent banner a page draws just after its load event (after the banner
+// hook, which runs while the page settles, had its first look) is closed by
+// the navigation's hook all the same.
+func TestNavigateClosesBannerDrawnAfterLoad(t *testing.T) {
+	s := newSession(t, func(o *Options) { o.Logf = t.Logf })
+	st := open(t, s, "/late-banner.html")
+	if st.Banners == nil || st.Banners.Closed < 1 {
+		t.Fatalf("after navigate: banners %+v", st.Banners)
+	}
+	if got := evalText(t, s, `() => String(window.choice)`); got != "reject" {
+		t.Fatalf("the banner was answered %q, want reject", got)
+	}
+}

@@ -232,6 +232,8 @@ func (s *Session) preparePage(p *rod.Page) {
 	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
 	defer cancel()
 	_, _ = proto.PageAddScriptToEvaluateOnNewDocument{Source: marksJS}.Call(p.Context(ctx))
+	// The change recorder, in the overlay's world from each document's start.
+	_, _ = proto.PageAddScriptToEvaluateOnNewDocument{Source: settleJS, WorldName: worldName}.Call(p.Context(ctx))
 	s.followFrames()
 	s.autoAttach(ctx, string(p.SessionID))
 }

@@ -1112,65 +1112,6 @@
     })();
   }
 
-  // quiet: evidence that the page has stopped changing. It resolves once
-  // arg.quiet ms (default 50; longer for a page changing in a slower rhythm)
-  // have passed with no change to the DOM (nodes,
-  // attributes, text; not the overlay's own marks or badges), no layout shift
-  // reported by the browser, the same document size and no short timer of the
-  // page's loading still due (marks.js); or after arg.max ms
-  // (default 500) with quiet false. It answers how long it waited.
-  function quiet(arg) {
-    const q = Math.max(10, Number(arg && arg.quiet) || 50);
-    const max = Math.min(Math.max(q, Number(arg && arg.max) || 500), 5000);
-    const start = performance.now();
-    let last = start;
-    const ours = r => {
-      if (r.type === 'attributes' && r.attributeName && r.attributeName.startsWith('data-blind-')) return true;
-      return !!(S.host && (r.target === S.host || (S.host.contains && S.host.contains(r.target))));
-    };
-    // The window grows with the rhythm of the changes seen: a page that draws
-    // every 30 ms on a busy machine must show a gap of 2.5 rhythms, not 50 ms
-    // (at most 250 ms).
-    let need = q, prev = -1;
-    const changed = t => {
-      if (prev >= 0 && t - prev < 250) need = Math.min(250, Math.max(need, 2.5 * (t - prev)));
-      prev = t;
-      last = t;
-    };
-    const mo = new MutationObserver(recs => {
-      for (const r of recs) if (!ours(r)) { changed(performance.now()); return; }
-    });
-    mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-    let po = null;
-    try {
-      po = new PerformanceObserver(l => { if (l.getEntries().some(e => !e.hadRecentInput)) last = performance.now(); });
-      po.observe({ type: 'layout-shift' });
-    } catch (e) { po = null; }
-    const sizeOf = () => {
-      const de = document.documentElement;
-      return de ? de.scrollWidth + 'x' + de.scrollHeight : '';
-    };
-    let size = sizeOf();
-    return new Promise(res => {
-      const tick = () => {
-        const t = performance.now();
-        const sz = sizeOf();
-        if (sz !== size) { size = sz; last = t; }
-        // A short timer the page set while loading is still due (marks.js).
-        if (!document.dispatchEvent(new CustomEvent('__WAYMARK_SETTLE__', { cancelable: true }))) last = t;
-        if (t - last >= need || t - start >= max) {
-          for (const r of mo.takeRecords()) if (!ours(r)) { last = t; break; }
-          mo.disconnect();
-          if (po) po.disconnect();
-          res({ quiet: t - last >= need, waited: Math.round(t - start) });
-          return;
-        }
-        setTimeout(tick, Math.max(4, Math.min(16, need - (t - last))));
-      };
-      setTimeout(tick, Math.min(16, q));
-    });
-  }
-
   // Host code only (never the model): the state of a CSS selector's first match.
   function selectorState(arg) {
     let el = null;
@@ -1183,7 +1124,7 @@
 
   const OPS = {
     list, check, point, focus: focusEl, selectAll, value: fieldValue, select: selectOption, info,
-    framePoint, summary, showOverlay, hideOverlay, settle, turn, quiet, scrollBy, selectorState,
+    framePoint, summary, showOverlay, hideOverlay, settle, turn, scrollBy, selectorState,
   };
 
   W.call = (op, arg) => {

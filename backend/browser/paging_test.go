@@ -271,3 +271,51 @@ func TestFocusPastFirstWindowHasNumber(t *testing.T) {
 		}
 	}
 }
+
+func init() {
+	// 120 links, then a form: its fields lie past a first window's prefix.
+	var b strings.Builder
+	b.WriteString(`<!doctype html><html><head><meta charset="utf-8"><title>Long form</title></head><body><main><h1>Long form</h1><ul>`)
+	for i := 1; i <= 120; i++ {
+		fmt.Fprintf(&b, `<li><a href="#%d">Entry %d</a></li>`, i, i)
+	}
+	b.WriteString(`</ul><form><label for="e">Email</label> <input id="e"> <label for="c">Comment</label> <textarea id="c"></textarea></form></main></body></html>`)
+	extraPages["/long-form.html"] = b.String()
+}
+
+// read page (the summary) after a first window gives the fields past its
+// prefix their numbers too: the rest of the page is numbered, the prefix
+// keeping its numbers, as a focus move does.
+func TestSummaryFieldsPastFirstWindowHaveNumbers(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "/long-form.html")
+	first := mustList(t, s, ListOptions{Limit: 50})
+	if !first.TotalAtLeast {
+		t.Fatalf("the first window numbered the whole page (total %d): nothing to test", first.Total)
+	}
+	sum, err := s.Extract(testCtx(t), "summary")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"Email": 121, "Comment": 122}
+	if len(sum.Fields) != len(want) {
+		t.Fatalf("fields %+v", sum.Fields)
+	}
+	for _, f := range sum.Fields {
+		if f.Number != want[f.Label] {
+			t.Errorf("field %q has number %d, want %d", f.Label, f.Number, want[f.Label])
+		}
+		if !strings.Contains(sum.Text, fmt.Sprintf("%d: ", want[f.Label])) {
+			t.Errorf("read page does not say number %d for %q: %s", want[f.Label], f.Label, sum.Text)
+		}
+	}
+	if got := mustList(t, s, ListOptions{Limit: 10, Offset: 120}).Items; len(got) != 2 || got[0].Name != "Email" || got[0].Number != 121 {
+		t.Fatalf("the list after read page: %+v", got)
+	}
+	back := mustList(t, s, ListOptions{Limit: 50})
+	for i, it := range first.Items {
+		if back.Items[i].ID != it.ID || back.Items[i].Number != it.Number {
+			t.Fatalf("number %d changed after read page: %s then %s", it.Number, it.ID, back.Items[i].ID)
+		}
+	}
+}

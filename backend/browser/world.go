@@ -25,6 +25,12 @@ var overlayJS string
 //go:embed marks.js
 var marksJS string
 
+// settleJS records, in the overlay's world of every document from its start,
+// when the document last changed (the settle after a navigation).
+//
+//go:embed settle.js
+var settleJS string
+
 // settleEvent is the name of the event the overlay dispatches to ask
 // marks.js whether short timers set by an input are pending: random per
 // process, so pages cannot listen for it or answer it.
@@ -37,6 +43,7 @@ var settleEvent = func() string {
 func init() {
 	marksJS = strings.ReplaceAll(marksJS, "__WAYMARK_SETTLE__", settleEvent)
 	overlayJS = strings.ReplaceAll(overlayJS, "__WAYMARK_SETTLE__", settleEvent)
+	settleJS = strings.ReplaceAll(settleJS, "__WAYMARK_SETTLE__", settleEvent)
 }
 
 // worldName names the isolated JavaScript world the overlay runs in. Chromium
@@ -159,6 +166,60 @@ func (s *Session) call(ctx context.Context, w *world, op string, arg any, out an
 		return nil
 	}
 	return fmt.Errorf("overlay %s: the frame kept changing", op)
+}
+
+// recCall runs fn of settle.js (in the overlay's world, without the overlay)
+// and decodes its answer into out; in a document older than the session it
+// starts settle.js first.
+func (s *Session) recCall(ctx context.Context, w *world, fn string, arg any, out any) error {
+	p := w.p.Context(ctx)
+	for attempt := 0; attempt < 4; attempt++ {
+		res, err := proto.RuntimeCallFunctionOn{
+			FunctionDeclaration: `async function(fn, arg) {
+				const R = globalThis.__waymarkRec;
+				if (!R) return "` + missingMark + `";
+				return JSON.stringify(await R[fn](arg));
+			}`,
+			ExecutionContextID: w.ctxID,
+			Arguments:          []*proto.RuntimeCallArgument{{Value: gson.New(fn)}, {Value: gson.New(arg)}},
+			ReturnByValue:      true,
+			AwaitPromise:       true,
+		}.Call(p)
+		if err != nil {
+			if contextGone(err) && ctx.Err() == nil {
+				nw, werr := s.world(ctx, w.frameID)
+				if werr != nil {
+					return werr
+				}
+				w.ctxID, w.p = nw.ctxID, nw.p
+				p = w.p.Context(ctx)
+				continue
+			}
+			return err
+		}
+		if res.ExceptionDetails != nil {
+			return jsError(res.ExceptionDetails)
+		}
+		str := res.Result.Value.Str()
+		if str == missingMark {
+			ev, err := proto.RuntimeEvaluate{Expression: settleJS, ContextID: w.ctxID}.Call(p)
+			if err != nil {
+				if contextGone(err) && ctx.Err() == nil {
+					continue
+				}
+				return fmt.Errorf("install settle: %w", err)
+			}
+			if ev.ExceptionDetails != nil {
+				return fmt.Errorf("install settle: %w", jsError(ev.ExceptionDetails))
+			}
+			continue
+		}
+		if err := json.Unmarshal([]byte(str), out); err != nil {
+			return fmt.Errorf("settle %s: bad answer: %w", fn, err)
+		}
+		return nil
+	}
+	return fmt.Errorf("settle %s: the frame kept changing", fn)
 }
 
 // ref returns a handle (remote object id) on an element the overlay knows:

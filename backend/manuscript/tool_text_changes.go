@@ -45,6 +45,11 @@ func TextChanges(ctx context.Context, ws *Workspace, tc *textCache, a TextChange
 	}
 	cur, rev := current(m)
 	res := TextChangesResult{Revision: rev}
+	if a.KnownRevision == rev && rev > 0 {
+		// Nothing changed (the editor's usual question): no history to read.
+		tc.put(m.DocID, rev, cur)
+		return res, nil
+	}
 	var old []byte
 	if a.KnownRevision > 0 && a.KnownRevision <= rev {
 		old, err = tc.at(ctx, ws, m, a.KnownRevision)

@@ -120,70 +120,37 @@ func (s *Session) call(ctx context.Context, w *world, op string, arg any, out an
 	if arg == nil {
 		arg = map[string]any{}
 	}
-	p := w.p.Context(ctx)
-	for attempt := 0; attempt < 4; attempt++ {
-		res, err := proto.RuntimeCallFunctionOn{
-			FunctionDeclaration: callFn,
-			ExecutionContextID:  w.ctxID,
-			Arguments:           []*proto.RuntimeCallArgument{{Value: gson.New(op)}, {Value: gson.New(arg)}},
-			ReturnByValue:       true,
-			AwaitPromise:        true,
-		}.Call(p)
-		if err != nil {
-			if contextGone(err) && ctx.Err() == nil {
-				nw, werr := s.world(ctx, w.frameID)
-				if werr != nil {
-					return werr
-				}
-				w.ctxID, w.p = nw.ctxID, nw.p
-				continue
-			}
-			return err
-		}
-		if res.ExceptionDetails != nil {
-			return jsError(res.ExceptionDetails)
-		}
-		str := res.Result.Value.Str()
-		if str == missingMark {
-			ev, err := proto.RuntimeEvaluate{Expression: overlayJS, ContextID: w.ctxID}.Call(p)
-			if err != nil {
-				if contextGone(err) && ctx.Err() == nil {
-					continue
-				}
-				return fmt.Errorf("install overlay: %w", err)
-			}
-			if ev.ExceptionDetails != nil {
-				return fmt.Errorf("install overlay: %w", jsError(ev.ExceptionDetails))
-			}
-			continue
-		}
-		if out == nil {
-			return nil
-		}
-		if err := json.Unmarshal([]byte(str), out); err != nil {
-			return fmt.Errorf("overlay %s: bad answer: %w", op, err)
-		}
-		return nil
-	}
-	return fmt.Errorf("overlay %s: the frame kept changing", op)
+	return s.worldCall(ctx, w, callFn, overlayJS, "overlay", op, arg, out)
 }
+
+// recFn calls a function of settle.js, or says it is not there yet.
+const recFn = `async function(fn, arg) {
+	const R = globalThis.__waymarkRec;
+	if (!R) return "` + missingMark + `";
+	return JSON.stringify(await R[fn](arg));
+}`
 
 // recCall runs fn of settle.js (in the overlay's world, without the overlay)
 // and decodes its answer into out; in a document older than the session it
 // starts settle.js first.
 func (s *Session) recCall(ctx context.Context, w *world, fn string, arg any, out any) error {
+	return s.worldCall(ctx, w, recFn, settleJS, "settle", fn, arg, out)
+}
+
+// worldCall runs decl(name, arg) in w and decodes its JSON answer into out
+// (nil: ignored). When decl answers missingMark, the script install (the
+// overlay or settle.js) is evaluated in w first; when the frame's document
+// changed under the call, the world is made again. what names the script in
+// errors.
+func (s *Session) worldCall(ctx context.Context, w *world, decl, install, what, name string, arg any, out any) error {
 	p := w.p.Context(ctx)
 	for attempt := 0; attempt < 4; attempt++ {
 		res, err := proto.RuntimeCallFunctionOn{
-			FunctionDeclaration: `async function(fn, arg) {
-				const R = globalThis.__waymarkRec;
-				if (!R) return "` + missingMark + `";
-				return JSON.stringify(await R[fn](arg));
-			}`,
-			ExecutionContextID: w.ctxID,
-			Arguments:          []*proto.RuntimeCallArgument{{Value: gson.New(fn)}, {Value: gson.New(arg)}},
-			ReturnByValue:      true,
-			AwaitPromise:       true,
+			FunctionDeclaration: decl,
+			ExecutionContextID:  w.ctxID,
+			Arguments:           []*proto.RuntimeCallArgument{{Value: gson.New(name)}, {Value: gson.New(arg)}},
+			ReturnByValue:       true,
+			AwaitPromise:        true,
 		}.Call(p)
 		if err != nil {
 			if contextGone(err) && ctx.Err() == nil {
@@ -202,24 +169,27 @@ func (s *Session) recCall(ctx context.Context, w *world, fn string, arg any, out
 		}
 		str := res.Result.Value.Str()
 		if str == missingMark {
-			ev, err := proto.RuntimeEvaluate{Expression: settleJS, ContextID: w.ctxID}.Call(p)
+			ev, err := proto.RuntimeEvaluate{Expression: install, ContextID: w.ctxID}.Call(p)
 			if err != nil {
 				if contextGone(err) && ctx.Err() == nil {
 					continue
 				}
-				return fmt.Errorf("install settle: %w", err)
+				return fmt.Errorf("install %s: %w", what, err)
 			}
 			if ev.ExceptionDetails != nil {
-				return fmt.Errorf("install settle: %w", jsError(ev.ExceptionDetails))
+				return fmt.Errorf("install %s: %w", what, jsError(ev.ExceptionDetails))
 			}
 			continue
 		}
+		if out == nil {
+			return nil
+		}
 		if err := json.Unmarshal([]byte(str), out); err != nil {
-			return fmt.Errorf("settle %s: bad answer: %w", fn, err)
+			return fmt.Errorf("%s %s: bad answer: %w", what, name, err)
 		}
 		return nil
 	}
-	return fmt.Errorf("settle %s: the frame kept changing", fn)
+	return fmt.Errorf("%s %s: the frame kept changing", what, name)
 }
 
 // ref returns a handle (remote object id) on an element the overlay knows:

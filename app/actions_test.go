@@ -16,6 +16,7 @@ import (
 
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/browser"
+	"github.com/waymark/waymark/backend/cli"
 	"github.com/waymark/waymark/backend/manuscript"
 )
 
@@ -83,7 +84,7 @@ var windowActions = map[string]windowAction{
 // an entry, each tool named must be registered, and the tools a method's code
 // names (with the helpers it calls) must be exactly the tools listed.
 func TestWindowActionsAreRegistryTools(t *testing.T) {
-	reg, _ := newRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, browser.NewSessions(browser.Options{}))
+	reg, _ := cli.NewRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, browser.NewSessions(browser.Options{}))
 	calls := toolNamesInCode(t, filepath.Join("..", "backend", "desktop"), reg.Names())
 	typ := reflect.TypeFor[*DesktopApp]()
 	bound := map[string]bool{}
@@ -207,7 +208,7 @@ func toolNamesInCode(t *testing.T, dir string, toolNames []string) map[string][]
 // through the generic door (api.tool('Name', …)) in the registry, so a renamed
 // tool cannot leave a button that fails only when pressed.
 func TestWindowToolCallsAreRegistered(t *testing.T) {
-	reg, _ := newRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, browser.NewSessions(browser.Options{}))
+	reg, _ := cli.NewRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, browser.NewSessions(browser.Options{}))
 	files, err := filepath.Glob(filepath.Join("..", "frontend", "src", "*", "*.svelte"))
 	if err != nil {
 		t.Fatal(err)

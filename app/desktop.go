@@ -15,6 +15,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/waymark/waymark/backend/browser"
+	"github.com/waymark/waymark/backend/cli"
 	"github.com/waymark/waymark/backend/desktop"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
@@ -43,7 +44,7 @@ func runDesktop(opts desktopOptions) error {
 	if err != nil {
 		return fmt.Errorf("embedded user interface: %w", err)
 	}
-	model, err := chooseModel()
+	model, err := cli.ChooseModel()
 	if err != nil {
 		return err
 	}
@@ -56,8 +57,8 @@ func runDesktop(opts desktopOptions) error {
 	// The window's browser: a visible Chromium of its own, started by the first
 	// browser tool, with cookies kept in the user's data folder. Settings may
 	// replace it (download folder, banner budgets).
-	first := browser.NewSessions(browserOptions(false, true))
-	reg, rt := newRegistryWith(ws, model, first)
+	first := browser.NewSessions(cli.BrowserOptions(false, true))
+	reg, rt := cli.NewRegistryWith(ws, model, first)
 	made := false
 	var wctx context.Context // the window's, from OnStartup
 	app := &DesktopApp{desktop.New(desktop.Config{WS: ws, Reg: reg, RT: rt, EnvModel: envModel,
@@ -66,7 +67,7 @@ func runDesktop(opts desktopOptions) error {
 				made = true
 				first.Close()
 			}
-			return browser.NewSessions(desktop.BrowserOptions(browserOptions(false, true), s))
+			return browser.NewSessions(desktop.BrowserOptions(cli.BrowserOptions(false, true), s))
 		},
 		Emit: func(name string, data any) {
 			if wctx != nil {

@@ -18,14 +18,6 @@ import (
 	"github.com/waymark/waymark/backend/store"
 )
 
-// The window's wiring shares these with the command line (backend/cli): one
-// registry, one model choice, one browser setting, one way of speaking results.
-var (
-	newRegistryWith = cli.NewRegistryWith
-	chooseModel     = cli.ChooseModel
-	browserOptions  = cli.BrowserOptions
-)
-
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)

@@ -23,6 +23,7 @@ import (
 	"github.com/waymark/waymark/app/sample"
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/browser"
+	"github.com/waymark/waymark/backend/cli"
 	"github.com/waymark/waymark/backend/desktop"
 	"github.com/waymark/waymark/backend/llm/llmtest"
 	"github.com/waymark/waymark/backend/manuscript"
@@ -86,7 +87,7 @@ func startUI(t *testing.T, b *rod.Browser, dir, doc, db string) *uiEnv {
 		t.Fatal(err)
 	}
 	first := browser.NewSessions(browser.Options{Headless: true})
-	reg, rt := newRegistryWith(ws, agent.Builtin{}, first)
+	reg, rt := cli.NewRegistryWith(ws, agent.Builtin{}, first)
 	bs, err := newBindingServer(os.DirFS(dist))
 	if err != nil {
 		t.Fatal(err)

@@ -24,6 +24,13 @@ func (c *textCache) put(doc, rev int64, text []byte) {
 	c.mu.Unlock()
 }
 
+// holds says whether the text of doc at rev is the one kept.
+func (c *textCache) holds(doc, rev int64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.valid && c.doc == doc && c.rev == rev
+}
+
 // at returns the manuscript's text at rev: from the cache, else rebuilt from
 // the history in SQLite.
 func (c *textCache) at(ctx context.Context, ws *Workspace, m *Manuscript, rev int64) ([]byte, error) {

@@ -43,6 +43,13 @@ func TextChanges(ctx context.Context, ws *Workspace, tc *textCache, a TextChange
 	if err != nil {
 		return TextChangesResult{}, err
 	}
+	var now int64
+	_ = m.Do(func(d *document.Document) error { now = d.Rev(); return nil })
+	if a.KnownRevision == now && now > 0 && tc.holds(m.DocID, now) {
+		// Nothing changed and the caller's text is the one kept: no copy of
+		// the book, no history to read.
+		return TextChangesResult{Revision: now}, nil
+	}
 	cur, rev := current(m)
 	res := TextChangesResult{Revision: rev}
 	if a.KnownRevision == rev && rev > 0 {

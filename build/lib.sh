@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# Shared by the window tiers (build/test.sh desktop, build/screens.sh, build/a11y/session.sh):
+# Shared by the window tiers (build/test.sh desktop, build/screens.sh, build/a11y/session.sh)
+# and build/run.sh without a display:
 # source it, then
 #   start_xvfb WxH LOG     Xvfb on the first free display from :99 up (never the user's own),
 #                          DISPLAY set to it and WAYLAND_DISPLAY unset; returns once the display

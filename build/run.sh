@@ -16,56 +16,31 @@ if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
 fi
 
 echo "run: no display (DISPLAY is not set): opening the window on a private Xvfb display instead"
+# shellcheck source=build/lib.sh
+source build/lib.sh
 work=$(mktemp -d)
-xvfb="" app=""
-cleanup() {
-  [ -n "$app" ] && kill "$app" 2>/dev/null
-  [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null
-  rm -rf "$work"
+app=""
+trap 'stop_app "$app"; rm -rf "$work"' EXIT
+start_xvfb 1280x860 "$work/xvfb.log" || {
+  echo "run: $LIB_ERROR" >&2
+  exit 1
 }
-trap cleanup EXIT
-
-n=99
-while [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ]; do n=$((n + 1)); done
-Xvfb ":$n" -screen 0 1280x860x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
-xvfb=$!
-export DISPLAY=":$n"
-for _ in $(seq 1 50); do xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
 
 bin/waymark "$@" >"$work/app.log" 2>&1 &
 app=$!
-wid=""
-for _ in $(seq 1 120); do
-  wid=$(xdotool search --onlyvisible --name '^Waymark' 2>/dev/null | head -1 || true)
-  [ -n "$wid" ] && break
-  if ! kill -0 "$app" 2>/dev/null; then
-    echo "run: waymark exited before opening its window:" >&2
-    cat "$work/app.log" >&2
-    exit 1
-  fi
-  sleep 0.5
-done
-if [ -z "$wid" ]; then
-  echo "run: no Waymark window appeared within 60 s" >&2
+wait_window "$app" || {
+  echo "run: $LIB_ERROR:" >&2
   cat "$work/app.log" >&2
   exit 1
-fi
-# The window exists at once; its page needs a moment to load and call the backend.
+}
+# The window exists at once; its page needs a moment to load and call the backend:
+# wait for a drawn picture that two screenshots in a row agree on.
 mkdir -p bin/screenshots
 shot=bin/screenshots/run.png
-# Wait for a colourful picture (text drawn) that two screenshots in a row agree on.
-colours=0 prev="" cur=""
-for _ in $(seq 1 40); do
-  import -window "$wid" "$work/shot.png" 2>/dev/null || true
-  colours=$(identify -format '%k' "$work/shot.png" 2>/dev/null || echo 0)
-  cur=$(identify -format '%#' "$work/shot.png" 2>/dev/null || true)
-  [ "$colours" -gt 50 ] && [ "$cur" = "$prev" ] && break
-  prev=$cur
-  sleep 0.5
-done
+wait_stable_screenshot "$WID" "$work/shot.png" 40 0.5 || true
 cp "$work/shot.png" "$shot"
-echo "run: the window \"$(xdotool getwindowname "$wid")\" opened; screenshot: $shot"
-kill "$app" 2>/dev/null || true
+echo "run: the window \"$(xdotool getwindowname "$WID")\" opened; screenshot: $shot"
+stop_app "$app"
 wait "$app" 2>/dev/null || true
 app=""
 

@@ -117,32 +117,57 @@
     for (const t of ['DOMContentLoaded', 'load']) Reflect.apply(listen, globalThis, [t, () => { lastInput = lastLoad = now(); }, { capture: true, passive: true }]);
     const ask = all => e => {
       const t = now();
-      for (const [id, [due, long]] of pending) {
-        if (due < t - 1) pending.delete(id);
+      for (const [id, [due, long, runs]] of pending) {
+        if (due < t - (runs ? OVERDUE : 1)) pending.delete(id);
         else if (all || !long) { e.preventDefault(); return; }
       }
     };
     Reflect.apply(listen, document, ['__WAYMARK_SETTLE__', ask(false)]);
     Reflect.apply(listen, document, ['__WAYMARK_SETTLE__-load', ask(true)]);
   } catch (e) { /* */ }
-  for (const name of ['setTimeout', 'clearTimeout']) {
-    const orig = globalThis[name];
-    if (typeof orig !== 'function') continue;
-    globalThis[name] = new Proxy(orig, {
+  // A loading timer's callback that sets another short timer continues the
+  // loading's work (content drawn in steps, each step's timer set by the
+  // one before): such chains are followed until CHAIN ms after the load
+  // event. A remembered timer leaves the map when its callback runs (or is
+  // cleared), not when it is due: on a busy machine a timer runs late, and
+  // its drawing is still to come (a timer overdue by OVERDUE ms, or one given
+  // as a string, counts until it is due).
+  const CHAIN = 1000, OVERDUE = 1000;
+  let chained = 0;
+  const setT = globalThis.setTimeout, clearT = globalThis.clearTimeout;
+  if (typeof setT === 'function') {
+    globalThis.setTimeout = new Proxy(setT, {
       apply(target, self, args) {
-        const r = Reflect.apply(target, self, args);
+        let keep = false, long = false, runs = false, id;
+        const t = now(), d = Math.max(0, Number(args[1]) || 0);
         try {
-          if (name === 'clearTimeout') pending.delete(args[0]);
-          else {
-            const t = now(), d = Math.max(0, Number(args[1]) || 0);
-            const input = d <= SHORT && t - lastInput <= SHORT;
-            if (input || (d <= LOADING && t - lastLoad <= SHORT)) {
-              if (pending.size >= 64) for (const [id, [due]] of pending) if (due < t) pending.delete(id);
-              if (pending.size < 64) pending.set(r, [t + d, !input && d > SHORT]);
-            }
+          const input = d <= SHORT && t - lastInput <= SHORT;
+          const loading = d <= LOADING && (t - lastLoad <= SHORT || (chained > 0 && t - lastLoad <= CHAIN));
+          keep = input || loading;
+          long = !input && d > SHORT;
+          if (keep && pending.size >= 64) for (const [k, [due]] of pending) if (due < t) pending.delete(k);
+          keep = keep && pending.size < 64;
+          if (keep && typeof args[0] === 'function') {
+            const cb = args[0];
+            runs = true;
+            args = [function (...a) {
+              pending.delete(id);
+              chained++;
+              try { return Reflect.apply(cb, this, a); } finally { chained--; }
+            }, ...Array.prototype.slice.call(args, 1)];
           }
-        } catch (e) { /* */ }
-        return r;
+        } catch (e) { keep = false; }
+        id = Reflect.apply(target, self, args);
+        if (keep) pending.set(id, [t + d, long, runs]);
+        return id;
+      },
+    });
+  }
+  if (typeof clearT === 'function') {
+    globalThis.clearTimeout = new Proxy(clearT, {
+      apply(target, self, args) {
+        try { pending.delete(args[0]); } catch (e) { /* */ }
+        return Reflect.apply(target, self, args);
       },
     });
   }

@@ -32,6 +32,20 @@ let i = 0;
   if (i < 10) setTimeout(step, 15);
 })();
 </script></body></html>`
+	extraPages["/late-pause.html"] = `<!doctype html><html><head><meta charset="utf-8"><title>Late pause</title></head>
+<body><main><h1>Late pause</h1><ul id="l"></ul></main><script>
+// Rows 20 ms apart, then a pause of 150 ms before the last row: the pause is
+// longer than the rhythm's quiet window, but the timer that ends it was set
+// by the chain that began while the page loaded.
+let i = 0;
+(function step() {
+  i++;
+  const li = document.createElement('li'); li.innerHTML = '<a href="#' + i + '">Row ' + i + '</a>';
+  document.getElementById('l').append(li);
+  if (i < 7) setTimeout(step, 20);
+  else if (i === 7) setTimeout(step, 150);
+})();
+</script></body></html>`
 	extraPages["/poller.html"] = `<!doctype html><html><head><meta charset="utf-8"><title>Poller</title></head>
 <body><main><h1>Poller</h1><button>Refresh</button><p id="t"></p></main><script>
 // Never network-idle: a request in flight most of the time, for ever.
@@ -51,6 +65,7 @@ func TestNavigateSettlesByEvidence(t *testing.T) {
 		{"/late-timer.html", "Late button"},
 		{"/late-fetch.html", "Fetched button"},
 		{"/late-chain.html", "Row 10"},
+		{"/late-pause.html", "Row 8"},
 		{"/poller.html", "Refresh"},
 	} {
 		st, err := s.Navigate(testCtx(t), site.URL+c.page)

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
@@ -82,35 +83,88 @@ type BannerReport struct {
 	Note           string   `json:"note,omitempty"`
 }
 
-// consentSource is the script of the consent world, or "" when disabled.
-func (s *Session) consentSource() string {
+// consentSource is the script of the consent world, and autoconsent's
+// rules, which are not in it: they are handed to a document when its
+// autoconsent starts (giveRules). Built once per process; no rules when the
+// autoconsent files are not installed.
+var consentSource = sync.OnceValues(func() (string, json.RawMessage) {
 	cfg := map[string]any{
 		"enabled": true, "autoAction": "optOut", "disabledCmps": []string{}, "enablePrehide": false,
 		"enableCosmeticRules": true, "enableGeneratedRules": true, "detectRetries": 8, "isMainWorld": false,
 		"enableHeuristicDetection": false, "logs": map[string]bool{"errors": false},
 	}
 	cb, _ := json.Marshal(cfg)
-	rules := "null"
+	have := "false"
+	var rules json.RawMessage
 	script, err1 := consentFiles.ReadFile("autoconsent/autoconsent.playwright.js")
 	rb, err2 := consentFiles.ReadFile("autoconsent/compact-rules.json")
-	if err1 == nil && err2 == nil {
-		rules = `{"compact": ` + string(rb) + `}`
+	if err1 == nil && err2 == nil && json.Valid(rb) {
+		have = "true"
+		rules = json.RawMessage(`{"compact": ` + string(rb) + `}`)
 	} else {
 		script = nil
 	}
 	bridge, _ := consentFiles.ReadFile("consent.js")
 	src := strings.Replace(string(bridge), "__WMC_CONFIG__", string(cb), 1)
-	src = strings.Replace(src, "__WMC_RULES__", rules, 1)
-	return src + "\n" + string(script)
+	src = strings.Replace(src, "__WMC_HAVE_RULES__", have, 1)
+	return src + "\n" + string(script), rules
+})
+
+// giveRules hands autoconsent's rules to the frame's consent world when its
+// autoconsent is to start and has none (C.needRules).
+func (s *Session) giveRules(ctx context.Context, frame proto.PageFrameID) {
+	if len(s.consentRules) > 0 {
+		_, _ = s.consentCall(ctx, frame, "rulesIn", s.consentRules)
+	}
+}
+
+// consentAfterLoad starts autoconsent in the page's frames after the top
+// document's load event (at 300 ms, 1.5 s and 4 s), unless the page has
+// moved on: a consent platform the page draws by itself is answered even
+// when no hook looks. Frames whose autoconsent started already cost one
+// short call each.
+func (s *Session) consentAfterLoad(e *pageEvents, loadedAt time.Time) {
+	if s.opts.Banners.Disabled || len(s.consentRules) == 0 {
+		return
+	}
+	e.mu.Lock()
+	doc := e.navCommitted
+	e.mu.Unlock()
+	for _, after := range []time.Duration{300 * time.Millisecond, 1500 * time.Millisecond, 4 * time.Second} {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-time.After(time.Until(loadedAt.Add(after))):
+		}
+		e.mu.Lock()
+		moved := e.navCommitted != doc
+		e.mu.Unlock()
+		if moved || e.pendingDialog() != nil {
+			return
+		}
+		// The session's page is the session's: while a tool runs (it may
+		// switch tabs, and its own hook looks at banners), this round is
+		// left out rather than making the tool wait.
+		if !s.mu.TryLock() {
+			continue
+		}
+		if s.ev == e {
+			ctx, cancel := context.WithTimeout(s.ctx, 2*time.Second)
+			for _, f := range s.frameIDs(ctx) {
+				if v, err := s.consentCall(ctx, f, "want"); err == nil && v.Bool() {
+					s.giveRules(ctx, f)
+				}
+			}
+			cancel()
+		}
+		s.mu.Unlock()
+	}
 }
 
 // installConsent makes every document of p start the consent world.
 func (s *Session) installConsent(ctx context.Context) {
 	if s.opts.Banners.Disabled {
 		return
-	}
-	if s.consentJS == "" {
-		s.consentJS = s.consentSource()
 	}
 	_, _ = proto.PageAddScriptToEvaluateOnNewDocument{Source: s.consentJS, WorldName: consentWorld, RunImmediately: true}.Call(s.page.Context(ctx))
 }
@@ -127,7 +181,9 @@ type consentPoll struct {
 	Lifecycle string   `json:"lifecycle"`
 	Cmps      []string `json:"cmps"`
 	Installed bool     `json:"installed"`
-	Banners   int      `json:"banners"`
+	// NeedRules: autoconsent is to start and waits for its rules.
+	NeedRules bool `json:"needRules"`
+	Banners   int  `json:"banners"`
 	// Looked: autoconsent began a detection attempt while a banner was on
 	// screen, and it has had time to finish.
 	Looked bool `json:"looked"`
@@ -180,9 +236,6 @@ func (s *Session) consentCall(ctx context.Context, frame proto.PageFrameID, fn s
 		}
 		if res.Result.Value.Str() == "\u0000missing" {
 			// A document from before the hook was installed: start the world now.
-			if s.consentJS == "" {
-				s.consentJS = s.consentSource()
-			}
 			if _, err := (proto.RuntimeEvaluate{Expression: s.consentJS, ContextID: w.ExecutionContextID}).Call(p); err != nil {
 				return gson.JSON{}, err
 			}
@@ -308,6 +361,9 @@ func (s *Session) closeBannersOnly(ctx context.Context, trigger string) *BannerR
 					continue
 				}
 				installed = installed && poll.Installed
+				if poll.NeedRules {
+					s.giveRules(pctx, f)
+				}
 				noBanner[f] = poll.Banners == 0
 				for _, m := range poll.Msgs {
 					switch m.Type {

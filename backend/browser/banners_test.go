@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -89,6 +90,42 @@ func TestBannersClosedByRejecting(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func init() {
+	// The consent platform of /banners/cmp.html, its script loaded late: the
+	// banner is drawn 800 ms after the load event, when the navigation has
+	// long returned and no hook is looking.
+	b, err := os.ReadFile("testdata/banners/cmp.html")
+	if err != nil {
+		panic(err)
+	}
+	page := strings.Replace(string(b), `<div id="cc--main" style="`, `<div id="cc--main" hidden style="`, 1)
+	page = strings.Replace(page, "</script>", "addEventListener('load', () => setTimeout(() => { document.getElementById('cc--main').hidden = false; }, 800));\n</script>", 1)
+	extraPages["/banners/cmp-late.html"] = page
+}
+
+// A consent platform whose banner appears after the navigation returned is
+// still answered (rejected) by autoconsent on its own, with no hook asking:
+// autoconsent starts looking shortly after the load event even when the
+// hook saw no banner.
+func TestConsentPlatformDrawnLateIsRejected(t *testing.T) {
+	s := newSession(t)
+	st := open(t, s, "/banners/cmp-late.html")
+	if st.Banners != nil && st.Banners.Closed != 0 {
+		t.Fatalf("something was closed before the banner was drawn: %+v", st.Banners)
+	}
+	deadline := time.Now().Add(8 * time.Second)
+	got := ""
+	for time.Now().Before(deadline) {
+		if got = evalText(t, s, `() => String(window.choice)`); got != "undefined" {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if got != "reject" {
+		t.Fatalf("8 s after the navigation the late banner was answered %q, want reject", got)
 	}
 }
 

@@ -14,6 +14,7 @@ package browser
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -274,8 +275,11 @@ type Session struct {
 	current atomic.Pointer[numbering] // the last list; read by the event loop
 	overlay *overlayState
 
-	consentJS  string // the consent world's script, built once
-	bannerHost string // the host the banner hook last ran on
+	consentJS string // the consent world's script (consentSource)
+	// consentRules are autoconsent's rules, given to a document when its
+	// autoconsent starts (giveRules).
+	consentRules json.RawMessage
+	bannerHost   string // the host the banner hook last ran on
 
 	closeOnce sync.Once
 	closeErr  error
@@ -298,6 +302,7 @@ func Launch(ctx context.Context, opts Options) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{opts: opts}
+	s.consentJS, s.consentRules = consentSource()
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	control := opts.ControlURL
 	if control == "" {

@@ -9,14 +9,43 @@
     state: {},      // autoconsent's last report
     attempts: 0,    // autoconsent's detection attempts so far
     config: __WMC_CONFIG__,
-    rules: __WMC_RULES__,
+    have: __WMC_HAVE_RULES__, // Waymark has autoconsent's rules to give
+    rules: null,    // they come from Go when autoconsent starts (C.rulesIn)
   });
+  // When autoconsent starts looking: at the banner hook's first look at this
+  // document that sees a banner on screen (C.poll), or when Go asks after
+  // the page's load event (C.want: 300 ms, 1.5 s and 4 s after it, so that a
+  // consent platform the page draws by itself, with no hook looking, is
+  // still answered). Its rules (some 250 KB) are not part of the script
+  // every document starts with (that cost every page ~20 ms of its
+  // loading): Go hands them over (C.rulesIn) when C.needRules says so. And a
+  // page with no banner on screen is answered by the hook without
+  // autoconsent's ~25 ms first look over all its rules in the way.
+  const start = () => {
+    if (C.started || !C.initAsked || !C.have) return;
+    C.started = true;
+    C.needRules = !C.rules;
+    if (C.rules) setTimeout(() => globalThis.autoconsentReceiveMessage({ type: 'initResp', config: C.config, rules: C.rules }), 0);
+  };
+  C.want = () => {
+    C.wanted = true;
+    start();
+    return !!C.needRules;
+  };
+  C.rulesIn = (rules) => {
+    if (C.rules || !rules) return false;
+    C.rules = rules;
+    C.needRules = false;
+    globalThis.autoconsentReceiveMessage({ type: 'initResp', config: C.config, rules });
+    return true;
+  };
   globalThis.autoconsentSendMessage = (msg) => {
     if (!msg || typeof msg !== 'object') return;
     switch (msg.type) {
       case 'init':
-        if (!C.rules) return; // no rules installed: autoconsent stays idle
-        setTimeout(() => globalThis.autoconsentReceiveMessage({ type: 'initResp', config: C.config, rules: C.rules }), 0);
+        if (!C.have) return; // no rules installed: autoconsent stays idle
+        C.initAsked = true;
+        if (C.wanted) start();
         return;
       case 'report': {
         const st = msg.state || {};
@@ -195,12 +224,14 @@
     return fixed;
   };
   C.poll = () => {
+    const shown = banners().length;
+    if (shown) { C.wanted = true; start(); }
     const out = C.out;
     C.out = [];
     // looked: a detection attempt began while a banner was on screen and has
     // had time to finish (its rules are DOM checks; evals are answered each poll).
     const looked = C.lookedAt !== undefined && (performance.now() - C.lookedAt > 300 || C.attempts > C.lookedAttempt);
-    return JSON.stringify({ msgs: out, lifecycle: C.state.lifecycle || '', cmps: C.state.detectedCmps || [], installed: !!C.rules, banners: banners().length, looked,
+    return JSON.stringify({ msgs: out, lifecycle: C.state.lifecycle || '', cmps: C.state.detectedCmps || [], installed: !!C.have, needRules: !!C.needRules, banners: shown, looked,
       sinceDetected: C.detectedAt === undefined ? -1 : Math.round(performance.now() - C.detectedAt) });
   };
   C.evalResp = (id, result) => globalThis.autoconsentReceiveMessage({ type: 'evalResp', id, result });

@@ -188,6 +188,7 @@ func (e *pageEvents) start(p *rod.Page) {
 			e.loads++
 			e.bump()
 			e.mu.Unlock()
+			go e.s.consentAfterLoad(e, time.Now())
 		},
 		func(ev *proto.NetworkRequestWillBeSent) {
 			if idleExcluded[ev.Type] {

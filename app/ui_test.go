@@ -729,12 +729,29 @@ func TestUIDesktop(t *testing.T) {
 		e.fill(id, `replace "hundred and twelve steps" with "ninety steps"`)
 		e.keys(input.Enter)
 		e.waitText("[role=status]", `Step 2 is now: replace "hundred and twelve steps" with "ninety steps"`)
+		// Typing not yet saved when the plan is approved is saved first, and
+		// kept: the plan runs on it, the editor is read-only while it runs.
+		e.keys(input.ControlLeft, input.ShiftLeft, input.KeyE)
+		e.keys(input.ControlLeft, input.End)
+		e.page.MustInsertText("\n\nTyped just before the plan ran.\n")
 		e.click("Approve and run")
 		e.fileHas("oak table", true)
 		e.fileHas("ninety steps", true)
 		e.waitText("[role=status]", "Replaced")
-		if txt := e.editorText(); !strings.Contains(txt, "ninety steps") {
-			t.Error("the editor did not receive the plan's edits")
+		e.fileHas("Typed just before the plan ran.", true)
+		if txt := e.editorText(); !strings.Contains(txt, "ninety steps") || !strings.Contains(txt, "Typed just before the plan ran.") {
+			t.Error("the editor did not receive the plan's edits, or lost the typing")
+		}
+		if got := e.js(`() => document.querySelector('.cm-content').getAttribute('contenteditable')`); got != "true" {
+			t.Errorf("after the plan the editor is not editable: contenteditable=%q", got)
+		}
+		// The plan's edits are listed for review, as a command's are.
+		rv := e.waitText("#ms-panel-command .edits", "ninety steps")
+		if !strings.Contains(rv, "oak table") {
+			t.Errorf("the edits to review do not list the plan's first edit: %s", rv)
+		}
+		if strings.Contains(rv, "Typed just before") {
+			t.Errorf("the author's own typing is listed as an edit to review: %s", rv)
 		}
 		// A rejected plan never runs.
 		e.fill("command", `replace "oak table" with "pine table", then replace "ninety steps" with "eighty steps"`)

@@ -123,6 +123,12 @@ export interface PlanRunResult {
   error?: string;
 }
 
+/** EditsSinceResult lists the edits after a revision (manuscript.EditsSinceResult). */
+export interface EditsSinceResult {
+  head: number;
+  edits: { revision: number; op: string; summary: string; before: string; after: string; byteOffset: number; utf16Offset: number }[];
+}
+
 export interface SearchMatch {
   index: number;
   label: string;

@@ -20,32 +20,26 @@ addEventListener('load', () => fetch('/slow?ms=300').then(r => r.text()).then(()
   const b = document.createElement('button'); b.textContent = 'Fetched button'; document.querySelector('main').append(b);
 }, 20)));
 </script></body></html>`
-	extraPages["/late-chain.html"] = `<!doctype html><html><head><meta charset="utf-8"><title>Late chain</title></head>
-<body><main><h1>Late chain</h1><ul id="l"></ul></main><script>
-// Rendering in small steps, 15 ms apart, for 150 ms: the DOM is not quiet
-// until the last step.
+	// Rows drawn one by one, each step's timer set by the step before (next).
+	steps := func(title, next string) string {
+		return `<!doctype html><html><head><meta charset="utf-8"><title>` + title + `</title></head>
+<body><main><h1>` + title + `</h1><ul id="l"></ul></main><script>
 let i = 0;
 (function step() {
   i++;
   const li = document.createElement('li'); li.innerHTML = '<a href="#' + i + '">Row ' + i + '</a>';
   document.getElementById('l').append(li);
-  if (i < 10) setTimeout(step, 15);
+  ` + next + `
 })();
 </script></body></html>`
-	extraPages["/late-pause.html"] = `<!doctype html><html><head><meta charset="utf-8"><title>Late pause</title></head>
-<body><main><h1>Late pause</h1><ul id="l"></ul></main><script>
-// Rows 20 ms apart, then a pause of 150 ms before the last row: the pause is
-// longer than the rhythm's quiet window, but the timer that ends it was set
-// by the chain that began while the page loaded.
-let i = 0;
-(function step() {
-  i++;
-  const li = document.createElement('li'); li.innerHTML = '<a href="#' + i + '">Row ' + i + '</a>';
-  document.getElementById('l').append(li);
-  if (i < 7) setTimeout(step, 20);
-  else if (i === 7) setTimeout(step, 150);
-})();
-</script></body></html>`
+	}
+	// Rendering in small steps, 15 ms apart, for 150 ms: the DOM is not quiet
+	// until the last step.
+	extraPages["/late-chain.html"] = steps("Late chain", `if (i < 10) setTimeout(step, 15);`)
+	// Rows 20 ms apart, then a pause of 150 ms before the last row: the pause
+	// is longer than the rhythm's quiet window, but the timer that ends it was
+	// set by the chain that began while the page loaded.
+	extraPages["/late-pause.html"] = steps("Late pause", `if (i < 7) setTimeout(step, 20); else if (i === 7) setTimeout(step, 150);`)
 	extraPages["/poller.html"] = `<!doctype html><html><head><meta charset="utf-8"><title>Poller</title></head>
 <body><main><h1>Poller</h1><button>Refresh</button><p id="t"></p></main><script>
 // Never network-idle: a request in flight most of the time, for ever.

@@ -53,7 +53,6 @@ var windowActions = map[string]windowAction{
 	"UndoEdit":              {Tools: []string{"UndoRevision"}},
 	"RunCommand":            {Tools: []string{"EditsSince", "RunCursorAgent"}, View: "the command agent (the model or the built-in engine) runs on the registry's tools; RunCursorAgent's result is read for where a find landed"},
 	"Call":                  {View: "any registry tool by name: the window's generic door"},
-	"Spelling":              {Tools: []string{"Spelling"}},
 	"Transcript":            {View: "the saved transcript of the document or browser session"},
 	"SaveDocumentSession":   {View: "the window's own state (cursor, scroll) for the book"},
 	"RecentFiles":           {View: "the window's recent-files list"},

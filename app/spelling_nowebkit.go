@@ -3,5 +3,5 @@
 package main
 
 // enableSpelling: with WebKitGTK 4.0 the window has no spell checking of its
-// own; the spelling list (DesktopApp.Spelling) still works.
+// own; the spelling list (the Spelling tool) still works.
 func enableSpelling() {}

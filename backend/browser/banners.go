@@ -180,7 +180,6 @@ type consentPoll struct {
 	} `json:"msgs"`
 	Lifecycle string   `json:"lifecycle"`
 	Cmps      []string `json:"cmps"`
-	Installed bool     `json:"installed"`
 	// NeedRules: autoconsent is to start and waits for its rules.
 	NeedRules bool `json:"needRules"`
 	Banners   int  `json:"banners"`
@@ -333,7 +332,6 @@ func (s *Session) closeBannersOnly(ctx context.Context, trigger string) *BannerR
 	hctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	rules := map[string]bool{}
-	installed := true
 	for pass := 1; pass <= o.Passes && hctx.Err() == nil; pass++ {
 		rep.Passes = pass
 		passEnd := deadline
@@ -360,7 +358,6 @@ func (s *Session) closeBannersOnly(ctx context.Context, trigger string) *BannerR
 				if json.Unmarshal([]byte(v.Str()), &poll) != nil {
 					continue
 				}
-				installed = installed && poll.Installed
 				if poll.NeedRules {
 					s.giveRules(pctx, f)
 				}
@@ -435,7 +432,7 @@ func (s *Session) closeBannersOnly(ctx context.Context, trigger string) *BannerR
 		rep.Rules = append(rep.Rules, r)
 	}
 	slices.Sort(rep.Rules)
-	if !installed {
+	if len(s.consentRules) == 0 {
 		rep.Note = strings.TrimSpace(rep.Note + " The autoconsent rules are not installed (run bash build/setup.sh); only the generic rules ran.")
 	}
 	if !time.Now().Before(deadline) && ctx.Err() == nil {

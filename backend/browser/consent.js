@@ -231,7 +231,7 @@
     // looked: a detection attempt began while a banner was on screen and has
     // had time to finish (its rules are DOM checks; evals are answered each poll).
     const looked = C.lookedAt !== undefined && (performance.now() - C.lookedAt > 300 || C.attempts > C.lookedAttempt);
-    return JSON.stringify({ msgs: out, lifecycle: C.state.lifecycle || '', cmps: C.state.detectedCmps || [], installed: !!C.have, needRules: !!C.needRules, banners: shown, looked,
+    return JSON.stringify({ msgs: out, lifecycle: C.state.lifecycle || '', cmps: C.state.detectedCmps || [], needRules: !!C.needRules, banners: shown, looked,
       sinceDetected: C.detectedAt === undefined ? -1 : Math.round(performance.now() - C.detectedAt) });
   };
   C.evalResp = (id, result) => globalThis.autoconsentReceiveMessage({ type: 'evalResp', id, result });

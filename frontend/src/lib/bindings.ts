@@ -249,10 +249,11 @@ export interface ConnectionReport {
   summary: string;
 }
 
+/** SpellingResult is the Spelling tool's answer (manuscript.SpellingResult). */
 export interface SpellingResult {
   revision: number;
   languages: string[];
-  words: { word: string; from: number; to: number; count: number }[];
+  words: { word: string; fromByte: number; toByte: number; fromUtf16: number; toUtf16: number; count: number }[];
   more: boolean;
 }
 
@@ -451,7 +452,6 @@ export const api = {
   painted: (name: string, chars: number) => call<void>('Painted', name, chars),
   phase: (name: string) => void call<void>('Phase', name).catch(() => {}),
   layout: (r: import('./layout').LayoutReport) => call<void>('Layout', r),
-  spelling: () => call<SpellingResult>('Spelling'),
   transcript: (kind: string) => call<TranscriptEntry[]>('Transcript', kind),
   saveDocumentSession: (state: string) => call<void>('SaveDocumentSession', state),
   search: (query: string) => call<SearchResult>('Search', query),

@@ -40,9 +40,36 @@ type Message struct {
 }
 
 // Context is what a handler sees of the agent's conversation: only the messages its
-// call imported through _scopes (none when called from the CLI, MCP or the UI).
+// call imported through _scopes (none when called from the CLI, MCP or the UI), and
+// where to report progress while it runs.
 type Context struct {
 	Messages []Message
+	// Progress receives the events of a long-running tool (an agent's steps, a
+	// browsing goal's lines) while it works, so every door can show them: MCP as
+	// progress notifications, the window as events, the CLI as JSON lines. Nil
+	// when no door listens.
+	Progress func(Progress)
+}
+
+// Progress is one event of a running tool, in the words a user reads.
+type Progress struct {
+	// Event says what happened: "command", "step", "tool_call", "tool_result",
+	// "tool_error", "answer", "question", … (doors may show only some).
+	Event string `json:"event"`
+	// Text is a short line for the user, in the language of the request.
+	Text string `json:"text,omitempty"`
+	// Tool names the tool a tool_call/tool_result event is about (for logs and
+	// transcripts, never read aloud).
+	Tool string `json:"tool,omitempty"`
+	// Data is the event's structured payload (a call's arguments, a result).
+	Data json.RawMessage `json:"data,omitempty"`
+}
+
+// Report hands p to the listening door, if any.
+func (c Context) Report(p Progress) {
+	if c.Progress != nil {
+		c.Progress(p)
+	}
 }
 
 // Handler runs a tool: the Activity signature of the agent protocol (call, tool,

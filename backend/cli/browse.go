@@ -6,16 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/llm"
-	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/tools"
+	"github.com/waymark/waymark/backend/waymark"
 )
 
 // runBrowse is `waymark browse [--headless] [URL]`: the terminal loop on a
@@ -32,35 +30,18 @@ func runBrowse(ctx context.Context, args []string, in io.Reader, out io.Writer) 
 	if len(f.Positional) == 1 {
 		start = f.Positional[0]
 	}
-	model, err := ChooseModel()
+	model, err := waymark.ChooseModel()
 	if err != nil {
 		return err
 	}
-	opts := BrowserOptions(f.Headless, true)
+	opts := waymark.BrowserOptions(f.Headless, true)
 	if opts.Headless && !f.Headless {
 		fmt.Fprintln(out, "No display found: the browser runs without a window.")
 	}
 	ss := browser.NewSessions(opts)
 	defer ss.Close()
-	reg, _ := NewRegistryWith(manuscript.NewWorkspace(nil), model, ss)
+	reg := waymark.New(waymark.Config{Model: model, Browser: ss}).Registry
 	return browseLoop(ctx, reg, model, start, in, out)
-}
-
-// BrowserOptions are the browser settings of the CLI: a window unless headless
-// is asked for or there is no display to show it on; keepProfile keeps cookies
-// and logins in the user's data folder (only one process can use it at a time,
-// so only the interactive browse loop asks for it).
-func BrowserOptions(headless, keepProfile bool) browser.Options {
-	o := browser.Options{Headless: headless || (os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "")}
-	if keepProfile {
-		if dir, err := DataDir(); err == nil {
-			o.ProfileDir = filepath.Join(dir, "chromium-profile")
-		}
-	}
-	if u := os.Getenv("WAYMARK_BROWSER_URL"); u != "" {
-		o.ControlURL = u
-	}
-	return o
 }
 
 // browseLoop is the terminal loop of `waymark browse`: a number command or a goal

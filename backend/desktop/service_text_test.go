@@ -137,8 +137,8 @@ func TestDesktopOpensWhileWindowStarts(t *testing.T) {
 			}
 			defer st.Close()
 			ws := manuscript.NewWorkspace(st)
-			reg, rt := testRegistry(ws, agent.Builtin{}, nil)
-			a := New(Config{WS: ws, Reg: reg, RT: rt})
+			w := testParts(ws, agent.Builtin{}, nil)
+			a := New(Config{Waymark: w})
 			OpenWhileStarting(a, func() error { _, err := ws.Open(context.Background(), c.path); return err })
 			v, err := a.ManuscriptInfo()
 			if c.errWords != "" {

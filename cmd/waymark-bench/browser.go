@@ -13,9 +13,8 @@ import (
 
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/browser"
-	"github.com/waymark/waymark/backend/cli"
-	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/tools"
+	"github.com/waymark/waymark/backend/waymark"
 )
 
 // benchPages are the pages of the browser bench, served on loopback.
@@ -194,7 +193,7 @@ func runBenchBrowser(ctx context.Context, runs int, stdout io.Writer) error {
 
 	ss := browser.NewSessions(opts)
 	defer ss.Close()
-	reg, _ := cli.NewRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, ss)
+	reg := waymark.New(waymark.Config{Browser: ss}).Registry
 	var settle, fixed time.Duration
 	steps, byNumber := 0, 0
 	for _, sc := range benchScenarios {

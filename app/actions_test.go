@@ -58,11 +58,11 @@ var windowActions = map[string]windowAction{
 	"ChooseManuscript":      {Tools: []string{"Outline"}, View: "the native open dialog, then OpenManuscript"},
 	"ChooseSavePath":        {View: "the native save dialog"},
 	// Browser.
-	"BrowserCommand":      {Tools: []string{"browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_list_interactives", "browser_overlay_act", "browser_tabs"}, View: "the number command's own browser tool (agent.Browsing.Parse names it), then the numbering and tabs"},
+	"BrowserCommand":      {Tools: []string{"browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_list_interactives", "browser_overlay_act", "browser_tabs"}, View: "the number command's own browser tool (web.Browsing.Parse names it), then the numbering and tabs"},
 	"BrowserAct":          {Tools: []string{"browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_list_interactives", "browser_overlay_act", "browser_tabs"}},
 	"BrowserAnswerDialog": {Tools: []string{"browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_dialog", "browser_list_interactives", "browser_tabs"}},
 	"BrowserRefresh":      {Tools: []string{"browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_list_interactives", "browser_tabs"}},
-	"BrowserGoal":         {View: "the browser assistant (agent.Assistant) pursues the goal with the registry's browser tools"},
+	"BrowserGoal":         {View: "the browser assistant (web.Assistant) pursues the goal with the registry's browser tools"},
 	"BrowserAnswer":       {View: "answers the assistant's open question"},
 	"BrowserSessionState": {View: "the browser session's history and transcript"},
 	"Stop":                {View: "cancels the running command or goal"},

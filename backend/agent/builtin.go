@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -12,10 +11,6 @@ import (
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/textmatch"
 )
-
-// ErrNeedsModel is the built-in engine saying plainly that a task needs
-// understanding it does not have.
-var ErrNeedsModel = errors.New("needs a model server")
 
 // Builtin is the deterministic engine that plays the model's part when no model
 // server is configured. It reads the same messages a model would and answers with

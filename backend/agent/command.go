@@ -472,7 +472,7 @@ func (c *CommandAgent) withModel(ctx context.Context, command string) (any, erro
 	edits := 0
 	var last any
 	l := &Loop{Reg: c.Reg, Model: c.Runtime.LLM(), Activities: modelTools, Prompt: commandPrompt,
-		Conversation: true, OnePerStep: true, Limits: Limits{Turns: turns, Steps: turns, Wall: noWallLimit},
+		Conversation: true, OnePerStep: true, Limits: Limits{Turns: turns, Steps: turns, Wall: NoWallLimit},
 		Guard: func(ctx context.Context, g *Guarded) error {
 			c.emit(Event{Event: "tool_call", Tool: g.Call.Name, Arguments: g.Call.Args})
 			return nil

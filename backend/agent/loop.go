@@ -146,10 +146,10 @@ type saved struct {
 
 const statePrefix = "†state."
 
-// noWallLimit is the wall-time limit of the command agent and the browser
+// NoWallLimit is the wall-time limit of the command agent and the browser
 // assistant: none of their own (a slow local model may read a whole book, a
 // user may take minutes to answer); the caller's context (Stop) ends them.
-const noWallLimit = 1 << 62
+const NoWallLimit = 1 << 62
 
 func (l *Loop) limits() Limits {
 	lim := l.Limits

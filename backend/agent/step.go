@@ -2,11 +2,16 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/waymark/waymark/backend/llm"
 )
+
+// ErrNeedsModel is the built-in engine saying plainly that a task needs
+// understanding it does not have.
+var ErrNeedsModel = errors.New("needs a model server")
 
 // stepper is the one model turn of every agent in this package (the SPEC §4
 // loop, which the command agent and the browser assistant run on, and the

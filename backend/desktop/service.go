@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/web"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/manuscript"
@@ -92,7 +93,7 @@ type App struct {
 	browserMu sync.Mutex
 	downloads []browser.Download
 	// browsing remembers where the last list and reading stopped ("more").
-	browsing agent.Browsing
+	browsing web.Browsing
 	history  []BrowserVisit
 }
 

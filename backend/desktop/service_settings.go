@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/web"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
@@ -323,7 +324,7 @@ func (a *App) Capabilities() Capabilities {
 	m := a.model()
 	_, builtin := m.(agent.Builtin)
 	c := Capabilities{Model: m.Name(), Builtin: builtin, ModelFromEnv: a.envModel, Pandoc: manuscript.PandocPath(), Speech: speechProgram(),
-		NativeDialogs: a.dialogs != nil, Browser: a.newBrowser != nil, Commands: agent.Understood, BrowseCommands: agent.BrowseCommands,
+		NativeDialogs: a.dialogs != nil, Browser: a.newBrowser != nil, Commands: agent.Understood, BrowseCommands: web.BrowseCommands,
 		LayoutReport: os.Getenv(layoutEnv) != ""}
 	c.Formats = []string{"markdown", "html"}
 	if c.Pandoc != "" {

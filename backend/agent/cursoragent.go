@@ -253,12 +253,12 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 	_ = rt.Store.LogEvent(ctx, "cursor_batch", m.DocID, map[string]any{"taskId": res.TaskID, "items": len(portion), "hasMore": more})
 	retries := 0
 	// The one model turn of every agent, here asking for one JSON action.
-	turner := &stepper{model: model, maxTurns: steps}
+	turner := &Stepper{Model: model, MaxTurns: steps}
 	schema := &llm.JSONSchema{Name: "cursor_action", Schema: ActionSchema}
 	for {
-		t, err := turner.step(ctx, request(), schema)
-		res.Steps, res.Tokens = turner.turns, turner.usage
-		var lerr *limitError
+		t, err := turner.Step(ctx, request(), schema)
+		res.Steps, res.Tokens = turner.Turns, turner.Usage
+		var lerr *LimitError
 		if errors.As(err, &lerr) {
 			break
 		}

@@ -41,8 +41,8 @@ func TestStepperOneModelTurn(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			srv := llmtest.New(t, c.reply)
-			s := &stepper{model: clientFor(t, srv.URL()), tools: offered, one: c.one, maxTurns: 1, maxTokens: c.maxTokens}
-			got, err := s.step(context.Background(), []llm.Message{{Role: "user", Content: "go"}}, nil)
+			s := &Stepper{Model: clientFor(t, srv.URL()), Tools: offered, One: c.one, MaxTurns: 1, MaxTokens: c.maxTokens}
+			got, err := s.Step(context.Background(), []llm.Message{{Role: "user", Content: "go"}}, nil)
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {
 					t.Fatalf("err %v, want %q", err, c.err)
@@ -64,7 +64,7 @@ func TestStepperOneModelTurn(t *testing.T) {
 				t.Fatalf("turn %+v, calls %v", got, names)
 			}
 			// The turn limit: a second turn is refused before the model is asked.
-			if _, err := s.step(context.Background(), nil, nil); err == nil || !strings.Contains(err.Error(), "turn limit reached (1)") || len(srv.Requests()) != 1 {
+			if _, err := s.Step(context.Background(), nil, nil); err == nil || !strings.Contains(err.Error(), "turn limit reached (1)") || len(srv.Requests()) != 1 {
 				t.Fatalf("second turn: %v, %d requests", err, len(srv.Requests()))
 			}
 		})
@@ -73,8 +73,8 @@ func TestStepperOneModelTurn(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Text("never"))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	s := &stepper{model: clientFor(t, srv.URL())}
-	if _, err := s.step(ctx, nil, nil); !errors.Is(err, context.Canceled) || len(srv.Requests()) != 0 {
+	s := &Stepper{Model: clientFor(t, srv.URL())}
+	if _, err := s.Step(ctx, nil, nil); !errors.Is(err, context.Canceled) || len(srv.Requests()) != 0 {
 		t.Fatalf("cancelled: %v, %d requests", err, len(srv.Requests()))
 	}
 }

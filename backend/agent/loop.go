@@ -1,3 +1,6 @@
+// Package agent is the engine under Waymark's agents (the author's, in
+// package author, and the web ones, in package web): the execution loop of
+// SPEC §4 and the one model turn every agent takes (Stepper).
 package agent
 
 import (

@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/waymark/waymark/backend/agent/author"
 	"github.com/waymark/waymark/backend/testenv"
 	"github.com/waymark/waymark/backend/waymark"
 
-	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/browser/browsertest"
 )
@@ -50,7 +50,7 @@ func startListener(t *testing.T, start string) *listener {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	r, w := io.Pipe()
 	l := &listener{t: t, in: w, done: make(chan error, 1)}
-	go func() { l.done <- browseLoop(ctx, reg, agent.Builtin{}, start, r, l) }()
+	go func() { l.done <- browseLoop(ctx, reg, author.Builtin{}, start, r, l) }()
 	t.Cleanup(func() {
 		_ = w.Close()
 		<-l.done

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/waymark"
 )
@@ -36,7 +36,7 @@ func TestBrowseLoopByNumbers(t *testing.T) {
 	defer cancel()
 	in := strings.NewReader("list\ntype 1 Kazan\nclick 2\nno\nread page\nsummarise my mail\nquit\n")
 	var out strings.Builder
-	if err := browseLoop(ctx, reg, agent.Builtin{}, srv.URL, in, &out); err != nil {
+	if err := browseLoop(ctx, reg, author.Builtin{}, srv.URL, in, &out); err != nil {
 		t.Fatalf("browse loop: %v", err)
 	}
 	got := out.String()

@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/manuscript"
 	mcpserver "github.com/waymark/waymark/backend/mcp"
@@ -373,7 +373,7 @@ func runAgent(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	w := waymark.New(waymark.Config{WS: ws, Model: model})
-	ca := &agent.CommandAgent{Reg: w.Registry, Runtime: w.Runtime, Emit: func(e agent.Event) { writeJSON(stdout, e, false) }}
+	ca := &author.CommandAgent{Reg: w.Registry, Runtime: w.Runtime, Emit: func(e author.Event) { writeJSON(stdout, e, false) }}
 	if _, err := ca.Run(ctx, f.Positional[0]); err != nil {
 		return 1
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/waymark/waymark/app/sample"
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/browser/browsertest"
 	"github.com/waymark/waymark/backend/llm"
@@ -40,7 +40,7 @@ func browserApp(t *testing.T, db string) *App {
 	}
 	ss := browser.NewSessions(browser.Options{Headless: true, ScreenshotDir: filepath.Join(dir, "shots")})
 	t.Cleanup(func() { ss.Close() })
-	w := testParts(ws, agent.Builtin{}, ss)
+	w := testParts(ws, author.Builtin{}, ss)
 	return New(Config{Waymark: w, NewBrowser: func(Settings) *browser.Sessions { return ss }})
 }
 

@@ -24,7 +24,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
 	"github.com/waymark/waymark/backend/agent/web"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/document"
@@ -40,7 +40,7 @@ type App struct {
 	w   *waymark.App // the registry, workspace and runtime every door shares
 	ws  *manuscript.Workspace
 	reg *tools.Registry
-	rt  *agent.Runtime
+	rt  *author.Runtime
 	st  *store.Store
 
 	// emit sends an event to the window (Wails' EventsEmit, or the UI tier's

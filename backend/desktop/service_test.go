@@ -9,7 +9,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/waymark/waymark/app/sample"
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
@@ -30,7 +30,7 @@ func desktopApp(t *testing.T, text string) (*App, string) {
 	if _, err := ws.Open(context.Background(), doc); err != nil {
 		t.Fatal(err)
 	}
-	w := testParts(ws, agent.Builtin{}, nil)
+	w := testParts(ws, author.Builtin{}, nil)
 	return New(Config{Waymark: w}), doc
 }
 

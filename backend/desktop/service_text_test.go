@@ -14,7 +14,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
 )
@@ -137,7 +137,7 @@ func TestDesktopOpensWhileWindowStarts(t *testing.T) {
 			}
 			defer st.Close()
 			ws := manuscript.NewWorkspace(st)
-			w := testParts(ws, agent.Builtin{}, nil)
+			w := testParts(ws, author.Builtin{}, nil)
 			a := New(Config{Waymark: w})
 			OpenWhileStarting(a, func() error { _, err := ws.Open(context.Background(), c.path); return err })
 			v, err := a.ManuscriptInfo()

@@ -10,7 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
@@ -37,7 +37,7 @@ type Config struct {
 type App struct {
 	WS       *manuscript.Workspace
 	Registry *tools.Registry
-	Runtime  *agent.Runtime
+	Runtime  *author.Runtime
 }
 
 // New assembles the parts cfg names.
@@ -48,13 +48,13 @@ func New(cfg Config) *App {
 	}
 	model := cfg.Model
 	if model == nil {
-		model = agent.Builtin{}
+		model = author.Builtin{}
 	}
 	r := tools.New()
 	manuscript.RegisterTools(r, ws)
 	llm.RegisterTools(r)
-	rt := &agent.Runtime{WS: ws, Store: ws.Store, Model: model}
-	agent.Register(r, rt)
+	rt := &author.Runtime{WS: ws, Store: ws.Store, Model: model}
+	author.Register(r, rt)
 	if cfg.Browser != nil {
 		browser.Register(r, cfg.Browser)
 	}
@@ -67,7 +67,7 @@ func New(cfg Config) *App {
 func ChooseModel() (llm.Model, error) {
 	cfg, ok := llm.ConfigFromEnv()
 	if !ok {
-		return agent.Builtin{}, nil
+		return author.Builtin{}, nil
 	}
 	c, err := llm.NewClient(cfg)
 	if err != nil {

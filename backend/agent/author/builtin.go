@@ -1,4 +1,4 @@
-package agent
+package author
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/textmatch"
@@ -137,7 +138,7 @@ func (b Builtin) decide(msgs []llm.Message) (Action, error) {
 		}
 		text := it.Text
 		if text == "" && it.Markdown == "" {
-			return Action{}, fmt.Errorf("%w: the portions carry no text (includeContent is false), so the built-in engine cannot read them", ErrNeedsModel)
+			return Action{}, fmt.Errorf("%w: the portions carry no text (includeContent is false), so the built-in engine cannot read them", agent.ErrNeedsModel)
 		}
 		if text == "" {
 			text = it.Markdown

@@ -127,6 +127,9 @@ type Loop struct {
 	After func(ctx context.Context, g *Guarded, out any, err error) error
 	// Pause waits between turns.
 	Pause time.Duration
+	// Progress receives what the tools the loop runs report while they work
+	// (a plan's commands), for the door that runs the loop.
+	Progress func(tools.Progress)
 
 	wg sync.WaitGroup
 }
@@ -400,7 +403,7 @@ func (l *Loop) Run(ctx context.Context, session string, msgs []LoopMessage) (Loo
 					cctx = g.Ctx
 				}
 				call := g.Call
-				tc := tools.Context{Messages: scoped(meta, res.State)}
+				tc := tools.Context{Messages: scoped(meta, res.State), Progress: l.Progress}
 				if out == "" && !l.Conversation {
 					// Fire-and-forget: started, not awaited, not stored; failures logged.
 					l.wg.Add(1)
@@ -618,7 +621,7 @@ func (l *Loop) RunSteps(ctx context.Context, steps []PlanStep, order []int, res 
 			return res, fmt.Errorf("step %s: %s was not produced", st.ID, missing)
 		}
 		res.Steps++
-		v, err := l.Reg.Call(ctx, tools.Call{ID: st.ID, Name: st.Tool, Args: mustJSON(resolved), Meta: meta}, tools.Context{Messages: scoped(meta, res.State)})
+		v, err := l.Reg.Call(ctx, tools.Call{ID: st.ID, Name: st.Tool, Args: mustJSON(resolved), Meta: meta}, tools.Context{Messages: scoped(meta, res.State), Progress: l.Progress})
 		if err != nil {
 			res.Errors = append(res.Errors, fmt.Sprintf("step %s (%s): %v", st.ID, st.Tool, err))
 			res.Stopped = "a step failed"

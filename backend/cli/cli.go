@@ -38,7 +38,8 @@ Usage:
                                        inside the files and folders given with --allow-file
   waymark agent [--doc PATH] [--db PATH] "COMMAND"
                                        run an author's command (find, collect, replace, insert, delete,
-                                       summarise) and print the transcript as JSON lines
+                                       summarise): its progress as JSON lines, then its result
+                                       (the RunCommand tool's, as "waymark call RunCommand" prints it)
   waymark browse [--headless] [URL]    browse the web by numbers in the terminal: number commands
                                        (list, click 5, type 3 hello, read page) or, with a model
                                        server, goals in plain words; for use with a screen reader
@@ -343,7 +344,10 @@ func (g grantScope) Bind(ctx context.Context) context.Context {
 	return browser.WithGrant(g.Sessions.Bind(ctx), g.grant)
 }
 
-// runAgent runs one command through the command agent; every event is a JSON line.
+// runAgent runs one command (the RunCommand tool, as every door runs it):
+// each step of its progress is a JSON line as it happens, and the last line
+// is the result ({"event":"result","data":…}) or the error
+// ({"event":"error","error":…}, exit status 1).
 func runAgent(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	f, err := ParseFlags(args, "doc", "db", "max-size")
 	if err == nil && len(f.Positional) != 1 {
@@ -353,29 +357,37 @@ func runAgent(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "waymark: %s\n\n%s", err, Usage)
 		return 2
 	}
-	st, err := OpenStore(f.DB)
-	if err != nil {
+	fail := func(err error) int {
 		writeJSON(stdout, map[string]string{"event": "error", "error": err.Error()}, false)
 		return 1
+	}
+	st, err := OpenStore(f.DB)
+	if err != nil {
+		return fail(err)
 	}
 	defer st.Close()
 	ws := manuscript.NewWorkspace(st)
 	ws.MaxSize = f.MaxSize
 	if f.Doc != "" {
 		if _, err := ws.Open(ctx, f.Doc); err != nil {
-			writeJSON(stdout, map[string]string{"event": "error", "error": err.Error()}, false)
-			return 1
+			return fail(err)
 		}
 	}
 	model, err := waymark.ChooseModel()
 	if err != nil {
-		writeJSON(stdout, map[string]string{"event": "error", "error": err.Error()}, false)
-		return 1
+		return fail(err)
 	}
-	w := waymark.New(waymark.Config{WS: ws, Model: model})
-	ca := &author.CommandAgent{Reg: w.Registry, Runtime: w.Runtime, Emit: func(e author.Event) { writeJSON(stdout, e, false) }}
-	if _, err := ca.Run(ctx, f.Positional[0]); err != nil {
-		return 1
+	reg := waymark.New(waymark.Config{WS: ws, Model: model}).Registry
+	b, _ := json.Marshal(author.RunCommandArgs{Command: f.Positional[0]})
+	res, err := reg.Call(ctx, tools.Call{Name: "RunCommand", Args: b}, tools.Context{Progress: func(p tools.Progress) { writeJSON(stdout, p, false) }})
+	if err != nil {
+		return fail(err)
 	}
+	writeJSON(stdout, tools.Progress{Event: "result", Data: mustJSON(res)}, false)
 	return 0
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
 }

@@ -230,12 +230,18 @@ func (a *App) Call(tool string, args string) (string, error) {
 		defer end()
 		ctx = c
 	}
-	res, err := a.reg.Call(a.browserCtx(ctx), tools.Call{Name: tool, Args: json.RawMessage(args)}, tools.Context{})
+	res, err := a.reg.Call(a.browserCtx(ctx), tools.Call{Name: tool, Args: json.RawMessage(args)}, a.progress())
 	if err != nil {
 		return "", err
 	}
 	b, err := json.Marshal(res)
 	return string(b), err
+}
+
+// progress sends what a running tool reports to the window, as
+// "command:event" events (the transcript's live lines).
+func (a *App) progress() tools.Context {
+	return tools.Context{Progress: func(p tools.Progress) { a.send("command:event", p) }}
 }
 
 // agentTools run an agent for as long as it takes: called through the window's

@@ -9,46 +9,9 @@ import (
 	"time"
 
 	"github.com/waymark/waymark/backend/agent/author"
-	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/manuscript"
+	"github.com/waymark/waymark/backend/tools"
 )
-
-// EditDiff is one edit a command applied, for review: the item's Markdown before
-// and after, the cursor context the edit reported, and where it is in the editor.
-type EditDiff struct {
-	Revision int64  `json:"revision"`
-	Op       string `json:"op"`
-	Summary  string `json:"summary"`
-	Before   string `json:"before"`
-	After    string `json:"after"`
-	Context  string `json:"context"`
-	// Pos is the edit's place in the editor (UTF-16), at the newest revision.
-	Pos int `json:"pos"`
-}
-
-// CommandResult is how a command ended: the transcript's events, the answer,
-// and the edits to review.
-type CommandResult struct {
-	Command  string         `json:"command"`
-	Success  bool           `json:"success"`
-	Answer   string         `json:"answer"`
-	Error    string         `json:"error,omitempty"`
-	Events   []author.Event `json:"events"`
-	Edits    []EditDiff     `json:"edits"`
-	Revision int64          `json:"revision"`
-	// Found is where a find command landed (UTF-16 range in the editor), or nil.
-	Found *Range `json:"found,omitempty"`
-	// Plan is the plan of a command of several steps: shown for approval
-	// (PlanRun, PlanDiscard), not run.
-	Plan *author.PlanProposal `json:"plan,omitempty"`
-}
-
-// Range is a stretch of the editor's text (UTF-16 units).
-type Range struct {
-	From  int    `json:"from"`
-	To    int    `json:"to"`
-	Label string `json:"label"`
-}
 
 // begin registers a cancellable run (a command or a browser goal); only one
 // runs at a time, and Stop cancels it.
@@ -86,100 +49,28 @@ func (a *App) Stop() (string, error) {
 	return fmt.Sprintf("Stopped the %s.", what), nil
 }
 
-// RunCommand runs an author's command through the command agent (the model
-// server when one is configured, else the built-in engine). Each transcript
-// event is also sent as a "command:event" event while it runs, and kept in the
-// document's session.
-func (a *App) RunCommand(command string) (CommandResult, error) {
-	command = strings.TrimSpace(command)
-	if command == "" {
-		return CommandResult{}, errors.New(`type a command, e.g. find the first mention of "Zvezdochkin"`)
+// RunCommand runs an author's command: the RunCommand tool, as every door
+// runs it (the model server when one is configured, else the built-in
+// engine). Its progress is sent as "command:event" events while it runs;
+// the tool keeps the transcript in the book's session.
+func (a *App) RunCommand(command string) (author.RunCommandResult, error) {
+	if strings.TrimSpace(command) == "" {
+		return author.RunCommandResult{}, errors.New(`type a command, e.g. find the first mention of "Zvezdochkin"`)
 	}
-	m, err := a.current()
-	if err != nil {
-		return CommandResult{}, err
+	if _, err := a.current(); err != nil {
+		return author.RunCommandResult{}, err
 	}
 	ctx, done, err := a.begin("command")
 	if err != nil {
-		return CommandResult{}, err
+		return author.RunCommandResult{}, err
 	}
 	defer done()
-	var head int64
-	_ = m.Do(func(d *document.Document) error { head = d.Rev(); return nil })
-	sid := docSessionID(m)
-	_ = a.st.EnsureSession(ctx, sid, "document", m.DocID)
-	res := CommandResult{Command: command, Events: []author.Event{}, Edits: []EditDiff{}}
-	contexts := map[int64]string{}
-	var found *document.PointerJSON
-	ca := &author.CommandAgent{Reg: a.reg, Runtime: a.rt, Emit: func(e author.Event) {
-		res.Events = append(res.Events, e)
-		if e.Event == "answer" {
-			res.Answer = e.Text
-		}
-		if e.Event == "tool_result" {
-			b, _ := json.Marshal(e.Result)
-			var ev manuscript.EditView
-			if json.Unmarshal(b, &ev) == nil && ev.Revision > 0 && ev.Op != "" {
-				contexts[ev.Revision] = ev.Context
-			}
-			if e.Tool == "RunCursorAgent" {
-				var r struct {
-					Success         bool                  `json:"success"`
-					SemanticPointer *document.PointerJSON `json:"semanticPointer"`
-				}
-				if json.Unmarshal(b, &r) == nil && r.Success && r.SemanticPointer != nil {
-					found = r.SemanticPointer
-				}
-			}
-		}
-		a.send("command:event", e)
-		if b, err := json.Marshal(e); err == nil {
-			_ = a.st.AppendTranscript(context.Background(), sid, "event", string(b))
-		}
-	}}
-	a.runMu.Lock()
-	ca.Runtime = a.rt
-	a.runMu.Unlock()
-	out, runErr := ca.Run(ctx, command)
-	if p, ok := out.(author.PlanProposal); ok {
-		res.Plan = &p
+	b, _ := json.Marshal(author.RunCommandArgs{Command: command})
+	res, err := a.reg.Call(a.browserCtx(ctx), tools.Call{Name: "RunCommand", Args: b}, a.progress())
+	if err != nil {
+		return author.RunCommandResult{}, err
 	}
-	res.Success = runErr == nil
-	if runErr != nil {
-		res.Error = runErr.Error()
-		if errors.Is(runErr, context.Canceled) {
-			res.Error = "Stopped."
-		}
-	}
-	var cur int64
-	_ = m.Do(func(d *document.Document) error { cur = d.Rev(); return nil })
-	res.Revision = cur
-	if cur > head {
-		// The edits since the command began, placed in the newest text.
-		var es manuscript.EditsSinceResult
-		if err := a.call(context.Background(), "EditsSince", manuscript.EditsSinceArgs{SinceRevision: head}, &es); err == nil {
-			for _, e := range es.Edits {
-				d := EditDiff{Revision: e.Revision, Op: e.Op, Summary: e.Summary, Before: e.Before, After: e.After, Context: contexts[e.Revision], Pos: e.Utf16Offset}
-				if es.Head != cur {
-					d.Pos = -1 // the book changed again meanwhile
-				}
-				res.Edits = append(res.Edits, d)
-			}
-		}
-	}
-	if found != nil && len(res.Edits) == 0 {
-		if idx := a.index(cur); idx != nil && found.Revision == cur {
-			var end int
-			_ = m.Do(func(d *document.Document) error {
-				if i, ok := d.IndexAt(found.ByteOffset); ok {
-					end = d.Item(i).End
-				}
-				return nil
-			})
-			res.Found = &Range{From: idx.Pos(found.ByteOffset), To: idx.Pos(max(end, found.ByteOffset)), Label: found.Label}
-		}
-	}
-	return res, nil
+	return res.(author.RunCommandResult), nil
 }
 
 // UndoEdit undoes the edit of revision rev — only if it is the newest edit

@@ -36,10 +36,10 @@ func TestDesktopSettingsDuringCommand(t *testing.T) {
 	}()
 	for k := 0; k < 10; k++ {
 		res, err := a.RunCommand(`find the first mention of "Mira"`)
-		if err != nil || !res.Success {
+		if err != nil || res.Answer == "" {
 			close(stop)
 			wg.Wait()
-			t.Fatalf("command during a settings save: %v %+v", err, res.Error)
+			t.Fatalf("command during a settings save: %v %+v", err, res)
 		}
 	}
 	close(stop)

@@ -6,6 +6,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -76,7 +77,7 @@ func NewServer(reg *tools.Registry, version string, opts ...Options) *sdk.Server
 					args = req.Params.Arguments
 				}
 				ctx = sc.bind(ctx, req.Session)
-				res, err := reg.Call(ctx, tools.Call{Name: name, Args: args}, tools.Context{})
+				res, err := reg.Call(ctx, tools.Call{Name: name, Args: args}, progress(ctx, req))
 				if err != nil {
 					b, _ := json.Marshal(map[string]string{"error": err.Error()})
 					return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}}, nil
@@ -89,6 +90,33 @@ func NewServer(reg *tools.Registry, version string, opts ...Options) *sdk.Server
 			})
 	}
 	return s
+}
+
+// progress maps what a tool reports while it runs (a command's steps) to
+// MCP progress notifications, when the client asked for them with a
+// progressToken: the message is the event's line (or its kind and tool),
+// and _meta["waymark/event"] carries the whole event, as the CLI prints it.
+func progress(ctx context.Context, req *sdk.CallToolRequest) tools.Context {
+	if req.Params == nil || req.Session == nil {
+		return tools.Context{}
+	}
+	tok := req.Params.GetProgressToken()
+	if tok == nil {
+		return tools.Context{}
+	}
+	var mu sync.Mutex
+	n := 0.0
+	return tools.Context{Progress: func(p tools.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		msg := p.Text
+		if msg == "" {
+			msg = strings.TrimSpace(p.Event + " " + p.Tool)
+		}
+		_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: tok, Progress: n, Message: msg,
+			Meta: sdk.Meta{"waymark/event": p}})
+	}}
 }
 
 // ServeStdio serves reg over standard input and output until the client

@@ -34,6 +34,9 @@ type CommandAgent struct {
 	Emit    func(Event)
 	// MaxTurns bounds a model-driven command (default 12).
 	MaxTurns int
+	// Progress receives what the tools of an approved plan report (each
+	// step's command), for the door that runs the plan.
+	Progress func(tools.Progress)
 }
 
 // modelTools are the tools a model may call for an author's command.

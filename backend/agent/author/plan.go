@@ -56,6 +56,9 @@ type PlanRunResult struct {
 	// Answer joins the steps' answers, for the user.
 	Answer string `json:"answer"`
 	Error  string `json:"error,omitempty"`
+	// Outcome is what the plan did to the book: the edits to review (none
+	// when it stopped part-way, which sets the book back).
+	Outcome
 }
 
 // PlanStepOutput is one step's outcome.
@@ -191,7 +194,7 @@ func planMessage(steps []PlanStepView) string {
 }
 
 func (c *CommandAgent) planLoop() *agent.Loop {
-	return &agent.Loop{Reg: c.Reg, Model: c.Runtime.LLM(), Activities: planTools, Prompt: commandPrompt}
+	return &agent.Loop{Reg: c.Reg, Model: c.Runtime.LLM(), Activities: planTools, Prompt: commandPrompt, Progress: c.Progress}
 }
 
 // loopSteps turns the user's view of the steps into the loop's, giving each
@@ -324,6 +327,7 @@ func (c *CommandAgent) RunPlan(ctx context.Context, id string, edited []PlanStep
 		for _, s := range out.Steps {
 			out.Success = out.Success && s.Error == ""
 		}
+		out.Outcome = outcome(ctx, c.Reg, m, head, &watch{contexts: map[int64]string{}})
 		return out, nil
 	}
 	why := res.Stopped
@@ -343,6 +347,8 @@ func (c *CommandAgent) RunPlan(ctx context.Context, id string, edited []PlanStep
 		}
 	}
 	out.Error = fmt.Sprintf("the plan stopped: %s; %d of %d step(s) had run%s", why, out.Ran, len(ls), undo)
+	out.Outcome = Outcome{Revision: cur, Edits: []ReviewEdit{}}
+	_ = m.Do(func(d *document.Document) error { out.Revision = d.Rev(); return nil })
 	return out, nil
 }
 

@@ -28,8 +28,8 @@ func (PlanRunArgs) Refine(s *jsonschema.Schema) {
 // planRunTool is PlanRun: the user approved the plan (possibly edited); its
 // steps are validated like every call and run in dependency order.
 func planRunTool(r *tools.Registry, rt *Runtime) tools.Tool {
-	return tools.Func("PlanRun", "Run a plan the user approved (PlanPropose's planId), with the steps as the user edited them if given; the steps are validated again before anything runs. A plan runs once.",
-		func(ctx context.Context, a PlanRunArgs) (any, error) {
-			return (&CommandAgent{Reg: r, Runtime: rt}).RunPlan(ctx, a.PlanID, a.Steps)
+	return tools.FuncCall("PlanRun", "Run a plan the user approved (PlanPropose's planId), with the steps as the user edited them if given; the steps are validated again before anything runs. A plan runs once; the result lists each step's outcome and the edits to review, and each step's command reports its progress.",
+		func(ctx context.Context, a PlanRunArgs, _ tools.Call, tc tools.Context) (any, error) {
+			return (&CommandAgent{Reg: r, Runtime: rt, Progress: tc.Progress}).RunPlan(ctx, a.PlanID, a.Steps)
 		})
 }

@@ -58,42 +58,48 @@ export interface TypeResult {
   summary: string;
 }
 
+/** AgentEvent is one event of a running tool (tools.Progress): a command's
+ * steps as they happen, and its saved transcript. */
 export interface AgentEvent {
   event: string;
   text?: string;
   tool?: string;
-  arguments?: unknown;
-  result?: unknown;
-  success?: boolean;
+  data?: unknown;
 }
 
-export interface EditDiff {
+/** ReviewEdit is one edit a command or plan made, for review (author.ReviewEdit). */
+export interface ReviewEdit {
   revision: number;
   op: string;
   summary: string;
   before: string;
   after: string;
+  byteOffset: number;
+  /** where the edit starts in the editor's text (UTF-16), -1 when the book changed again */
+  utf16Offset: number;
   context: string;
-  pos: number;
 }
 
-export interface Range {
+/** Found is where a find landed (author.Found): bytes and the editor's UTF-16 units. */
+export interface Found {
+  label: string;
+  byteStart: number;
+  byteEnd: number;
   from: number;
   to: number;
-  label: string;
 }
 
+/** CommandResult is the RunCommand tool's result (author.RunCommandResult). */
 export interface CommandResult {
   command: string;
-  success: boolean;
   answer: string;
-  error?: string;
-  events: AgentEvent[];
-  edits: EditDiff[];
-  revision: number;
-  found?: Range;
+  result?: unknown;
   /** plan: a command of several steps, planned and not run (PlanRun, PlanDiscard). */
   plan?: PlanProposal;
+  revision: number;
+  edits: ReviewEdit[];
+  found?: Found;
+  events: AgentEvent[];
 }
 
 /** PlanStepView is one step of a lazy plan (agent.PlanStepView). */
@@ -121,12 +127,9 @@ export interface PlanRunResult {
   steps: { id: string; say: string; result?: unknown; error?: string }[];
   answer: string;
   error?: string;
-}
-
-/** EditsSinceResult lists the edits after a revision (manuscript.EditsSinceResult). */
-export interface EditsSinceResult {
-  head: number;
-  edits: { revision: number; op: string; summary: string; before: string; after: string; byteOffset: number; utf16Offset: number }[];
+  revision: number;
+  edits: ReviewEdit[];
+  found?: Found;
 }
 
 export interface SearchMatch {

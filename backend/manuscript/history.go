@@ -48,10 +48,9 @@ func (m *Manuscript) ApplySplice(ctx context.Context, baseRev int64, start, end 
 	e, err := d.PlanSplice(store.OpReplaceText, start, end, append([]byte(nil), text...), false)
 	if err != nil {
 		// The typing changed blocks beyond its neighbours (an opened code fence
-		// swallows the rest, say): re-read the whole book as one change.
-		whole := make([]byte, 0, len(src)-(end-start)+len(text))
-		whole = append(append(append(whole, src[:start]...), text...), src[end:]...)
-		if e, err = d.PlanSplice(store.OpReplaceText, 0, len(src), whole, false); err != nil {
+		// swallows the rest, say): the whole book is re-read, but the revision
+		// still records only the typed bytes.
+		if e, err = d.PlanSpliceWide(store.OpReplaceText, start, end, append([]byte(nil), text...), false); err != nil {
 			return Outcome{}, err
 		}
 	}
@@ -139,7 +138,7 @@ func (m *Manuscript) replaceAll(ctx context.Context, op string, content []byte, 
 	}
 	e, err := m.doc.PlanSplice(op, p, len(src)-s, append([]byte(nil), content[p:len(content)-s]...), true)
 	if err != nil {
-		if e, err = m.doc.PlanSplice(op, 0, len(src), append([]byte(nil), content...), true); err != nil {
+		if e, err = m.doc.PlanSpliceWide(op, p, len(src)-s, append([]byte(nil), content[p:len(content)-s]...), true); err != nil {
 			return Outcome{}, err
 		}
 	}

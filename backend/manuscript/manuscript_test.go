@@ -373,7 +373,7 @@ func TestOpenFromStoredIndex(t *testing.T) {
 	}
 	defer raw.Close()
 	var n int
-	if err := raw.QueryRow("SELECT COUNT(*) FROM document_index").Scan(&n); err != nil || n != 1 {
+	if err := raw.QueryRow("SELECT COUNT(*) FROM document_cache").Scan(&n); err != nil || n != 1 {
 		t.Fatalf("index rows: %d %v", n, err)
 	}
 	check := func(label string) {
@@ -394,8 +394,29 @@ func TestOpenFromStoredIndex(t *testing.T) {
 		}
 	}
 	check("an open from the index")
-	if _, err := raw.Exec("UPDATE document_index SET data = x'0102030405'"); err != nil {
+	// Reopened after the edits above: the cache was made again for the text
+	// now, and reopening the unchanged file again uses it and writes nothing.
+	f.reopen(t)
+	version := func() (v int64) {
+		if err := raw.QueryRow("PRAGMA data_version").Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	v := version()
+	check2 := func() {
+		f.reopen(t)
+		if got := version(); got != v {
+			t.Fatal("opening an unchanged book from its cached index wrote to the database")
+		}
+	}
+	check2()
+	check2()
+	if _, err := raw.Exec("UPDATE document_cache SET data = x'0102030405'"); err != nil {
 		t.Fatal(err)
 	}
 	check("an open with a damaged index")
+	if err := raw.QueryRow("SELECT COUNT(*) FROM document_cache").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("after edits the cache holds %d rows (%v), want 1: it must not grow with the history", n, err)
+	}
 }

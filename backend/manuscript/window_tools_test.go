@@ -30,9 +30,23 @@ func newEnv(t testing.TB, text string) *env {
 	if _, err := ws.Open(context.Background(), doc); err != nil {
 		t.Fatal(err)
 	}
+	return newEnvOn(t, ws, doc)
+}
+
+// newEnvOn is newEnv over a workspace already open on doc.
+func newEnvOn(t testing.TB, ws *manuscript.Workspace, doc string) *env {
 	r := tools.New()
 	manuscript.RegisterTools(r, ws)
 	return &env{t, r, ws, doc}
+}
+
+// callArgs is call with the arguments as a value.
+func (e *env) callArgs(name string, args, out any) error {
+	b, err := json.Marshal(args)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return e.call(name, string(b), out)
 }
 
 // call runs a tool with JSON arguments and decodes its JSON result into out.

@@ -398,7 +398,7 @@ func (d *Document) planIn(op string, target, start, oldEnd int, newBytes []byte,
 	win = append(win, d.src[e.wStart:start]...)
 	win = append(win, newBytes...)
 	win = append(win, d.src[oldEnd:e.wEnd]...)
-	e.win = linearize(win)
+	e.win = linearizeWith(win, d.refs)
 	for k := range e.win.items {
 		shiftItem(&e.win.items[k], e.wStart)
 	}

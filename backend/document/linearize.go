@@ -44,7 +44,17 @@ type parsed struct {
 
 // linearize parses src and returns its items with offsets relative to src.
 func linearize(src []byte) parsed {
+	return linearizeWith(src, nil)
+}
+
+// linearizeWith is linearize of a part of a document whose link reference
+// definitions (refs) may lie outside the part: an image or link by reference
+// in an edit's window stays one.
+func linearizeWith(src []byte, refs []parser.Reference) parsed {
 	pc := parser.NewContext()
+	for _, r := range refs {
+		pc.AddReference(r)
+	}
 	root := Parser().Parse(text.NewReader(src), parser.WithContext(pc))
 	b := builder{src: src, items: make([]Item, 0, len(src)/256+16)}
 	for c := root.FirstChild(); c != nil; c = c.NextSibling() {

@@ -229,6 +229,26 @@ func (d *Document) RebaseRange(rev int64, start, end int) (int, int, error) {
 	return start, end, nil
 }
 
+// SpanSince maps the byte range [start, end) of the text at revision rev to
+// the current text, widened over every later change that touched it, so that
+// what became of a paragraph since then can be shown whole.
+func (d *Document) SpanSince(rev int64, start, end int) (int, int) {
+	for _, c := range d.changes {
+		if c.Rev <= rev {
+			continue
+		}
+		delta := c.NewEnd - c.OldEnd
+		switch {
+		case c.OldEnd <= start && !(c.OldEnd == start && c.Start == start && c.Start == end):
+			start, end = start+delta, end+delta
+		case c.Start >= end:
+		default:
+			start, end = min(start, c.Start), max(end+delta, c.NewEnd)
+		}
+	}
+	return start, end
+}
+
 // Resolve returns the current index of the item a pointer addresses. Every part
 // the pointer gives must agree: its byte offset must be an item's start, its line
 // and character offset (re-based like the byte offset) that item's, and its index

@@ -70,6 +70,9 @@ type Manuscript struct {
 	doc     *document.Document
 	cursors *document.Cursors
 	disk    diskState
+	// unreported is what was taken in from other doors and programs and not
+	// yet told to the author (see takeMerges).
+	unreported []Merge
 }
 
 // Open opens (or returns the already open) manuscript at path and makes it current.
@@ -355,13 +358,23 @@ func (m *Manuscript) removes(ctx context.Context, r store.Revision, cache map[in
 func (m *Manuscript) Do(fn func(d *document.Document) error) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.catchUpQuietly(context.Background())
 	return fn(m.doc)
+}
+
+// catchUpQuietly is catchUp for readers: a failure to take in others' changes
+// is logged, and the reader sees the text as this process has it.
+func (m *Manuscript) catchUpQuietly(ctx context.Context) {
+	if _, err := m.catchUp(ctx); err != nil {
+		m.w.Log.Warn("take in changes from elsewhere", "path", m.Path, "err", err)
+	}
 }
 
 // Outcome is the result of an applied edit, as tools report it.
 type Outcome struct {
 	Op       string
 	Rev      int64
+	Start    int // where the splice began, in the text before it
 	Produced []int
 	Deleted  []document.Pointer
 	Cursor   int
@@ -377,11 +390,32 @@ type Outcome struct {
 func (m *Manuscript) Edit(ctx context.Context, plan func(d *document.Document) (*document.Edit, error)) (Outcome, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	e, err := plan(m.doc)
-	if err != nil {
+	if _, err := m.catchUp(ctx); err != nil {
 		return Outcome{}, err
 	}
-	return m.commit(ctx, e, 0)
+	for attempt := 0; ; attempt++ {
+		e, err := plan(m.doc)
+		if err != nil {
+			return Outcome{}, err
+		}
+		out, err := m.commit(ctx, e, 0)
+		if again, _ := m.lostRace(ctx, err, attempt); !again {
+			return out, err
+		}
+		// Another door saved first: the edit is planned again on its text.
+	}
+}
+
+// lostRace tells whether a save failed only because another Waymark door or
+// another program saved the book between this process's look and its write:
+// their change is then taken in (catchUp) and the caller tries again, a few
+// times at most. The caller holds m.mu.
+func (m *Manuscript) lostRace(ctx context.Context, err error, attempt int) (bool, []Merge) {
+	if err == nil || !errors.Is(err, ErrChangedOnDisk) || attempt >= 3 {
+		return false, nil
+	}
+	merges, cerr := m.catchUp(ctx)
+	return cerr == nil && len(merges) > 0, merges
 }
 
 // commit persists and applies a planned edit. undoOf links undo/redo revisions.
@@ -522,7 +556,7 @@ func (m *Manuscript) commitWith(ctx context.Context, e *document.Edit, undoOf in
 	if st, err := stateOf(m.Path, fileSHA); err == nil {
 		m.disk = st
 	}
-	out := Outcome{Op: e.Op, Rev: res.Rev, Produced: res.Produced, Deleted: res.Deleted, Cursor: res.Cursor, Summary: summary, Note: e.Note}
+	out := Outcome{Op: e.Op, Rev: res.Rev, Start: e.Start, Produced: res.Produced, Deleted: res.Deleted, Cursor: res.Cursor, Summary: summary, Note: e.Note}
 	out.Context = m.safeContext(res.Cursor)
 	return out, nil
 }
@@ -542,6 +576,9 @@ func (m *Manuscript) safeContext(cur int) (s string) {
 func (m *Manuscript) Undo(ctx context.Context) (Outcome, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if _, err := m.catchUp(ctx); err != nil {
+		return Outcome{}, err
+	}
 	st := m.w.Store
 	r, ok, err := st.LastRevisionWhere(ctx, m.DocID, editOps, false)
 	if err != nil {
@@ -608,6 +645,9 @@ func (m *Manuscript) planRaw(op string, start, end int, text []byte, removes boo
 func (m *Manuscript) Redo(ctx context.Context) (Outcome, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if _, err := m.catchUp(ctx); err != nil {
+		return Outcome{}, err
+	}
 	st := m.w.Store
 	u, ok, err := st.LastUnconsumedUndo(ctx, m.DocID)
 	if err != nil {

@@ -221,10 +221,7 @@ func ParseOwned(src []byte, rev int64) *Document {
 	d.items, d.roots, d.refs = p.items, p.roots, p.refs
 	position(d.src, d.items, 0, 0, 0)
 	d.reindexHeads()
-	d.newline = "\n"
-	if i := bytes.IndexByte(d.src, '\n'); i > 0 && d.src[i-1] == '\r' {
-		d.newline = "\r\n"
-	}
+	d.newline = lineBreak(d.src)
 	return d
 }
 

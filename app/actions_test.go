@@ -50,7 +50,7 @@ var windowActions = map[string]windowAction{
 	"Sync":                  {Tools: []string{"TextChanges"}},
 	"TypeEdit":              {Tools: []string{"TypeText"}},
 	"UndoEdit":              {Tools: []string{"UndoRevision"}},
-	"RunCommand":            {Tools: []string{"EditsSince", "RunCursorAgent"}, View: "the command agent (the model or the built-in engine) runs on the registry's tools; RunCursorAgent's result is read for where a find landed"},
+	"RunCommand":            {Tools: []string{"RunCommand"}},
 	"Call":                  {View: "any registry tool by name: the window's generic door"},
 	"Transcript":            {View: "the saved transcript of the document or browser session"},
 	"SaveDocumentSession":   {View: "the window's own state (cursor, scroll) for the book"},

@@ -65,7 +65,7 @@ func Register(r *tools.Registry, ss *Sessions) {
 // the (lazily started) session, and its outcome becomes a Result. An
 // invalid-arguments error stays a Go error, named for the tool.
 func sessionTool[A any](ss *Sessions, name, description string, run func(s *Session, ctx context.Context, a A) (any, error)) tools.Tool {
-	return tools.FuncCall(name, description, func(ctx context.Context, a A, call tools.Call, _ tools.Context) (any, error) {
+	return tools.FuncCall(name, description, func(ctx context.Context, a A, call tools.Call, _ tools.Context) (Result, error) {
 		s, err := SessionsFrom(ctx, ss).Get(ctx)
 		if err != nil {
 			return Fail("the browser could not be started: " + err.Error()), nil
@@ -73,7 +73,7 @@ func sessionTool[A any](ss *Sessions, name, description string, run func(s *Sess
 		data, err := run(s, ctx, a)
 		if err != nil {
 			if errors.Is(err, tools.ErrInvalidArgs) {
-				return nil, fmt.Errorf("%s: %w", call.Name, err)
+				return Result{}, fmt.Errorf("%s: %w", call.Name, err)
 			}
 			return Fail(err.Error()), nil
 		}

@@ -31,7 +31,7 @@ Usage:
   waymark [--db PATH] [FILE.md]        open the desktop window (on FILE.md, or on the sample manuscript)
   waymark call TOOL [--doc PATH] [--db PATH] [--max-size BYTES] [--pretty] [--headless] ['JSON ARGS' | -]
                                        run one tool and print its JSON result
-  waymark tools                        print every tool as JSON: name, description, inputSchema
+  waymark tools                        print every tool as JSON: name, description, inputSchema, outputSchema
   waymark mcp [--doc PATH] [--db PATH] [--headless] [--allow-file PATH]...
                                        serve every tool over MCP on standard input/output; the
                                        browser tools open file: addresses and upload files only
@@ -275,17 +275,30 @@ func runTools(args []string, stdout io.Writer) error {
 	}
 	reg := waymark.New(waymark.Config{Browser: browser.NewSessions(browser.Options{})}).Registry
 	type entry struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description"`
-		InputSchema json.RawMessage `json:"inputSchema"`
+		Name         string          `json:"name"`
+		Description  string          `json:"description"`
+		InputSchema  json.RawMessage `json:"inputSchema"`
+		OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	}
+	compact := func(s json.RawMessage) (json.RawMessage, error) {
+		if len(s) == 0 {
+			return nil, nil
+		}
+		var b bytes.Buffer
+		err := json.Compact(&b, s)
+		return b.Bytes(), err
 	}
 	var out []entry
 	for _, t := range reg.Tools() {
-		var compact bytes.Buffer
-		if err := json.Compact(&compact, t.InputSchema); err != nil {
+		in, err := compact(t.InputSchema)
+		if err != nil {
 			return err
 		}
-		out = append(out, entry{t.Name, t.Description, json.RawMessage(compact.Bytes())})
+		res, err := compact(t.OutputSchema)
+		if err != nil {
+			return err
+		}
+		out = append(out, entry{t.Name, t.Description, in, res})
 	}
 	writeJSON(stdout, out, f.Pretty)
 	return nil

@@ -45,7 +45,7 @@ type ProbeReport struct {
 
 func probeModelServerTool() tools.Tool {
 	return tools.Func("ProbeModelServer", "Test a model server: whether it answers and lists the model, and whether plain chat, a tool call (structured, or written as text) and an answer under a JSON schema work. Each check says why it failed.",
-		func(ctx context.Context, a ProbeArgs) (any, error) { return ProbeModelServer(ctx, a) })
+		func(ctx context.Context, a ProbeArgs) (ProbeReport, error) { return ProbeModelServer(ctx, a) })
 }
 
 // ProbeModelServer asks a model server three small things — plain chat, a

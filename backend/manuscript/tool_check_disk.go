@@ -11,7 +11,7 @@ type CheckDiskArgs struct{}
 
 func checkDiskTool(ws *Workspace) tools.Tool {
 	return tools.Func("CheckDisk", "Whether another program changed (or removed) the manuscript's file since Waymark last read or wrote it: changed, missing, size, detail. Answer a change with ResolveExternalChange.",
-		func(ctx context.Context, _ CheckDiskArgs) (any, error) { return CheckDisk(ws) })
+		func(ctx context.Context, _ CheckDiskArgs) (DiskState, error) { return CheckDisk(ws) })
 }
 
 // CheckDisk is the CheckDisk tool's handler.

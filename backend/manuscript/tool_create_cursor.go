@@ -21,15 +21,15 @@ func createCursorTool(ws *Workspace) tools.Tool {
 	return tools.Func("CreateCursor", "Create (or reset) a named cursor that reads the manuscript in portions of at most maxElements items (1..200) and maxBytes bytes (1..65536), forward or backward. Defaults CUR_WHOLE_BOOK_FORWARD and CUR_WHOLE_BOOK_BACKWARD exist from the start.", ws.toolCreateCursor)
 }
 
-func (ws *Workspace) toolCreateCursor(ctx context.Context, a createCursorArgs) (any, error) {
+func (ws *Workspace) toolCreateCursor(ctx context.Context, a createCursorArgs) (document.CursorSpec, error) {
 	m, err := ws.Current()
 	if err != nil {
-		return nil, err
+		return document.CursorSpec{}, err
 	}
 	st, err := m.CreateCursor(ctx, document.CursorSpec{Name: a.CursorName, Forward: a.Forward,
 		MaxElements: a.MaxElements, MaxBytes: a.MaxBytes, IncludeContent: a.IncludeContent})
 	if err != nil {
-		return nil, err
+		return document.CursorSpec{}, err
 	}
 	return st.CursorSpec, nil
 }

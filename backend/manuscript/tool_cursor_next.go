@@ -3,6 +3,7 @@ package manuscript
 import (
 	"context"
 
+	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/tools"
 )
 
@@ -15,10 +16,10 @@ func cursorNextTool(ws *Workspace) tools.Tool {
 	return tools.Func("CursorNext", "Return the next portion of a named cursor: {cursorName, items, hasMore}. Items carry index, type, level, pointer, markdown and text.", ws.toolCursorNext)
 }
 
-func (ws *Workspace) toolCursorNext(ctx context.Context, a cursorNextArgs) (any, error) {
+func (ws *Workspace) toolCursorNext(ctx context.Context, a cursorNextArgs) (document.Portion, error) {
 	m, err := ws.Current()
 	if err != nil {
-		return nil, err
+		return document.Portion{}, err
 	}
 	return m.CursorNext(ctx, a.CursorName)
 }

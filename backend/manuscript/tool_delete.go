@@ -16,7 +16,7 @@ func deleteTool(ws *Workspace) tools.Tool {
 	return tools.Func("Delete", "Delete one item (a list item together with its nested items). Headings and table cells cannot be deleted.", ws.toolDelete)
 }
 
-func (ws *Workspace) toolDelete(ctx context.Context, a deleteArgs) (any, error) {
+func (ws *Workspace) toolDelete(ctx context.Context, a deleteArgs) (EditView, error) {
 	return ws.editItem(ctx, a.itemAddress, func(d *document.Document, i int) (*document.Edit, error) {
 		return d.PlanDelete(i)
 	})

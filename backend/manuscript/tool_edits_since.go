@@ -42,7 +42,7 @@ type EditsSinceResult struct {
 
 func editsSinceTool(ws *Workspace) tools.Tool {
 	return tools.Func("EditsSince", "The edits made after a revision (undo, redo, restore and outside changes left out), each with the text before and after and its place in the newest text (byteOffset in UTF-8 bytes, utf16Offset in UTF-16 code units), re-based over every later revision.",
-		func(ctx context.Context, a EditsSinceArgs) (any, error) { return EditsSince(ctx, ws, a) })
+		func(ctx context.Context, a EditsSinceArgs) (EditsSinceResult, error) { return EditsSince(ctx, ws, a) })
 }
 
 // EditsSince is the EditsSince tool's handler.

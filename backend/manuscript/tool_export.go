@@ -44,10 +44,10 @@ func exportTool(ws *Workspace) tools.Tool {
 	return tools.Func("Export", "Export the manuscript (or one TargetSet's items) to a file: markdown, html, or docx / epub through pandoc when it is installed. It writes the absolute path given, anywhere the user running Waymark may write; an existing file is replaced only with overwrite: true, and the manuscript itself never (compared as files, so not through a symbolic or hard link either).", ws.toolExport)
 }
 
-func (ws *Workspace) toolExport(ctx context.Context, a exportArgs) (any, error) {
+func (ws *Workspace) toolExport(ctx context.Context, a exportArgs) (ExportResult, error) {
 	m, err := ws.Current()
 	if err != nil {
-		return nil, err
+		return ExportResult{}, err
 	}
 	return export(ctx, m, a.Format, a.Path, a.TargetSetID, a.Overwrite)
 }
@@ -69,31 +69,38 @@ func isManuscript(path, manuscriptPath string) bool {
 	return false
 }
 
-func export(ctx context.Context, m *Manuscript, format, path, setID string, overwrite bool) (any, error) {
+// ExportResult is where the export went and how big it is.
+type ExportResult struct {
+	Path   string `json:"path"`
+	Format string `json:"format"`
+	Bytes  int64  `json:"bytes"`
+}
+
+func export(ctx context.Context, m *Manuscript, format, path, setID string, overwrite bool) (ExportResult, error) {
 	if !filepath.IsAbs(path) {
-		return nil, fmt.Errorf("%w for Export: path %q must be absolute (e.g. /home/you/book.html)", tools.ErrInvalidArgs, path)
+		return ExportResult{}, fmt.Errorf("%w for Export: path %q must be absolute (e.g. /home/you/book.html)", tools.ErrInvalidArgs, path)
 	}
 	path = filepath.Clean(path)
 	if path == filepath.Clean(m.Path) {
-		return nil, fmt.Errorf("%w for Export: %s is the manuscript itself; choose another file name", tools.ErrInvalidArgs, path)
+		return ExportResult{}, fmt.Errorf("%w for Export: %s is the manuscript itself; choose another file name", tools.ErrInvalidArgs, path)
 	}
 	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("%w for Export: the folder %s does not exist", tools.ErrInvalidArgs, filepath.Dir(path))
+		return ExportResult{}, fmt.Errorf("%w for Export: the folder %s does not exist", tools.ErrInvalidArgs, filepath.Dir(path))
 	}
 	// The manuscript is recognised as a file, not by its name: through a
 	// symbolic link, a linked folder or a hard link it is still refused.
 	if isManuscript(path, m.Path) {
-		return nil, fmt.Errorf("%w for Export: %s is the manuscript itself (the same file under another name); choose another file name", tools.ErrInvalidArgs, path)
+		return ExportResult{}, fmt.Errorf("%w for Export: %s is the manuscript itself (the same file under another name); choose another file name", tools.ErrInvalidArgs, path)
 	}
 	if _, err := os.Lstat(path); err == nil && !overwrite {
-		return nil, fmt.Errorf("%w for Export: %s exists; choose another name or pass overwrite: true to replace it", tools.ErrInvalidArgs, path)
+		return ExportResult{}, fmt.Errorf("%w for Export: %s exists; choose another name or pass overwrite: true to replace it", tools.ErrInvalidArgs, path)
 	}
 	title := strings.TrimSuffix(filepath.Base(m.Path), filepath.Ext(m.Path))
 	var src []byte
 	if setID != "" {
 		v, err := m.TargetSet(ctx, setID)
 		if err != nil {
-			return nil, err
+			return ExportResult{}, err
 		}
 		title += " — " + v.Name
 		var b bytes.Buffer
@@ -121,20 +128,20 @@ func export(ctx context.Context, m *Manuscript, format, path, setID string, over
 	case "html":
 		h, err := document.RenderHTML(src, title)
 		if err != nil {
-			return nil, err
+			return ExportResult{}, err
 		}
 		out = h
 	case "docx", "epub":
 		pandoc := PandocPath()
 		if pandoc == "" {
-			return nil, fmt.Errorf("%s export needs pandoc, which is not installed (Debian: apt-get install pandoc); Markdown and HTML export work without it", strings.ToUpper(format))
+			return ExportResult{}, fmt.Errorf("%s export needs pandoc, which is not installed (Debian: apt-get install pandoc); Markdown and HTML export work without it", strings.ToUpper(format))
 		}
 		// pandoc writes a file of its own beside the target, renamed over it
 		// only when whole: a failed export never leaves half a file, nor
 		// spoils the one it was to replace.
 		tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".waymark-*")
 		if err != nil {
-			return nil, fmt.Errorf("export %s: %w", path, err)
+			return ExportResult{}, fmt.Errorf("export %s: %w", path, err)
 		}
 		tmp.Close()
 		defer os.Remove(tmp.Name())
@@ -143,19 +150,19 @@ func export(ctx context.Context, m *Manuscript, format, path, setID string, over
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		if err := cmd.Run(); err != nil {
-			return nil, fmt.Errorf("pandoc could not write %s: %v %s", path, err, strings.TrimSpace(stderr.String()))
+			return ExportResult{}, fmt.Errorf("pandoc could not write %s: %v %s", path, err, strings.TrimSpace(stderr.String()))
 		}
 		if err := os.Rename(tmp.Name(), path); err != nil {
-			return nil, fmt.Errorf("export %s: %w", path, err)
+			return ExportResult{}, fmt.Errorf("export %s: %w", path, err)
 		}
 		fi, err := os.Stat(path)
 		if err != nil {
-			return nil, err
+			return ExportResult{}, err
 		}
-		return map[string]any{"path": path, "format": format, "bytes": fi.Size()}, nil
+		return ExportResult{Path: path, Format: format, Bytes: fi.Size()}, nil
 	}
 	if err := WriteAtomic(path, out); err != nil {
-		return nil, err
+		return ExportResult{}, err
 	}
-	return map[string]any{"path": path, "format": format, "bytes": len(out)}, nil
+	return ExportResult{Path: path, Format: format, Bytes: int64(len(out))}, nil
 }

@@ -31,16 +31,37 @@ func findTool(ws *Workspace) tools.Tool {
 	return tools.Func("Find", "Find a phrase with the deterministic first-mention rules: case-insensitive, ё = е, accents ignored, whole words, punctuation as word boundary, inflected forms of each word (Russian cases and numbers, English plurals; exact=true for the words as given); headings, paragraphs, list items, table cells and image captions (code and quotes only with includeCodeAndQuotes). Returns the first match, or all with all=true, with exact byte ranges.", ws.toolFind)
 }
 
-func (ws *Workspace) toolFind(ctx context.Context, a findArgs) (any, error) {
+// FindMatch is one match: its item, and the matched bytes [start, end) of the
+// text at the pointer's revision.
+type FindMatch struct {
+	Index   int               `json:"index"`
+	Type    document.ItemType `json:"type"`
+	Pointer document.Pointer  `json:"pointer"`
+	Start   int               `json:"start"`
+	End     int               `json:"end"`
+	Line    int               `json:"line"`
+	Matched string            `json:"matched"`
+	Snippet string            `json:"snippet"`
+}
+
+// FindResult lists the matches of a phrase.
+type FindResult struct {
+	Query   string      `json:"query"`
+	Matches []FindMatch `json:"matches"`
+	Count   int         `json:"count"`
+	Found   bool        `json:"found"`
+}
+
+func (ws *Workspace) toolFind(ctx context.Context, a findArgs) (FindResult, error) {
 	q, err := textmatch.CompileWith(a.Query, textmatch.Options{Forms: !a.Exact})
 	if err != nil {
-		return nil, fmt.Errorf("%w for Find: %v", tools.ErrInvalidArgs, err)
+		return FindResult{}, fmt.Errorf("%w for Find: %v", tools.ErrInvalidArgs, err)
 	}
 	m, err := ws.Current()
 	if err != nil {
-		return nil, err
+		return FindResult{}, err
 	}
-	res := map[string]any{"query": a.Query}
+	res := FindResult{Query: a.Query}
 	err = m.Do(func(d *document.Document) error {
 		opts := document.FindOptions{All: a.All, Backward: a.Forward != nil && !*a.Forward, IncludeCodeAndQuotes: a.IncludeCodeAndQuotes, After: -1, Limit: a.Limit}
 		if a.After != nil {
@@ -51,16 +72,15 @@ func (ws *Workspace) toolFind(ctx context.Context, a findArgs) (any, error) {
 			opts.After = i
 		}
 		ms := d.Find(q, opts)
-		out := make([]map[string]any, 0, len(ms))
+		res.Matches = make([]FindMatch, 0, len(ms))
 		for _, mt := range ms {
 			it := d.Item(mt.Index)
-			out = append(out, map[string]any{"index": mt.Index, "type": it.Type, "pointer": d.PointerTo(mt.Index),
-				"start": mt.Start, "end": mt.End, "line": mt.Line, "matched": string(d.Source()[mt.Start:mt.End]),
-				"snippet": document.Snippet(d.Text(mt.Index), 120)})
+			res.Matches = append(res.Matches, FindMatch{Index: mt.Index, Type: it.Type, Pointer: d.PointerTo(mt.Index),
+				Start: mt.Start, End: mt.End, Line: mt.Line, Matched: string(d.Source()[mt.Start:mt.End]),
+				Snippet: document.Snippet(d.Text(mt.Index), 120)})
 		}
-		res["matches"] = out
-		res["count"] = len(out)
-		res["found"] = len(out) > 0
+		res.Count = len(res.Matches)
+		res.Found = res.Count > 0
 		return nil
 	})
 	return res, err

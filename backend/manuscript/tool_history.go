@@ -19,14 +19,20 @@ func historyTool(ws *Workspace) tools.Tool {
 	return tools.Func("History", "The manuscript's revisions, newest first: revision, op, summary, size, undone, createdAt. Every edit, undo, redo, restore and external change is one.", ws.toolHistory)
 }
 
-func (ws *Workspace) toolHistory(ctx context.Context, a historyArgs) (any, error) {
+// HistoryResult is the newest revisions, newest first.
+type HistoryResult struct {
+	Revisions []RevisionInfo `json:"revisions"`
+	Count     int            `json:"count"`
+}
+
+func (ws *Workspace) toolHistory(ctx context.Context, a historyArgs) (HistoryResult, error) {
 	m, err := ws.Current()
 	if err != nil {
-		return nil, err
+		return HistoryResult{}, err
 	}
 	revs, err := m.History(ctx, a.Limit)
 	if err != nil {
-		return nil, err
+		return HistoryResult{}, err
 	}
-	return map[string]any{"revisions": revs, "count": len(revs)}, nil
+	return HistoryResult{Revisions: revs, Count: len(revs)}, nil
 }

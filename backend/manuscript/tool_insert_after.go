@@ -17,7 +17,7 @@ func insertAfterTool(ws *Workspace) tools.Tool {
 	return tools.Func("InsertAfter", "Insert new Markdown item(s) right after an item (after a list item's nested items). Headings may only be inserted next to a heading of the same level.", ws.toolInsertAfter)
 }
 
-func (ws *Workspace) toolInsertAfter(ctx context.Context, a insertAfterArgs) (any, error) {
+func (ws *Workspace) toolInsertAfter(ctx context.Context, a insertAfterArgs) (EditView, error) {
 	return ws.editItem(ctx, a.itemAddress, func(d *document.Document, i int) (*document.Edit, error) {
 		return d.PlanInsertAfter(i, a.Markdown)
 	})

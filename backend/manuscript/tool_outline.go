@@ -14,12 +14,12 @@ func outlineTool(ws *Workspace) tools.Tool {
 	return tools.Func("Outline", "The manuscript's headings in order, each with its pointer and the word count of its section (own text, and with subsections), plus the book's total.", ws.toolOutline)
 }
 
-func (ws *Workspace) toolOutline(ctx context.Context, _ outlineArgs) (any, error) {
+func (ws *Workspace) toolOutline(ctx context.Context, _ outlineArgs) (OutlineResult, error) {
 	m, err := ws.Current()
 	if err != nil {
-		return nil, err
+		return OutlineResult{}, err
 	}
-	var res map[string]any
+	var res OutlineResult
 	err = m.Do(func(d *document.Document) error {
 		res = outline(d, m.Path)
 		return nil
@@ -37,7 +37,16 @@ type outlineEntry struct {
 	Subtitles int              `json:"subsections"`
 }
 
-func outline(d *document.Document, path string) map[string]any {
+// OutlineResult is the book's headings with their word counts, and its total.
+type OutlineResult struct {
+	Path       string         `json:"path"`
+	Headings   []outlineEntry `json:"headings"`
+	TotalWords int            `json:"totalWords"`
+	Items      int            `json:"items"`
+	Revision   int64          `json:"revision"`
+}
+
+func outline(d *document.Document, path string) OutlineResult {
 	words := make([]int, d.Len())
 	total := 0
 	for i := range words {
@@ -71,5 +80,5 @@ func outline(d *document.Document, path string) map[string]any {
 	if hs == nil {
 		hs = []outlineEntry{}
 	}
-	return map[string]any{"path": path, "headings": hs, "totalWords": total, "items": d.Len(), "revision": d.Rev()}
+	return OutlineResult{Path: path, Headings: hs, TotalWords: total, Items: d.Len(), Revision: d.Rev()}
 }

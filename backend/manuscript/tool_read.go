@@ -16,10 +16,10 @@ func readTool(ws *Workspace) tools.Tool {
 	return tools.Func("Read", "Read one item of the manuscript by pointer (or index): its type, level, exact Markdown and plain text.", ws.toolRead)
 }
 
-func (ws *Workspace) toolRead(ctx context.Context, a readArgs) (any, error) {
+func (ws *Workspace) toolRead(ctx context.Context, a readArgs) (ItemView, error) {
 	m, err := ws.Current()
 	if err != nil {
-		return nil, err
+		return ItemView{}, err
 	}
 	var v ItemView
 	err = m.Do(func(d *document.Document) error {

@@ -13,14 +13,14 @@ func redoTool(ws *Workspace) tools.Tool {
 	return tools.Func("Redo", "Redo the newest undone edit (not possible once a new edit was made after the undo).", ws.toolRedo)
 }
 
-func (ws *Workspace) toolRedo(ctx context.Context, _ redoArgs) (any, error) {
+func (ws *Workspace) toolRedo(ctx context.Context, _ redoArgs) (EditView, error) {
 	m, err := ws.Current()
 	if err != nil {
-		return nil, err
+		return EditView{}, err
 	}
 	out, err := m.Redo(ctx)
 	if err != nil {
-		return nil, err
+		return EditView{}, err
 	}
 	return editView(m, out), nil
 }

@@ -40,7 +40,7 @@ type ExternalResult struct {
 
 func resolveExternalChangeTool(ws *Workspace) tools.Tool {
 	return tools.Func("ResolveExternalChange", "Act on a change another program made to the manuscript's file (see CheckDisk): reload takes the file's version, keep writes Waymark's back (both versions stay in the history either way), compare only lists the differing lines.",
-		func(ctx context.Context, a ResolveExternalChangeArgs) (any, error) {
+		func(ctx context.Context, a ResolveExternalChangeArgs) (ExternalResult, error) {
 			return ResolveExternalChange(ctx, ws, a)
 		})
 }

@@ -19,14 +19,14 @@ func restoreRevisionTool(ws *Workspace) tools.Tool {
 	return tools.Func("RestoreRevision", "Set the manuscript back to its text at an earlier revision. The restore is itself a new revision, so nothing is lost.", ws.toolRestoreRevision)
 }
 
-func (ws *Workspace) toolRestoreRevision(ctx context.Context, a restoreRevisionArgs) (any, error) {
+func (ws *Workspace) toolRestoreRevision(ctx context.Context, a restoreRevisionArgs) (EditView, error) {
 	m, err := ws.Current()
 	if err != nil {
-		return nil, err
+		return EditView{}, err
 	}
 	out, err := m.Restore(ctx, a.Revision)
 	if err != nil {
-		return nil, err
+		return EditView{}, err
 	}
 	return editView(m, out), nil
 }

@@ -43,7 +43,7 @@ var speller = sync.OnceValues(func() (*spelling.Checker, error) { return spellin
 
 func spellingTool(ws *Workspace) tools.Tool {
 	return tools.Func("Spelling", "The words of the manuscript that neither the Russian nor the English dictionary (Debian's hunspell) knows, in the order they first occur, with how often each occurs and where it first is (fromByte/toByte in UTF-8 bytes, fromUtf16/toUtf16 in UTF-16 code units).",
-		func(ctx context.Context, a SpellingArgs) (any, error) { return Spelling(ws, a) })
+		func(ctx context.Context, a SpellingArgs) (SpellingResult, error) { return Spelling(ws, a) })
 }
 
 // Spelling is the Spelling tool's handler.

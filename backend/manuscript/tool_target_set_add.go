@@ -26,17 +26,23 @@ func targetSetAddTool(ws *Workspace) tools.Tool {
 	return tools.Func("TargetSetAdd", "Add items to an existing target set, by pointers or by itemIndices. Returns {success, count}.", ws.toolTargetSetAdd)
 }
 
-func (ws *Workspace) toolTargetSetAdd(ctx context.Context, a targetSetAddArgs) (any, error) {
+// TargetSetCount is how many live items a set has after a change.
+type TargetSetCount struct {
+	Success bool `json:"success"`
+	Count   int  `json:"count"`
+}
+
+func (ws *Workspace) toolTargetSetAdd(ctx context.Context, a targetSetAddArgs) (TargetSetCount, error) {
 	if len(a.Pointers) == 0 && len(a.ItemIndices) == 0 {
-		return nil, fmt.Errorf("%w for TargetSetAdd: give pointers or itemIndices (at least one item)", tools.ErrInvalidArgs)
+		return TargetSetCount{}, fmt.Errorf("%w for TargetSetAdd: give pointers or itemIndices (at least one item)", tools.ErrInvalidArgs)
 	}
 	m, err := ws.Current()
 	if err != nil {
-		return nil, err
+		return TargetSetCount{}, err
 	}
 	n, err := m.AddToTargetSet(ctx, a.TargetSetID, a.Pointers, a.ItemIndices)
 	if err != nil {
-		return nil, err
+		return TargetSetCount{}, err
 	}
-	return map[string]any{"success": true, "count": n}, nil
+	return TargetSetCount{Success: true, Count: n}, nil
 }

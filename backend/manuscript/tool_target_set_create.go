@@ -21,14 +21,20 @@ func targetSetCreateTool(ws *Workspace) tools.Tool {
 	return tools.Func("TargetSetCreate", "Create a persistent set of pointers (e.g. every scene with Natasha). Returns targetSetId.", ws.toolTargetSetCreate)
 }
 
-func (ws *Workspace) toolTargetSetCreate(ctx context.Context, a targetSetCreateArgs) (any, error) {
+// TargetSetCreated names the new set.
+type TargetSetCreated struct {
+	ID   string `json:"targetSetId"`
+	Name string `json:"name"`
+}
+
+func (ws *Workspace) toolTargetSetCreate(ctx context.Context, a targetSetCreateArgs) (TargetSetCreated, error) {
 	m, err := ws.Current()
 	if err != nil {
-		return nil, err
+		return TargetSetCreated{}, err
 	}
 	ts, err := m.CreateTargetSet(ctx, a.Name)
 	if err != nil {
-		return nil, err
+		return TargetSetCreated{}, err
 	}
-	return map[string]any{"targetSetId": ts.ID, "name": ts.Name}, nil
+	return TargetSetCreated{ID: ts.ID, Name: ts.Name}, nil
 }

@@ -21,13 +21,18 @@ func targetSetDeleteTool(ws *Workspace) tools.Tool {
 	return tools.Func("TargetSetDelete", "Delete a whole TargetSet (its items stay in the manuscript).", ws.toolTargetSetDelete)
 }
 
-func (ws *Workspace) toolTargetSetDelete(ctx context.Context, a targetSetDeleteArgs) (any, error) {
+// Done says that a tool with nothing else to report did its work.
+type Done struct {
+	Success bool `json:"success"`
+}
+
+func (ws *Workspace) toolTargetSetDelete(ctx context.Context, a targetSetDeleteArgs) (Done, error) {
 	m, err := ws.Current()
 	if err != nil {
-		return nil, err
+		return Done{}, err
 	}
 	if err := m.DeleteTargetSet(ctx, a.TargetSetID); err != nil {
-		return nil, err
+		return Done{}, err
 	}
-	return map[string]any{"success": true}, nil
+	return Done{Success: true}, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/tools"
 )
 
@@ -21,18 +22,25 @@ func targetSetGetTool(ws *Workspace) tools.Tool {
 	return tools.Func("TargetSetGet", "Return a target set's pointers in document order (and itemIndices ascending); members whose items were deleted are listed apart.", ws.toolTargetSetGet)
 }
 
-func (ws *Workspace) toolTargetSetGet(ctx context.Context, a targetSetGetArgs) (any, error) {
+// TargetSetGetResult is a set's members in document order; members whose
+// items were deleted are listed apart.
+type TargetSetGetResult struct {
+	ID          string             `json:"targetSetId"`
+	Name        string             `json:"name"`
+	Pointers    []document.Pointer `json:"pointers"`
+	ItemIndices []int              `json:"itemIndices"`
+	Count       int                `json:"count"`
+	Deleted     []DeletedMember    `json:"deleted,omitempty"`
+}
+
+func (ws *Workspace) toolTargetSetGet(ctx context.Context, a targetSetGetArgs) (TargetSetGetResult, error) {
 	m, err := ws.Current()
 	if err != nil {
-		return nil, err
+		return TargetSetGetResult{}, err
 	}
 	v, err := m.TargetSet(ctx, a.TargetSetID)
 	if err != nil {
-		return nil, err
+		return TargetSetGetResult{}, err
 	}
-	out := map[string]any{"targetSetId": v.ID, "name": v.Name, "pointers": v.Pointers, "itemIndices": v.ItemIndices, "count": len(v.ItemIndices)}
-	if len(v.Deleted) > 0 {
-		out["deleted"] = v.Deleted
-	}
-	return out, nil
+	return TargetSetGetResult{ID: v.ID, Name: v.Name, Pointers: v.Pointers, ItemIndices: v.ItemIndices, Count: len(v.ItemIndices), Deleted: v.Deleted}, nil
 }

@@ -14,23 +14,38 @@ func targetSetListTool(ws *Workspace) tools.Tool {
 	return tools.Func("TargetSetList", "The manuscript's TargetSets: targetSetId, name, count of live items, createdAt.", ws.toolTargetSetList)
 }
 
-func (ws *Workspace) toolTargetSetList(ctx context.Context, _ targetSetListArgs) (any, error) {
+// TargetSetSummary is one set in a list of them.
+type TargetSetSummary struct {
+	ID        string `json:"targetSetId"`
+	Name      string `json:"name"`
+	Count     int    `json:"count"`
+	Deleted   int    `json:"deleted"`
+	CreatedAt string `json:"createdAt"`
+}
+
+// TargetSetListResult is the book's sets.
+type TargetSetListResult struct {
+	TargetSets []TargetSetSummary `json:"targetSets"`
+	Count      int                `json:"count"`
+}
+
+func (ws *Workspace) toolTargetSetList(ctx context.Context, _ targetSetListArgs) (TargetSetListResult, error) {
 	m, err := ws.Current()
 	if err != nil {
-		return nil, err
+		return TargetSetListResult{}, err
 	}
 	sets, err := m.TargetSets(ctx)
 	if err != nil {
-		return nil, err
+		return TargetSetListResult{}, err
 	}
-	out := make([]map[string]any, 0, len(sets))
+	out := make([]TargetSetSummary, 0, len(sets))
 	for _, ts := range sets {
 		v, err := m.TargetSet(ctx, ts.ID)
 		if err != nil {
-			return nil, err
+			return TargetSetListResult{}, err
 		}
-		out = append(out, map[string]any{"targetSetId": ts.ID, "name": ts.Name, "count": len(v.ItemIndices),
-			"deleted": len(v.Deleted), "createdAt": ts.CreatedAt.Format(time.DateTime)})
+		out = append(out, TargetSetSummary{ID: ts.ID, Name: ts.Name, Count: len(v.ItemIndices),
+			Deleted: len(v.Deleted), CreatedAt: ts.CreatedAt.Format(time.DateTime)})
 	}
-	return map[string]any{"targetSets": out, "count": len(out)}, nil
+	return TargetSetListResult{TargetSets: out, Count: len(out)}, nil
 }

@@ -23,17 +23,17 @@ func targetSetRemoveTool(ws *Workspace) tools.Tool {
 	return tools.Func("TargetSetRemove", "Take one item (by its index) out of a TargetSet; the item stays in the manuscript.", ws.toolTargetSetRemove)
 }
 
-func (ws *Workspace) toolTargetSetRemove(ctx context.Context, a targetSetRemoveArgs) (any, error) {
+func (ws *Workspace) toolTargetSetRemove(ctx context.Context, a targetSetRemoveArgs) (TargetSetCount, error) {
 	m, err := ws.Current()
 	if err != nil {
-		return nil, err
+		return TargetSetCount{}, err
 	}
 	if err := m.RemoveFromTargetSet(ctx, a.TargetSetID, a.Index); err != nil {
-		return nil, err
+		return TargetSetCount{}, err
 	}
 	v, err := m.TargetSet(ctx, a.TargetSetID)
 	if err != nil {
-		return nil, err
+		return TargetSetCount{}, err
 	}
-	return map[string]any{"success": true, "count": len(v.ItemIndices)}, nil
+	return TargetSetCount{Success: true, Count: len(v.ItemIndices)}, nil
 }

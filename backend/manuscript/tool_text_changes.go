@@ -34,7 +34,9 @@ type TextChangesResult struct {
 
 func textChangesTool(ws *Workspace, tc *textCache) tools.Tool {
 	return tools.Func("TextChanges", "What changed in the manuscript's text since a revision the caller holds (after a command, an undo, a restore, a reload): one replacement in UTF-16 code units (fromUtf16, toUtf16, insert), or the whole text (full, markdown) when that revision cannot be rebuilt.",
-		func(ctx context.Context, a TextChangesArgs) (any, error) { return TextChanges(ctx, ws, tc, a) })
+		func(ctx context.Context, a TextChangesArgs) (TextChangesResult, error) {
+			return TextChanges(ctx, ws, tc, a)
+		})
 }
 
 // TextChanges is the TextChanges tool's handler.

@@ -13,14 +13,14 @@ func undoTool(ws *Workspace) tools.Tool {
 	return tools.Func("Undo", "Undo the newest edit of the manuscript that is not undone yet.", ws.toolUndo)
 }
 
-func (ws *Workspace) toolUndo(ctx context.Context, _ undoArgs) (any, error) {
+func (ws *Workspace) toolUndo(ctx context.Context, _ undoArgs) (EditView, error) {
 	m, err := ws.Current()
 	if err != nil {
-		return nil, err
+		return EditView{}, err
 	}
 	out, err := m.Undo(ctx)
 	if err != nil {
-		return nil, err
+		return EditView{}, err
 	}
 	return editView(m, out), nil
 }

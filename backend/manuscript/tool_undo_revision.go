@@ -29,7 +29,9 @@ type UndoRevisionResult struct {
 
 func undoRevisionTool(ws *Workspace) tools.Tool {
 	return tools.Func("UndoRevision", "Undo the edit of one revision — only when it is the newest edit not yet undone, so an undo never reverts something other than the edit named. Otherwise it says which later edit to undo first.",
-		func(ctx context.Context, a UndoRevisionArgs) (any, error) { return UndoRevision(ctx, ws, a) })
+		func(ctx context.Context, a UndoRevisionArgs) (UndoRevisionResult, error) {
+			return UndoRevision(ctx, ws, a)
+		})
 }
 
 // UndoRevision is the UndoRevision tool's handler.

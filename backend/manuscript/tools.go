@@ -53,7 +53,11 @@ func RegisterTools(r *tools.Registry, ws *Workspace) {
 
 // A pointer argument is a pointer string or a pointer object, as the tools
 // return them (document.Pointer reads both).
+// A result's pointer is written as its pointer object, an item's type as
+// its name.
 func init() {
+	tools.DefineOutput[document.Pointer, document.PointerJSON]()
+	tools.DefineOutput[document.ItemType, string]()
 	tools.DefineSchema[document.Pointer](tools.AnyOf(
 		`the item: a pointer string such as "r3:l120:c5310:b9876:i42" or a pointer object {"serialized": ...} as returned by Read, Find, CursorNext and TargetSetGet`,
 		&jsonschema.Schema{Type: "string", MinLength: jsonschema.Ptr(1)},
@@ -115,10 +119,10 @@ func itemView(d *document.Document, i int) ItemView {
 
 // editItem runs one edit of the item at names, planned by plan, on the
 // current manuscript (ReplaceText, InsertAfter, InsertBefore, Delete).
-func (ws *Workspace) editItem(ctx context.Context, at itemAddress, plan func(d *document.Document, i int) (*document.Edit, error)) (any, error) {
+func (ws *Workspace) editItem(ctx context.Context, at itemAddress, plan func(d *document.Document, i int) (*document.Edit, error)) (EditView, error) {
 	m, err := ws.Current()
 	if err != nil {
-		return nil, err
+		return EditView{}, err
 	}
 	out, err := m.Edit(ctx, func(d *document.Document) (*document.Edit, error) {
 		i, err := at.resolve(d)
@@ -128,7 +132,7 @@ func (ws *Workspace) editItem(ctx context.Context, at itemAddress, plan func(d *
 		return plan(d, i)
 	})
 	if err != nil {
-		return nil, err
+		return EditView{}, err
 	}
 	return editView(m, out), nil
 }

@@ -70,7 +70,7 @@ func NewServer(reg *tools.Registry, version string, opts ...Options) *sdk.Server
 	s := sdk.NewServer(&sdk.Implementation{Name: "waymark", Title: "Waymark", Version: version}, &sdk.ServerOptions{Instructions: instructions})
 	for _, t := range reg.Tools() {
 		name := t.Name
-		s.AddTool(&sdk.Tool{Name: name, Description: t.Description, InputSchema: t.InputSchema},
+		s.AddTool(&sdk.Tool{Name: name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: outputSchema(t)},
 			func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 				var args json.RawMessage
 				if req.Params != nil {
@@ -90,6 +90,18 @@ func NewServer(reg *tools.Registry, version string, opts ...Options) *sdk.Server
 			})
 	}
 	return s
+}
+
+// outputSchema is the tool's output schema when MCP can carry it: MCP asks
+// for an object schema (a result that is not an object goes without one).
+func outputSchema(t *tools.Tool) any {
+	var s struct {
+		Type any `json:"type"`
+	}
+	if len(t.OutputSchema) == 0 || json.Unmarshal(t.OutputSchema, &s) != nil || s.Type != "object" {
+		return nil
+	}
+	return t.OutputSchema
 }
 
 // progress maps what a tool reports while it runs (a command's steps) to

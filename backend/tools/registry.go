@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -81,7 +82,14 @@ type Tool struct {
 	Name        string
 	Description string
 	InputSchema json.RawMessage
-	Handler     Handler
+	// OutputSchema is the JSON Schema of the tool's result (nil: the result
+	// has no one shape).
+	OutputSchema json.RawMessage
+	Handler      Handler
+	// In and Out are the Go types of the arguments and the result (Func
+	// sets them; nil for a tool built by hand), from which the frontend's
+	// TypeScript types are generated.
+	In, Out reflect.Type
 
 	resolved *jsonschema.Resolved
 	props    []string

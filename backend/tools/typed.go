@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"sync"
 
@@ -63,29 +64,98 @@ func SchemaFor[A any]() (json.RawMessage, error) {
 	return json.Marshal(s)
 }
 
-// Func builds a tool whose arguments are decoded into A (unknown fields refused)
-// after the registry validated them against the schema generated from A.
-func Func[A any](name, description string, fn func(ctx context.Context, args A) (any, error)) Tool {
-	return FuncCall(name, description, func(ctx context.Context, args A, _ Call, _ Context) (any, error) {
+// Func builds a tool from a typed handler, as go-sdk's AddTool[In, Out] does:
+// the arguments are decoded into In (unknown fields refused) after the
+// registry validated them against the schema generated from In, and the
+// tool's output schema is generated from Out (none when Out is an interface,
+// such as any: the result has no one shape).
+func Func[In, Out any](name, description string, fn func(ctx context.Context, args In) (Out, error)) Tool {
+	return FuncCall(name, description, func(ctx context.Context, args In, _ Call, _ Context) (Out, error) {
 		return fn(ctx, args)
 	})
 }
 
 // FuncCall is Func for a handler that also needs the call (its meta properties)
-// or the agent context the call imported.
-func FuncCall[A any](name, description string, fn func(ctx context.Context, args A, call Call, tc Context) (any, error)) Tool {
-	schema, err := SchemaFor[A]()
+// or the tool context (the agent's messages the call imported, the progress
+// reporter).
+func FuncCall[In, Out any](name, description string, fn func(ctx context.Context, args In, call Call, tc Context) (Out, error)) Tool {
+	schema, err := SchemaFor[In]()
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: %v", name, err))
 	}
-	return Tool{Name: name, Description: description, InputSchema: schema,
+	out, err := OutputSchemaFor[Out]()
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: output: %v", name, err))
+	}
+	return Tool{Name: name, Description: description, InputSchema: schema, OutputSchema: out,
+		In: reflect.TypeFor[In](), Out: reflect.TypeFor[Out](),
 		Handler: func(ctx context.Context, call Call, _ *Tool, tc Context) (any, error) {
-			a, err := Decode[A](call)
+			a, err := Decode[In](call)
 			if err != nil {
 				return nil, err
 			}
-			return fn(ctx, a, call, tc)
+			v, err := fn(ctx, a, call, tc)
+			if err != nil {
+				return nil, err
+			}
+			return v, nil
 		}}
+}
+
+// Output types that JSON writes in another shape than their Go fields say (a
+// type with its own MarshalJSON or MarshalText): each is described, in output
+// schemas and in the frontend's generated types, as the type it is written
+// as.
+var (
+	outputAsMu sync.Mutex
+	outputAs   = map[reflect.Type]reflect.Type{}
+)
+
+// DefineOutput says that results of type T are written as JSON of type As
+// (document.Pointer as its pointer object, an enum as a string).
+func DefineOutput[T, As any]() {
+	outputAsMu.Lock()
+	defer outputAsMu.Unlock()
+	outputAs[reflect.TypeFor[T]()] = reflect.TypeFor[As]()
+}
+
+// WrittenAs is the type whose shape JSON gives a result of type t (t itself
+// unless DefineOutput said otherwise).
+func WrittenAs(t reflect.Type) reflect.Type {
+	outputAsMu.Lock()
+	defer outputAsMu.Unlock()
+	if as, ok := outputAs[t]; ok {
+		return as
+	}
+	return t
+}
+
+// OutputSchemaFor generates a tool's output schema from its result type Out:
+// nil when Out is an interface (the result has no one shape); else the JSON
+// Schema of what the result's JSON is (properties by JSON name, nil slices
+// and pointers as null).
+func OutputSchemaFor[Out any]() (json.RawMessage, error) {
+	t := reflect.TypeFor[Out]()
+	if t.Kind() == reflect.Interface {
+		return nil, nil
+	}
+	outputAsMu.Lock()
+	pairs := maps.Clone(outputAs)
+	outputAsMu.Unlock()
+	// Raw JSON is any JSON value.
+	opts := &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[json.RawMessage](): {}}}
+	for from, to := range pairs {
+		s, err := jsonschema.ForType(to, &jsonschema.ForOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("output type %v (written as %v): %w", from, to, err)
+		}
+		opts.TypeSchemas[from] = s
+	}
+	s, err := jsonschema.ForType(t, opts)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(s)
 }
 
 // Prop returns the named property of a generated schema, for Refine; it panics on

@@ -161,7 +161,7 @@ func TestCollectAndSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx := res.(map[string]any)["itemIndices"].([]int)
+	idx := res.(manuscript.TargetSetGetResult).ItemIndices
 	if len(idx) != 3 {
 		t.Fatalf("collected %v, want the sub-item and two paragraphs", idx)
 	}

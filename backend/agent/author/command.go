@@ -10,6 +10,7 @@ import (
 
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/document"
+	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/textmatch"
 	"github.com/waymark/waymark/backend/tools"
 )
@@ -195,7 +196,7 @@ func (c *CommandAgent) builtin(ctx context.Context, cmd string) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		id := ts.(map[string]any)["targetSetId"].(string)
+		id := ts.(manuscript.TargetSetCreated).ID
 		task := fmt.Sprintf("Collect every mention of %q", phrase)
 		if t.Russian {
 			task = fmt.Sprintf("Собери все упоминания «%s»", phrase)
@@ -212,7 +213,7 @@ func (c *CommandAgent) builtin(ctx context.Context, cmd string) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		c.emit(Event{Event: "answer", Text: c.collectAnswer(got.(map[string]any), phrase, set, t.Russian, res.(CursorAgentResult))})
+		c.emit(Event{Event: "answer", Text: c.collectAnswer(got.(manuscript.TargetSetGetResult), phrase, set, t.Russian, res.(CursorAgentResult))})
 		return got, nil
 	}
 	if m := reReplace.FindStringSubmatch(cmd); m != nil {
@@ -443,9 +444,8 @@ func sentenceAround(text string, s, e int) string {
 
 // collectAnswer reports a collection in the author's terms: how many items, the
 // set's name, where the first and last are.
-func (c *CommandAgent) collectAnswer(got map[string]any, phrase, set string, ru bool, r CursorAgentResult) string {
-	n, _ := got["count"].(int)
-	idx, _ := got["itemIndices"].([]int)
+func (c *CommandAgent) collectAnswer(got manuscript.TargetSetGetResult, phrase, set string, ru bool, r CursorAgentResult) string {
+	n, idx := got.Count, got.ItemIndices
 	span := ""
 	if len(idx) > 0 {
 		first, last := c.place(idx[0]), c.place(idx[len(idx)-1])

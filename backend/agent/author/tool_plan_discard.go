@@ -19,13 +19,19 @@ func (PlanDiscardArgs) Refine(s *jsonschema.Schema) {
 	tools.Prop(s, "planId").MinLength = &one
 }
 
+// PlanDiscardResult says the plan was dropped.
+type PlanDiscardResult struct {
+	PlanID    string `json:"planId"`
+	Discarded bool   `json:"discarded"`
+}
+
 // planDiscardTool is PlanDiscard: the user rejected the plan; it never runs.
 func planDiscardTool(r *tools.Registry, rt *Runtime) tools.Tool {
 	return tools.Func("PlanDiscard", "Drop a proposed plan (the user rejected it): it will not run.",
-		func(ctx context.Context, a PlanDiscardArgs) (any, error) {
+		func(ctx context.Context, a PlanDiscardArgs) (PlanDiscardResult, error) {
 			if err := (&CommandAgent{Reg: r, Runtime: rt}).DiscardPlan(ctx, a.PlanID); err != nil {
-				return nil, err
+				return PlanDiscardResult{}, err
 			}
-			return map[string]any{"planId": a.PlanID, "discarded": true}, nil
+			return PlanDiscardResult{PlanID: a.PlanID, Discarded: true}, nil
 		})
 }

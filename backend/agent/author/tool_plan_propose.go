@@ -23,7 +23,7 @@ func (PlanProposeArgs) Refine(s *jsonschema.Schema) {
 // nothing runs.
 func planProposeTool(r *tools.Registry, rt *Runtime) tools.Tool {
 	return tools.Func("PlanPropose", "Plan a command of several steps (\"X, then Y\") without running anything: returns {planId, steps:[{id, tool, arguments, say}], message}. Show the steps to the user; run them with PlanRun (possibly edited) or drop them with PlanDiscard. Plans wait 24 hours.",
-		func(ctx context.Context, a PlanProposeArgs) (any, error) {
+		func(ctx context.Context, a PlanProposeArgs) (PlanProposal, error) {
 			return (&CommandAgent{Reg: r, Runtime: rt}).Propose(ctx, a.Command)
 		})
 }

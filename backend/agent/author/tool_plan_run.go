@@ -29,7 +29,7 @@ func (PlanRunArgs) Refine(s *jsonschema.Schema) {
 // steps are validated like every call and run in dependency order.
 func planRunTool(r *tools.Registry, rt *Runtime) tools.Tool {
 	return tools.FuncCall("PlanRun", "Run a plan the user approved (PlanPropose's planId), with the steps as the user edited them if given; the steps are validated again before anything runs. A plan runs once; the result lists each step's outcome and the edits to review, and each step's command reports its progress.",
-		func(ctx context.Context, a PlanRunArgs, _ tools.Call, tc tools.Context) (any, error) {
+		func(ctx context.Context, a PlanRunArgs, _ tools.Call, tc tools.Context) (PlanRunResult, error) {
 			return (&CommandAgent{Reg: r, Runtime: rt, Progress: tc.Progress}).RunPlan(ctx, a.PlanID, a.Steps)
 		})
 }

@@ -42,7 +42,7 @@ type RunCommandResult struct {
 // runCommandTool is RunCommand: one command through the command agent.
 func runCommandTool(r *tools.Registry, rt *Runtime) tools.Tool {
 	return tools.FuncCall("RunCommand", "Run one author's command through the command agent (find, collect, replace, insert, delete, summarise; anything else with a model server): returns the answer, the edits to review and where a find landed; its steps are reported as progress. A command of several steps (\"X, then Y\") is not run: its plan is returned for approval (see PlanRun).",
-		func(ctx context.Context, a RunCommandArgs, _ tools.Call, tc tools.Context) (any, error) {
+		func(ctx context.Context, a RunCommandArgs, _ tools.Call, tc tools.Context) (RunCommandResult, error) {
 			return RunCommand(ctx, r, rt, a.Command, tc)
 		})
 }

@@ -24,7 +24,7 @@ func (CursorAgentOptions) Refine(s *jsonschema.Schema) {
 // sub-agent as an Activity.
 func runCursorAgentTool(rt *Runtime) tools.Tool {
 	return tools.Func("RunCursorAgent", "Run the streaming navigation sub-agent over the manuscript with a cursor local to the call: FirstMatch (the first mention: pointer, index, markdown), CollectToTargetSet (add every match to targetSetId) or AggregateSummary. Lexical tasks show the model only portions that can hold the phrase, and a claimed first match is checked against the deterministic matcher.",
-		func(ctx context.Context, o CursorAgentOptions) (any, error) {
+		func(ctx context.Context, o CursorAgentOptions) (CursorAgentResult, error) {
 			return rt.Run(ctx, o)
 		})
 }

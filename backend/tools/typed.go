@@ -144,10 +144,10 @@ func OutputSchemaFor[Out any]() (json.RawMessage, error) {
 	outputAsMu.Unlock()
 	// Raw JSON is any JSON value.
 	opts := &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[json.RawMessage](): {}}}
-	for from, to := range pairs {
-		s, err := jsonschema.ForType(to, &jsonschema.ForOptions{})
+	for from := range pairs {
+		s, err := jsonschema.ForType(WrittenAs(from), &jsonschema.ForOptions{})
 		if err != nil {
-			return nil, fmt.Errorf("output type %v (written as %v): %w", from, to, err)
+			return nil, fmt.Errorf("output type %v (written as %v): %w", from, WrittenAs(from), err)
 		}
 		opts.TypeSchemas[from] = s
 	}

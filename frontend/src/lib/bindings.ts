@@ -1,3 +1,35 @@
+import type {
+  DiffLine,
+  DiskState,
+  ExternalResult,
+  Found,
+  PlanProposal,
+  PlanRunResult,
+  PlanStepView,
+  Progress,
+  ReviewEdit,
+  RevisionInfo,
+  RunCommandResult,
+  SpellingResult,
+} from './tools.gen';
+
+// The tools' result types are generated from the Go types of the registry
+// (tools.gen.ts, by cmd/waymark-tsgen); the window's own types are here.
+export type {
+  DiffLine,
+  DiskState,
+  ExternalResult,
+  Found,
+  PlanProposal,
+  PlanRunResult,
+  PlanStepView,
+  Progress,
+  ReviewEdit,
+  RevisionInfo,
+  RunCommandResult,
+  SpellingResult,
+};
+
 // The Go services bound to the window (window.go.main.DesktopApp, put there by
 // Wails; in the UI tier by a shim that forwards each call over HTTP to the same
 // Go code) and Wails' runtime events. Every call returns a promise; a Go error
@@ -86,80 +118,6 @@ export interface TypeResult {
   conflict?: Conflict;
 }
 
-/** AgentEvent is one event of a running tool (tools.Progress): a command's
- * steps as they happen, and its saved transcript. */
-export interface AgentEvent {
-  event: string;
-  text?: string;
-  tool?: string;
-  data?: unknown;
-}
-
-/** ReviewEdit is one edit a command or plan made, for review (author.ReviewEdit). */
-export interface ReviewEdit {
-  revision: number;
-  op: string;
-  summary: string;
-  before: string;
-  after: string;
-  byteOffset: number;
-  /** where the edit starts in the editor's text (UTF-16), -1 when the book changed again */
-  utf16Offset: number;
-  context: string;
-}
-
-/** Found is where a find landed (author.Found): bytes and the editor's UTF-16 units. */
-export interface Found {
-  label: string;
-  byteStart: number;
-  byteEnd: number;
-  from: number;
-  to: number;
-}
-
-/** CommandResult is the RunCommand tool's result (author.RunCommandResult). */
-export interface CommandResult {
-  command: string;
-  answer: string;
-  result?: unknown;
-  /** plan: a command of several steps, planned and not run (PlanRun, PlanDiscard). */
-  plan?: PlanProposal;
-  revision: number;
-  edits: ReviewEdit[];
-  found?: Found;
-  events: AgentEvent[];
-}
-
-/** PlanStepView is one step of a lazy plan (agent.PlanStepView). */
-export interface PlanStepView {
-  id: string;
-  tool: string;
-  arguments: Record<string, unknown>;
-  outputPath?: string;
-  say: string;
-}
-
-/** PlanProposal is a plan waiting for approval (agent.PlanProposal). */
-export interface PlanProposal {
-  planId: string;
-  command: string;
-  steps: PlanStepView[];
-  message: string;
-}
-
-/** PlanRunResult is how an approved plan ran (agent.PlanRunResult). */
-export interface PlanRunResult {
-  planId: string;
-  success: boolean;
-  ran: number;
-  steps: { id: string; say: string; result?: unknown; error?: string }[];
-  answer: string;
-  error?: string;
-  revision: number;
-  edits: ReviewEdit[];
-  found?: Found;
-}
-
 export interface SearchMatch {
   index: number;
   label: string;
@@ -210,40 +168,6 @@ export interface TargetSetView {
   deleted: { label: string; deletedInRevision: number }[];
 }
 
-export interface RevisionInfo {
-  revision: number;
-  op: string;
-  summary: string;
-  size: number;
-  undone: boolean;
-  snapshot: boolean;
-  createdAt: string;
-  current: boolean;
-}
-
-export interface DiskState {
-  changed: boolean;
-  missing: boolean;
-  size: number;
-  detail: string;
-  /** the revision after what was taken in from elsewhere */
-  revision: number;
-  merged?: Merge[];
-  note?: string;
-}
-
-export interface DiffLine {
-  kind: 'same' | 'mine' | 'disk' | 'gap';
-  text: string;
-}
-
-export interface ExternalResult {
-  choice: string;
-  summary: string;
-  revision: number;
-  diff: DiffLine[];
-}
-
 export interface Settings {
   modelUrl: string;
   model: string;
@@ -282,14 +206,6 @@ export interface ConnectionReport {
   toolCalls: Check;
   jsonSchema: Check;
   summary: string;
-}
-
-/** SpellingResult is the Spelling tool's answer (manuscript.SpellingResult). */
-export interface SpellingResult {
-  revision: number;
-  languages: string[];
-  words: { word: string; fromByte: number; toByte: number; fromUtf16: number; toUtf16: number; count: number }[];
-  more: boolean;
 }
 
 export interface Capabilities {
@@ -481,7 +397,7 @@ export const api = {
   outline: () => call<OutlineView>('Outline'),
   sync: (rev: number) => call<SyncResult>('Sync', rev),
   typeEdit: (rev: number, from: number, to: number, text: string) => call<TypeResult>('TypeEdit', rev, from, to, text),
-  runCommand: (cmd: string) => call<CommandResult>('RunCommand', cmd),
+  runCommand: (cmd: string) => call<RunCommandResult>('RunCommand', cmd),
   undoEdit: (rev: number) => call<SyncResult>('UndoEdit', rev),
   stop: () => call<string>('Stop'),
   painted: (name: string, chars: number) => call<void>('Painted', name, chars),

@@ -8,33 +8,29 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/waymark/waymark/backend/llm"
-	"github.com/waymark/waymark/backend/store"
 	"github.com/waymark/waymark/backend/tools"
 )
 
-// The execution loop of SPEC §4 (the "acts" protocol): a request's context is an
-// array of typed messages rebuilt for every request; Activities are code-backed
-// tools from the registry, latent calls are performed by the model itself; results
-// land in State at a call's _outputPath; references †state.path resolve before a
-// call runs; a Plan message makes the loop stateful and chooses eager or lazy
-// execution.
+// The execution loop of SPEC §4 (the "acts" protocol) as the agents use it: a
+// request's context is rebuilt for every turn from typed messages; the model
+// calls one Activity (a registry tool) a step and reads its result, or its
+// error, as the call's answer; a result lands in State at the call's
+// _outputPath (a branching path lets the tool choose), references
+// "†state.path" resolve before a call runs, and _scopes give a tool the State
+// values it may see. The agents' rules are the loop's Guard and After hooks.
+// Lazy plans are drafted (DraftPlan), validated (ValidatePlan) and, once
+// approved, run (RunSteps) by the author's agents.
 
 // Message kinds of the loop's context.
 const (
-	KindSystem   = "system"
-	KindUser     = "user"
-	KindPlan     = "plan"
-	KindData     = "data"  // a value in State, at Path
-	KindError    = "error" // an error the model sees next turn
-	KindThought  = "thought"
-	KindSolution = "solution"
+	KindSystem = "system"
+	KindUser   = "user"
+	KindData   = "data" // a value in State, at Path
 )
 
 // LoopMessage is one typed message of the loop's context.
@@ -43,14 +39,6 @@ type LoopMessage struct {
 	Path string          `json:"path,omitempty"`
 	Text string          `json:"text,omitempty"`
 	Data json.RawMessage `json:"data,omitempty"`
-	Plan *Plan           `json:"plan,omitempty"`
-}
-
-// Plan is the Plan message: its presence makes the loop keep Plan and State
-// between turns (in SQLite); Mode is "eager" (default) or "lazy".
-type Plan struct {
-	Mode  string     `json:"mode"`
-	Steps []PlanStep `json:"steps,omitempty"`
 }
 
 // PlanStep is one node of a lazy plan's dataflow graph: a tool call whose
@@ -64,23 +52,6 @@ type PlanStep struct {
 	Say string `json:"say,omitempty"`
 }
 
-// Decision is a person's answer to a lazy plan.
-type Decision string
-
-// The three answers of the approval step.
-const (
-	Approve Decision = "approve"
-	Edit    Decision = "edit"
-	Reject  Decision = "reject"
-)
-
-// LatentTool is a tool the model performs itself: its result is the call's
-// "_output" argument.
-type LatentTool struct {
-	Name, Description string
-	Output            json.RawMessage // JSON Schema of _output
-}
-
 // Limits bound a loop run.
 type Limits struct {
 	Turns, Steps int
@@ -88,28 +59,16 @@ type Limits struct {
 	Tokens       int
 }
 
-// Loop runs the protocol.
+// Loop runs the protocol: one tool per step (SPEC §5), each call answered in
+// the conversation.
 type Loop struct {
-	Reg    *tools.Registry
-	Model  llm.Model
-	Store  *store.Store
-	Latent []LatentTool
+	Reg   *tools.Registry
+	Model llm.Model
 	// Activities lists the registry tools offered to the model (all when empty).
 	Activities []string
-	// ApprovePlan is asked before a lazy plan runs; nil rejects every lazy plan.
-	ApprovePlan func(ctx context.Context, p Plan) (Decision, Plan, error)
-	Limits      Limits
-	Log         *slog.Logger
-
-	// What the command agent and the browser assistant set (SPEC §3, §5):
+	Limits     Limits
 	// Prompt replaces the loop's own system prompt.
 	Prompt string
-	// Conversation keeps each step's calls and their answers in the context,
-	// as a conversation, and awaits every call: its result (or error) answers
-	// it. A call with _outputPath still stores its result in State.
-	Conversation bool
-	// OnePerStep runs only the first call of a turn (SPEC §5).
-	OnePerStep bool
 	// NeedCall: a turn without a call is not a solution; the model is told
 	// this and asked again (the assistant finishes with assistant_done).
 	NeedCall string
@@ -130,8 +89,6 @@ type Loop struct {
 	// Progress receives what the tools the loop runs report while they work
 	// (a plan's commands), for the door that runs the loop.
 	Progress func(tools.Progress)
-
-	wg sync.WaitGroup
 }
 
 // LoopResult is the outcome of Run.
@@ -143,11 +100,6 @@ type LoopResult struct {
 	Tokens   int                        `json:"tokens"`
 	Stopped  string                     `json:"stopped,omitempty"` // why the loop stopped without a solution
 	Errors   []string                   `json:"errors,omitempty"`
-}
-
-type saved struct {
-	Plan  *Plan                      `json:"plan"`
-	State map[string]json.RawMessage `json:"state"`
 }
 
 // StatePrefix starts a reference to a value in State ("†state.name").
@@ -200,62 +152,22 @@ type Guarded struct {
 	Notes []string
 }
 
-// Run runs the loop on msgs. With a Plan message and a session id, Plan and State
-// are loaded from and saved to SQLite, so a later call continues the session.
-// Cancelling ctx stops the run at once with ctx's error.
-func (l *Loop) Run(ctx context.Context, session string, msgs []LoopMessage) (LoopResult, error) {
+// Run runs the loop on msgs until the model answers without a call, a guard
+// stops it, or a limit is reached. Cancelling ctx stops the run at once with
+// ctx's error.
+func (l *Loop) Run(ctx context.Context, msgs []LoopMessage) (LoopResult, error) {
 	lim := l.limits()
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, lim.Wall)
 	defer cancel()
 	res := LoopResult{State: map[string]json.RawMessage{}}
-	var plan *Plan
 	for _, m := range msgs {
-		if m.Kind == KindPlan {
-			p := Plan{Mode: "eager"}
-			if m.Plan != nil {
-				p = *m.Plan
-			}
-			if p.Mode == "" {
-				p.Mode = "eager"
-			}
-			if p.Mode != "eager" && p.Mode != "lazy" {
-				return res, fmt.Errorf("plan mode %q: use eager or lazy", p.Mode)
-			}
-			plan = &p
-		}
 		if m.Kind == KindData && strings.HasPrefix(m.Path, StatePrefix) {
 			res.State[strings.TrimPrefix(m.Path, StatePrefix)] = m.Data
 		}
 	}
-	key := "loop:" + session
-	if plan != nil && session != "" && l.Store != nil {
-		if st, err := l.Store.AgentState(ctx, key); err == nil {
-			var sv saved
-			if json.Unmarshal(st.Data, &sv) == nil {
-				for k, v := range sv.State {
-					if _, ok := res.State[k]; !ok {
-						res.State[k] = v
-					}
-				}
-				if len(plan.Steps) == 0 && sv.Plan != nil {
-					plan.Steps = sv.Plan.Steps
-				}
-			}
-		}
-	}
-	persist := func() {
-		if plan != nil && session != "" && l.Store != nil {
-			_ = l.Store.SaveAgentState(context.WithoutCancel(ctx), key, "loop", saved{Plan: plan, State: res.State})
-		}
-	}
-	defer persist()
-	if plan != nil && plan.Mode == "lazy" {
-		return l.runLazy(ctx, plan, msgs, res)
-	}
 	st := l.stepper(lim)
-	var errs, thoughts []string
-	var convo []llm.Message // the conversation of a Conversation loop
+	var convo []llm.Message // the steps so far: each call and its answer
 	for {
 		if err := parent.Err(); err != nil {
 			return res, err
@@ -264,197 +176,38 @@ func (l *Loop) Run(ctx context.Context, session string, msgs []LoopMessage) (Loo
 			res.Stopped = "time limit reached"
 			return res, nil
 		}
-		req := l.request(msgs, plan, res.State, errs, thoughts, res.Turns == 0)
-		t, err := st.Step(ctx, append(req, convo...), nil)
+		t, err := st.Step(ctx, append(l.request(msgs, res.State), convo...), nil)
 		res.Turns, res.Tokens = st.Turns, st.Usage.TotalTokens
-		var lerr *LimitError
-		switch {
-		case errors.As(err, &lerr):
-			res.Stopped = lerr.msg
-			return res, nil
-		case err != nil && parent.Err() != nil:
-			return res, parent.Err()
-		case err != nil && ctx.Err() != nil:
-			res.Stopped = "time limit reached"
-			return res, nil
-		case err != nil:
-			return res, fmt.Errorf("turn %d: the model failed: %w", res.Turns, err)
+		if err != nil {
+			return res, l.failed(parent, ctx, err, &res)
 		}
 		if l.OnText != nil && t.Text != "" {
 			l.OnText(t.Text)
 		}
-		if len(t.Calls) == 0 {
-			if l.NeedCall == "" {
-				res.Solution = strings.TrimSpace(t.Raw)
-				return res, nil
-			}
+		switch {
+		case len(t.Calls) == 0 && l.NeedCall == "":
+			res.Solution = strings.TrimSpace(t.Raw)
+			return res, nil
+		case len(t.Calls) == 0:
 			convo = append(convo, llm.Message{Role: llm.RoleAssistant, Content: t.Raw}, llm.Message{Role: llm.RoleUser, Content: l.NeedCall})
-			if err := l.pause(parent); err != nil {
+		case res.Steps >= lim.Steps:
+			res.Stopped = fmt.Sprintf("step limit reached (%d)", lim.Steps)
+			return res, nil
+		default:
+			res.Steps++
+			convo = append(convo, llm.Message{Role: llm.RoleAssistant, Content: t.Raw, ToolCalls: t.calls()})
+			g, reply, err := l.call(ctx, st, t.Calls[0], &res)
+			if err != nil {
 				return res, err
 			}
-			continue
-		}
-		errs, thoughts = nil, nil
-		if l.Conversation {
-			convo = append(convo, llm.Message{Role: llm.RoleAssistant, Content: t.Raw, ToolCalls: t.calls()})
-		}
-		replies := make([][]llm.Message, len(t.Calls))
-		answer := func(i int, v any, notes []string) {
-			b := mustJSON(v)
-			replies[i] = append(replies[i], llm.Message{Role: llm.RoleTool, ToolCallID: t.Calls[i].ID, Content: string(b)})
-			for _, n := range notes {
-				replies[i] = append(replies[i], llm.Message{Role: llm.RoleUser, Content: n})
+			convo = append(convo, reply...)
+			if t.Dropped > 0 {
+				convo = append(convo, llm.Message{Role: llm.RoleUser, Content: "Only the first tool call was run: one tool per step."})
 			}
-		}
-		fail := func(i int, msg string) {
-			if l.Conversation {
-				answer(i, map[string]string{"error": msg}, nil)
-			} else {
-				errs = append(errs, msg)
+			if g.Stop && g.Answer != nil {
+				res.Solution = g.Solution
+				return res, nil
 			}
-		}
-		stop := false
-		pending := make([]int, len(t.Calls))
-		for i := range pending {
-			pending[i] = i
-		}
-		// Run every call whose references resolve; a call that waits on a value
-		// produced in this turn gets another pass; what still waits is an error.
-		for pass := 0; len(pending) > 0 && pass < len(t.Calls)+1; pass++ {
-			var waiting []int
-			for _, i := range pending {
-				c := t.Calls[i]
-				if res.Steps >= lim.Steps {
-					res.Stopped = fmt.Sprintf("step limit reached (%d)", lim.Steps)
-					return res, nil
-				}
-				args, meta, err := SplitMeta(c.Arguments)
-				if err != nil {
-					fail(i, fmt.Sprintf("%s: %v", c.Name, err))
-					continue
-				}
-				resolved, missing := resolveRefs(args, res.State)
-				if missing != "" {
-					waiting = append(waiting, i)
-					continue
-				}
-				res.Steps++
-				out := metaString(meta, "_outputPath")
-				if lt := l.latent(c.Name); lt != nil {
-					val, ok := resolved["_output"]
-					switch {
-					case !ok:
-						fail(i, fmt.Sprintf("latent call %s has no _output: a latent call carries its own result", c.Name))
-					case out == "":
-						thoughts = append(thoughts, fmt.Sprintf("%s: %s", c.Name, val)) // ephemeral reasoning
-						if l.Conversation {
-							answer(i, map[string]string{"status": "noted"}, nil)
-						}
-					default:
-						if _, err := writePath(res.State, out, val, ""); err != nil {
-							fail(i, err.Error())
-						} else if l.Conversation {
-							answer(i, map[string]string{"status": "stored", "path": out}, nil)
-						}
-					}
-					continue
-				}
-				g := &Guarded{Turn: res.Turns, Call: tools.Call{ID: c.ID, Name: c.Name, Args: mustJSON(resolved), Meta: meta}}
-				_ = json.Unmarshal(g.Call.Args, &g.Args)
-				if g.Args == nil {
-					g.Args = map[string]any{}
-				}
-				_, inReg := l.Reg.Get(c.Name)
-				if !c.Offered || (!inReg && !l.extra(c.Name)) {
-					err := fmt.Errorf("%w %q; available: %s", tools.ErrUnknownTool, c.Name, st.offered())
-					if l.After != nil {
-						if ferr := l.After(ctx, g, nil, err); ferr != nil {
-							return res, ferr
-						}
-					}
-					if g.Reply != nil {
-						answer(i, g.Reply, g.Notes)
-					} else {
-						fail(i, err.Error())
-					}
-					continue
-				}
-				if l.Guard != nil {
-					if err := l.Guard(ctx, g); err != nil {
-						return res, err
-					}
-				}
-				switch {
-				case g.Refuse != nil:
-					answer(i, g.Refuse, g.Notes)
-					continue
-				case g.Answer != nil:
-					answer(i, g.Answer, g.Notes)
-					if g.Stop {
-						res.Solution, stop = g.Solution, true
-					}
-					continue
-				case !inReg:
-					fail(i, fmt.Sprintf("%s: nothing answered this call", c.Name))
-					continue
-				}
-				cctx := ctx
-				if g.Ctx != nil {
-					cctx = g.Ctx
-				}
-				call := g.Call
-				tc := tools.Context{Messages: scoped(meta, res.State), Progress: l.Progress}
-				if out == "" && !l.Conversation {
-					// Fire-and-forget: started, not awaited, not stored; failures logged.
-					l.wg.Add(1)
-					go func() {
-						defer l.wg.Done()
-						if _, err := l.Reg.Call(context.WithoutCancel(cctx), call, tc); err != nil && l.Log != nil {
-							l.Log.Warn("fire-and-forget activity failed", "tool", call.Name, "err", err)
-						}
-					}()
-					continue
-				}
-				v, err := l.Reg.Call(cctx, call, tc)
-				if err == nil && out != "" {
-					if _, werr := writePath(res.State, out, mustJSON(v), branchOf(v)); werr != nil {
-						err = werr
-					}
-				}
-				if l.After != nil {
-					if ferr := l.After(ctx, g, v, err); ferr != nil {
-						return res, ferr
-					}
-				}
-				switch {
-				case g.Reply != nil:
-					answer(i, g.Reply, g.Notes)
-				case err != nil:
-					fail(i, fmt.Sprintf("%s: %v", c.Name, err))
-				case l.Conversation:
-					answer(i, v, g.Notes)
-				}
-			}
-			if len(waiting) == len(pending) {
-				for _, i := range waiting {
-					args, _, _ := SplitMeta(t.Calls[i].Arguments)
-					_, missing := resolveRefs(args, res.State)
-					fail(i, fmt.Sprintf("%s waits for %s, which nothing produced", t.Calls[i].Name, missing))
-				}
-				break
-			}
-			pending = waiting
-		}
-		for _, r := range replies {
-			convo = append(convo, r...)
-		}
-		if t.Dropped > 0 && l.Conversation {
-			convo = append(convo, llm.Message{Role: llm.RoleUser, Content: "Only the first tool call was run: one tool per step."})
-		}
-		res.Errors = append(res.Errors, errs...)
-		persist()
-		if stop {
-			return res, nil
 		}
 		if err := l.pause(parent); err != nil {
 			return res, err
@@ -462,24 +215,108 @@ func (l *Loop) Run(ctx context.Context, session string, msgs []LoopMessage) (Loo
 	}
 }
 
+// failed says why a turn the model did not complete ends the run: a limit
+// or the time limit (Stopped, no error), the caller's cancellation, or the
+// model's failure.
+func (l *Loop) failed(parent, ctx context.Context, err error, res *LoopResult) error {
+	var lerr *LimitError
+	switch {
+	case errors.As(err, &lerr):
+		res.Stopped = lerr.msg
+		return nil
+	case parent.Err() != nil:
+		return parent.Err()
+	case ctx.Err() != nil:
+		res.Stopped = "time limit reached"
+		return nil
+	}
+	return fmt.Errorf("turn %d: the model failed: %w", res.Turns, err)
+}
+
+// call runs the model's call of this step: references resolved, the guard
+// asked, the tool run (its result stored at the call's _outputPath), the
+// outcome shown to After. It returns the messages that answer the call.
+func (l *Loop) call(ctx context.Context, st *Stepper, c StepCall, res *LoopResult) (*Guarded, []llm.Message, error) {
+	g := &Guarded{Turn: res.Turns, Call: tools.Call{ID: c.ID, Name: c.Name}, Args: map[string]any{}}
+	answer := func(v any, notes []string) []llm.Message {
+		out := []llm.Message{{Role: llm.RoleTool, ToolCallID: c.ID, Content: string(mustJSON(v))}}
+		for _, n := range notes {
+			out = append(out, llm.Message{Role: llm.RoleUser, Content: n})
+		}
+		return out
+	}
+	fail := func(msg string) []llm.Message { return answer(map[string]string{"error": msg}, nil) }
+	args, meta, err := SplitMeta(c.Arguments)
+	if err != nil {
+		return g, fail(fmt.Sprintf("%s: %v", c.Name, err)), nil
+	}
+	resolved, missing := resolveRefs(args, res.State)
+	if missing != "" {
+		return g, fail(fmt.Sprintf("%s waits for %s, which nothing produced", c.Name, missing)), nil
+	}
+	g.Call.Args, g.Call.Meta = mustJSON(resolved), meta
+	_ = json.Unmarshal(g.Call.Args, &g.Args)
+	_, inReg := l.Reg.Get(c.Name)
+	unknown := !c.Offered || (!inReg && !l.extra(c.Name))
+	var out any
+	switch {
+	case unknown:
+		err = fmt.Errorf("%w %q; available: %s", tools.ErrUnknownTool, c.Name, st.offered())
+	default:
+		if l.Guard != nil {
+			if err := l.Guard(ctx, g); err != nil {
+				return g, nil, err
+			}
+		}
+		switch {
+		case g.Refuse != nil:
+			return g, answer(g.Refuse, g.Notes), nil
+		case g.Answer != nil:
+			return g, answer(g.Answer, g.Notes), nil
+		case !inReg:
+			return g, fail(c.Name + ": nothing answered this call"), nil
+		}
+		out, err = l.run(ctx, g, res.State)
+	}
+	if l.After != nil {
+		if ferr := l.After(ctx, g, out, err); ferr != nil {
+			return g, nil, ferr
+		}
+	}
+	switch {
+	case g.Reply != nil:
+		return g, answer(g.Reply, g.Notes), nil
+	case unknown:
+		return g, fail(err.Error()), nil
+	case err != nil:
+		return g, fail(fmt.Sprintf("%s: %v", c.Name, err)), nil
+	}
+	return g, answer(out, g.Notes), nil
+}
+
+// run runs a guarded call's tool in the guard's context (or the loop's) and
+// stores its result at the call's _outputPath.
+func (l *Loop) run(ctx context.Context, g *Guarded, state map[string]json.RawMessage) (any, error) {
+	if g.Ctx != nil {
+		ctx = g.Ctx
+	}
+	v, err := l.Reg.Call(ctx, g.Call, tools.Context{Messages: scoped(g.Call.Meta, state), Progress: l.Progress})
+	if out := metaString(g.Call.Meta, "_outputPath"); err == nil && out != "" {
+		_, err = writePath(state, out, mustJSON(v), branchOf(v))
+	}
+	return v, err
+}
+
 // stepper is the model turn of this loop: the offered tools and the limits.
 func (l *Loop) stepper(lim Limits) *Stepper {
 	var specs []llm.ToolSpec
 	for _, t := range l.Reg.Tools() {
 		if l.offered(t.Name) {
-			params := t.InputSchema
-			if !l.Conversation {
-				params = withMeta(params)
-			}
-			specs = append(specs, llm.ToolSpec{Name: t.Name, Description: t.Description, Parameters: params})
+			specs = append(specs, llm.ToolSpec{Name: t.Name, Description: t.Description, Parameters: t.InputSchema})
 		}
 	}
 	specs = append(specs, l.Extra...)
-	for _, lt := range l.Latent {
-		specs = append(specs, llm.ToolSpec{Name: lt.Name, Description: lt.Description + " (latent: put the result in _output)",
-			Parameters: json.RawMessage(`{"type":"object","properties":{"_output":` + string(orAny(lt.Output)) + `,"_outputPath":{"type":"string"}},"required":["_output"]}`)})
-	}
-	return &Stepper{Model: l.Model, Tools: specs, One: l.OnePerStep, MaxTurns: lim.Turns, MaxTokens: lim.Tokens}
+	return &Stepper{Model: l.Model, Tools: specs, One: true, MaxTurns: lim.Turns, MaxTokens: lim.Tokens}
 }
 
 func (l *Loop) pause(ctx context.Context) error {
@@ -503,18 +340,14 @@ func (l *Loop) extra(name string) bool {
 	return false
 }
 
-// request rebuilds the model's context: system, user input, plan, State as data
-// messages, this turn's errors and thoughts.
-func (l *Loop) request(msgs []LoopMessage, plan *Plan, state map[string]json.RawMessage, errs, thoughts []string, first bool) []llm.Message {
-	var out []llm.Message
+// request rebuilds the model's context: the system prompt, the user's
+// messages, and State as data messages.
+func (l *Loop) request(msgs []LoopMessage, state map[string]json.RawMessage) []llm.Message {
 	sys := l.Prompt
 	if sys == "" {
-		sys = "You solve the user's request by calling tools. Each call may carry meta properties: _outputPath (\"†state.name\" stores the result in State; \"†state.a || †state.b\" lets the tool choose the branch), _scopes (State paths the tool may see). Arguments may reference stored values as \"†state.name\". A call without _outputPath to a code tool is fire-and-forget; to a latent tool it is a thought. Answer without calls when the request is solved."
+		sys = "You solve the user's request by calling tools, one per step. A call may carry meta properties: _outputPath (\"†state.name\" stores the result in State; \"†state.a || †state.b\" lets the tool choose the branch), _scopes (State paths the tool may see). Arguments may reference stored values as \"†state.name\". Answer without a call when the request is solved."
 	}
-	if plan != nil && plan.Mode == "eager" && first {
-		sys += " Plan and execute in one stream: on this first turn a latent call must not branch on its own output."
-	}
-	out = append(out, llm.Message{Role: "system", Content: sys})
+	out := []llm.Message{{Role: "system", Content: sys}}
 	for _, m := range msgs {
 		switch m.Kind {
 		case KindSystem:
@@ -523,9 +356,6 @@ func (l *Loop) request(msgs []LoopMessage, plan *Plan, state map[string]json.Raw
 			out = append(out, llm.Message{Role: "user", Content: m.Text})
 		}
 	}
-	if plan != nil {
-		out = append(out, llm.Message{Role: "user", Content: "Plan: " + string(mustJSON(plan))})
-	}
 	keys := make([]string, 0, len(state))
 	for k := range state {
 		keys = append(keys, k)
@@ -533,12 +363,6 @@ func (l *Loop) request(msgs []LoopMessage, plan *Plan, state map[string]json.Raw
 	sort.Strings(keys)
 	for _, k := range keys {
 		out = append(out, llm.Message{Role: "user", Content: fmt.Sprintf("Data %s%s = %s", StatePrefix, k, state[k])})
-	}
-	for _, t := range thoughts {
-		out = append(out, llm.Message{Role: "assistant", Content: "Thought: " + t})
-	}
-	for _, e := range errs {
-		out = append(out, llm.Message{Role: "user", Content: "Error: " + e})
 	}
 	return out
 }
@@ -553,59 +377,6 @@ func (l *Loop) offered(name string) bool {
 		}
 	}
 	return false
-}
-
-func (l *Loop) latent(name string) *LatentTool {
-	for i := range l.Latent {
-		if l.Latent[i].Name == name {
-			return &l.Latent[i]
-		}
-	}
-	return nil
-}
-
-// runLazy asks the model for a declarative plan, validates it as an acyclic
-// dataflow graph of Activities, asks for approval, then runs it in dependency order.
-func (l *Loop) runLazy(ctx context.Context, plan *Plan, msgs []LoopMessage, res LoopResult) (LoopResult, error) {
-	if len(plan.Steps) == 0 {
-		steps, turns, tokens, err := l.DraftPlan(ctx, msgs, plan, res.State)
-		res.Turns, res.Tokens = turns, tokens
-		if err != nil {
-			return res, err
-		}
-		plan.Steps = steps
-	}
-	order, err := l.ValidatePlan(plan.Steps, res.State)
-	if err != nil {
-		return res, err
-	}
-	if l.ApprovePlan == nil {
-		res.Stopped = "plan rejected: no one to approve it"
-		return res, nil
-	}
-	dec, edited, err := l.ApprovePlan(ctx, *plan)
-	if err != nil {
-		return res, err
-	}
-	switch dec {
-	case Reject:
-		res.Stopped = "plan rejected"
-		return res, nil
-	case Edit:
-		plan.Steps = edited.Steps
-		if order, err = l.ValidatePlan(plan.Steps, res.State); err != nil {
-			return res, fmt.Errorf("edited plan: %w", err)
-		}
-	case Approve:
-	default:
-		return res, fmt.Errorf("unknown plan decision %q: use approve, edit or reject", dec)
-	}
-	res, err = l.RunSteps(ctx, plan.Steps, order, res)
-	if err != nil || res.Stopped != "" {
-		return res, err
-	}
-	res.Solution = fmt.Sprintf("ran %d step(s) of the approved plan", len(order))
-	return res, nil
 }
 
 // RunSteps runs a validated plan's steps in order; the first failure stops it.
@@ -639,14 +410,16 @@ func (l *Loop) RunSteps(ctx context.Context, steps []PlanStep, order []int, res 
 // planSchema is the JSON a model's lazy plan must be.
 const planSchema = `{"type":"object","properties":{"steps":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"tool":{"type":"string"},"args":{"type":"object"},"outputPath":{"type":"string"},"say":{"type":"string"}},"required":["id","tool","args"]}}},"required":["steps"]}`
 
-// DraftPlan asks the model, through the loop's model turn, for a lazy plan: a
-// declarative dataflow graph, nothing executed (no tools are offered).
-func (l *Loop) DraftPlan(ctx context.Context, msgs []LoopMessage, plan *Plan, state map[string]json.RawMessage) ([]PlanStep, int, int, error) {
+// DraftPlan asks the model, through the loop's model turn, for a lazy plan
+// (SPEC §4 "mode: lazy"): a declarative dataflow graph, nothing executed (no
+// tools are offered). The author's plans are drafted here, then shown for
+// approval and run by RunSteps.
+func (l *Loop) DraftPlan(ctx context.Context, msgs []LoopMessage) ([]PlanStep, int, int, error) {
 	st := l.stepper(l.limits())
-	req := l.request(msgs, plan, state, nil, nil, true)
+	req := l.request(msgs, nil)
 	var names []string
 	for _, t := range st.Tools {
-		if l.latent(t.Name) == nil && !l.extra(t.Name) {
+		if !l.extra(t.Name) {
 			names = append(names, t.Name)
 		}
 	}
@@ -655,7 +428,9 @@ func (l *Loop) DraftPlan(ctx context.Context, msgs []LoopMessage, plan *Plan, st
 	if err != nil {
 		return nil, st.Turns, st.Usage.TotalTokens, fmt.Errorf("lazy plan: the model failed: %w", err)
 	}
-	var p Plan
+	var p struct {
+		Steps []PlanStep `json:"steps"`
+	}
 	if err := json.Unmarshal([]byte(stripFence(t.Raw)), &p); err != nil {
 		return nil, st.Turns, st.Usage.TotalTokens, fmt.Errorf("lazy plan: the model's plan is not JSON {\"steps\":[…]}: %v", err)
 	}
@@ -884,28 +659,6 @@ func scoped(meta map[string]json.RawMessage, state map[string]json.RawMessage) [
 		}
 	}
 	return out
-}
-
-func withMeta(schema json.RawMessage) json.RawMessage {
-	var s map[string]any
-	if json.Unmarshal(schema, &s) != nil {
-		return schema
-	}
-	props, _ := s["properties"].(map[string]any)
-	if props == nil {
-		props = map[string]any{}
-	}
-	props["_outputPath"] = map[string]any{"type": "string"}
-	props["_scopes"] = map[string]any{"type": "array", "items": map[string]any{"type": "string"}}
-	s["properties"] = props
-	return mustJSON(s)
-}
-
-func orAny(s json.RawMessage) json.RawMessage {
-	if len(s) == 0 {
-		return json.RawMessage(`{}`)
-	}
-	return s
 }
 
 func mustJSON(v any) json.RawMessage {

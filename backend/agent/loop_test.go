@@ -4,14 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/llm/llmtest"
-	"github.com/waymark/waymark/backend/store"
 	"github.com/waymark/waymark/backend/tools"
 )
 
@@ -19,7 +17,6 @@ type loopFixture struct {
 	reg      *tools.Registry
 	notified atomic.Int32
 	scopes   atomic.Int32
-	st       *store.Store
 }
 
 func newLoopFixture(t *testing.T) *loopFixture {
@@ -56,12 +53,6 @@ func newLoopFixture(t *testing.T) *loopFixture {
 				return nil, nil
 			}},
 	)
-	st, err := store.Open(filepath.Join(t.TempDir(), "w.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	f.st = st
 	return f
 }
 
@@ -70,114 +61,85 @@ func call(name string, args map[string]any) llm.ToolCall {
 	return llm.ToolCall{ID: "c_" + name, Name: name, Arguments: b}
 }
 
-func TestLoopEager(t *testing.T) {
+// TestLoopState: one tool a step; a result lands in State at the call's
+// _outputPath (a branching path takes the tool's choice), a later call's
+// "†state.x" resolves to it, _scopes give the tool the values it may see,
+// and a failure or an unresolved reference is the answer the model reads.
+func TestLoopState(t *testing.T) {
 	f := newLoopFixture(t)
-	var second llmtest.ChatRequest
-	turn := 0
-	srv := llmtest.New(t, llmtest.Repeat(llmtest.Handler(func(req llmtest.ChatRequest) llmtest.Reply {
-		turn++
-		switch turn {
-		case 1:
-			return llmtest.ToolCalls(
-				call("Double", map[string]any{"x": "†state.a", "_outputPath": "†state.b", "_scopes": []string{"†state.a"}}), // waits for a
-				call("Double", map[string]any{"x": 2, "_outputPath": "†state.a"}),
-				call("Notify", map[string]any{"text": "started"}),                                               // fire-and-forget
-				call("think", map[string]any{"_output": "b should be 8"}),                                       // ephemeral
-				call("guess", map[string]any{"_output": map[string]int{"b": 8}, "_outputPath": "†state.guess"}), // latent, stored
-				call("Weather", map[string]any{"_outputPath": "†state.sunny || †state.rainy"}),
-				call("Double", map[string]any{"x": -1, "_outputPath": "†state.neg"}),          // fails: the model sees the error
-				call("Double", map[string]any{"x": "†state.nope", "_outputPath": "†state.c"}), // never resolves
-			)
-		case 2:
-			second = req
-			return llmtest.Text("b is 8")
-		}
-		return llmtest.Text("unexpected")
-	})))
-	l := &Loop{Reg: f.reg, Model: llmtest.Client(t, srv.URL()), Store: f.st, Latent: []LatentTool{{Name: "think"}, {Name: "guess"}}}
-	res, err := l.Run(context.Background(), "s1", []LoopMessage{{Kind: KindUser, Text: "double 2 twice"}, {Kind: KindPlan, Plan: &Plan{Mode: "eager"}}})
+	srv := llmtest.New(t,
+		llmtest.ToolCalls(call("Double", map[string]any{"x": 2, "_outputPath": "†state.a"})),
+		llmtest.ToolCalls(call("Double", map[string]any{"x": "†state.a", "_outputPath": "†state.b", "_scopes": []string{"†state.a"}})),
+		llmtest.ToolCalls(call("Weather", map[string]any{"_outputPath": "†state.sunny || †state.rainy"})),
+		llmtest.ToolCalls(call("Double", map[string]any{"x": -1, "_outputPath": "†state.neg"})),
+		llmtest.ToolCalls(call("Double", map[string]any{"x": "†state.nope", "_outputPath": "†state.c"}), call("Notify", map[string]any{"text": "two at once"})),
+		llmtest.Text("b is 8"))
+	l := &Loop{Reg: f.reg, Model: llmtest.Client(t, srv.URL())}
+	res, err := l.Run(context.Background(), []LoopMessage{{Kind: KindUser, Text: "double 2 twice"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	l.wg.Wait()
-	if res.Solution != "b is 8" || string(res.State["a"]) != "4" || string(res.State["b"]) != "8" || string(res.State["guess"]) != `{"b":8}` {
+	if res.Solution != "b is 8" || string(res.State["a"]) != "4" || string(res.State["b"]) != "8" || res.Steps != 5 {
 		t.Fatalf("result %+v", res)
 	}
 	if _, ok := res.State["rainy"]; ok || !strings.Contains(string(res.State["sunny"]), `"celsius":24`) {
 		t.Fatalf("branch: %v", res.State)
 	}
-	if f.notified.Load() != 1 {
-		t.Fatal("fire-and-forget activity did not run")
-	}
 	if f.scopes.Load() != 1 {
 		t.Fatalf("scoped messages: %d", f.scopes.Load())
 	}
+	if f.notified.Load() != 0 {
+		t.Fatal("a second call of one step ran: one tool per step")
+	}
+	reqs := srv.Requests()
+	last := reqs[len(reqs)-1]
 	var text []string
-	for _, m := range second.Messages {
+	for _, m := range last.Messages {
 		text = append(text, m.Content)
 	}
 	all := strings.Join(text, "\n")
-	for _, want := range []string{"Data †state.a = 4", "Thought: think", "Error: Double: x must not be negative", "waits for †state.nope"} {
+	for _, want := range []string{"Data †state.a = 4", "Double: x must not be negative", "waits for †state.nope", "Only the first tool call was run"} {
 		if !strings.Contains(all, want) {
-			t.Errorf("second request lacks %q:\n%s", want, all)
+			t.Errorf("the last request lacks %q:\n%s", want, all)
 		}
-	}
-	if _, ok := res.State["think"]; ok {
-		t.Error("an ephemeral latent call was stored")
-	}
-	// The session's State persists: a new run sees it.
-	srv2 := llmtest.New(t, llmtest.Handler(func(req llmtest.ChatRequest) llmtest.Reply {
-		for _, m := range req.Messages {
-			if strings.Contains(m.Content, "Data †state.b = 8") {
-				return llmtest.Text("remembered")
-			}
-		}
-		return llmtest.Text("forgot")
-	}))
-	l2 := &Loop{Reg: f.reg, Model: llmtest.Client(t, srv2.URL()), Store: f.st}
-	res2, err := l2.Run(context.Background(), "s1", []LoopMessage{{Kind: KindUser, Text: "what was b?"}, {Kind: KindPlan}})
-	if err != nil || res2.Solution != "remembered" {
-		t.Fatalf("persisted state: %+v %v", res2, err)
 	}
 }
 
-func TestLoopLimitsAndLazy(t *testing.T) {
+// TestLoopLimitsAndPlans: the turn limit stops a loop that never answers;
+// a lazy plan is drafted with no tool offered, validated (a cycle, a
+// dangling reference or an unknown tool is refused, naming the steps) and
+// run in dependency order, as the author's plans are.
+func TestLoopLimitsAndPlans(t *testing.T) {
 	f := newLoopFixture(t)
 	srv := llmtest.New(t, llmtest.Repeat(llmtest.ToolCalls(call("Double", map[string]any{"x": 1, "_outputPath": "†state.a"}))))
 	l := &Loop{Reg: f.reg, Model: llmtest.Client(t, srv.URL()), Limits: Limits{Turns: 3}}
-	res, err := l.Run(context.Background(), "", []LoopMessage{{Kind: KindUser, Text: "loop forever"}})
+	res, err := l.Run(context.Background(), []LoopMessage{{Kind: KindUser, Text: "loop forever"}})
 	if err != nil || res.Stopped != "turn limit reached (3)" {
 		t.Fatalf("turn limit: %+v %v", res, err)
 	}
 
 	planJSON := `{"steps":[{"id":"s2","tool":"Double","args":{"x":"†state.a"},"outputPath":"†state.b"},{"id":"s1","tool":"Double","args":{"x":3},"outputPath":"†state.a"}]}`
 	cases := []struct {
-		name     string
-		plan     string
-		decision Decision
-		edit     string
-		wantB    string
-		wantErr  string
-		stopped  string
+		name, plan, wantB, wantErr string
 	}{
-		{"approved", planJSON, Approve, "", "12", "", ""},
-		{"edited", planJSON, Edit, `{"steps":[{"id":"s1","tool":"Double","args":{"x":5},"outputPath":"†state.b"}]}`, "10", "", ""},
-		{"rejected", planJSON, Reject, "", "", "", "plan rejected"},
-		{"cycle", `{"steps":[{"id":"s1","tool":"Double","args":{"x":"†state.b"},"outputPath":"†state.a"},{"id":"s2","tool":"Double","args":{"x":"†state.a"},"outputPath":"†state.b"}]}`, Approve, "", "", "not acyclic: steps s1, s2", ""},
-		{"dangling", `{"steps":[{"id":"s1","tool":"Double","args":{"x":"†state.zz"},"outputPath":"†state.a"}]}`, Approve, "", "", "no step produces", ""},
-		{"unknown tool", `{"steps":[{"id":"s1","tool":"Explode","args":{},"outputPath":"†state.a"}]}`, Approve, "", "", `unknown tool "Explode"`, ""},
+		{"in dependency order", planJSON, "12", ""},
+		{"cycle", `{"steps":[{"id":"s1","tool":"Double","args":{"x":"†state.b"},"outputPath":"†state.a"},{"id":"s2","tool":"Double","args":{"x":"†state.a"},"outputPath":"†state.b"}]}`, "", "not acyclic: steps s1, s2"},
+		{"dangling", `{"steps":[{"id":"s1","tool":"Double","args":{"x":"†state.zz"},"outputPath":"†state.a"}]}`, "", "no step produces"},
+		{"unknown tool", `{"steps":[{"id":"s1","tool":"Explode","args":{},"outputPath":"†state.a"}]}`, "", `unknown tool "Explode"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			srv := llmtest.New(t, llmtest.Text(c.plan))
-			var shown Plan
-			l := &Loop{Reg: f.reg, Model: llmtest.Client(t, srv.URL()), ApprovePlan: func(ctx context.Context, p Plan) (Decision, Plan, error) {
-				shown = p
-				var e Plan
-				_ = json.Unmarshal([]byte(c.edit), &e)
-				return c.decision, e, nil
-			}}
-			res, err := l.Run(context.Background(), "", []LoopMessage{{Kind: KindUser, Text: "compute"}, {Kind: KindPlan, Plan: &Plan{Mode: "lazy"}}})
+			l := &Loop{Reg: f.reg, Model: llmtest.Client(t, srv.URL())}
+			steps, _, _, err := l.DraftPlan(context.Background(), []LoopMessage{{Kind: KindUser, Text: "compute"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Nothing ran while planning: the model got no tools.
+			if len(srv.Requests()) != 1 || len(srv.Requests()[0].Tools) != 0 {
+				t.Fatalf("lazy planning request: %d requests", len(srv.Requests()))
+			}
+			order, err := l.ValidatePlan(steps, nil)
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 					t.Fatalf("err %v, want %q", err, c.wantErr)
@@ -187,15 +149,9 @@ func TestLoopLimitsAndLazy(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(shown.Steps) == 0 {
-				t.Fatal("the plan was not shown for approval")
-			}
-			if res.Stopped != c.stopped || string(res.State["b"]) != c.wantB {
-				t.Fatalf("%+v", res)
-			}
-			// Nothing ran before approval: the model got no tools in lazy mode.
-			if len(srv.Requests()) != 1 || len(srv.Requests()[0].Tools) != 0 {
-				t.Fatalf("lazy planning request: %d requests", len(srv.Requests()))
+			res, err := l.RunSteps(context.Background(), steps, order, LoopResult{State: map[string]json.RawMessage{}})
+			if err != nil || res.Stopped != "" || string(res.State["b"]) != c.wantB {
+				t.Fatalf("%+v %v", res, err)
 			}
 		})
 	}

@@ -78,7 +78,7 @@ func TestStepperOneModelTurn(t *testing.T) {
 }
 
 // The loop's Guard refuses, answers or stops a call; the model reads the
-// answer as the call's result (Conversation), and a tool not offered is
+// answer as the call's result, and a tool not offered is
 // refused with the list of those that are.
 func TestLoopConversationGuard(t *testing.T) {
 	f := newLoopFixture(t)
@@ -89,7 +89,7 @@ func TestLoopConversationGuard(t *testing.T) {
 		llmtest.Text("no call"),
 		llmtest.Tool("finish", map[string]any{"why": "done"}))
 	var lines []string
-	l := &Loop{Reg: f.reg, Model: llmtest.Client(t, srv.URL()), Activities: []string{"Double"}, Conversation: true, OnePerStep: true,
+	l := &Loop{Reg: f.reg, Model: llmtest.Client(t, srv.URL()), Activities: []string{"Double"},
 		Extra:    []llm.ToolSpec{{Name: "finish", Parameters: json.RawMessage(`{"type":"object"}`)}},
 		NeedCall: "Call a tool.", OnText: func(s string) { lines = append(lines, s) },
 		Guard: func(ctx context.Context, g *Guarded) error {
@@ -101,7 +101,7 @@ func TestLoopConversationGuard(t *testing.T) {
 			}
 			return nil
 		}}
-	res, err := l.Run(context.Background(), "", []LoopMessage{{Kind: KindUser, Text: "go"}})
+	res, err := l.Run(context.Background(), []LoopMessage{{Kind: KindUser, Text: "go"}})
 	if err != nil || res.Solution != "finished" || res.Turns != 5 {
 		t.Fatalf("%+v %v", res, err)
 	}

@@ -476,7 +476,7 @@ func (c *CommandAgent) withModel(ctx context.Context, command string) (any, erro
 	edits := 0
 	var last any
 	l := &agent.Loop{Reg: c.Reg, Model: c.Runtime.LLM(), Activities: modelTools, Prompt: commandPrompt,
-		Conversation: true, OnePerStep: true, Limits: agent.Limits{Turns: turns, Steps: turns, Wall: agent.NoWallLimit},
+		Limits: agent.Limits{Turns: turns, Steps: turns, Wall: agent.NoWallLimit},
 		Guard: func(ctx context.Context, g *agent.Guarded) error {
 			c.emit(Event{Event: "tool_call", Tool: g.Call.Name, Arguments: g.Call.Args})
 			return nil
@@ -493,7 +493,7 @@ func (c *CommandAgent) withModel(ctx context.Context, command string) (any, erro
 			last = out
 			return nil
 		}}
-	res, err := l.Run(ctx, "", []agent.LoopMessage{{Kind: agent.KindUser, Text: command}})
+	res, err := l.Run(ctx, []agent.LoopMessage{{Kind: agent.KindUser, Text: command}})
 	if err == nil && res.Stopped != "" {
 		err = fmt.Errorf("the command did not finish: %s", res.Stopped)
 	}

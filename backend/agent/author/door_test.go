@@ -21,9 +21,9 @@ func TestCommandDoorModel(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Tool("RunCommand", map[string]any{"command": authortest.Command}), llmtest.Text("Done."))
 	var mu sync.Mutex
 	var progress []tools.Progress
-	l := &agent.Loop{Reg: e.reg, Model: llmtest.Client(t, srv.URL()), Activities: []string{"RunCommand"}, Conversation: true,
+	l := &agent.Loop{Reg: e.reg, Model: llmtest.Client(t, srv.URL()), Activities: []string{"RunCommand"},
 		Progress: func(p tools.Progress) { mu.Lock(); progress = append(progress, p); mu.Unlock() }}
-	res, err := l.Run(context.Background(), "", []agent.LoopMessage{{Kind: agent.KindUser, Text: "Replace the brass telescope."}})
+	res, err := l.Run(context.Background(), []agent.LoopMessage{{Kind: agent.KindUser, Text: "Replace the brass telescope."}})
 	if err != nil || res.Solution != "Done." {
 		t.Fatalf("loop: %v %+v", err, res)
 	}

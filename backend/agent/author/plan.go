@@ -158,7 +158,7 @@ func (c *CommandAgent) Propose(ctx context.Context, command string) (PlanProposa
 		return PlanProposal{}, fmt.Errorf("%w: the built-in engine does not understand the step %q. It understands: %s. For anything else configure a model server (WAYMARK_MODEL_URL)", agent.ErrNeedsModel, unknown, Understood)
 	default:
 		l := c.planLoop()
-		drafted, _, _, err := l.DraftPlan(ctx, []agent.LoopMessage{{Kind: agent.KindSystem, Text: commandPrompt}, {Kind: agent.KindUser, Text: command}}, &agent.Plan{Mode: "lazy"}, nil)
+		drafted, _, _, err := l.DraftPlan(ctx, []agent.LoopMessage{{Kind: agent.KindSystem, Text: commandPrompt}, {Kind: agent.KindUser, Text: command}})
 		if err != nil {
 			return PlanProposal{}, err
 		}

@@ -205,10 +205,10 @@ func (a *Assistant) Run(ctx context.Context, goal string) (AssistantResult, erro
 	}
 	r := &assistantRun{a: a, userText: []string{goal}, secrets: secretsIn(goal), seen: map[int]seenItem{}}
 	l := &agent.Loop{Reg: a.Reg, Model: a.Model, Activities: browserTools, Extra: assistantTools, Prompt: assistantPrompt,
-		Conversation: true, OnePerStep: true, Limits: agent.Limits{Turns: maxSteps, Steps: maxSteps, Wall: agent.NoWallLimit}, Pause: a.Pause,
+		Limits: agent.Limits{Turns: maxSteps, Steps: maxSteps, Wall: agent.NoWallLimit}, Pause: a.Pause,
 		NeedCall: "Call exactly one tool in every step (or assistant_done when the goal is confirmed).",
 		OnText:   r.say, Guard: r.guard, After: r.after}
-	lr, err := l.Run(ctx, "", []agent.LoopMessage{{Kind: agent.KindUser, Text: "Goal: " + goal}})
+	lr, err := l.Run(ctx, []agent.LoopMessage{{Kind: agent.KindUser, Text: "Goal: " + goal}})
 	r.res.Steps = lr.Turns
 	switch {
 	case err != nil && ctx.Err() != nil:

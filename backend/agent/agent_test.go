@@ -266,7 +266,7 @@ func TestCommandAgentBuiltin(t *testing.T) {
 		t.Fatalf("summary: %v %v", out, err)
 	}
 	before := read()
-	if _, err := ca.Run(ctx, `rewrite the ball scene more dramatically`); !errors.Is(err, ErrNeedsModel) || !strings.Contains(err.Error(), "It understands:") {
+	if _, err := ca.Run(ctx, `rewrite the ball scene more dramatically`); !errors.Is(err, ErrNeedsModel) || !strings.Contains(err.Error(), "does not understand") {
 		t.Fatalf("not understood: %v", err)
 	}
 	if _, err := ca.Run(ctx, `delete the paragraph with "Zvezdochkin"`); err == nil || !strings.Contains(err.Error(), "nothing was changed") {

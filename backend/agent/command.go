@@ -46,7 +46,8 @@ You never see the whole book: locate text with Find (exact phrases) or RunCursor
 Edits never change the outline: a paragraph cannot become a heading. Every edit result carries a cursor context; check it.
 Call one tool per turn. When the command is done, answer the author in one or two short sentences without calling a tool.`
 
-// Understood lists the commands the built-in engine understands, for its refusal.
+// Understood lists the commands the built-in engine understands (the window
+// shows it under the command field; a refusal names the nearest one).
 const Understood = `find the first / next / last mention of "X"; collect all mentions of "X" into "SET"; replace "A" with "B"; delete the paragraph with "X"; insert "TEXT" after / before "X"; summarise part / chapter N (in Russian: найди первое / следующее упоминание «X»; собери все упоминания «X» в «НАБОР»; замени «A» на «B»; удали абзац с «X»; вставь «ТЕКСТ» после / перед «X»; перескажи часть / главу N)`
 
 var (
@@ -306,7 +307,7 @@ func (c *CommandAgent) builtin(ctx context.Context, cmd string) (any, error) {
 		c.answerFind(r, t, next && taskID != "")
 		return r, nil
 	}
-	return nil, fmt.Errorf("%w: the built-in engine does not understand %q. It understands: %s. For anything else configure a model server (WAYMARK_MODEL_URL)", ErrNeedsModel, cmd, Understood)
+	return nil, &NotUnderstoodError{Command: cmd}
 }
 
 // isPronoun: "the next one", «следующее» — no subject of its own.
@@ -348,7 +349,7 @@ func (c *CommandAgent) place(i int) string {
 	if m, err := c.Runtime.WS.Current(); err == nil {
 		_ = m.Do(func(d *document.Document) error {
 			if i >= 0 && i < d.Len() {
-				out = Place(d, i)
+				out = d.Place(i)
 			}
 			return nil
 		})
@@ -368,7 +369,7 @@ func (c *CommandAgent) quoteAt(i int, t Task) string {
 			if i < 0 || i >= d.Len() {
 				return nil
 			}
-			where = Place(d, i)
+			where = d.Place(i)
 			text := d.Text(i)
 			quote = document.Snippet(text, 200)
 			if t.Phrase != "" {

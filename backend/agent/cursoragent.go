@@ -248,7 +248,7 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 		return finish(res)
 	}
 	turn = []llm.Message{{Role: "user", Content: view.render(portion, more)}}
-	place = Place(view.d, portion[0])
+	place = view.d.Place(portion[0])
 	res.Portions = 1
 	_ = rt.Store.LogEvent(ctx, "cursor_batch", m.DocID, map[string]any{"taskId": res.TaskID, "items": len(portion), "hasMore": more})
 	retries := 0
@@ -295,7 +295,7 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 			res.Portions++
 			_ = rt.Store.LogEvent(ctx, "cursor_batch", m.DocID, map[string]any{"taskId": res.TaskID, "items": len(portion), "hasMore": more})
 			turn = []llm.Message{{Role: "user", Content: view.render(portion, more)}}
-			place = Place(view.d, portion[0])
+			place = view.d.Place(portion[0])
 		case ActTargetSetAdd:
 			if o.Mode != ModeCollect {
 				turn = append(turn, reply, llm.Message{Role: "user", Content: "target_set_add is only for CollectToTargetSet mode. " + OneActionReply})

@@ -151,7 +151,7 @@ func (c *CommandAgent) Propose(ctx context.Context, command string) (PlanProposa
 			steps = append(steps, PlanStepView{ID: fmt.Sprintf("s%d", i+1), Tool: "RunCommand", Arguments: args, Say: p})
 		}
 	case isBuiltin:
-		return PlanProposal{}, fmt.Errorf("%w: the built-in engine does not understand the step %q. It understands: %s. For anything else configure a model server (WAYMARK_MODEL_URL)", ErrNeedsModel, unknown, Understood)
+		return PlanProposal{}, &NotUnderstoodError{Command: unknown, Step: true}
 	default:
 		l := c.planLoop()
 		drafted, _, _, err := l.draftPlan(ctx, []LoopMessage{{Kind: KindSystem, Text: commandPrompt}, {Kind: KindUser, Text: command}}, &Plan{Mode: "lazy"}, nil)

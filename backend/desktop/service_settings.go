@@ -341,25 +341,3 @@ func speechProgram() string {
 	}
 	return ""
 }
-
-// Speak says a progress line aloud when speech is on (off by default, so it
-// never doubles a screen reader). It returns at once.
-func (a *App) Speak(text string) error {
-	a.settingsMu.Lock()
-	on := a.settings.Speech
-	a.settingsMu.Unlock()
-	if !on || strings.TrimSpace(text) == "" {
-		return nil
-	}
-	p := speechProgram()
-	if p == "" {
-		return errors.New("speech is on, but neither speech-dispatcher (spd-say) nor espeak-ng is installed (Debian: apt-get install speech-dispatcher)")
-	}
-	// Neither program takes "--"; a line starting with "-" would read as an option.
-	cmd := exec.Command(p, strings.TrimLeft(text, "- "))
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("speech: %w", err)
-	}
-	go cmd.Wait()
-	return nil
-}

@@ -185,6 +185,7 @@ var toolArgCases = []struct {
 	{"Spelling", nil, `{"limit": 5}`, ""},
 	{"Spelling", nil, `{"limit": 0}`, "minimum"},
 	{"Spelling", nil, `{"limit": 5001}`, "maximum"},
+	{"Spelling", nil, `{"text": "wrotte"}`, ""},
 
 	{"TextChanges", nil, `{"knownRevision": 0}`, ""},
 	{"TextChanges", nil, `{}`, "knownRevision"},

@@ -32,6 +32,8 @@ type EditSince struct {
 	// Head: in bytes of UTF-8, and in UTF-16 code units.
 	ByteOffset  int `json:"byteOffset"`
 	Utf16Offset int `json:"utf16Offset"`
+	// Description is the edit in words, with where it is (DescribeEdit).
+	Description string `json:"description"`
 }
 
 // EditsSinceResult lists the edits in the order they were made.
@@ -41,7 +43,7 @@ type EditsSinceResult struct {
 }
 
 func editsSinceTool(ws *Workspace) tools.Tool {
-	return tools.Func("EditsSince", "The edits made after a revision (undo, redo, restore and outside changes left out), each with the text before and after and its place in the newest text (byteOffset in UTF-8 bytes, utf16Offset in UTF-16 code units), re-based over every later revision.",
+	return tools.Func("EditsSince", "The edits made after a revision (undo, redo, restore and outside changes left out), each with the text before and after, its place in the newest text (byteOffset in UTF-8 bytes, utf16Offset in UTF-16 code units), re-based over every later revision, and a description in words with the headings it is under.",
 		func(ctx context.Context, a EditsSinceArgs) (any, error) { return EditsSince(ctx, ws, a) })
 }
 
@@ -84,5 +86,17 @@ func EditsSince(ctx context.Context, ws *Workspace, a EditsSinceArgs) (EditsSinc
 		res.Edits = append(res.Edits, EditSince{Revision: r.Rev, Op: r.Op, Summary: r.Summary, Before: string(r.Old), After: string(r.New),
 			ByteOffset: int(start), Utf16Offset: idx.Pos(int(start))})
 	}
+	// Each edit in words, placed under the headings around it now.
+	_ = m.Do(func(d *document.Document) error {
+		for k := range res.Edits {
+			e := &res.Edits[k]
+			place := ""
+			if i := d.IndexContaining(e.ByteOffset); i >= 0 && d.Rev() == head {
+				place = d.Place(i)
+			}
+			e.Description = DescribeEdit(e.Before, e.After, place)
+		}
+		return nil
+	})
 	return res, nil
 }

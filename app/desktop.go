@@ -74,7 +74,7 @@ func runDesktop(opts desktopOptions) error {
 				runtime.EventsEmit(wctx, name, data)
 			}
 		},
-		Dialogs: wailsDialogs{&wctx}})}
+		Dialogs: wailsDialogs{&wctx}, Notice: notice})}
 	desktop.OpenWhileStarting(app.App, func() error {
 		_, err := ws.Open(context.Background(), doc)
 		if err != nil && doc != opts.DocPath {
@@ -90,7 +90,7 @@ func runDesktop(opts desktopOptions) error {
 		AssetServer: &assetserver.Options{Assets: assets, Handler: desktop.AssetHandler(app.App)},
 		OnStartup: func(ctx context.Context) {
 			desktop.Mark("window started")
-			enableSpelling()
+			windowStarted()
 			wctx = ctx
 			desktop.Startup(app.App, ctx)
 		},

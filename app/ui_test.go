@@ -46,6 +46,8 @@ type uiEnv struct {
 	app  *DesktopApp
 	srv  *httptest.Server
 	page *rod.Page
+	// said is what the window gave its native notice (what Orca 43 speaks).
+	said *noticeLog
 }
 
 // uiBrowser is the Chromium that plays the window's web view.
@@ -92,12 +94,13 @@ func startUI(t *testing.T, b *rod.Browser, dir, doc, db string) *uiEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
+	said := &noticeLog{}
 	app := &DesktopApp{desktop.New(desktop.Config{WS: ws, Reg: reg, RT: rt, Emit: bs.broadcast, NewBrowser: func(s desktop.Settings) *browser.Sessions {
 		return browser.NewSessions(desktop.BrowserOptions(browser.Options{Headless: true, ScreenshotDir: dir, DownloadDir: filepath.Join(dir, "downloads")}, s))
-	}})}
+	}, Notice: said.add})}
 	bs.app = app
 	srv := httptest.NewServer(bs)
-	e := &uiEnv{t: t, dir: dir, doc: doc, db: db, st: st, app: app, srv: srv}
+	e := &uiEnv{t: t, dir: dir, doc: doc, db: db, st: st, app: app, srv: srv, said: said}
 	t.Cleanup(e.close)
 	e.page = b.MustPage("")
 	e.page.MustSetViewport(1280, 860, 1, false)

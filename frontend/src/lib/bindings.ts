@@ -71,6 +71,8 @@ export interface EditDiff {
   revision: number;
   op: string;
   summary: string;
+  /** the edit in words, with where it is: what the window shows and says */
+  description: string;
   before: string;
   after: string;
   context: string;
@@ -126,7 +128,17 @@ export interface PlanRunResult {
 /** EditsSinceResult lists the edits after a revision (manuscript.EditsSinceResult). */
 export interface EditsSinceResult {
   head: number;
-  edits: { revision: number; op: string; summary: string; before: string; after: string; byteOffset: number; utf16Offset: number }[];
+  edits: {
+    revision: number;
+    op: string;
+    summary: string;
+    /** the edit in words, with the headings it is under */
+    description: string;
+    before: string;
+    after: string;
+    byteOffset: number;
+    utf16Offset: number;
+  }[];
 }
 
 export interface SearchMatch {
@@ -466,7 +478,7 @@ export const api = {
   saveSettings: (s: Settings) => call<Settings>('SaveSettings', s),
   testConnection: (url: string, model: string, key: string) => call<ConnectionReport>('TestConnection', url, model, key),
   capabilities: () => call<Capabilities>('Capabilities'),
-  speak: (text: string) => call<void>('Speak', text),
+  say: (text: string) => call<void>('Say', text),
   browserCommand: (text: string) => call<BrowserView>('BrowserCommand', text),
   browserAct: (n: number, action: string, text: string) => call<BrowserView>('BrowserAct', n, action, text),
   browserRefresh: () => call<BrowserView>('BrowserRefresh'),

@@ -45,7 +45,8 @@ packages=(
   xvfb xauth                          # a display for the window on machines without one
   x11-utils xdotool                   # find the window (xwininfo, xdotool search)
   imagemagick                         # screenshots (import) and their check (identify)
-  python3.11-doc debian-reference-en  # real documentation sites (HTML) the browsing tests read on loopback
+  python3.11-doc debian-reference-en  # real documentation sites (HTML) the browsing tests read on loopback:
+  bash-doc maint-guide                # the Python docs, Debian Reference, the one-page Bash manual, maint-guide
   dbus-daemon gnome-keyring           # a Secret Service for the model key test (dbus-run-session)
   dbus at-spi2-core python3-pyatspi   # the screen-reader tier: session bus, AT-SPI bus, Atspi for Python
   orca                                # ...and the screen reader itself (its debug log: what it speaks)

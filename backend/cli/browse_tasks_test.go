@@ -229,7 +229,7 @@ var browseTasks = []task{
 	}},
 	{"7. Python tutorial: hide the prompts of the examples", "/py/tutorial/controlflow.html", func(u *user) string {
 		a := u.say("find prompts")
-		if m := regexp.MustCompile(`(?m)^(\d+)\. button Hide the prompts and output$`).FindStringSubmatch(a); m != nil {
+		if m := regexp.MustCompile(`(?m)^(\d+)\. (?:button|clickable) Hide the prompts and output$`).FindStringSubmatch(a); m != nil {
 			u.say("click " + m[1])
 			return "yes"
 		}

@@ -397,8 +397,10 @@ func (s *Session) Navigate(ctx context.Context, rawURL string) (*PageState, erro
 		}
 	}
 	if err != nil {
-		if first != nil && len(cands) > 1 {
-			return nil, fmt.Errorf("could not open %s (%s) nor %s: %w", cands[0], first.text, cands[1], err)
+		var nf *navFailed
+		if errors.As(err, &nf) {
+			// Said plainly, once: "Nothing answers at localhost:8699."
+			return nil, &NavError{URL: nf.url, Code: nf.text}
 		}
 		return nil, err
 	}
@@ -415,7 +417,55 @@ func (s *Session) Navigate(ctx context.Context, rawURL string) (*PageState, erro
 // navFailed is a navigation the browser could not complete (its net::ERR_…).
 type navFailed struct{ url, text string }
 
-func (e *navFailed) Error() string { return fmt.Sprintf("could not open %s: %s", e.url, e.text) }
+func (e *navFailed) Error() string { return (&NavError{URL: e.url, Code: e.text}).Error() }
+
+// NavError is an address that could not be opened, said plainly: Host is
+// the address as the user would say it (no scheme), Code the browser's own
+// error (net::ERR_CONNECTION_REFUSED), for logs and for doors that say it in
+// another language.
+type NavError struct {
+	URL, Code string
+}
+
+// Host is the site's address without its scheme ("localhost:8699").
+func (e *NavError) Host() string {
+	if u, err := url.Parse(e.URL); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return e.URL
+}
+
+// Kind is what went wrong, in one word: refused (nothing listens there),
+// unknown (no such name), offline, timeout, or other.
+func (e *NavError) Kind() string {
+	switch {
+	case strings.Contains(e.Code, "ERR_CONNECTION_REFUSED"), strings.Contains(e.Code, "ERR_ADDRESS_UNREACHABLE"), strings.Contains(e.Code, "ERR_EMPTY_RESPONSE"),
+		strings.Contains(e.Code, "ERR_CONNECTION_RESET"), strings.Contains(e.Code, "ERR_CONNECTION_CLOSED"), strings.Contains(e.Code, "ERR_SSL_PROTOCOL_ERROR"):
+		return "refused"
+	case strings.Contains(e.Code, "ERR_NAME_NOT_RESOLVED"):
+		return "unknown"
+	case strings.Contains(e.Code, "ERR_INTERNET_DISCONNECTED"):
+		return "offline"
+	case strings.Contains(e.Code, "TIMED_OUT"):
+		return "timeout"
+	}
+	return "other"
+}
+
+func (e *NavError) Error() string {
+	switch e.Kind() {
+	case "refused":
+		return fmt.Sprintf("Nothing answers at %s.", e.Host())
+	case "unknown":
+		return fmt.Sprintf("There is no site called %s: the name is not known.", e.Host())
+	case "offline":
+		return "This computer is not connected to a network."
+	case "timeout":
+		return fmt.Sprintf("%s did not answer in time.", e.Host())
+	}
+	why := strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(strings.TrimPrefix(e.Code, "net::"), "ERR_"), "_", " "))
+	return fmt.Sprintf("Could not open %s (%s).", e.Host(), why)
+}
 
 // noServerThere: the errors that mean nothing answers that scheme at that
 // address (no TLS on a plain-http port, nothing listening), after which the

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -945,7 +944,8 @@ func (s *Session) Find(ctx context.Context, o FindOptions) (*FindResult, error) 
 			hits = append(hits, scored{it, sc})
 		}
 	}
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].score < hits[j].score })
+	// In document order, as the page reads: a listener going on with "more"
+	// hears the matches in the order the page has them.
 	res := &FindResult{Generation: n.gen, Relisted: relisted, Total: len(hits), Offset: o.Offset, Matches: []*Item{}}
 	for i := o.Offset; i < len(hits) && i < o.Offset+o.Limit; i++ {
 		res.Matches = append(res.Matches, hits[i].it)

@@ -42,6 +42,7 @@ func NewRegistryWith(ws *manuscript.Workspace, model llm.Model, ss *browser.Sess
 	agent.Register(r, rt)
 	if ss != nil {
 		browser.Register(r, ss)
+		agent.RegisterBrowsing(r, rt)
 	}
 	return r, rt
 }

@@ -310,6 +310,10 @@ export interface BrowserView {
   status: string;
   error?: string;
   result: string;
+  /** the command's language: en or ru */
+  lang: string;
+  /** the line is no number command; it may be a goal in plain words */
+  needsModel?: boolean;
   /** the tool's data, as the tool returned it */
   data?: unknown;
   items: BrowserItem[];

@@ -405,20 +405,20 @@ func (b *Browsing) Observe(step BrowseStep, res any) (restored *readPlace) {
 	var r struct {
 		Status string `json:"status"`
 		Data   struct {
-			Total         int    `json:"total"`
-			Offset        int    `json:"offset"`
-			Matches       []any  `json:"matches"`
-			HasMore       bool   `json:"has_more"`
-			NextOffset    int    `json:"next_offset"`
-			URL           string `json:"url"`
-			Next          int    `json:"next"`
-			MoreAt        int    `json:"more_at"`
-			TextChars     int    `json:"text_chars"`
-			Navigated     bool   `json:"navigated"`
-			HeadingsTotal int    `json:"headings_total"`
-			HeadingsFrom  int    `json:"headings_from"`
-			Headings      []any  `json:"headings"`
-			NewTabs       []any  `json:"new_tabs"`
+			Total         int             `json:"total"`
+			Offset        int             `json:"offset"`
+			Matches       []any           `json:"matches"`
+			HasMore       bool            `json:"has_more"`
+			NextOffset    int             `json:"next_offset"`
+			URL           string          `json:"url"`
+			Next          int             `json:"next"`
+			MoreAt        int             `json:"more_at"`
+			TextChars     int             `json:"text_chars"`
+			Navigated     bool            `json:"navigated"`
+			HeadingsTotal int             `json:"headings_total"`
+			HeadingsFrom  int             `json:"headings_from"`
+			Headings      json.RawMessage `json:"headings"` // a list (extract) or a count (read)
+			NewTabs       []any           `json:"new_tabs"`
 		} `json:"data"`
 	}
 	if json.Unmarshal(raw, &r) != nil || r.Status != "ok" {
@@ -437,7 +437,9 @@ func (b *Browsing) Observe(step BrowseStep, res any) (restored *readPlace) {
 	case "browser_read":
 		b.last, b.readURL, b.readTotal, b.readMore, b.readNext, b.readHere = "read", page, d.Total, d.Next < d.Total, d.Next, false
 	case "browser_extract":
-		b.headTotal, b.headNext = d.HeadingsTotal, d.HeadingsFrom+len(d.Headings)
+		var heads []any
+		_ = json.Unmarshal(d.Headings, &heads)
+		b.headTotal, b.headNext = d.HeadingsTotal, d.HeadingsFrom+len(heads)
 		if d.HeadingsFrom > 0 {
 			b.last = "headings"
 			break

@@ -126,6 +126,20 @@ func TestBrowsingMore(t *testing.T) {
 		{"read more", "browser_read", `{"from":0}`, "Reading the text from the start.", ``},
 		{"help", "", `null`, Help(English), ``},
 		{"помощь", "", `null`, Help(Russian), ``},
+		// A reading goes on from where a heading's portion ended; a link to
+		// another page and back finds the place again (issue 23, point 3).
+		{"read from heading 3", "browser_read", `{"heading":3}`, "Reading from heading 3.", `{"url":"http://x/b","from":900,"next":2300,"total":4000,"headings":12}`},
+		{"read more", "browser_read", `{"continue_url":"http://x/b","from":2300}`, "Reading on.", `{"url":"http://x/b","from":2300,"next":3700,"total":4000,"headings":12}`},
+		{"click 4", "browser_overlay_act", `{"action":"click","index":4}`, "Clicking 4.", `{"action":"click","navigated":true,"url":"http://x/c"}`},
+		{"read more", "browser_read", `{"from":0}`, "Reading the text from the start.", ``},
+		{"back", "browser_back", `{}`, "Going back.", `{"url":"http://x/b"}`},
+		{"read more", "browser_read", `{"continue_url":"http://x/b","from":3700}`, "Reading on.", ``},
+		// An in-page link: reading goes on from its target; find's more goes
+		// on with the matches.
+		{"click 5", "browser_overlay_act", `{"action":"click","index":5}`, "Clicking 5.", `{"action":"click","url":"http://x/b#part-2"}`},
+		{"more", "browser_read", `{"here":true}`, "Reading from here.", ``},
+		{"find package", "browser_find", `{"text":"package"}`, "Looking for \"package\".", `{"total":75,"offset":0,"matches":[1,2,3,4,5,6,7,8,9,10]}`},
+		{"more", "browser_find", `{"offset":10,"text":"package"}`, "More matches for \"package\".", ``},
 	}
 	var b Browsing
 	for _, s := range steps {

@@ -669,6 +669,10 @@ func (s *Session) keptNumber(ctx context.Context, index int) (*numbering, error)
 	if samePrefix(old, fresh.items) {
 		return fresh, nil
 	}
+	// Refused: the old numbers stay the ones in force (stale), so that the
+	// same number said again is refused again, never acted on as another
+	// element.
+	s.current.Store(n)
 	it := n.items[index-1]
 	for _, f := range fresh.items {
 		if f.ID == it.ID && f.Frame == it.Frame {

@@ -70,6 +70,15 @@ func (u *user) say(cmd string) string {
 
 func (u *user) dead(why string) { u.deadEnds = append(u.deadEnds, why) }
 
+// sayWrong says a command meant to fail (a number past the end, a dead
+// address): its error is the answer wanted, not a dead end.
+func (u *user) sayWrong(cmd string) string {
+	n := len(u.deadEnds)
+	a := u.say(cmd)
+	u.deadEnds = u.deadEnds[:n]
+	return a
+}
+
 // englishWords are words of Waymark's own English answers: a Russian
 // command's answer must have none of them outside the page's own text.
 var englishWords = regexp.MustCompile(`\b(?:Listing|elements|Say|Error|Clicking|Reading|Characters|Heading|Headings|Title|Address|Main text|Not a command|the list|Page:|Done:|there is no|Typing|Opening)\b`)
@@ -121,7 +130,7 @@ var browseTasks = []task{
 			if len(heard) >= 153 {
 				break
 			}
-			m := regexp.MustCompile(`say (more headings|ещё заголовки)`).FindStringSubmatch(a)
+			m := regexp.MustCompile(`(?i)say «?(more headings|ещё заголовки)»?`).FindStringSubmatch(a)
 			if m == nil {
 				u.dead(fmt.Sprintf("read page said %d headings and no way on", len(heard)))
 				a = u.say("more")
@@ -263,7 +272,7 @@ var browseTasks = []task{
 	{"9. maint-guide in Russian: list, more, a wrong number, read the page", "/mg/index.en.html", func(u *user) string {
 		english := 0
 		for _, c := range []string{"список", "ещё", "нажми 500", "прочитай страницу", "перейди на адрес"} {
-			a := u.say(c)
+			a := u.sayWrong(c)
 			// The page's own words (element names, its text) are English;
 			// Waymark's own words must not be.
 			var own []string
@@ -299,7 +308,7 @@ var browseTasks = []task{
 		}
 		dead := l.Addr().String()
 		l.Close()
-		a := u.say("go to " + dead)
+		a := u.sayWrong("go to " + dead)
 		port := dead[strings.LastIndexByte(dead, ':')+1:]
 		if strings.Contains(a, "Nothing answers at 127.0.0.1:"+port) && !strings.Contains(a, "ERR_") {
 			ok++

@@ -192,4 +192,3 @@ func isYes(s string) bool {
 	}
 	return false
 }
-

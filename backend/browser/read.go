@@ -389,7 +389,8 @@ func (s *Session) Read(ctx context.Context, o ReadOptions) (*ReadResult, error) 
 		return nil, err
 	}
 	res := &ReadResult{Title: r.title, URL: r.url, Total: len(r.text), Headings: len(r.headings), From: o.From}
-	if o.ContinueURL != "" && o.ContinueURL != r.url {
+	// An in-page link (#fragment) keeps the reader on the same page.
+	if o.ContinueURL != "" && noFragment(o.ContinueURL) != noFragment(r.url) {
 		res.From, res.Note = 0, "This is another page than the one read before: reading it from the start."
 	}
 	if o.Heading > 0 {
@@ -483,4 +484,12 @@ func (s *Session) ListFromHere(ctx context.Context, o ListOptions) (*ListResult,
 	out := n.result(note)
 	out.Banners = r.Banners
 	return out, nil
+}
+
+// noFragment is an address without its #fragment.
+func noFragment(u string) string {
+	if i := strings.IndexByte(u, '#'); i >= 0 {
+		return u[:i]
+	}
+	return u
 }

@@ -354,11 +354,19 @@ func portion(text []rune, from, n int) (string, int) {
 			end = cut
 		}
 	}
-	next := end
+	// The next portion starts at the next line's start, so a line of code
+	// keeps its indentation.
+	next, nl := end, -1
 	for next < len(text) && unicode.IsSpace(text[next]) {
+		if text[next] == '\n' {
+			nl = next
+		}
 		next++
 	}
-	return strings.TrimSpace(string(text[from:end])), next
+	if nl >= 0 {
+		next = nl + 1
+	}
+	return strings.TrimRight(strings.TrimLeft(string(text[from:end]), "\n"), " \n"), next
 }
 
 // Read returns a portion of the page's main text: from a character offset,

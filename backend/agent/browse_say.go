@@ -99,6 +99,8 @@ var spokenErrors = []struct {
 	{regexp.MustCompile(`^element (\d+) \((.*)\) is disabled`), "Element $1 ($2) is disabled.", "Элемент $1 ($2) недоступен."},
 	{regexp.MustCompile(`^element (\d+) \((.*)\) no longer exists on the page.*`), "Element $1 ($2) is no longer on the page. Say list for the new numbers.", "Элемента $1 ($2) больше нет на странице. Скажите «список», чтобы услышать новые номера."},
 	{regexp.MustCompile(`^element (\d+) \((.*)\) is not a link, so it cannot open in a new tab.*`), "Element $1 ($2) is not a link, so it cannot open in a new tab: say click $1.", "Элемент $1 ($2) — не ссылка, в новой вкладке его не открыть: скажите «нажми $1»."},
+	{regexp.MustCompile(`^there is no previous page in this tab.*`), "There is no previous page in this tab.", "В этой вкладке нет предыдущей страницы."},
+	{regexp.MustCompile(`^there is no next page in this tab.*`), "There is no next page in this tab.", "В этой вкладке нет следующей страницы."},
 	{regexp.MustCompile(`^there is no tab (\d+): (.*)`), "There is no tab $1: $2", "Вкладки $1 нет: $2"},
 	{regexp.MustCompile(`^tab (\d+) is the only tab; it stays open`), "Tab $1 is the only tab; it stays open.", "Вкладка $1 — единственная; она остаётся открытой."},
 	{regexp.MustCompile(`^Nothing answers at (\S+)\.$`), "Nothing answers at $1.", "По адресу $1 никто не отвечает."},
@@ -116,7 +118,11 @@ func SpokenError(l Lang, msg string) string {
 	msg = strings.TrimSpace(msg)
 	for _, e := range spokenErrors {
 		if e.re.MatchString(msg) {
-			return e.re.ReplaceAllString(msg, l.t(e.en, e.ru))
+			out := e.re.ReplaceAllString(msg, l.t(e.en, e.ru))
+			if l == Russian {
+				out = strings.ReplaceAll(out, "the tabs are ", "вкладки: ")
+			}
+			return Spoken(out)
 		}
 	}
 	s := Spoken(msg)

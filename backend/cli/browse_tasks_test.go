@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/browser/browsertest"
 	"github.com/waymark/waymark/backend/testenv"
 )
 
@@ -378,4 +380,58 @@ func TestBrowseTasks(t *testing.T) {
 	if p := os.Getenv("WAYMARK_TASK_TABLE"); p != "" {
 		_ = os.WriteFile(p, []byte(table.String()), 0o644)
 	}
+}
+
+// Every example the help gives works as written, in both languages (issue
+// 23, point 6): each is understood (never "Not a command"), and its answer
+// and errors are in its language, on a real page.
+func TestHelpExamplesWork(t *testing.T) {
+	sites, err := browsertest.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sites.Close()
+	for _, lang := range []agent.Lang{agent.English, agent.Russian} {
+		t.Run(string(lang), func(t *testing.T) {
+			l := startListener(t, sites.URL("/guide"))
+			for _, ex := range agent.HelpExamples(lang) {
+				if strings.HasPrefix(ex, "download") || strings.HasPrefix(ex, "скачай") {
+					// Element 6 of the guide is no download: its answer comes
+					// after the download wait; it is understood all the same.
+					if _, err := new(agent.Browsing).Parse(ex); err != nil {
+						t.Errorf("%q is not understood: %v", ex, err)
+					}
+					continue
+				}
+				l.say("go to " + sites.URL("/guide"))
+				l.say("list")
+				a := l.say(ex)
+				if strings.Contains(a, "Not a command") || strings.Contains(a, "Это не команда") {
+					t.Errorf("the help's example %q is not understood:\n%s", ex, a)
+				}
+				own := ownWords(a)
+				if lang == agent.Russian && englishWords.MatchString(own) {
+					t.Errorf("%q answered in English: %q", ex, englishWords.FindString(own))
+				}
+				if lang == agent.English && regexp.MustCompile(`\p{Cyrillic}`).MatchString(own) && !strings.Contains(ex, "Русский") {
+					t.Errorf("%q answered in Russian:\n%s", ex, a)
+				}
+			}
+		})
+	}
+}
+
+// ownWords are the lines of an answer that are Waymark's own: not the
+// numbered elements and text lines the page itself says.
+func ownWords(a string) string {
+	var own []string
+	for _, line := range strings.Split(a, "\n") {
+		if regexp.MustCompile(`^\s*\d+\. `).MatchString(line) {
+			continue
+		}
+		if regexp.MustCompile(`^(?:Say|Скажите|Characters|Знаки|Reading|Читаю|Error|Ошибка|Not a|Это не|Title|Название|Address|Адрес|Headings|Заголов|Main text|Основной|Regions|Области|Form fields|Поля|Done|Готово|Pressed|Нажата|Page|Страниц|Tab|Вкладк|Opened|Открыт|Focus|Фокус|Gave|Передал|Scrolling|Прокручиваю|To the|В начал|В конец|At the|In the|The |This |Numbers|Номера|\d+%|\d+ tabs|\d+ elements|Элементов|More than|Больше|Nothing|Ничего|No |Нет|Looking|Ищу|\d+ match|Совпаден|1 match|1 совпад|Chose|Выбрал|Choosing|Выбираю|Typing|Ввожу|Clicking|Нажимаю|Opening|Открываю|Going|Назад|Вперёд|Reloading|Обновляю|Closing|Закрываю|Switching|Перехожу|Giving|Передаю|Listing|Список|Element|Элемент|Now on|Теперь|Your reading|Место чтения|OK|More matches|Ещё совпадения|Headings from|That was|Это был|End of|Конец)`).MatchString(line) {
+			own = append(own, line)
+		}
+	}
+	return strings.Join(own, "\n")
 }

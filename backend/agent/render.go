@@ -104,7 +104,9 @@ func RenderResultIn(l Lang, tool string, res any) string {
 	if st, _ := d["http_status"].(float64); st >= 400 {
 		parts = append(parts, l.f("The server answered %d, %s: this is an error page.", "Сервер ответил %d (%s): это страница ошибки.", int(st), strings.ToLower(http.StatusText(int(st)))))
 	}
-	if f, ok := d["focused"].(map[string]any); ok && d["navigated"] != true {
+	if f, ok := d["focused"].(map[string]any); ok && (tool == "browser_back" || tool == "browser_forward") {
+		parts = append(parts, l.f("Focus is back on %v %v.", "Фокус снова на: %v %v.", roleIn(l, fmt.Sprint(first(f, "role", "tag"))), first(f, "name")))
+	} else if ok && d["navigated"] != true {
 		if n := first(f, "name"); n != "" {
 			parts = append(parts, l.f("Focus: %v %v.", "Фокус: %v %v.", roleIn(l, fmt.Sprint(first(f, "role", "tag"))), n))
 		}

@@ -91,6 +91,7 @@ func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 		return nil, n.notNumbered(o.Index)
 	}
 	it := n.items[o.Index-1]
+	s.markFocus(n.url, it)
 	w, err := s.world(ctx, it.frame.frameID)
 	if err != nil {
 		n.markStale("a frame went away")

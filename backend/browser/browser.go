@@ -273,6 +273,9 @@ type Session struct {
 	dl      *downloads
 	frames  *oopifs                   // out-of-process frames by frame id
 	current atomic.Pointer[numbering] // the last list; read by the event loop
+	// focusMarks: the element each page (by address) was last acted on,
+	// focused again on coming back to it (session lock held).
+	focusMarks map[string]focusMark
 	overlay *overlayState
 
 	consentJS string // the consent world's script (consentSource)

@@ -21,7 +21,10 @@ type PageState struct {
 	Loaded      bool     `json:"loaded"`
 	NetworkIdle bool     `json:"network_idle"`
 	Navigated   bool     `json:"navigated,omitempty"`
-	Dialogs     []string `json:"dialogs,omitempty"`
+	// Focused is the element that had the focus when the page was left, given
+	// it again on coming back or forward to the page.
+	Focused *Described `json:"focused,omitempty"`
+	Dialogs []string   `json:"dialogs,omitempty"`
 	Note        string   `json:"note,omitempty"`
 	// Banners says which consent banners the hook closed after this action.
 	Banners *BannerReport `json:"banners,omitempty"`
@@ -568,7 +571,70 @@ func (s *Session) history(ctx context.Context, delta int) (*PageState, error) {
 	if err := (proto.PageNavigateToHistoryEntry{EntryID: h.Entries[i].ID}).Call(p); err != nil {
 		return nil, err
 	}
-	return s.afterNav(ctx, before, false, ""), nil
+	st := s.afterNav(ctx, before, false, "")
+	st.Focused = s.refocus(ctx, st.URL)
+	return st, nil
+}
+
+// focusMark is the element a page was left from (the last one acted on), to
+// give it the focus again on coming back: by its data-blind-id when the page
+// comes back whole (the back-forward cache), else by its tag, name and link.
+type focusMark struct {
+	ID, Tag, Name, Href string
+}
+
+// markFocus remembers it as the element the page at url was last acted on;
+// the session lock is held.
+func (s *Session) markFocus(url string, it *Item) {
+	if it == nil || it.Frame != "" || url == "" {
+		return
+	}
+	if s.focusMarks == nil {
+		s.focusMarks = map[string]focusMark{}
+	}
+	s.focusMarks[noFragment(url)] = focusMark{ID: it.ID, Tag: it.Tag, Name: it.Name, Href: it.Href}
+}
+
+const refocusJS = `function(m) {
+	const norm = s => (s == null ? '' : String(s)).replace(/[\s\u00a0\u200b]+/g, ' ').trim();
+	let el = m.id ? document.querySelector('[data-blind-id="' + CSS.escape(m.id) + '"]') : null;
+	if (!el && m.tag) {
+		for (const c of document.getElementsByTagName(m.tag)) {
+			if (m.href && c.href !== m.href) continue;
+			if (m.name && !norm(c.innerText || c.textContent || c.getAttribute('aria-label') || c.value).startsWith(m.name.slice(0, 40))) continue;
+			el = c;
+			break;
+		}
+	}
+	if (!el) return JSON.stringify(null);
+	el.focus({ preventScroll: false });
+	if (document.activeElement !== el) return JSON.stringify(null);
+	return JSON.stringify({ name: m.name, tag: el.tagName.toLowerCase() });
+}`
+
+// refocus gives the focus back to the element the page at url was left
+// from, and says which; nil when there is none or it is gone.
+func (s *Session) refocus(ctx context.Context, url string) *Described {
+	m, ok := s.focusMarks[noFragment(url)]
+	if !ok {
+		return nil
+	}
+	w, err := s.topWorld(ctx)
+	if err != nil {
+		return nil
+	}
+	var got *struct {
+		Name string `json:"name"`
+		Tag  string `json:"tag"`
+	}
+	if err := s.evalIn(ctx, w, refocusJS, map[string]any{"id": m.ID, "tag": m.Tag, "name": m.Name, "href": m.Href}, &got); err != nil || got == nil {
+		return nil
+	}
+	role := "link"
+	if got.Tag != "a" {
+		role = got.Tag
+	}
+	return &Described{Role: role, Name: got.Name, Tag: got.Tag}
 }
 
 // Reload reloads the page.

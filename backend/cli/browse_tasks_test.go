@@ -187,7 +187,9 @@ var browseTasks = []task{
 		next := atoi(m[2]) + 1
 		n := u.number(u.say("find Next"), "link Next")
 		u.say(fmt.Sprintf("click %d", n))
-		u.say("back")
+		if b := u.say("back"); !strings.Contains(b, "Focus is back on link Next.") {
+			u.dead("back did not give the focus back to the link followed")
+		}
 		a = u.say("read more")
 		if m := charsLine.FindStringSubmatch(a); m != nil && atoi(m[1]) == next {
 			return "yes"

@@ -276,7 +276,7 @@ type Session struct {
 	// focusMarks: the element each page (by address) was last acted on,
 	// focused again on coming back to it (session lock held).
 	focusMarks map[string]focusMark
-	overlay *overlayState
+	overlay    *overlayState
 
 	consentJS string // the consent world's script (consentSource)
 	// consentRules are autoconsent's rules, given to a document when its

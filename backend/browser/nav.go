@@ -15,17 +15,17 @@ import (
 // PageState describes the page after a navigation or an action: where it is
 // and whether it settled, in words a model can check its goal against.
 type PageState struct {
-	URL         string   `json:"url"`
-	Title       string   `json:"title"`
-	Status      int      `json:"http_status,omitempty"`
-	Loaded      bool     `json:"loaded"`
-	NetworkIdle bool     `json:"network_idle"`
-	Navigated   bool     `json:"navigated,omitempty"`
+	URL         string `json:"url"`
+	Title       string `json:"title"`
+	Status      int    `json:"http_status,omitempty"`
+	Loaded      bool   `json:"loaded"`
+	NetworkIdle bool   `json:"network_idle"`
+	Navigated   bool   `json:"navigated,omitempty"`
 	// Focused is the element that had the focus when the page was left, given
 	// it again on coming back or forward to the page.
 	Focused *Described `json:"focused,omitempty"`
 	Dialogs []string   `json:"dialogs,omitempty"`
-	Note        string   `json:"note,omitempty"`
+	Note    string     `json:"note,omitempty"`
 	// Banners says which consent banners the hook closed after this action.
 	Banners *BannerReport `json:"banners,omitempty"`
 }

@@ -155,6 +155,24 @@ func (s *Session) ExtractFrom(ctx context.Context, mode string, headingsFrom int
 	if sum.Fields == nil {
 		sum.Fields = []Field{}
 	}
+	// A page with fields and no list of its own yet is numbered first, so
+	// each field is said with the number to act by (issue 23, point 8).
+	if n := s.current.Load(); len(sum.Fields) > 0 && (n == nil || n.staleReason() != "" || len(n.frames) == 0 || n.frames[0].token != raw.Token) {
+		if _, err := s.listFull(ctx, ListOptions{}); err == nil {
+			var again struct {
+				Token  string `json:"token"`
+				Fields []struct {
+					ID string `json:"id"`
+				} `json:"fields"`
+			}
+			if err := s.call(ctx, w, "summary", nil, &again); err == nil && len(again.Fields) == len(sum.Fields) {
+				raw.Token = again.Token
+				for i := range sum.Fields {
+					sum.Fields[i].id = again.Fields[i].ID
+				}
+			}
+		}
+	}
 	// Number the fields when the current list still describes this document.
 	if n := s.current.Load(); n != nil && n.staleReason() == "" && len(n.frames) > 0 && n.frames[0].token == raw.Token {
 		n.numberFields(sum.Fields)

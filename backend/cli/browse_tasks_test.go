@@ -224,8 +224,17 @@ var browseTasks = []task{
 		}
 		return "no"
 	}},
-	{"6. Python tutorial: hear the Fibonacci example with its indentation", "/py/tutorial/controlflow.html", func(u *user) string {
+	{"6. Python tutorial: hear the page one block a line, its field with its number, and the Fibonacci example with its indentation", "/py/tutorial/controlflow.html", func(u *user) string {
 		page := u.say("read page")
+		// The page read one block a line, its search field once with its
+		// number (the old code: one run-on line, "Quick search (textbox)"
+		// twice and without a number).
+		if m := regexp.MustCompile(`(?s)Main text \(the first [\d,]+ of [\d,]+ characters\):\n(.*)\nForm fields:`).FindStringSubmatch(page); m == nil || strings.Count(m[1], "\n") < 10 {
+			u.dead("read page's text is not one block a line")
+		}
+		if !regexp.MustCompile(`(?m)^\d+\. textbox Quick search$`).MatchString(page) || strings.Contains(page, "Quick search (textbox)") {
+			u.dead("read page's search field has no number")
+		}
 		h := u.heading(page, "4.7. Defining Functions")
 		a := u.say(fmt.Sprintf("read from heading %d", h))
 		for range 3 {

@@ -6,16 +6,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
+	"github.com/waymark/waymark/backend/agent/web"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/llm"
-	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/tools"
+	"github.com/waymark/waymark/backend/waymark"
 )
 
 // runBrowse is `waymark browse [--headless] [URL]`: the terminal loop on a
@@ -32,35 +31,18 @@ func runBrowse(ctx context.Context, args []string, in io.Reader, out io.Writer) 
 	if len(f.Positional) == 1 {
 		start = f.Positional[0]
 	}
-	model, err := ChooseModel()
+	model, err := waymark.ChooseModel()
 	if err != nil {
 		return err
 	}
-	opts := BrowserOptions(f.Headless, true)
+	opts := waymark.BrowserOptions(f.Headless, true)
 	if opts.Headless && !f.Headless {
 		fmt.Fprintln(out, "No display found: the browser runs without a window.")
 	}
 	ss := browser.NewSessions(opts)
 	defer ss.Close()
-	reg, _ := NewRegistryWith(manuscript.NewWorkspace(nil), model, ss)
+	reg := waymark.New(waymark.Config{Model: model, Browser: ss}).Registry
 	return browseLoop(ctx, reg, model, start, in, out)
-}
-
-// BrowserOptions are the browser settings of the CLI: a window unless headless
-// is asked for or there is no display to show it on; keepProfile keeps cookies
-// and logins in the user's data folder (only one process can use it at a time,
-// so only the interactive browse loop asks for it).
-func BrowserOptions(headless, keepProfile bool) browser.Options {
-	o := browser.Options{Headless: headless || (os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "")}
-	if keepProfile {
-		if dir, err := DataDir(); err == nil {
-			o.ProfileDir = filepath.Join(dir, "chromium-profile")
-		}
-	}
-	if u := os.Getenv("WAYMARK_BROWSER_URL"); u != "" {
-		o.ControlURL = u
-	}
-	return o
 }
 
 // browseLoop is the terminal loop of `waymark browse`: a number command or a goal
@@ -72,19 +54,19 @@ func browseLoop(ctx context.Context, reg *tools.Registry, model llm.Model, start
 	lines := bufio.NewScanner(in)
 	lines.Buffer(make([]byte, 64*1024), 1<<20)
 	say := func(format string, a ...any) { fmt.Fprintf(out, format+"\n", a...) }
-	state := &agent.Browsing{Door: agent.DoorTerminal}
-	bctx := agent.WithBrowsing(ctx, state)
-	call := func(args agent.BrowseCommandArgs) agent.BrowseAnswer {
+	state := &web.Browsing{Door: web.DoorTerminal}
+	bctx := web.WithBrowsing(ctx, state)
+	call := func(args web.BrowseCommandArgs) web.BrowseAnswer {
 		b, _ := json.Marshal(args)
 		res, err := reg.Call(bctx, tools.Call{Name: "BrowseCommand", Args: b}, tools.Context{})
 		if err != nil {
-			return agent.BrowseAnswer{Status: "error", Text: agent.Spoken(err.Error())}
+			return web.BrowseAnswer{Status: "error", Text: web.Spoken(err.Error())}
 		}
-		a, _ := res.(agent.BrowseAnswer)
+		a, _ := res.(web.BrowseAnswer)
 		return a
 	}
-	var show func(a agent.BrowseAnswer)
-	show = func(a agent.BrowseAnswer) {
+	var show func(a web.BrowseAnswer)
+	show = func(a web.BrowseAnswer) {
 		if t := a.Lines(); t != "" {
 			say("%s", t)
 		}
@@ -94,7 +76,7 @@ func browseLoop(ctx context.Context, reg *tools.Registry, model llm.Model, start
 			return
 		}
 		l := a.Lang
-		ans := agent.DialogAnswer{}
+		ans := web.DialogAnswer{}
 		switch d.Type {
 		case "alert":
 			say("%s", pick(l, "Press Enter to close it.", "Нажмите Enter, чтобы закрыть."))
@@ -114,13 +96,13 @@ func browseLoop(ctx context.Context, reg *tools.Registry, model llm.Model, start
 			lines.Scan()
 			ans.Accept = isYes(lines.Text())
 		}
-		show(call(agent.BrowseCommandArgs{Dialog: &ans}))
+		show(call(web.BrowseCommandArgs{Dialog: &ans}))
 	}
 	if startURL != "" {
-		show(call(agent.BrowseCommandArgs{Command: "go to " + startURL}))
+		show(call(web.BrowseCommandArgs{Command: "go to " + startURL}))
 	}
 	say("Ready. Type a number command (list, click 5, type 3 hello, press Enter, read page), or a goal. Say help for the commands; quit ends.")
-	_, builtin := model.(agent.Builtin)
+	_, builtin := model.(author.Builtin)
 	for {
 		fmt.Fprint(out, "> ")
 		if !lines.Scan() {
@@ -132,10 +114,10 @@ func browseLoop(ctx context.Context, reg *tools.Registry, model llm.Model, start
 		case "":
 			continue
 		case "quit", "exit", "q", "выход", "выйти":
-			say("%s", pick(agent.LangOf(line), "Bye.", "До свидания."))
+			say("%s", pick(web.LangOf(line), "Bye.", "До свидания."))
 			return nil
 		}
-		a := call(agent.BrowseCommandArgs{Command: line})
+		a := call(web.BrowseCommandArgs{Command: line})
 		if !a.NeedsModel || builtin {
 			show(a)
 			continue
@@ -146,8 +128,8 @@ func browseLoop(ctx context.Context, reg *tools.Registry, model llm.Model, start
 
 // goal gives a line that is no number command to the browser assistant (the
 // BrowserGoal tool), its progress lines said as they come.
-func goal(ctx context.Context, reg *tools.Registry, line string, l agent.Lang, say func(string, ...any), out io.Writer, lines *bufio.Scanner) {
-	ctx = agent.WithGoalOptions(ctx, agent.GoalOptions{AskTimeout: 5 * time.Minute,
+func goal(ctx context.Context, reg *tools.Registry, line string, l web.Lang, say func(string, ...any), out io.Writer, lines *bufio.Scanner) {
+	ctx = web.WithGoalOptions(ctx, web.GoalOptions{AskTimeout: 5 * time.Minute,
 		Ask: func(ctx context.Context, q string) (string, error) {
 			fmt.Fprint(out, "? ")
 			if !lines.Scan() {
@@ -155,7 +137,7 @@ func goal(ctx context.Context, reg *tools.Registry, line string, l agent.Lang, s
 			}
 			return lines.Text(), nil
 		}})
-	b, _ := json.Marshal(agent.BrowserGoalArgs{Goal: line})
+	b, _ := json.Marshal(web.BrowserGoalArgs{Goal: line})
 	res, err := reg.Call(ctx, tools.Call{Name: "BrowserGoal", Args: b}, tools.Context{Progress: func(p tools.Progress) {
 		switch p.Event {
 		case "step":
@@ -165,10 +147,10 @@ func goal(ctx context.Context, reg *tools.Registry, line string, l agent.Lang, s
 		}
 	}})
 	if err != nil {
-		say("%s %s", pick(l, "Stopped:", "Остановлено:"), agent.Spoken(err.Error()))
+		say("%s %s", pick(l, "Stopped:", "Остановлено:"), web.Spoken(err.Error()))
 		return
 	}
-	if r, ok := res.(agent.AssistantResult); ok {
+	if r, ok := res.(web.AssistantResult); ok {
 		if r.Done {
 			say("%s %s", pick(l, "Goal reached:", "Цель достигнута:"), r.Reason)
 		} else {
@@ -178,8 +160,8 @@ func goal(ctx context.Context, reg *tools.Registry, line string, l agent.Lang, s
 }
 
 // pick is the sentence of the listener's language.
-func pick(l agent.Lang, en, ru string) string {
-	if l == agent.Russian {
+func pick(l web.Lang, en, ru string) string {
+	if l == web.Russian {
 		return ru
 	}
 	return en

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/web"
 	"github.com/waymark/waymark/backend/browser/browsertest"
 	"github.com/waymark/waymark/backend/testenv"
 )
@@ -402,14 +402,14 @@ func TestHelpExamplesWork(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sites.Close()
-	for _, lang := range []agent.Lang{agent.English, agent.Russian} {
+	for _, lang := range []web.Lang{web.English, web.Russian} {
 		t.Run(string(lang), func(t *testing.T) {
 			l := startListener(t, sites.URL("/guide"))
-			for _, ex := range agent.HelpExamples(lang) {
+			for _, ex := range web.HelpExamples(lang) {
 				if strings.HasPrefix(ex, "download") || strings.HasPrefix(ex, "скачай") {
 					// Element 6 of the guide is no download: its answer comes
 					// after the download wait; it is understood all the same.
-					if _, err := new(agent.Browsing).Parse(ex); err != nil {
+					if _, err := new(web.Browsing).Parse(ex); err != nil {
 						t.Errorf("%q is not understood: %v", ex, err)
 					}
 					continue
@@ -421,10 +421,10 @@ func TestHelpExamplesWork(t *testing.T) {
 					t.Errorf("the help's example %q is not understood:\n%s", ex, a)
 				}
 				own := ownWords(a)
-				if lang == agent.Russian && englishWords.MatchString(own) {
+				if lang == web.Russian && englishWords.MatchString(own) {
 					t.Errorf("%q answered in English: %q", ex, englishWords.FindString(own))
 				}
-				if lang == agent.English && regexp.MustCompile(`\p{Cyrillic}`).MatchString(own) && !strings.Contains(ex, "Русский") {
+				if lang == web.English && regexp.MustCompile(`\p{Cyrillic}`).MatchString(own) && !strings.Contains(ex, "Русский") {
 					t.Errorf("%q answered in Russian:\n%s", ex, a)
 				}
 			}

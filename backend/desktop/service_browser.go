@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
+	"github.com/waymark/waymark/backend/agent/web"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/tools"
 )
@@ -69,7 +71,7 @@ type BrowserView struct {
 // user's own command, so a file: address or file it names is theirs (the
 // assistant's goals run with no such grant: Assistant.Run replaces it).
 func (a *App) browserCtx(ctx context.Context) context.Context {
-	ctx = agent.WithBrowsing(browser.WithGrant(ctx, browser.Grant{User: true}), &a.browsing)
+	ctx = web.WithBrowsing(browser.WithGrant(ctx, browser.Grant{User: true}), &a.browsing)
 	a.ssMu.Lock()
 	defer a.ssMu.Unlock()
 	if a.ss == nil {
@@ -100,18 +102,18 @@ func (a *App) BrowserCommand(text string) (BrowserView, error) {
 		return BrowserView{}, errors.New("type a command (list, click 5, type 3 hello, go to example.org) or a goal")
 	}
 	a.browserLog("command", loggedCommand(text))
-	return a.browserStep(agent.BrowseCommandArgs{Command: text})
+	return a.browserStep(web.BrowseCommandArgs{Command: text})
 }
 
 // loggedCommand is a number command as the transcript keeps it: text typed
 // into a field (a password, a code, a message) is never stored, only the
 // field's number.
 func loggedCommand(text string) string {
-	if st, err := new(agent.Browsing).Parse(text); err == nil && st.Tool == "browser_overlay_act" && st.Args["action"] == "type" {
+	if st, err := new(web.Browsing).Parse(text); err == nil && st.Tool == "browser_overlay_act" && st.Args["action"] == "type" {
 		verb, _, _ := strings.Cut(text, " ")
 		return fmt.Sprintf("%s %v (typed text not kept)", verb, st.Args["index"])
 	}
-	return agent.HideSecrets(text, agent.SecretsIn(text))
+	return web.HideSecrets(text, web.SecretsIn(text))
 }
 
 // BrowserAct acts on a numbered element of the mirrored list: click, type or
@@ -133,12 +135,12 @@ func (a *App) BrowserAct(index int, action, text string) (BrowserView, error) {
 		return BrowserView{}, fmt.Errorf("action %q: click, type or select", action)
 	}
 	a.browserLog("command", fmt.Sprintf("%s %d", action, index))
-	return a.browserStep(agent.BrowseCommandArgs{Command: cmd})
+	return a.browserStep(web.BrowseCommandArgs{Command: cmd})
 }
 
 // BrowserAnswerDialog answers the page's JavaScript dialog with the user's choice.
 func (a *App) BrowserAnswerDialog(accept bool, text string) (BrowserView, error) {
-	return a.browserStep(agent.BrowseCommandArgs{Dialog: &agent.DialogAnswer{Accept: accept, Text: text}})
+	return a.browserStep(web.BrowseCommandArgs{Dialog: &web.DialogAnswer{Accept: accept, Text: text}})
 }
 
 // BrowserRefresh numbers the page again and returns the state.
@@ -155,17 +157,17 @@ func (a *App) BrowserRefresh() (BrowserView, error) {
 // browserStep runs one command through BrowseCommand (the interpreter the
 // terminal uses too), then refreshes the numbering (so the mirrored list
 // always holds the numbers to act by), tabs and downloads.
-func (a *App) browserStep(args agent.BrowseCommandArgs) (BrowserView, error) {
+func (a *App) browserStep(args web.BrowseCommandArgs) (BrowserView, error) {
 	ctx := a.browserCtx(a.context())
 	v := BrowserView{Items: []BrowserItem{}, Tabs: []browser.Tab{}}
 	b, _ := json.Marshal(args)
 	res, err := a.reg.Call(ctx, tools.Call{Name: "BrowseCommand", Args: b}, tools.Context{})
 	if err != nil {
-		err = errors.New(agent.Spoken(err.Error()))
+		err = errors.New(web.Spoken(err.Error()))
 		a.browserLog("error", err.Error())
 		return v, err
 	}
-	ans, _ := res.(agent.BrowseAnswer)
+	ans, _ := res.(web.BrowseAnswer)
 	v.Say, v.Tool, v.Status, v.Result, v.Lang, v.Data, v.Dialog, v.NeedsModel = ans.Say, ans.Tool, ans.Status, ans.Text, string(ans.Lang), ans.Data, ans.Dialog, ans.NeedsModel
 	if ans.Status != "ok" {
 		v.Error = ans.Text
@@ -299,20 +301,20 @@ func (a *App) BrowserSessionState() (BrowserSession, error) {
 // BrowserGoal tool (needs a model server). Progress lines arrive as
 // "browser:progress" events, questions as "browser:ask" (answer with
 // BrowserAnswer); Stop cancels.
-func (a *App) BrowserGoal(goal string) (agent.AssistantResult, error) {
+func (a *App) BrowserGoal(goal string) (web.AssistantResult, error) {
 	if err := a.needBrowser(); err != nil {
-		return agent.AssistantResult{}, err
+		return web.AssistantResult{}, err
 	}
 	goal = strings.TrimSpace(goal)
 	if goal == "" {
-		return agent.AssistantResult{}, errors.New("say what you want to do on the web, e.g. find the weather in Kazan")
+		return web.AssistantResult{}, errors.New("say what you want to do on the web, e.g. find the weather in Kazan")
 	}
-	if _, builtin := a.model().(agent.Builtin); builtin {
-		return agent.AssistantResult{}, fmt.Errorf("%w: goals in plain words need a model server (Settings → Model server). Without one, use number commands: say help to hear them", agent.ErrNeedsModel)
+	if _, builtin := a.model().(author.Builtin); builtin {
+		return web.AssistantResult{}, fmt.Errorf("%w: goals in plain words need a model server (Settings → Model server). Without one, use number commands: say help to hear them", agent.ErrNeedsModel)
 	}
 	ctx, done, err := a.begin("browser goal")
 	if err != nil {
-		return agent.AssistantResult{}, err
+		return web.AssistantResult{}, err
 	}
 	defer done()
 	a.settingsMu.Lock()
@@ -320,20 +322,20 @@ func (a *App) BrowserGoal(goal string) (agent.AssistantResult, error) {
 	a.settingsMu.Unlock()
 	// A password or code the goal states is never stored: the transcript
 	// keeps the goal, the progress lines and the outcome without it.
-	secrets := agent.SecretsIn(goal)
-	hide := func(text string) string { return agent.HideSecrets(text, secrets) }
+	secrets := web.SecretsIn(goal)
+	hide := func(text string) string { return web.HideSecrets(text, secrets) }
 	a.browserLog("goal", hide(goal))
-	ctx = agent.WithGoalOptions(a.browserCtx(ctx), agent.GoalOptions{Pause: time.Duration(s.PauseMs) * time.Millisecond,
+	ctx = web.WithGoalOptions(a.browserCtx(ctx), web.GoalOptions{Pause: time.Duration(s.PauseMs) * time.Millisecond,
 		AskTimeout: time.Duration(s.AskTimeoutSec) * time.Second, Screenshots: true,
-		Log: func(l agent.StepLog) { a.send("browser:step", l) }, Ask: a.ask})
-	args, _ := json.Marshal(agent.BrowserGoalArgs{Goal: goal, MaxSteps: min(max(s.IterationLimit, 0), 100)})
+		Log: func(l web.StepLog) { a.send("browser:step", l) }, Ask: a.ask})
+	args, _ := json.Marshal(web.BrowserGoalArgs{Goal: goal, MaxSteps: min(max(s.IterationLimit, 0), 100)})
 	out, err := a.reg.Call(ctx, tools.Call{Name: "BrowserGoal", Args: args}, tools.Context{Progress: func(p tools.Progress) {
 		if p.Event == "step" {
 			a.browserLog("progress", hide(p.Text))
 			a.send("browser:progress", p.Text)
 		}
 	}})
-	res, _ := out.(agent.AssistantResult)
+	res, _ := out.(web.AssistantResult)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			a.browserLog("result", "Stopped.")

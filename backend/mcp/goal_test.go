@@ -13,7 +13,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
+	"github.com/waymark/waymark/backend/agent/web"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/llm/llmtest"
@@ -52,7 +53,7 @@ func TestBrowserGoalReportsProgressOverMCP(t *testing.T) {
 	defer ss.Close()
 	reg := tools.New()
 	browser.Register(reg, ss)
-	agent.RegisterBrowsing(reg, &agent.Runtime{Model: client})
+	web.RegisterBrowsing(reg, &author.Runtime{Model: client})
 
 	var mu sync.Mutex
 	var heard []string
@@ -76,7 +77,7 @@ func TestBrowserGoalReportsProgressOverMCP(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("BrowserGoal: %v %+v", err, res)
 	}
-	var out agent.AssistantResult
+	var out web.AssistantResult
 	b, _ := json.Marshal(res.StructuredContent)
 	if err := json.Unmarshal(b, &out); err != nil || !out.Done {
 		t.Fatalf("BrowserGoal result: %s", b)
@@ -104,9 +105,9 @@ func TestBrowserGoalReportsProgressOverMCP(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("BrowseCommand: %v %+v", err, res)
 	}
-	var ans agent.BrowseAnswer
+	var ans web.BrowseAnswer
 	b, _ = json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, &ans); err != nil || ans.Lang != agent.Russian || ans.Lines() != "Список элементов.\nЭлементов: 1.\n1. ссылка More" {
+	if err := json.Unmarshal(b, &ans); err != nil || ans.Lang != web.Russian || ans.Lines() != "Список элементов.\nЭлементов: 1.\n1. ссылка More" {
 		t.Errorf("список over MCP: %s", b)
 	}
 }

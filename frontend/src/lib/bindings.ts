@@ -231,6 +231,7 @@ export interface Settings {
   speech: boolean;
   theme: string;
   fontSize: number;
+  author: string;
 }
 
 export interface Check {

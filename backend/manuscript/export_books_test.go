@@ -40,7 +40,7 @@ func exportBooks(t *testing.T) []exportBook {
 		name: "sample", text: string(sample), author: "Mira Ellison",
 		title: "The Lighthouse Keeper's Ledger", wantAuthor: "Mira Ellison", lang: "en",
 		chapters: []string{"Chapter One: The Ledger", "Chapter Two: The Professor", "Chapter Five: The Ferry"},
-		sentence: "The ledger arrived on a Tuesday",
+		sentence: "The ledger arrived on a Tuesday", missingImage: "lighthouse.png",
 	}}
 	ru, err := os.ReadFile("../../../shared/corpus/books/war-and-peace.ru.md")
 	if err != nil {
@@ -104,6 +104,9 @@ func TestExportBooksAnAuthorCanSend(t *testing.T) {
 				}
 				if res["title"] != b.title || res["author"] != b.wantAuthor || res["language"] != b.lang {
 					t.Errorf("Export %s said title %q, author %q, language %q; want %q, %q, %q", format, res["title"], res["author"], res["language"], b.title, b.wantAuthor, b.lang)
+				}
+				if left, _ := json.Marshal(res["imagesLeftOut"]); b.missingImage != "" && !strings.Contains(string(left), b.missingImage) {
+					t.Errorf("Export %s does not say that %s was left out: %v", format, b.missingImage, res)
 				}
 				return p
 			}

@@ -211,6 +211,12 @@ func export(ctx context.Context, m *Manuscript, r exportRequest) (any, error) {
 	fields, wholeBody := publish.FrontMatter(whole)
 	meta := publish.Describe(fields, wholeBody, publish.Headings(wholeBody), strings.TrimSuffix(filepath.Base(m.Path), filepath.Ext(m.Path)), r.author)
 	_, body := publish.FrontMatter(src)
+	// A picture the book names but does not have is left out (its alt text
+	// stays), and the result says which.
+	var missing []string
+	if format != "html" {
+		body, missing = publish.DropMissingImages(body, filepath.Dir(m.Path))
+	}
 	if setName != "" {
 		meta.Title += " — " + setName
 		meta.ChapterLevel = publish.ChapterLevel(publish.Headings(body), len(body))
@@ -266,17 +272,23 @@ func export(ctx context.Context, m *Manuscript, r exportRequest) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return exported(path, format, fi.Size(), meta), nil
+		return exported(path, format, fi.Size(), meta, missing), nil
 	}
 	if err := writeExport(path, mode, out); err != nil {
 		return nil, err
 	}
-	return exported(path, format, int64(len(out)), meta), nil
+	return exported(path, format, int64(len(out)), meta, missing), nil
 }
 
-// exported is Export's result: what was written, and the metadata it carries.
-func exported(path, format string, size int64, m publish.Meta) map[string]any {
-	return map[string]any{"path": path, "format": format, "bytes": size, "title": m.Title, "author": m.Author, "language": m.Lang}
+// exported is Export's result: what was written, the metadata it carries,
+// and the pictures left out because their files are missing.
+func exported(path, format string, size int64, m publish.Meta, missing []string) map[string]any {
+	r := map[string]any{"path": path, "format": format, "bytes": size, "title": m.Title, "author": m.Author, "language": m.Lang}
+	if len(missing) > 0 {
+		r["imagesLeftOut"] = missing
+		r["note"] = "Pictures left out because their files are missing (their descriptions were kept): " + strings.Join(missing, ", ")
+	}
+	return r
 }
 
 // writeExport writes an export whole (a temporary file renamed over the

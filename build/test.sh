@@ -260,6 +260,7 @@ package_tier() { # runs in step's subshell: its trap and exits stay there
 
   # lintian: no error (warnings are listed, not fatal).
   lintian --no-tag-display-limit "$deb" >"$pwork/lintian.txt" 2>&1 || true
+  grep "^[EWI]: " "$pwork/lintian.txt" || true
   if grep -q '^E: ' "$pwork/lintian.txt"; then
     cat "$pwork/lintian.txt"
     fail "lintian reports errors"

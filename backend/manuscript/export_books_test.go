@@ -75,6 +75,7 @@ func exportBooks(t *testing.T) []exportBook {
 // title was the file name, there was no author, the EPUB's language was "C"
 // and there was no PDF.
 func TestExportBooksAnAuthorCanSend(t *testing.T) {
+	testenv.SkipSweepInShortMode(t) // Java, LibreOffice and Chromium starts: the plain go test step runs it
 	// Debian's epubcheck is a jar (run through binfmt_misc where jarwrapper
 	// is installed): run it with java.
 	epubcheck := testenv.NeedProgram(t, "epubcheck", "epubcheck")

@@ -29,6 +29,7 @@ type exportBook struct {
 	lang               string
 	chapters           []string // chapter headings, each to start a PDF page and an EPUB section
 	sentence           string   // a sentence from the text, for LibreOffice's reading
+	missingImage       string   // a picture the book names and does not have
 }
 
 func exportBooks(t *testing.T) []exportBook {

@@ -263,6 +263,7 @@ export interface Settings {
   speech: boolean;
   theme: string;
   fontSize: number;
+  author: string;
 }
 
 export interface Check {

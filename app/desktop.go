@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"io/fs"
 	"os"
@@ -12,14 +13,15 @@ import (
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/waymark/waymark/backend/browser"
-	"github.com/waymark/waymark/backend/cli"
 	"github.com/waymark/waymark/backend/desktop"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
+	"github.com/waymark/waymark/backend/waymark"
 	"github.com/waymark/waymark/frontend"
 )
 
@@ -44,7 +46,7 @@ func runDesktop(opts desktopOptions) error {
 	if err != nil {
 		return fmt.Errorf("embedded user interface: %w", err)
 	}
-	model, err := cli.ChooseModel()
+	model, err := waymark.ChooseModel()
 	if err != nil {
 		return err
 	}
@@ -57,17 +59,17 @@ func runDesktop(opts desktopOptions) error {
 	// The window's browser: a visible Chromium of its own, started by the first
 	// browser tool, with cookies kept in the user's data folder. Settings may
 	// replace it (download folder, banner budgets).
-	first := browser.NewSessions(cli.BrowserOptions(false, true))
-	reg, rt := cli.NewRegistryWith(ws, model, first)
+	first := browser.NewSessions(waymark.BrowserOptions(false, true))
+	w := waymark.New(waymark.Config{WS: ws, Model: model, Browser: first})
 	made := false
 	var wctx context.Context // the window's, from OnStartup
-	app := &DesktopApp{desktop.New(desktop.Config{WS: ws, Reg: reg, RT: rt, EnvModel: envModel,
+	app := &DesktopApp{desktop.New(desktop.Config{Waymark: w, EnvModel: envModel,
 		NewBrowser: func(s desktop.Settings) *browser.Sessions {
 			if !made {
 				made = true
 				first.Close()
 			}
-			return browser.NewSessions(desktop.BrowserOptions(cli.BrowserOptions(false, true), s))
+			return browser.NewSessions(desktop.BrowserOptions(waymark.BrowserOptions(false, true), s))
 		},
 		Emit: func(name string, data any) {
 			if wctx != nil {
@@ -83,6 +85,7 @@ func runDesktop(opts desktopOptions) error {
 		}
 		return err
 	})
+	setProgramName(ProgramName)
 	return wails.Run(&options.App{
 		Title:       "Waymark — " + filepath.Base(doc),
 		Width:       1180,
@@ -96,8 +99,26 @@ func runDesktop(opts desktopOptions) error {
 		},
 		OnShutdown: func(context.Context) { desktop.Shutdown(app.App) },
 		Bind:       []any{app},
+		Linux: &linux.Options{
+			// The window's icon (_NET_WM_ICON): the window list and the
+			// task switcher show it, not a blank.
+			Icon: appIcon,
+			// WM_CLASS "waymark": the .desktop entry's StartupWMClass
+			// (build/linux/waymark.desktop), so a desktop shell groups the
+			// window with its menu entry.
+			ProgramName: ProgramName,
+			// What Wails chooses when Linux options are absent: a machine
+			// without a working GPU (a VM, Xvfb) draws the same.
+			WebviewGpuPolicy: linux.WebviewGpuPolicyNever,
+		},
 	})
 }
+
+// appIcon is the window's icon, rendered from build/linux/icons/waymark.svg
+// by build/linux/icons.sh.
+//
+//go:embed appicon.png
+var appIcon []byte
 
 // restoredDocument is the book of the last session when the window was opened
 // without naming one, else the one asked for.

@@ -15,12 +15,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/manuscript"
 	mcpserver "github.com/waymark/waymark/backend/mcp"
 	"github.com/waymark/waymark/backend/store"
 	"github.com/waymark/waymark/backend/tools"
+	"github.com/waymark/waymark/backend/waymark"
 )
 
 // Usage is the help text of the waymark command.
@@ -42,6 +43,7 @@ Usage:
                                        (list, click 5, type 3 hello, read page) or, with a model
                                        server, goals in plain words; for use with a screen reader
   waymark help                         this text
+  waymark --version                    the version, the commit and the build date
 
 Exit status of "call": 0 the tool succeeded (its result on stdout); 1 the tool failed
 ({"error": "..."} on stdout); 2 the command line was wrong.
@@ -63,6 +65,14 @@ func (e UsageError) Error() string { return e.Msg }
 // Split takes the subcommand off the front of a command line: "" when the
 // line opens the window (no arguments, a flag, or a FILE.md).
 func Split(args []string) (cmd string, rest []string) {
+	if len(args) > 0 {
+		switch args[0] {
+		case "--version", "-V", "version":
+			return "version", args[1:]
+		case "--help", "-h":
+			return "help", args[1:]
+		}
+	}
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") && !strings.HasSuffix(strings.ToLower(args[0]), ".md") {
 		return args[0], args[1:]
 	}
@@ -87,10 +97,13 @@ func Run(ctx context.Context, cmd string, args []string, stdin io.Reader, stdout
 	case "help":
 		fmt.Fprint(stdout, Usage)
 		return 0
+	case "version":
+		printVersion(stdout)
+		return 0
 	case "bench":
 		err = UsageError{"the benchmarks are a command of their own: go run -tags sqlite_fts5 ./cmd/waymark-bench [browser|window] (in the repository)"}
 	default:
-		err = UsageError{fmt.Sprintf("unknown command %q; commands: call, tools, agent, mcp, browse, help (or a FILE.md to open)", cmd)}
+		err = UsageError{fmt.Sprintf("unknown command %q; commands: call, tools, agent, mcp, browse, help, --version (or a FILE.md to open)", cmd)}
 	}
 	return Exit(err, stderr)
 }
@@ -236,15 +249,15 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	defer st.Close()
 	ws := manuscript.NewWorkspace(st)
 	ws.MaxSize = f.MaxSize
-	model, err := ChooseModel()
+	model, err := waymark.ChooseModel()
 	if err != nil {
 		return fail(err)
 	}
 	// A browser tool gets a browser for this one process: it starts on the call
 	// and closes when the call's result is printed.
-	ss := browser.NewSessions(BrowserOptions(f.Headless, false))
+	ss := browser.NewSessions(waymark.BrowserOptions(f.Headless, false))
 	defer ss.Close()
-	reg, _ := NewRegistryWith(ws, model, ss)
+	reg := waymark.New(waymark.Config{WS: ws, Model: model, Browser: ss}).Registry
 	if _, ok := reg.Get(name); !ok {
 		return fail(fmt.Errorf("%w %q; known tools: %s", tools.ErrUnknownTool, name, strings.Join(reg.Names(), ", ")))
 	}
@@ -271,7 +284,7 @@ func runTools(args []string, stdout io.Writer) error {
 	if len(f.Positional) > 0 {
 		return UsageError{"tools takes no arguments"}
 	}
-	reg, _ := NewRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, browser.NewSessions(browser.Options{}))
+	reg := waymark.New(waymark.Config{Browser: browser.NewSessions(browser.Options{})}).Registry
 	type entry struct {
 		Name        string          `json:"name"`
 		Description string          `json:"description"`
@@ -289,9 +302,6 @@ func runTools(args []string, stdout io.Writer) error {
 	return nil
 }
 
-// Version is the program's version, reported to MCP clients.
-const Version = "0.1.0"
-
 // runMCP serves the registry over MCP on stdio. Logs go to standard error: standard
 // output belongs to the protocol.
 func runMCP(ctx context.Context, args []string) error {
@@ -305,7 +315,7 @@ func runMCP(ctx context.Context, args []string) error {
 	// An MCP client reaches local files (file: addresses, uploads) only
 	// inside what the user named in the server's command line.
 	grant := browser.Grant{Files: f.AllowFiles}
-	bopts := BrowserOptions(f.Headless, false)
+	bopts := waymark.BrowserOptions(f.Headless, false)
 	st, err := OpenStore(f.DB)
 	if err != nil {
 		return err
@@ -318,7 +328,7 @@ func runMCP(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	model, err := ChooseModel()
+	model, err := waymark.ChooseModel()
 	if err != nil {
 		return err
 	}
@@ -326,7 +336,7 @@ func runMCP(ctx context.Context, args []string) error {
 	// call and closed when the session ends; the default one is never used.
 	def := browser.NewSessions(bopts)
 	defer def.Close()
-	reg, _ := NewRegistryWith(ws, model, def)
+	reg := waymark.New(waymark.Config{WS: ws, Model: model, Browser: def}).Registry
 	return mcpserver.ServeStdio(ctx, reg, Version, mcpserver.Options{
 		NewScope: func() mcpserver.Scope { return grantScope{browser.NewSessions(bopts), grant} },
 	})
@@ -366,29 +376,15 @@ func runAgent(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 1
 		}
 	}
-	model, err := ChooseModel()
+	model, err := waymark.ChooseModel()
 	if err != nil {
 		writeJSON(stdout, map[string]string{"event": "error", "error": err.Error()}, false)
 		return 1
 	}
-	reg, rt := NewRegistry(ws, model)
-	ca := &agent.CommandAgent{Reg: reg, Runtime: rt, Emit: func(e agent.Event) { writeJSON(stdout, e, false) }}
+	w := waymark.New(waymark.Config{WS: ws, Model: model})
+	ca := &author.CommandAgent{Reg: w.Registry, Runtime: w.Runtime, Emit: func(e author.Event) { writeJSON(stdout, e, false) }}
 	if _, err := ca.Run(ctx, f.Positional[0]); err != nil {
 		return 1
 	}
 	return 0
-}
-
-// DataDir is Waymark's data folder: $XDG_DATA_HOME/waymark, else
-// ~/.local/share/waymark.
-func DataDir() (string, error) {
-	base := os.Getenv("XDG_DATA_HOME")
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", err
-		}
-		base = filepath.Join(home, ".local", "share")
-	}
-	return filepath.Join(base, "waymark"), nil
 }

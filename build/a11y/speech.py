@@ -211,16 +211,21 @@ class Focus:
 
 
 focus = None
+speech_log = None  # what Orca says, once it runs
 
 
-def type_into(role, name, text, clear=True):
+def type_into(role, name, text, clear=True, since=None):
     """Types text into the field the focus must be on (role, name), once it is
-    there, and waits until the field holds it: a letter typed while the focus
-    is elsewhere is a structural-navigation key to Orca."""
+    there and Orca has said so (as an author waits to hear where they are: a
+    letter typed while Orca still thinks the focus is on the page is a
+    structural-navigation key to it), and waits until the field holds it."""
     if not focus.wait(role, name):
         r, n = focus.role_name()
         check(False, f"the focus reached no {role} /{name}/ to type into (it is on {r} {n!r})")
         return False
+    if since is not None and speech_log is not None:
+        label = re.sub(r"[\^$]", "", name)
+        latency.wait_for(lambda: any(label in e["text"] for e in speech_log.said(since)), 15)
     if clear:
         key("ctrl+a", "BackSpace")
         latency.wait_for(lambda: focus.text() == "", 10)
@@ -294,20 +299,26 @@ def action(sp, name, do, want=(), never=(), seconds=20.0, quiet=1.5):
 
 # --- key latency --------------------------------------------------------------------
 
-EDITOR_TEXT = "Наташа вошла в комнату и села у окна."
-COMMAND_TEXT = "найди «Пьер» и «Наташа»"
+EDITOR_TEXT = "Наташа вошла в комнату."
+COMMAND_TEXT = "найди «Наташа» в саду"
 
 
 def type_latency(where, text):
     """Types text at KEY_PACE a key into the command field or at the end of the
     text; returns the latencies (seconds, None for a letter that never came)."""
+    t = time.time()
     if where == "command":
         key("ctrl+shift+k")
         focus.wait("entry", r"^Command")
-        key("ctrl+a", "BackSpace")
     else:
         key("ctrl+shift+e")
         focus.wait("entry", r"^Manuscript text$")
+    if speech_log is not None:
+        # Orca has taken in where the focus went (it speaks the field, or the place).
+        latency.wait_for(lambda: speech_log.said(t), 15)
+    if where == "command":
+        key("ctrl+a", "BackSpace")
+    else:
         key("ctrl+End", "Return", "Return")
     latency.pump(1.5)
     lat, _ = latency.type_timed(kb, text, pace=KEY_PACE, settle=60)
@@ -357,6 +368,8 @@ def main():
 
 
 def run_with_orca(sp, ref):
+    global speech_log
+    speech_log = sp
     book2 = os.path.join(WORK, "book2.md")
     shutil.copy(BOOK, book2)
     os.chmod(book2, 0o644)
@@ -365,8 +378,9 @@ def run_with_orca(sp, ref):
 
     tool_words = r"ReplaceText|InsertText|DeleteText|RunCursorAgent|\bH\d\.p\d+|\.\.(?!\.)"
     def open_book():
+        t = time.time()
         key("ctrl+o")
-        if type_into("entry", r"^Path of a Markdown file", book2):
+        if type_into("entry", r"^Path of a Markdown file", book2, since=t):
             key("Return")
     action(sp, "opening a book (Ctrl+O, a path, Enter)", open_book,
            want=[r"^Opened book2\.md, [\d.]+ MB: [\d,]+ words, \d+ headings\.$"], seconds=90)
@@ -379,16 +393,18 @@ def run_with_orca(sp, ref):
     action(sp, "leaving focus mode (Escape)", lambda: key("Escape"), want=[r"^Distraction-free mode off\."])
 
     def search():
+        t = time.time()
         key("ctrl+shift+f")
-        if type_into("entry", r"^Find in the manuscript", "Наташа"):
+        if type_into("entry", r"^Find in the manuscript", "Наташа", since=t):
             key("Return")
     action(sp, "a search (Ctrl+Shift+F, Наташа, Enter)", search,
            want=[r"^\d[\d,]* match(es)? for “Наташа”\.$"], seconds=60)
 
     def command(text):
         def do():
+            t = None if focus.role_name()[1].startswith("Command") else time.time()
             key("ctrl+shift+k")
-            if type_into("entry", r"^Command", text):
+            if type_into("entry", r"^Command", text, since=t):
                 key("Return")
         return do
     action(sp, "a command's answer (найди «И Наташа не могла больше говорить»)",

@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -151,5 +153,150 @@ func TestMCPFileAddressesOnlyAllowed(t *testing.T) {
 	}
 	if text, isErr := call("browser_upload", map[string]any{"index": 1, "files": []string{"/etc/passwd"}}); !isErr || !strings.Contains(text, "only when the user asked for them") {
 		t.Fatalf("upload of /etc/passwd over MCP: %s", text)
+	}
+}
+
+// rawMCP is `waymark mcp` driven by raw JSON-RPC lines on its standard input
+// and output, initialized.
+type rawMCP struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan []byte
+	stderr *bytes.Buffer
+}
+
+func startRawMCP(t *testing.T, bin string, args ...string) *rawMCP {
+	t.Helper()
+	dir := t.TempDir()
+	cmd := exec.Command(bin, append([]string{"mcp", "--db", filepath.Join(dir, "w.db")}, args...)...)
+	cmd.Env = append(os.Environ(), "WAYMARK_MODEL_URL=", "WAYMARK_BROWSER_URL=", "HOME="+dir, "TMPDIR="+dir)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	r := &rawMCP{t: t, cmd: cmd, stdin: stdin, lines: make(chan []byte, 64), stderr: &bytes.Buffer{}}
+	cmd.Stderr = r.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stdin.Close()
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	})
+	go func() {
+		br := bufio.NewReader(stdout)
+		for {
+			l, err := br.ReadBytes('\n')
+			if len(l) > 0 {
+				r.lines <- l
+			}
+			if err != nil {
+				close(r.lines)
+				return
+			}
+		}
+	}()
+	r.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	r.next(90 * time.Second)
+	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return r
+}
+
+func (r *rawMCP) send(frame string) {
+	r.t.Helper()
+	if _, err := io.WriteString(r.stdin, frame+"\n"); err != nil {
+		r.t.Fatalf("write %.60q: %v (stderr: %s)", frame, err, r.stderr.String())
+	}
+}
+
+// next is the next line the server wrote (the test fails after wait).
+func (r *rawMCP) next(wait time.Duration) []byte {
+	r.t.Helper()
+	select {
+	case l, ok := <-r.lines:
+		if !ok {
+			r.t.Fatalf("the server closed its output (stderr: %s)", r.stderr.String())
+		}
+		return l
+	case <-time.After(wait):
+		r.t.Fatalf("no reply within %s (stderr: %s)", wait, r.stderr.String())
+	}
+	return nil
+}
+
+// rawID is the id member of a reply exactly as it was written.
+func rawID(t *testing.T, line []byte) string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(line, &m); err != nil {
+		t.Fatalf("reply is not JSON: %s", line)
+	}
+	return string(m["id"])
+}
+
+// TestMCPRequestIDsEchoedExactly drives the real `waymark mcp` with raw
+// JSON-RPC: every reply carries its request's id byte for byte (issue 21:
+// 1.5 came back as 1, a 30-digit id as -9223372036854775808), and a request
+// whose id is still in flight is refused with an error naming the id, while
+// the first one still gets its own reply.
+func TestMCPRequestIDsEchoedExactly(t *testing.T) {
+	bin := buildCLI(t)
+	r := startRawMCP(t, bin, "--headless")
+	for _, id := range []string{`1.5`, `123456789012345678901234567890`, `-7`, `1e3`, `"abc"`, `"1"`, `0.1`, `"ключ"`, `-0`} {
+		r.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list"}`)
+		l := r.next(30 * time.Second)
+		if got := rawID(t, l); got != id {
+			t.Errorf("id %s came back as %s", id, got)
+		}
+		if !bytes.Contains(l, []byte(`"tools"`)) {
+			t.Errorf("id %s: no tool list in %.200s", id, l)
+		}
+	}
+	// A request kept in flight: a page that answers only when the test says.
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.URL.Path == "/slow" {
+			<-release
+		}
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<title>Slow</title><p>at last</p>")
+	}))
+	defer srv.Close()
+	defer func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	}()
+	// The browser starts first, so that the slow call is in flight at once.
+	r.send(`{"jsonrpc":"2.0","id":"warm","method":"tools/call","params":{"name":"browser_navigate","arguments":{"url":"` + srv.URL + `/fast"}}}`)
+	if got := rawID(t, r.next(90*time.Second)); got != `"warm"` {
+		t.Fatalf("warm-up reply id %s", got)
+	}
+	big := `98765432109876543210987654321`
+	r.send(`{"jsonrpc":"2.0","id":` + big + `,"method":"tools/call","params":{"name":"browser_navigate","arguments":{"url":"` + srv.URL + `/slow"}}}`)
+	// The frames are read in order: the first is in flight when the second
+	// arrives.
+	r.send(`{"jsonrpc":"2.0","id":` + big + `,"method":"tools/list"}`)
+	dup := r.next(30 * time.Second)
+	if rawID(t, dup) != big || !bytes.Contains(dup, []byte(`"error"`)) || !bytes.Contains(dup, []byte("in flight")) {
+		t.Fatalf("a duplicate id in flight: %s", dup)
+	}
+	close(release)
+	first := r.next(60 * time.Second)
+	if rawID(t, first) != big || !bytes.Contains(first, []byte("Slow")) {
+		t.Fatalf("the first request's reply: %s", first)
+	}
+	// Once answered, the id may be used again.
+	r.send(`{"jsonrpc":"2.0","id":` + big + `,"method":"tools/list"}`)
+	if l := r.next(30 * time.Second); rawID(t, l) != big || !bytes.Contains(l, []byte(`"tools"`)) {
+		t.Fatalf("the id reused after its reply: %.200s", l)
 	}
 }

@@ -310,13 +310,17 @@ func (s *Session) Screenshot(ctx context.Context, fullPage bool) (*ScreenshotRes
 	if err != nil {
 		return nil, fmt.Errorf("screenshot: %w", err)
 	}
-	if err := os.MkdirAll(s.opts.ScreenshotDir, 0o755); err != nil {
+	mkdir := func(d string) error { return os.MkdirAll(d, 0o700) }
+	if s.opts.ownScreenshotDir {
+		mkdir = privateDir
+	}
+	if err := mkdir(s.opts.ScreenshotDir); err != nil {
 		return nil, fmt.Errorf("screenshot folder: %w", err)
 	}
 	base := "waymark-" + time.Now().Format("20060102-150405.000")
 	path := filepath.Join(s.opts.ScreenshotDir, base+".png")
 	for i := 2; ; i++ {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if os.IsExist(err) {
 			path = filepath.Join(s.opts.ScreenshotDir, fmt.Sprintf("%s-%d.png", base, i))
 			continue

@@ -159,7 +159,9 @@ func TestMCPFileAddressesOnlyAllowed(t *testing.T) {
 // rawMCP is `waymark mcp` driven by raw JSON-RPC lines on its standard input
 // and output, initialized.
 type rawMCP struct {
-	t      *testing.T
+	t *testing.T
+	// home and tmp are its HOME and TMPDIR.
+	home, tmp string
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	lines  chan []byte
@@ -168,12 +170,30 @@ type rawMCP struct {
 
 func startRawMCP(t *testing.T, bin string, args ...string) *rawMCP {
 	t.Helper()
-	dir := t.TempDir()
-	cmd := exec.Command(bin, append([]string{"mcp", "--db", filepath.Join(dir, "w.db")}, args...)...)
-	cmd.Env = append(os.Environ(), "WAYMARK_MODEL_URL=", "WAYMARK_BROWSER_URL=", "HOME="+dir, "TMPDIR="+dir)
+	return startRawMCPIn(t, shortTempDir(t), bin, args...)
+}
+
+// shortTempDir is a temporary folder with a short path: Chromium's
+// singleton socket inside a profile in it must fit a socket address.
+func shortTempDir(t *testing.T) string {
+	t.Helper()
+	d, err := os.MkdirTemp("", "wm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(d) })
+	return d
+}
+
+// startRawMCPIn starts the server with TMPDIR tmp and a home of its own.
+func startRawMCPIn(t *testing.T, tmp, bin string, args ...string) *rawMCP {
+	t.Helper()
+	home := t.TempDir()
+	cmd := exec.Command(bin, append([]string{"mcp", "--db", filepath.Join(home, "w.db")}, args...)...)
+	cmd.Env = append(os.Environ(), "WAYMARK_MODEL_URL=", "WAYMARK_BROWSER_URL=", "HOME="+home, "TMPDIR="+tmp, "XDG_CACHE_HOME=", "XDG_DATA_HOME=")
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
-	r := &rawMCP{t: t, cmd: cmd, stdin: stdin, lines: make(chan []byte, 64), stderr: &bytes.Buffer{}}
+	r := &rawMCP{t: t, home: home, tmp: tmp, cmd: cmd, stdin: stdin, lines: make(chan []byte, 64), stderr: &bytes.Buffer{}}
 	cmd.Stderr = r.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

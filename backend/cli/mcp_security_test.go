@@ -162,10 +162,10 @@ type rawMCP struct {
 	t *testing.T
 	// home and tmp are its HOME and TMPDIR.
 	home, tmp string
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	lines  chan []byte
-	stderr *bytes.Buffer
+	cmd       *exec.Cmd
+	stdin     io.WriteCloser
+	lines     chan []byte
+	stderr    *bytes.Buffer
 }
 
 func startRawMCP(t *testing.T, bin string, args ...string) *rawMCP {

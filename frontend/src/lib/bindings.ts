@@ -219,6 +219,8 @@ export interface Settings {
   modelKeyStore: string;
   /** says so in words when the key is not in the keyring */
   modelKeyNote?: string;
+  /** the server (scheme://host:port) the stored key was given for: it is sent there only */
+  modelKeyOrigin?: string;
   bannersEnabled: boolean;
   bannerPasses: number;
   bannerBudgetMs: number;

@@ -83,11 +83,15 @@ func runDesktop(opts desktopOptions) error {
 		}
 		return err
 	})
+	bind, handler, err := bindings(app)
+	if err != nil {
+		return err
+	}
 	return wails.Run(&options.App{
 		Title:       "Waymark — " + filepath.Base(doc),
 		Width:       1180,
 		Height:      800,
-		AssetServer: &assetserver.Options{Assets: assets, Handler: desktop.AssetHandler(app.App)},
+		AssetServer: &assetserver.Options{Assets: assets, Handler: handler},
 		OnStartup: func(ctx context.Context) {
 			desktop.Mark("window started")
 			enableSpelling()
@@ -95,7 +99,7 @@ func runDesktop(opts desktopOptions) error {
 			desktop.Startup(app.App, ctx)
 		},
 		OnShutdown: func(context.Context) { desktop.Shutdown(app.App) },
-		Bind:       []any{app},
+		Bind:       bind,
 	})
 }
 

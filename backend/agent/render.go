@@ -16,6 +16,21 @@ import (
 // screen reader can speak: what the listener needs to know, in the commands
 // the listener says (never the tools' names).
 func RenderResult(tool string, res any) string {
+	text := renderResult(tool, res)
+	// What the browser's guard stopped during the call is said too.
+	b, _ := json.Marshal(res)
+	var g struct {
+		Refused []string `json:"refused"`
+	}
+	if json.Unmarshal(b, &g) == nil {
+		for _, r := range g.Refused {
+			text += "\nStopped: " + Spoken(r) + "."
+		}
+	}
+	return text
+}
+
+func renderResult(tool string, res any) string {
 	b, _ := json.Marshal(res)
 	var r struct {
 		Status string          `json:"status"`

@@ -398,6 +398,10 @@ func (s *Session) Press(ctx context.Context, key string) (*PressResult, error) {
 		return nil, err
 	}
 	defer unlock()
+	// A password typed key by key is guarded as one typed at once: its value
+	// before the key (Enter may send the form) and after it.
+	s.notePressedPassword(ctx)
+	defer s.notePressedPassword(ctx)
 	before := s.ev.snapshot()
 	res := &PressResult{Key: key}
 	dialog, err := s.watchInput(ctx, func(ctx context.Context) error { return pressKey(ctx, s.page, mods, k) })

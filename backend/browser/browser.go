@@ -290,6 +290,11 @@ type Session struct {
 	closeErr  error
 
 	typed typedSecrets // text typed into password fields (policy.go)
+
+	// grant is the grant in force for the browser's own requests, guard
+	// what stops them (guard.go).
+	grant atomic.Pointer[Grant]
+	guard *requestGuard
 }
 
 type overlayState struct {
@@ -363,6 +368,10 @@ func (s *Session) connect(ctx context.Context, control string) error {
 	}
 	s.tabs = []proto.TargetTargetID{page.TargetID}
 	s.watchTabs()
+	s.frames = newOOPIFs()
+	if err := s.startGuard(ctx); err != nil {
+		return err
+	}
 	if err := s.startDownloads(ctx); err != nil {
 		return err
 	}

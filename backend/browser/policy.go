@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/go-rod/rod/lib/proto"
 )
 
 // Grant is what the user asked for through the door a browser tool call came
@@ -122,22 +124,38 @@ func checkUpload(ctx context.Context, files []string) error {
 type typedSecrets struct {
 	mu sync.Mutex
 	s  []string
+	// fields are the values of password fields typed key by key
+	// (browser_press), by field: the last value of each counts.
+	fields map[string]string
+}
+
+// setField remembers the value of a password field typed key by key; it
+// reports whether it is a password worth guarding (three characters or more).
+func (t *typedSecrets) setField(key, value string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.fields == nil {
+		t.fields = map[string]string{}
+	}
+	t.fields[key] = value
+	return len([]rune(value)) >= 3
 }
 
 // add remembers a password (three characters or more: shorter ones would
-// match everyday addresses).
-func (t *typedSecrets) add(text string) {
+// match everyday addresses); it reports whether it was new.
+func (t *typedSecrets) add(text string) bool {
 	if len([]rune(text)) < 3 {
-		return
+		return false
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, s := range t.s {
 		if s == text {
-			return
+			return false
 		}
 	}
 	t.s = append(t.s, text)
+	return true
 }
 
 // carriedBy reports whether the address holds a remembered password, as it
@@ -145,7 +163,13 @@ func (t *typedSecrets) add(text string) {
 func (t *typedSecrets) carriedBy(u string) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if len(t.s) == 0 {
+	all := append([]string(nil), t.s...)
+	for _, v := range t.fields {
+		if len([]rune(v)) >= 3 {
+			all = append(all, v)
+		}
+	}
+	if len(all) == 0 {
 		return false
 	}
 	forms := []string{strings.ToLower(u)}
@@ -157,7 +181,7 @@ func (t *typedSecrets) carriedBy(u string) bool {
 		forms = append(forms, strings.ToLower(dec))
 		cur = dec
 	}
-	for _, s := range t.s {
+	for _, s := range all {
 		ls := strings.ToLower(s)
 		for _, f := range forms {
 			if strings.Contains(f, ls) || strings.Contains(f, strings.ToLower(url.QueryEscape(s))) || strings.Contains(f, strings.ToLower(url.PathEscape(s))) {
@@ -176,7 +200,56 @@ func (s *Session) notePasswordTyped(index int, text string) {
 		return
 	}
 	if strings.EqualFold(n.items[index-1].Type, "password") {
-		s.typed.add(text)
+		s.notePassword(text)
+	}
+}
+
+// notePassword remembers a password typed in the session: from now on no
+// request carries it (the guard looks at every navigation).
+func (s *Session) notePassword(text string) {
+	if s.typed.add(text) {
+		s.guardDocuments()
+	}
+}
+
+// focusedPasswordJS finds the focused element (through open shadow roots
+// and same-origin frames) and, when it is a password field, gives its value
+// and a key that stays with the field (kept in Waymark's own world: a
+// document's token and the field's number).
+const focusedPasswordJS = `(() => {
+  const deep = (e) => { while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement; return e; };
+  let e = deep(document.activeElement);
+  while (e && (e.tagName === 'IFRAME' || e.tagName === 'FRAME')) {
+    let d = null;
+    try { d = e.contentDocument; } catch (_) {}
+    if (!d) break;
+    e = deep(d.activeElement);
+  }
+  if (!e || e.tagName !== 'INPUT' || String(e.type).toLowerCase() !== 'password' || !e.value) return null;
+  const m = (globalThis.__waymarkPw ||= new WeakMap());
+  const doc = (globalThis.__waymarkDoc ||= Math.random().toString(36).slice(2));
+  if (!m.has(e)) m.set(e, (globalThis.__waymarkPwN = (globalThis.__waymarkPwN || 0) + 1));
+  return {key: doc + '/' + m.get(e), value: e.value};
+})()`
+
+// notePressedPassword remembers the value of the focused password field,
+// for keys typed one by one with browser_press: a form then sent by GET
+// does not carry it to an address either. The lock is held.
+func (s *Session) notePressedPassword(ctx context.Context) {
+	w, err := s.topWorld(ctx)
+	if err != nil {
+		return
+	}
+	res, err := proto.RuntimeEvaluate{Expression: focusedPasswordJS, ContextID: w.ctxID, ReturnByValue: true}.Call(w.p.Context(ctx))
+	if err != nil || res.ExceptionDetails != nil || res.Result == nil || res.Result.Value.Nil() {
+		return
+	}
+	key, value := res.Result.Value.Get("key").Str(), res.Result.Value.Get("value").Str()
+	if key == "" {
+		return
+	}
+	if s.typed.setField(key, value) {
+		s.guardDocuments()
 	}
 }
 

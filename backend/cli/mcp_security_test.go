@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -319,4 +320,133 @@ func TestMCPRequestIDsEchoedExactly(t *testing.T) {
 	if l := r.next(30 * time.Second); rawID(t, l) != big || !bytes.Contains(l, []byte(`"tools"`)) {
 		t.Fatalf("the id reused after its reply: %.200s", l)
 	}
+}
+
+// TestMCPGrantHoldsForEveryNavigation: with --allow-file naming one page,
+// nothing that page makes the browser do reaches another local file: a
+// script sending it to file:, a meta refresh, a click on a link, a new tab
+// and a frame are all stopped, and the result says so; a link to another
+// granted file still opens (issue 21: browser_navigate to the granted page
+// ended on file:///etc/shadow and browser_read returned it).
+func TestMCPGrantHoldsForEveryNavigation(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	granted := filepath.Join(dir, "granted")
+	if err := os.Mkdir(granted, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(dir, "secret.html")
+	if err := os.WriteFile(secret, []byte("<title>Secret</title><p>SECRET-CONTENT root:x:0:0</p>"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fileURL := func(p string) string { return "file://" + p }
+	pages := map[string]string{
+		"script.html":  `<title>Script</title><p>moving on</p><script>location.href = "` + fileURL(secret) + `"</script>`,
+		"refresh.html": `<title>Refresh</title><meta http-equiv="refresh" content="0; url=` + fileURL(secret) + `"><p>moving on</p>`,
+		"link.html":    `<title>Links</title><p><a href="` + fileURL(secret) + `">Secret link</a></p><p><a href="` + fileURL(secret) + `" target="_blank">Secret tab</a></p><p><a href="other.html">Other page</a></p>`,
+		"popup.html":   `<title>Popup</title><p>opening</p><script>window.open("` + fileURL(secret) + `")</script>`,
+		"frame.html":   `<title>Frame</title><p>framed</p><iframe src="` + fileURL(secret) + `"></iframe>`,
+		"other.html":   `<title>Other</title><p>another granted page</p>`,
+	}
+	for name, body := range pages {
+		if err := os.WriteFile(filepath.Join(granted, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.Command(bin, "mcp", "--headless", "--db", filepath.Join(dir, "w.db"), "--allow-file", granted)
+	cmd.Env = append(os.Environ(), "WAYMARK_MODEL_URL=", "WAYMARK_BROWSER_URL=", "HOME="+dir)
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(name string, args map[string]any) (string, bool) {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return res.Content[0].(*sdk.TextContent).Text, res.IsError
+	}
+	// leaked reports whether anything the client can read, in any tab,
+	// shows the secret.
+	leaked := func() string {
+		var tabs struct {
+			Data struct {
+				Tabs []struct {
+					Index   int  `json:"index"`
+					Current bool `json:"current"`
+				} `json:"tabs"`
+			} `json:"data"`
+		}
+		text, _ := call("browser_tabs", map[string]any{})
+		_ = json.Unmarshal([]byte(text), &tabs)
+		cur := 1
+		for _, tab := range tabs.Data.Tabs {
+			if tab.Current {
+				cur = tab.Index
+			}
+			call("browser_switch_tab", map[string]any{"index": tab.Index})
+			for _, tool := range []string{"browser_extract", "browser_read", "browser_list_interactives"} {
+				if text, _ := call(tool, map[string]any{}); strings.Contains(text, "SECRET-CONTENT") {
+					return fmt.Sprintf("tab %d, %s: %s", tab.Index, tool, text)
+				}
+			}
+		}
+		call("browser_switch_tab", map[string]any{"index": cur})
+		return ""
+	}
+	number := func(list, name string) int {
+		var l struct {
+			Data struct {
+				Items []struct {
+					Number int    `json:"number"`
+					Name   string `json:"name"`
+				} `json:"items"`
+			} `json:"data"`
+		}
+		_ = json.Unmarshal([]byte(list), &l)
+		for _, it := range l.Data.Items {
+			if it.Name == name {
+				return it.Number
+			}
+		}
+		t.Fatalf("no %q in %s", name, list)
+		return 0
+	}
+	for _, page := range []string{"script.html", "refresh.html", "popup.html", "frame.html"} {
+		t.Run(page, func(t *testing.T) {
+			text, isErr := call("browser_navigate", map[string]any{"url": fileURL(filepath.Join(granted, page))})
+			if isErr {
+				t.Fatalf("the granted page: %s", text)
+			}
+			// Whatever the page does afterwards happens under the same grant.
+			_, _ = call("browser_wait", map[string]any{"ms": 500})
+			if l := leaked(); l != "" {
+				t.Fatalf("the page reached the secret file: %s", l)
+			}
+		})
+	}
+	t.Run("click and new tab", func(t *testing.T) {
+		call("browser_navigate", map[string]any{"url": fileURL(filepath.Join(granted, "link.html"))})
+		list, _ := call("browser_list_interactives", map[string]any{})
+		text, _ := call("browser_overlay_act", map[string]any{"index": number(list, "Secret link"), "action": "click"})
+		if !strings.Contains(text, "was not opened") {
+			t.Errorf("the click's result does not say the file was stopped: %s", text)
+		}
+		if l := leaked(); l != "" {
+			t.Fatalf("a click reached the secret file: %s", l)
+		}
+		list, _ = call("browser_list_interactives", map[string]any{})
+		call("browser_overlay_act", map[string]any{"index": number(list, "Secret tab"), "action": "click"})
+		if l := leaked(); l != "" {
+			t.Fatalf("a new tab reached the secret file: %s", l)
+		}
+		list, _ = call("browser_list_interactives", map[string]any{})
+		if text, _ := call("browser_overlay_act", map[string]any{"index": number(list, "Other page"), "action": "click"}); !strings.Contains(text, "Other") {
+			t.Fatalf("a link to another granted file: %s", text)
+		}
+	})
 }

@@ -9,18 +9,17 @@ import (
 	"unicode/utf16"
 
 	"github.com/waymark/waymark/app/sample"
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
 	"github.com/waymark/waymark/backend/browser"
-	"github.com/waymark/waymark/backend/cli"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/testenv"
-	"github.com/waymark/waymark/backend/tools"
+	"github.com/waymark/waymark/backend/waymark"
 )
 
-// testRegistry is the registry the app builds (cli.NewRegistryWith).
-func testRegistry(ws *manuscript.Workspace, model llm.Model, ss *browser.Sessions) (*tools.Registry, *agent.Runtime) {
-	return cli.NewRegistryWith(ws, model, ss)
+// testParts are the parts the app assembles (waymark.New).
+func testParts(ws *manuscript.Workspace, model llm.Model, ss *browser.Sessions) *waymark.App {
+	return waymark.New(waymark.Config{WS: ws, Model: model, Browser: ss})
 }
 
 // desktopApp opens the window's services on a copy of text (no window, no browser).
@@ -31,8 +30,8 @@ func desktopApp(t *testing.T, text string) (*App, string) {
 	if _, err := ws.Open(context.Background(), doc); err != nil {
 		t.Fatal(err)
 	}
-	reg, rt := testRegistry(ws, agent.Builtin{}, nil)
-	return New(Config{WS: ws, Reg: reg, RT: rt}), doc
+	w := testParts(ws, author.Builtin{}, nil)
+	return New(Config{Waymark: w}), doc
 }
 
 // TestDesktopTypeEditAndSync saves typed text, refuses a stale or broken
@@ -171,7 +170,7 @@ func TestDesktopSettingsAndExport(t *testing.T) {
 	if err != nil || out.ModelKey != "" || !out.ModelKeySet {
 		t.Fatalf("save: %v %+v", err, out)
 	}
-	if again := New(Config{WS: a.ws, Reg: a.reg, RT: a.rt}); again.settings.Theme != "dark" || again.settings.ModelKey != "secret" {
+	if again := New(Config{Waymark: a.w}); again.settings.Theme != "dark" || again.settings.ModelKey != "secret" {
 		t.Fatalf("settings not stored: %+v", again.settings)
 	}
 	if _, err := a.Call("Export", `{"format":"markdown","path":"`+doc+`"}`); err == nil || !strings.Contains(err.Error(), "the manuscript itself") {

@@ -1,4 +1,4 @@
-package agent
+package author
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"github.com/kljensen/snowball/english"
 	"github.com/kljensen/snowball/russian"
 
+	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/textmatch"
 )
@@ -390,7 +391,7 @@ func (t Task) Range(d *document.Document) (lo, hi int, ok bool) {
 type needsModel struct{ msg string }
 
 func (e needsModel) Error() string        { return e.msg }
-func (e needsModel) Is(target error) bool { return target == ErrNeedsModel }
+func (e needsModel) Is(target error) bool { return target == agent.ErrNeedsModel }
 
 // NeedsModelError says that the task needs a model server, in Russian for a
 // Russian task.

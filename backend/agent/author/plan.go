@@ -1,4 +1,4 @@
-package agent
+package author
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/store"
 )
@@ -151,10 +152,10 @@ func (c *CommandAgent) Propose(ctx context.Context, command string) (PlanProposa
 			steps = append(steps, PlanStepView{ID: fmt.Sprintf("s%d", i+1), Tool: "RunCommand", Arguments: args, Say: p})
 		}
 	case isBuiltin:
-		return PlanProposal{}, fmt.Errorf("%w: the built-in engine does not understand the step %q. It understands: %s. For anything else configure a model server (WAYMARK_MODEL_URL)", ErrNeedsModel, unknown, Understood)
+		return PlanProposal{}, fmt.Errorf("%w: the built-in engine does not understand the step %q. It understands: %s. For anything else configure a model server (WAYMARK_MODEL_URL)", agent.ErrNeedsModel, unknown, Understood)
 	default:
 		l := c.planLoop()
-		drafted, _, _, err := l.draftPlan(ctx, []LoopMessage{{Kind: KindSystem, Text: commandPrompt}, {Kind: KindUser, Text: command}}, &Plan{Mode: "lazy"}, nil)
+		drafted, _, _, err := l.DraftPlan(ctx, []agent.LoopMessage{{Kind: agent.KindSystem, Text: commandPrompt}, {Kind: agent.KindUser, Text: command}}, &agent.Plan{Mode: "lazy"}, nil)
 		if err != nil {
 			return PlanProposal{}, err
 		}
@@ -189,18 +190,18 @@ func planMessage(steps []PlanStepView) string {
 	return b.String() + ". Nothing runs until you approve it."
 }
 
-func (c *CommandAgent) planLoop() *Loop {
-	return &Loop{Reg: c.Reg, Model: c.Runtime.LLM(), Activities: planTools, Prompt: commandPrompt}
+func (c *CommandAgent) planLoop() *agent.Loop {
+	return &agent.Loop{Reg: c.Reg, Model: c.Runtime.LLM(), Activities: planTools, Prompt: commandPrompt}
 }
 
 // loopSteps turns the user's view of the steps into the loop's, giving each
 // step a place for its result.
-func loopSteps(steps []PlanStepView) []PlanStep {
-	out := make([]PlanStep, len(steps))
+func loopSteps(steps []PlanStepView) []agent.PlanStep {
+	out := make([]agent.PlanStep, len(steps))
 	for i, s := range steps {
-		out[i] = PlanStep{ID: s.ID, Tool: s.Tool, Args: s.Arguments, OutputPath: s.OutputPath, Say: s.Say}
+		out[i] = agent.PlanStep{ID: s.ID, Tool: s.Tool, Args: s.Arguments, OutputPath: s.OutputPath, Say: s.Say}
 		if out[i].OutputPath == "" {
-			out[i].OutputPath = statePrefix + s.ID
+			out[i].OutputPath = agent.StatePrefix + s.ID
 		}
 		if len(out[i].Args) == 0 {
 			out[i].Args = json.RawMessage(`{}`)
@@ -215,15 +216,15 @@ func loopSteps(steps []PlanStepView) []PlanStep {
 // another's result is checked again when it runs).
 func (c *CommandAgent) checkPlan(steps []PlanStepView) error {
 	ls := loopSteps(steps)
-	if _, err := c.planLoop().validatePlan(ls, nil); err != nil {
+	if _, err := c.planLoop().ValidatePlan(ls, nil); err != nil {
 		return err
 	}
 	for _, s := range ls {
-		args, _, err := splitMeta(s.Args)
+		args, _, err := agent.SplitMeta(s.Args)
 		if err != nil {
 			return fmt.Errorf("plan step %s: %w", s.ID, err)
 		}
-		if len(refsIn(args)) > 0 {
+		if len(agent.RefsIn(args)) > 0 {
 			continue
 		}
 		if err := c.Reg.Check(s.Tool, s.Args); err != nil {
@@ -274,7 +275,7 @@ func (c *CommandAgent) RunPlan(ctx context.Context, id string, edited []PlanStep
 	}
 	ls := loopSteps(steps)
 	l := c.planLoop()
-	order, err := l.validatePlan(ls, nil)
+	order, err := l.ValidatePlan(ls, nil)
 	if err != nil {
 		return PlanRunResult{}, err
 	}
@@ -290,12 +291,12 @@ func (c *CommandAgent) RunPlan(ctx context.Context, id string, edited []PlanStep
 	}
 	var head int64
 	_ = m.Do(func(d *document.Document) error { head = d.Rev(); return nil })
-	res, runErr := l.runSteps(ctx, ls, order, LoopResult{State: map[string]json.RawMessage{}})
+	res, runErr := l.RunSteps(ctx, ls, order, agent.LoopResult{State: map[string]json.RawMessage{}})
 	var answers []string
 	for _, i := range order[:min(res.Steps, len(order))] {
 		s := ls[i]
 		so := PlanStepOutput{ID: s.ID, Say: s.Say}
-		if v, ok := res.State[strings.TrimPrefix(s.OutputPath, statePrefix)]; ok {
+		if v, ok := res.State[strings.TrimPrefix(s.OutputPath, agent.StatePrefix)]; ok {
 			so.Result = v
 			var r struct {
 				Answer string `json:"answer"`

@@ -1,7 +1,8 @@
-package agent
+package author
 
 import (
 	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/waymark/waymark/backend/tools"
 )
 

@@ -1,4 +1,4 @@
-package agent_test
+package web_test
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/web"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/browser/browsertest"
 	"github.com/waymark/waymark/backend/llm"
@@ -347,7 +347,7 @@ func runScript(t *testing.T, r *rig, sc scenario) (byNumber, other, commands int
 				}
 				return fmt.Sprint(n)
 			})
-			st, err := new(agent.Browsing).Parse(cmd)
+			st, err := new(web.Browsing).Parse(cmd)
 			if err != nil {
 				t.Fatalf("%s: %q: %v", sc.name, cmd, err)
 			}
@@ -528,10 +528,10 @@ func TestEndToEndScenarios(t *testing.T) {
 			}
 			srv := llmtest.New(t, policy(t, sc, r.file))
 			var lines []string
-			var logs []agent.StepLog
-			a := &agent.Assistant{Reg: r.reg, Model: modelClient(t, srv.URL()), MaxSteps: 2*len(sc.plan) + 4, Screenshots: true,
+			var logs []web.StepLog
+			a := &web.Assistant{Reg: r.reg, Model: modelClient(t, srv.URL()), MaxSteps: 2*len(sc.plan) + 4, Screenshots: true,
 				Progress: func(l string) { lines = append(lines, l) },
-				Log:      func(s agent.StepLog) { logs = append(logs, s) }}
+				Log:      func(s web.StepLog) { logs = append(logs, s) }}
 			r.call("browser_navigate", map[string]any{"url": r.sites.URL(sc.start)})
 			start := time.Now()
 			res, err := a.Run(ctxFor(t), strings.ReplaceAll(sc.goal, "$FILE", r.file))
@@ -603,13 +603,13 @@ func TestPromptInjectionIsNotObeyed(t *testing.T) {
 	}}
 	srv := llmtest.New(t, policy(t, sc, ""))
 	var asked []string
-	var logs []agent.StepLog
-	a := &agent.Assistant{Reg: r.reg, Model: modelClient(t, srv.URL()), MaxSteps: 20, Screenshots: true, AskTimeout: 5 * time.Second,
+	var logs []web.StepLog
+	a := &web.Assistant{Reg: r.reg, Model: modelClient(t, srv.URL()), MaxSteps: 20, Screenshots: true, AskTimeout: 5 * time.Second,
 		Ask: func(_ context.Context, q string) (string, error) {
 			asked = append(asked, q)
 			return "no", nil
 		},
-		Log: func(s agent.StepLog) { logs = append(logs, s) }}
+		Log: func(s web.StepLog) { logs = append(logs, s) }}
 	r.call("browser_navigate", map[string]any{"url": r.sites.URL("/login")})
 	res, err := a.Run(ctxFor(t), goal)
 	if err != nil || !res.Done {

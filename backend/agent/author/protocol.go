@@ -1,8 +1,8 @@
-// Package agent runs the language-model side of Waymark: the cursor sub-agent that
+// Package author is the author's side of Waymark's agents: the cursor sub-agent that
 // reads a manuscript in portions to find, collect or summarise, and the command
 // agent that turns an author's command into tool calls. The built-in engine plays
 // the model's part through the same protocol when no model server is configured.
-package agent
+package author
 
 import (
 	"bytes"

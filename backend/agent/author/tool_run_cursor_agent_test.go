@@ -1,4 +1,4 @@
-package agent
+package author
 
 import (
 	"encoding/json"

@@ -18,7 +18,7 @@ import (
 )
 
 // corpus is the MiniWoB++ html folder beside a checkout of the repository.
-var corpus = filepath.Join("..", "..", "..", "shared", "corpus", "miniwob")
+var corpus = filepath.Join("..", "..", "..", "..", "shared", "corpus", "miniwob")
 
 // One headless Chromium serves every test of the package; each Run opens a
 // browser context of its own in it.

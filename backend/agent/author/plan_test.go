@@ -1,4 +1,4 @@
-package agent
+package author
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/llm/llmtest"
 	"github.com/waymark/waymark/backend/store"
 	"github.com/waymark/waymark/backend/tools"
@@ -191,7 +192,7 @@ func TestCommandOfSeveralStepsIsPlannedNotRun(t *testing.T) {
 		t.Fatalf("a planned command ran:\n%s", b)
 	}
 	_, err = ca.Run(context.Background(), "collect every scene with Natasha, then summarise each")
-	if !errors.Is(err, ErrNeedsModel) || !strings.Contains(err.Error(), `does not understand the step "collect every scene with Natasha"`) {
+	if !errors.Is(err, agent.ErrNeedsModel) || !strings.Contains(err.Error(), `does not understand the step "collect every scene with Natasha"`) {
 		t.Fatalf("built-in, not understood: %v", err)
 	}
 }
@@ -222,7 +223,7 @@ func TestModelPlansThroughTheLoop(t *testing.T) {
 				}
 				return llmtest.Text(`{"action":"agent_finish_success","summary":"Natasha dances at the ball."}`)
 			})))
-			e := newEnv(t, book, clientFor(t, srv.URL()))
+			e := newEnv(t, book, llmtest.Client(t, srv.URL()))
 			p, err := callTool[PlanProposal](t, e.reg, "PlanPropose", map[string]any{"command": cmd})
 			if err != nil {
 				t.Fatal(err)

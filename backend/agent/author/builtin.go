@@ -1,21 +1,17 @@
-package agent
+package author
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/textmatch"
 )
-
-// ErrNeedsModel is the built-in engine saying plainly that a task needs
-// understanding it does not have.
-var ErrNeedsModel = errors.New("needs a model server")
 
 // Builtin is the deterministic engine that plays the model's part when no model
 // server is configured. It reads the same messages a model would and answers with
@@ -142,7 +138,7 @@ func (b Builtin) decide(msgs []llm.Message) (Action, error) {
 		}
 		text := it.Text
 		if text == "" && it.Markdown == "" {
-			return Action{}, fmt.Errorf("%w: the portions carry no text (includeContent is false), so the built-in engine cannot read them", ErrNeedsModel)
+			return Action{}, fmt.Errorf("%w: the portions carry no text (includeContent is false), so the built-in engine cannot read them", agent.ErrNeedsModel)
 		}
 		if text == "" {
 			text = it.Markdown

@@ -1,4 +1,8 @@
-package agent
+// Package web is the blind user's side of Waymark's agents: the browser
+// assistant that pursues a goal in plain words on the SPEC §4 loop (package
+// agent) with the browser tools, one numbered action a step, and the number
+// commands ("click 5", "type 3 hello") a user gives with no model at all.
+package web
 
 import (
 	"context"
@@ -10,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/tools"
@@ -199,11 +204,11 @@ func (a *Assistant) Run(ctx context.Context, goal string) (AssistantResult, erro
 		maxSteps = 20
 	}
 	r := &assistantRun{a: a, userText: []string{goal}, secrets: secretsIn(goal), seen: map[int]seenItem{}}
-	l := &Loop{Reg: a.Reg, Model: a.Model, Activities: browserTools, Extra: assistantTools, Prompt: assistantPrompt,
-		Conversation: true, OnePerStep: true, Limits: Limits{Turns: maxSteps, Steps: maxSteps, Wall: noWallLimit}, Pause: a.Pause,
+	l := &agent.Loop{Reg: a.Reg, Model: a.Model, Activities: browserTools, Extra: assistantTools, Prompt: assistantPrompt,
+		Conversation: true, OnePerStep: true, Limits: agent.Limits{Turns: maxSteps, Steps: maxSteps, Wall: agent.NoWallLimit}, Pause: a.Pause,
 		NeedCall: "Call exactly one tool in every step (or assistant_done when the goal is confirmed).",
 		OnText:   r.say, Guard: r.guard, After: r.after}
-	lr, err := l.Run(ctx, "", []LoopMessage{{Kind: KindUser, Text: "Goal: " + goal}})
+	lr, err := l.Run(ctx, "", []agent.LoopMessage{{Kind: agent.KindUser, Text: "Goal: " + goal}})
 	r.res.Steps = lr.Turns
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -241,7 +246,7 @@ func (w wrapped) Is(target error) bool { return target == w.kind }
 func (w wrapped) Unwrap() error        { return w.err }
 
 // guard applies the assistant's rules before a call runs.
-func (r *assistantRun) guard(ctx context.Context, g *Guarded) error {
+func (r *assistantRun) guard(ctx context.Context, g *agent.Guarded) error {
 	a, args, step := r.a, g.Args, g.Turn
 	switch g.Call.Name {
 	case "assistant_done":
@@ -368,7 +373,7 @@ func (r *assistantRun) guard(ctx context.Context, g *Guarded) error {
 // after records a call's outcome: the log, what the page showed, the
 // counters, a dialog for the user, a screenshot and a fresh numbering after
 // an error.
-func (r *assistantRun) after(ctx context.Context, g *Guarded, out any, err error) error {
+func (r *assistantRun) after(ctx context.Context, g *agent.Guarded, out any, err error) error {
 	a, args, step, name := r.a, g.Args, g.Turn, g.Call.Name
 	if errors.Is(err, tools.ErrUnknownTool) {
 		g.Reply = refusal(err.Error())

@@ -1,4 +1,4 @@
-package agent
+package author
 
 import (
 	"context"
@@ -8,8 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/llm"
+	"github.com/waymark/waymark/backend/llm/llmtest"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
 	"github.com/waymark/waymark/backend/tools"
@@ -266,7 +269,7 @@ func TestCommandAgentBuiltin(t *testing.T) {
 		t.Fatalf("summary: %v %v", out, err)
 	}
 	before := read()
-	if _, err := ca.Run(ctx, `rewrite the ball scene more dramatically`); !errors.Is(err, ErrNeedsModel) || !strings.Contains(err.Error(), "It understands:") {
+	if _, err := ca.Run(ctx, `rewrite the ball scene more dramatically`); !errors.Is(err, agent.ErrNeedsModel) || !strings.Contains(err.Error(), "It understands:") {
 		t.Fatalf("not understood: %v", err)
 	}
 	if _, err := ca.Run(ctx, `delete the paragraph with "Zvezdochkin"`); err == nil || !strings.Contains(err.Error(), "nothing was changed") {
@@ -308,5 +311,27 @@ func TestLexicalPhrase(t *testing.T) {
 		if got := ParseTask(task).Phrase; got != want {
 			t.Errorf("ParseTask(%q).Phrase = %q, want %q", task, got, want)
 		}
+	}
+}
+
+// Stopping a model-driven command after it edited leaves the manuscript as it
+// was: the undo of the run's edits does not die with the cancelled context.
+func TestCommandAgentStoppedAfterAnEditUndoesIt(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv := llmtest.New(t,
+		llmtest.Tool("ReplaceText", map[string]any{"index": 4, "newMarkdown": "Changed."}),
+		llmtest.Handler(func(req llmtest.ChatRequest) llmtest.Reply {
+			cancel() // the author presses Stop while the model thinks
+			return llmtest.Delay(time.Second, llmtest.Text("too late"))
+		}))
+	e := newEnv(t, book, llmtest.Client(t, srv.URL()))
+	ca := &CommandAgent{Reg: e.reg, Runtime: e.rt}
+	_, err := ca.Run(ctx, "change the first paragraph")
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "were undone") {
+		t.Fatalf("stopped run: %v", err)
+	}
+	if b, _ := os.ReadFile(e.doc); string(b) != book {
+		t.Fatalf("a stopped run left the manuscript changed:\n%s", b)
 	}
 }

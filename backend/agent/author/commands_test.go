@@ -1,4 +1,4 @@
-package agent
+package author
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 func loadBook(tb testing.TB, lang string) string {
 	tb.Helper()
-	p := filepath.Join("..", "..", "..", "shared", "corpus", "books", "war-and-peace."+lang+".md")
+	p := filepath.Join("..", "..", "..", "..", "shared", "corpus", "books", "war-and-peace."+lang+".md")
 	b, err := os.ReadFile(p)
 	if err != nil {
 		tb.Skipf("CORPUS TESTS SKIPPED: %s is absent (%v)", p, err)

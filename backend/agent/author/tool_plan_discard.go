@@ -1,9 +1,10 @@
-package agent
+package author
 
 import (
 	"context"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/waymark/waymark/backend/tools"
 )
 

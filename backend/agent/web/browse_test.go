@@ -1,10 +1,12 @@
-package agent
+package web
 
 import (
 	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/waymark/waymark/backend/agent"
 )
 
 func TestParseBrowseCommand(t *testing.T) {
@@ -87,7 +89,7 @@ func TestParseBrowseCommand(t *testing.T) {
 			t.Errorf("%q: %v, want %q", bad.in, err, bad.want)
 		}
 	}
-	if _, err := new(Browsing).Parse("make coffee"); !errors.Is(err, ErrNeedsModel) {
+	if _, err := new(Browsing).Parse("make coffee"); !errors.Is(err, agent.ErrNeedsModel) {
 		t.Errorf("unknown command: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package agent
+package author
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/textmatch"
 	"github.com/waymark/waymark/backend/tools"
@@ -306,7 +307,7 @@ func (c *CommandAgent) builtin(ctx context.Context, cmd string) (any, error) {
 		c.answerFind(r, t, next && taskID != "")
 		return r, nil
 	}
-	return nil, fmt.Errorf("%w: the built-in engine does not understand %q. It understands: %s. For anything else configure a model server (WAYMARK_MODEL_URL)", ErrNeedsModel, cmd, Understood)
+	return nil, fmt.Errorf("%w: the built-in engine does not understand %q. It understands: %s. For anything else configure a model server (WAYMARK_MODEL_URL)", agent.ErrNeedsModel, cmd, Understood)
 }
 
 // isPronoun: "the next one", «следующее» — no subject of its own.
@@ -471,13 +472,13 @@ func (c *CommandAgent) withModel(ctx context.Context, command string) (any, erro
 	}
 	edits := 0
 	var last any
-	l := &Loop{Reg: c.Reg, Model: c.Runtime.LLM(), Activities: modelTools, Prompt: commandPrompt,
-		Conversation: true, OnePerStep: true, Limits: Limits{Turns: turns, Steps: turns, Wall: noWallLimit},
-		Guard: func(ctx context.Context, g *Guarded) error {
+	l := &agent.Loop{Reg: c.Reg, Model: c.Runtime.LLM(), Activities: modelTools, Prompt: commandPrompt,
+		Conversation: true, OnePerStep: true, Limits: agent.Limits{Turns: turns, Steps: turns, Wall: agent.NoWallLimit},
+		Guard: func(ctx context.Context, g *agent.Guarded) error {
 			c.emit(Event{Event: "tool_call", Tool: g.Call.Name, Arguments: g.Call.Args})
 			return nil
 		},
-		After: func(ctx context.Context, g *Guarded, out any, err error) error {
+		After: func(ctx context.Context, g *agent.Guarded, out any, err error) error {
 			if err != nil {
 				c.emit(Event{Event: "tool_error", Tool: g.Call.Name, Text: err.Error()})
 				return nil
@@ -489,7 +490,7 @@ func (c *CommandAgent) withModel(ctx context.Context, command string) (any, erro
 			last = out
 			return nil
 		}}
-	res, err := l.Run(ctx, "", []LoopMessage{{Kind: KindUser, Text: command}})
+	res, err := l.Run(ctx, "", []agent.LoopMessage{{Kind: agent.KindUser, Text: command}})
 	if err == nil && res.Stopped != "" {
 		err = fmt.Errorf("the command did not finish: %s", res.Stopped)
 	}

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/web"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/tools"
@@ -40,7 +40,7 @@ func (Builtin) Solve(ctx context.Context, ep *Episode, t *Tools) error {
 	return Solve(ctx, t, p)
 }
 
-// Assistant runs Waymark's assistant loop (agent.Assistant) with a model
+// Assistant runs Waymark's assistant loop (web.Assistant) with a model
 // server on the utterance, as a user's goal.
 type Assistant struct {
 	Model    llm.Model
@@ -57,7 +57,7 @@ func (m Assistant) Solve(ctx context.Context, ep *Episode, t *Tools) error {
 	if steps <= 0 {
 		steps = 15
 	}
-	a := &agent.Assistant{Reg: t.Reg, Model: m.Model, MaxSteps: steps}
+	a := &web.Assistant{Reg: t.Reg, Model: m.Model, MaxSteps: steps}
 	res, err := a.Run(ctx, ep.Utterance+" (The task is on the page that is open.)")
 	t.ByNumber += res.ActionsByIndex
 	t.Other += res.OtherActions

@@ -1,4 +1,4 @@
-package agent
+package author
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
@@ -253,18 +254,18 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 	_ = rt.Store.LogEvent(ctx, "cursor_batch", m.DocID, map[string]any{"taskId": res.TaskID, "items": len(portion), "hasMore": more})
 	retries := 0
 	// The one model turn of every agent, here asking for one JSON action.
-	turner := &stepper{model: model, maxTurns: steps}
+	turner := &agent.Stepper{Model: model, MaxTurns: steps}
 	schema := &llm.JSONSchema{Name: "cursor_action", Schema: ActionSchema}
 	for {
-		t, err := turner.step(ctx, request(), schema)
-		res.Steps, res.Tokens = turner.turns, turner.usage
-		var lerr *limitError
+		t, err := turner.Step(ctx, request(), schema)
+		res.Steps, res.Tokens = turner.Turns, turner.Usage
+		var lerr *agent.LimitError
 		if errors.As(err, &lerr) {
 			break
 		}
 		if err != nil {
 			res.Reason = err.Error()
-			if !errors.Is(err, ErrNeedsModel) {
+			if !errors.Is(err, agent.ErrNeedsModel) {
 				res.Reason = "the model failed: " + err.Error()
 			}
 			return finish(res)

@@ -1,4 +1,4 @@
-package agent
+package author
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/llm/llmtest"
 	"github.com/waymark/waymark/backend/textmatch"
@@ -108,7 +109,7 @@ func readerModel() llmtest.Reply {
 func askCommand(t *testing.T, content, cmd string) (answer string, res any, srv *llmtest.Server, err error) {
 	t.Helper()
 	srv = llmtest.New(t, readerModel())
-	e := newEnv(t, content, clientFor(t, srv.URL()))
+	e := newEnv(t, content, llmtest.Client(t, srv.URL()))
 	ca := &CommandAgent{Reg: e.reg, Runtime: e.rt, Emit: func(ev Event) {
 		if ev.Event == "answer" {
 			answer = ev.Text
@@ -235,7 +236,7 @@ func TestNoModelAnswersInTheAuthorsLanguage(t *testing.T) {
 	} {
 		ca := &CommandAgent{Reg: e.reg, Runtime: e.rt}
 		_, err := ca.Run(context.Background(), cmd)
-		if !errors.Is(err, ErrNeedsModel) || !strings.Contains(err.Error(), want) {
+		if !errors.Is(err, agent.ErrNeedsModel) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", cmd, err, want)
 		}
 	}
@@ -250,7 +251,7 @@ func BenchmarkSemanticFirstMatchTokens(b *testing.B) {
 	var sent, steps int
 	for b.Loop() {
 		srv := llmtest.New(b, readerModel())
-		e := newEnv(b, book, clientFor(b, srv.URL()))
+		e := newEnv(b, book, llmtest.Client(b, srv.URL()))
 		r, err := e.rt.Run(context.Background(), CursorAgentOptions{Forward: true, MaxElements: 20, MaxBytes: 8192, IncludeContent: true,
 			Mode: ModeFirstMatch, TaskDescription: "Find the first mention of Pierre getting angry at someone"})
 		if err != nil || !r.Success {

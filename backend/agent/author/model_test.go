@@ -1,4 +1,4 @@
-package agent
+package author
 
 import (
 	"encoding/json"
@@ -8,24 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/llm/llmtest"
 	"github.com/waymark/waymark/backend/textmatch"
 )
-
-// clientFor is a real OpenAI-compatible client talking HTTP to the test server.
-func clientFor(t testing.TB, url string) *llm.Client {
-	t.Helper()
-	cfg := llm.DefaultConfig(url, "test-model")
-	cfg.Backoff = llm.Backoff{Base: time.Millisecond, Max: 5 * time.Millisecond}
-	cfg.MaxRetries = 2
-	cfg.Timeout = 2 * time.Second
-	c, err := llm.NewClient(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
 
 func act(a string) llmtest.Reply { return llmtest.Text(a) }
 
@@ -58,7 +43,7 @@ func TestCursorAgentOverHTTP(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			srv := llmtest.New(t, c.replies...)
-			e := newEnv(t, book, clientFor(t, srv.URL()))
+			e := newEnv(t, book, llmtest.Client(t, srv.URL()))
 			o := opts(ModeFirstMatch, c.task)
 			if c.steps > 0 {
 				o.MaxSteps = &c.steps
@@ -95,7 +80,7 @@ func TestCursorAgentOverHTTP(t *testing.T) {
 		})
 	}
 	t.Run("server down", func(t *testing.T) {
-		e := newEnv(t, book, clientFor(t, llmtest.UnreachableURL(t)))
+		e := newEnv(t, book, llmtest.Client(t, llmtest.UnreachableURL(t)))
 		r := e.run(t, opts(ModeFirstMatch, find))
 		if r.Success || !strings.Contains(r.Reason, "not reachable") {
 			t.Fatalf("%+v", r)
@@ -108,7 +93,7 @@ func TestCursorAgentOverHTTP(t *testing.T) {
 // once with the lexical prefilter and once without: same answer, and the prompt
 // tokens the server counted are compared.
 func TestTokenEconomy(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "corpus", "books", "war-and-peace.ru.md"))
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "shared", "corpus", "books", "war-and-peace.ru.md"))
 	if err != nil {
 		t.Skipf("CORPUS TIER SKIPPED: %v", err)
 	}
@@ -133,7 +118,7 @@ func TestTokenEconomy(t *testing.T) {
 	}
 	run := func(prefilter bool) (CursorAgentResult, int) {
 		srv := llmtest.New(t, llmtest.Repeat(llmtest.Handler(reader)))
-		e := newEnv(t, string(src), clientFor(t, srv.URL()))
+		e := newEnv(t, string(src), llmtest.Client(t, srv.URL()))
 		o := CursorAgentOptions{Forward: true, MaxElements: 40, MaxBytes: 16384, IncludeContent: true, Mode: ModeFirstMatch,
 			TaskDescription: `Find the first mention of "` + phrase + `"`, Prefilter: &prefilter}
 		steps := MaxMaxSteps
@@ -183,7 +168,7 @@ func TestCommandAgentWithModel(t *testing.T) {
 		return llmtest.Text("Done: the ball paragraph now ends at dawn.")
 	}
 	srv := llmtest.New(t, llmtest.Repeat(llmtest.Handler(handler)))
-	e := newEnv(t, book, clientFor(t, srv.URL()))
+	e := newEnv(t, book, llmtest.Client(t, srv.URL()))
 	var events []Event
 	ca := &CommandAgent{Reg: e.reg, Runtime: e.rt, Emit: func(ev Event) { events = append(events, ev) }}
 	if _, err := ca.Run(ctx, "make the ball scene end at dawn"); err != nil {
@@ -198,7 +183,7 @@ func TestCommandAgentWithModel(t *testing.T) {
 
 	// A run that fails after an edit leaves the manuscript as it was.
 	srv2 := llmtest.New(t, llmtest.Tool("ReplaceText", map[string]any{"index": 2, "newMarkdown": "Changed."}), llmtest.Repeat(llmtest.Status(500, "down")))
-	e2 := newEnv(t, book, clientFor(t, srv2.URL()))
+	e2 := newEnv(t, book, llmtest.Client(t, srv2.URL()))
 	ca2 := &CommandAgent{Reg: e2.reg, Runtime: e2.rt}
 	_, err := ca2.Run(ctx, "change the first paragraph")
 	if err == nil || !strings.Contains(err.Error(), "were undone") {

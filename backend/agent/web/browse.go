@@ -1,4 +1,4 @@
-package agent
+package web
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/waymark/waymark/backend/agent"
 )
 
 // BrowseStep is one browser tool call a direct command maps to.
@@ -203,7 +205,7 @@ func (e *NotCommandError) Error() string {
 	return fmt.Sprintf("Not a command: %q. Goals in plain words need a model server (Settings); say help for the number commands.", e.Line)
 }
 
-func (e *NotCommandError) Unwrap() error { return ErrNeedsModel }
+func (e *NotCommandError) Unwrap() error { return agent.ErrNeedsModel }
 
 // Browsing is the state of one number-browsing conversation (the terminal
 // loop, the Browser workspace): where the last list and the last reading
@@ -389,7 +391,7 @@ func (b *Browsing) parseOnly(c string) (BrowseStep, error) {
 			return p.step(m)
 		}
 	}
-	return BrowseStep{}, ErrNeedsModel
+	return BrowseStep{}, agent.ErrNeedsModel
 }
 
 // editDistance is the Levenshtein distance of two words, in characters.

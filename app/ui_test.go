@@ -660,7 +660,7 @@ func TestUIDesktop(t *testing.T) {
 		num := e.js(`() => document.querySelector('.numbered input').getAttribute('aria-label').replace('Text for ', '')`)
 		e.fill(e.js(`() => { const i = document.querySelector('.numbered input'); i.id = 'type-target'; return i.id; }`), "kettle")
 		e.click("Type into " + num)
-		e.waitText(".progress", "Done: type "+num)
+		e.waitText(".progress", "Done: typed 6 characters into")
 		e.browse("find search")
 		e.browse("click " + buttonNumber(e, "button Search"))
 		e.browse("read page")

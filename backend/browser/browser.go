@@ -289,7 +289,8 @@ type Session struct {
 	closeOnce sync.Once
 	closeErr  error
 
-	typed typedSecrets // text typed into password fields (policy.go)
+	typed   typedSecrets // text typed into password fields (policy.go)
+	typedIn typedFields  // the fields typed into (typed.go)
 
 	// grant is the grant in force for the browser's own requests, guard
 	// what stops them (guard.go).

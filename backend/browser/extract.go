@@ -34,14 +34,17 @@ type Landmark struct {
 // Field is one form field with its label; Number is its number in the current
 // list when that list is still valid.
 type Field struct {
-	Number   int    `json:"number,omitempty"`
-	Label    string `json:"label"`
-	Kind     string `json:"kind"`
-	Type     string `json:"type,omitempty"`
-	Value    string `json:"value,omitempty"`
-	Checked  *bool  `json:"checked,omitempty"`
-	Required bool   `json:"required,omitempty"`
-	Disabled bool   `json:"disabled,omitempty"`
+	Number int    `json:"number,omitempty"`
+	Label  string `json:"label"`
+	Kind   string `json:"kind"`
+	Type   string `json:"type,omitempty"`
+	Value  string `json:"value,omitempty"`
+	// Typed is how many characters were typed into the field; its value is
+	// then never given (typed.go).
+	Typed    int   `json:"typed,omitempty"`
+	Checked  *bool `json:"checked,omitempty"`
+	Required bool  `json:"required,omitempty"`
+	Disabled bool  `json:"disabled,omitempty"`
 
 	id string // data-blind-id, when the element has one
 }
@@ -127,6 +130,7 @@ func (s *Session) Extract(ctx context.Context, mode string) (*Summary, error) {
 	}
 	for _, f := range raw.Fields {
 		f.Field.id = f.ID
+		f.Field.Typed = s.hideTyped("", f.ID, &f.Field.Value)
 		sum.Fields = append(sum.Fields, f.Field)
 	}
 	if sum.Headings == nil {
@@ -248,6 +252,9 @@ func summaryText(s *Summary) string {
 			fmt.Fprintf(&b, "%s (%s)", orNone(f.Label), kind)
 			if f.Value != "" {
 				fmt.Fprintf(&b, " = %q", f.Value)
+			}
+			if f.Typed > 0 {
+				fmt.Fprintf(&b, ", %d characters typed", f.Typed)
 			}
 			if f.Checked != nil {
 				if *f.Checked {

@@ -20,13 +20,16 @@ import (
 // browser_find return it. Number is what the user and the model act by; ID is
 // the element's data-blind-id inside its own document (Frame says which one).
 type Item struct {
-	Number   int    `json:"number"`
-	ID       string `json:"id"`
-	Role     string `json:"role"`
-	Name     string `json:"name"`
-	Tag      string `json:"tag"`
-	Type     string `json:"type,omitempty"`
-	Value    string `json:"value,omitempty"`
+	Number int    `json:"number"`
+	ID     string `json:"id"`
+	Role   string `json:"role"`
+	Name   string `json:"name"`
+	Tag    string `json:"tag"`
+	Type   string `json:"type,omitempty"`
+	Value  string `json:"value,omitempty"`
+	// Typed is how many characters were typed into the field in this
+	// session; its value is then never given (typed.go).
+	Typed    int    `json:"typed,omitempty"`
 	Href     string `json:"href,omitempty"`
 	Disabled bool   `json:"disabled,omitempty"`
 	Checked  *bool  `json:"checked,omitempty"`
@@ -468,6 +471,7 @@ func (s *Session) enumerate(ctx context.Context, scope string, stop int) (*numbe
 				it := &Item{ID: e.ID, Role: e.Role, Name: e.Name, Tag: e.Tag, Type: e.Type, Value: e.Value, Href: href,
 					Disabled: e.Dis, Checked: e.Chk, Frame: path, frame: fr, rect: e.R}
 				it.extra = e.S
+				it.Typed = s.hideTyped(it.Frame, it.ID, &it.Value)
 				n.items = append(n.items, it)
 			case "f":
 				child := e.Fid

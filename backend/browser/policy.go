@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-
-	"github.com/go-rod/rod/lib/proto"
 )
 
 // Grant is what the user asked for through the door a browser tool call came
@@ -192,63 +190,10 @@ func (t *typedSecrets) carriedBy(u string) bool {
 	return false
 }
 
-// notePasswordTyped remembers text when the element number index of the
-// current list is a password field.
-func (s *Session) notePasswordTyped(index int, text string) {
-	n := s.current.Load()
-	if n == nil || index < 1 || index > len(n.items) {
-		return
-	}
-	if strings.EqualFold(n.items[index-1].Type, "password") {
-		s.notePassword(text)
-	}
-}
-
 // notePassword remembers a password typed in the session: from now on no
 // request carries it (the guard looks at every navigation).
 func (s *Session) notePassword(text string) {
 	if s.typed.add(text) {
-		s.guardDocuments()
-	}
-}
-
-// focusedPasswordJS finds the focused element (through open shadow roots
-// and same-origin frames) and, when it is a password field, gives its value
-// and a key that stays with the field (kept in Waymark's own world: a
-// document's token and the field's number).
-const focusedPasswordJS = `(() => {
-  const deep = (e) => { while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement; return e; };
-  let e = deep(document.activeElement);
-  while (e && (e.tagName === 'IFRAME' || e.tagName === 'FRAME')) {
-    let d = null;
-    try { d = e.contentDocument; } catch (_) {}
-    if (!d) break;
-    e = deep(d.activeElement);
-  }
-  if (!e || e.tagName !== 'INPUT' || String(e.type).toLowerCase() !== 'password' || !e.value) return null;
-  const m = (globalThis.__waymarkPw ||= new WeakMap());
-  const doc = (globalThis.__waymarkDoc ||= Math.random().toString(36).slice(2));
-  if (!m.has(e)) m.set(e, (globalThis.__waymarkPwN = (globalThis.__waymarkPwN || 0) + 1));
-  return {key: doc + '/' + m.get(e), value: e.value};
-})()`
-
-// notePressedPassword remembers the value of the focused password field,
-// for keys typed one by one with browser_press: a form then sent by GET
-// does not carry it to an address either. The lock is held.
-func (s *Session) notePressedPassword(ctx context.Context) {
-	w, err := s.topWorld(ctx)
-	if err != nil {
-		return
-	}
-	res, err := proto.RuntimeEvaluate{Expression: focusedPasswordJS, ContextID: w.ctxID, ReturnByValue: true}.Call(w.p.Context(ctx))
-	if err != nil || res.ExceptionDetails != nil || res.Result == nil || res.Result.Value.Nil() {
-		return
-	}
-	key, value := res.Result.Value.Get("key").Str(), res.Result.Value.Get("value").Str()
-	if key == "" {
-		return
-	}
-	if s.typed.setField(key, value) {
 		s.guardDocuments()
 	}
 }

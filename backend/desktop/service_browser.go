@@ -100,19 +100,10 @@ func (a *App) BrowserCommand(text string) (BrowserView, error) {
 	if err != nil {
 		return BrowserView{}, err
 	}
-	a.browserLog("command", loggedCommand(step, text))
+	// The store keeps it without the text typed into a field ("type 3 •••")
+	// or a secret it states, and hides them in every later line too.
+	a.browserLog("command", text)
 	return a.browserStep(step)
-}
-
-// loggedCommand is a number command as the transcript keeps it: text typed
-// into a field (a password, a code, a message) is never stored, only the
-// field's number.
-func loggedCommand(step web.BrowseStep, text string) string {
-	if step.Tool == "browser_overlay_act" && step.Args["action"] == "type" {
-		verb, _, _ := strings.Cut(text, " ")
-		return fmt.Sprintf("%s %v (typed text not kept)", verb, step.Args["index"])
-	}
-	return web.HideSecrets(text, web.SecretsIn(text))
 }
 
 // BrowserAct acts on a numbered element of the mirrored list: click, type or select.
@@ -135,7 +126,12 @@ func (a *App) BrowserAct(index int, action, text string) (BrowserView, error) {
 		args["text"] = text
 		say = fmt.Sprintf("Typing into %d.", index)
 	}
-	a.browserLog("command", fmt.Sprintf("%s %d", action, index))
+	if action == "type" {
+		// Stored as "type 3 •••": the store hides typed text.
+		a.browserLog("command", fmt.Sprintf("%s %d %s", action, index, text))
+	} else {
+		a.browserLog("command", fmt.Sprintf("%s %d", action, index))
+	}
 	return a.browserStep(web.BrowseStep{Tool: "browser_overlay_act", Args: args, Say: say})
 }
 
@@ -261,10 +257,12 @@ func (a *App) noteVisit(url, title string) {
 	_ = a.st.SaveSession(context.Background(), browserSessionID, "browser", 0, b)
 }
 
-// browserLog keeps the browser session's transcript (commands and results,
-// never typed text) and sends it as a "browser:log" event.
+// browserLog keeps the browser session's transcript (commands and results)
+// and sends it as a "browser:log" event: both without any text typed into a
+// field or secret the user's words state (the store hides them, issue 21).
 func (a *App) browserLog(role, text string) {
 	_ = a.st.EnsureSession(context.Background(), browserSessionID, "browser", 0)
+	text = a.st.HideSecrets(role, text)
 	b, _ := json.Marshal(text)
 	_ = a.st.AppendTranscript(context.Background(), browserSessionID, role, string(b))
 	a.send("browser:log", map[string]string{"role": role, "text": text})
@@ -328,16 +326,15 @@ func (a *App) BrowserGoal(goal string) (web.AssistantResult, error) {
 	a.settingsMu.Lock()
 	s := a.settings
 	a.settingsMu.Unlock()
-	// A password or code the goal states is never stored: the transcript
-	// keeps the goal, the progress lines and the outcome without it.
-	secrets := web.SecretsIn(goal)
-	hide := func(text string) string { return web.HideSecrets(text, secrets) }
-	a.browserLog("goal", hide(goal))
+	// A password or code the goal states is never stored nor said: the
+	// transcript keeps the goal, the progress lines and the outcome without
+	// it (browserLog; the store remembers it from the goal).
+	a.browserLog("goal", goal)
 	as := &web.Assistant{Reg: a.reg, Model: model, MaxSteps: s.IterationLimit, Pause: time.Duration(s.PauseMs) * time.Millisecond,
 		AskTimeout: time.Duration(s.AskTimeoutSec) * time.Second, Screenshots: true,
 		Progress: func(line string) {
-			a.browserLog("progress", hide(line))
-			a.send("browser:progress", line)
+			a.browserLog("progress", line)
+			a.send("browser:progress", a.st.HideSecrets("progress", line))
 		},
 		Log: func(l web.StepLog) { a.send("browser:step", l) },
 		Ask: a.ask,
@@ -348,13 +345,13 @@ func (a *App) BrowserGoal(goal string) (web.AssistantResult, error) {
 			a.browserLog("result", "Stopped.")
 			return res, errors.New("stopped")
 		}
-		a.browserLog("error", hide(err.Error()))
+		a.browserLog("error", err.Error())
 		return res, err
 	}
 	if res.Done {
-		a.browserLog("result", hide("Goal reached: "+res.Reason))
+		a.browserLog("result", "Goal reached: "+res.Reason)
 	} else {
-		a.browserLog("result", hide("Goal not reached: "+res.Reason))
+		a.browserLog("result", "Goal not reached: "+res.Reason)
 	}
 	return res, nil
 }
@@ -403,6 +400,7 @@ func (a *App) BrowserAnswer(answer string) error {
 	}
 	a.askCh <- answer
 	a.askCh = nil
+	a.st.HideSecrets("answer", answer) // a secret it states is hidden from now on
 	a.browserLog("answer", "(answered)")
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/llm"
+	"github.com/waymark/waymark/backend/secret"
 	"github.com/waymark/waymark/backend/tools"
 )
 
@@ -79,11 +80,6 @@ Ask the user (assistant_ask) one short question only when you cannot go on. Call
 
 var secretWords = regexp.MustCompile(`(?i)password|passcode|one[- ]time|otp|2fa|verification code|sms code|pin\b|парол|одноразов|код из смс|код подтверждения|пин-код`)
 
-// statedSecret finds a secret the user stated in their own words ("with the
-// password correct horse, then …", "пароль: qwerty"): it may go into a
-// password field, and nowhere else.
-var statedSecret = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:(?:password|passcode|pin code|пароль|паролем|пин-код|код из смс|код подтверждения|одноразовый код|код)(?:\s+(?:is\s+)?|\s*[:=—-]\s*)|pin(?:\s+is\s+|\s*[:=]\s*))["«“']?([^"»”',.;\s][^"»”',.;]*?)["»”']?\s*(?:[,.;]|\s(?:and|then|и|затем|потом|а)\s|$)`)
-
 // destructive names clicks that delete or close something for good. When the
 // element's name matches one of them and the user never used the same word,
 // the loop asks the user before the click: a page's text may have talked the
@@ -107,36 +103,10 @@ func unrequestedDestruction(name string, user []string) bool {
 	return false
 }
 
-// secretsIn returns the secrets the user stated in text.
-func secretsIn(text string) []string {
-	var out []string
-	for _, m := range statedSecret.FindAllStringSubmatch(text, -1) {
-		if v := strings.TrimSpace(m[1]); v != "" {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// SecretsIn returns the passwords and codes the user stated in text ("my
-// password is hunter2", "пароль: qwerty", "pin 1234"), for HideSecrets.
-func SecretsIn(text string) []string { return secretsIn(text) }
-
-// HideSecrets replaces every stated secret in text with "•••", so that a
-// goal or a progress line can be shown and stored without it.
-func HideSecrets(text string, secrets []string) string {
-	for _, s := range secrets {
-		if len([]rune(s)) == 0 {
-			continue
-		}
-		re, err := regexp.Compile(`(?i)` + regexp.QuoteMeta(s))
-		if err != nil {
-			continue
-		}
-		text = re.ReplaceAllLiteralString(text, "•••")
-	}
-	return text
-}
+// secretsIn returns the secrets the user stated in text (secret.Find: "my
+// password is hunter2", "пароль: qwerty", "user alice / X", "type 3 X"):
+// they may go into a password field, and nowhere else.
+func secretsIn(text string) []string { return secret.Find(text) }
 
 // holdsSecret reports whether text contains one of the secrets (of three
 // characters or more: shorter ones would match everyday words).

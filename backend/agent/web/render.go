@@ -93,6 +93,9 @@ func renderResult(tool string, res any) string {
 	if a, ok := d["action"].(string); ok && d["number"] != nil {
 		if sel, _ := d["selected"].(string); a == "select" && sel != "" {
 			parts = append(parts, fmt.Sprintf("Chose %s in %v (%v).", sel, d["number"], first(d, "name", "role")))
+		} else if n, _ := d["typed_chars"].(float64); a == "type" {
+			// What was typed is never said back: how much, and where.
+			parts = append(parts, fmt.Sprintf("Done: typed %s into %v (%v).", characters(int(n)), first(d, "name", "role"), d["number"]))
 		} else {
 			parts = append(parts, fmt.Sprintf("Done: %s %v (%v).", a, d["number"], first(d, "name", "role")))
 		}
@@ -319,6 +322,14 @@ func thousands(n int) string {
 	return s
 }
 
+// characters says a count of typed characters.
+func characters(n int) string {
+	if n == 1 {
+		return "1 character"
+	}
+	return fmt.Sprintf("%d characters", n)
+}
+
 // itemLine is one numbered element as a screen reader should hear it:
 // "5. button Save", with its state.
 func itemLine(m map[string]any) string {
@@ -332,6 +343,9 @@ func itemLine(m map[string]any) string {
 	}
 	if v, _ := m["value"].(string); v != "" {
 		line += ", value " + v
+	}
+	if n, _ := m["typed"].(float64); n > 0 {
+		line += ", " + characters(int(n)) + " typed"
 	}
 	if dis, _ := m["disabled"].(bool); dis {
 		line += ", disabled"

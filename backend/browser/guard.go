@@ -219,3 +219,12 @@ func inTree(t *proto.PageFrameTree, f proto.PageFrameID) bool {
 	}
 	return false
 }
+
+// originOf is an address's origin (scheme://host[:port]), "" for none.
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host)
+}

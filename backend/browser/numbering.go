@@ -36,6 +36,9 @@ type Item struct {
 	// Frame is the path of the iframe the element lives in: data-blind-frame
 	// ids from the top document down, joined by "/"; empty for the top document.
 	Frame string `json:"frame,omitempty"`
+	// FrameOrigin is the origin of the document of an element inside a frame
+	// (scheme://host:port): the page it shows may be another site's.
+	FrameOrigin string `json:"frame_origin,omitempty"`
 
 	frame  *frameRef
 	extra  string     // the extra labels the page gave (aria-label, placeholder, title…)
@@ -472,6 +475,9 @@ func (s *Session) enumerate(ctx context.Context, scope string, stop int) (*numbe
 					Disabled: e.Dis, Checked: e.Chk, Frame: path, frame: fr, rect: e.R}
 				it.extra = e.S
 				it.Typed = s.hideTyped(it.Frame, it.ID, &it.Value)
+				if path != "" {
+					it.FrameOrigin = originOf(fr.url)
+				}
 				n.items = append(n.items, it)
 			case "f":
 				child := e.Fid

@@ -54,6 +54,10 @@ func realPath(p string) string {
 	return abs
 }
 
+// Allows reports whether the local path p is one the grant covers (the
+// assistant checks a model's file: address with it before the call).
+func (g Grant) Allows(p string) bool { return g.allows(p) }
+
 // allows reports whether the local path p is one the grant covers.
 func (g Grant) allows(p string) bool {
 	if g.User {

@@ -53,6 +53,10 @@ packages=(
   hunspell-ru hunspell-en-us          # spelling dictionaries (WebKitGTK's underlines, the spelling list)
   libhunspell-dev                     # cgo: backend/spelling links libhunspell
   sqlite3                             # the screenshot tier sets the dark theme in its throw-away profile
+  dpkg-dev desktop-file-utils appstream lintian libgtk-3-bin  # the package: dpkg-shlibdeps, and the package tier's checks (gtk-launch)
+  librsvg2-bin                        # build/linux/icons.sh renders the icon's PNG sizes from its SVG
+  pandoc                              # DOCX and EPUB export (the package recommends it)
+  epubcheck libreoffice-writer-nogui poppler-utils  # export tests: EPUB validator, DOCX opened by LibreOffice, PDF pages and fonts
 )
 # One dpkg-query for all of them (it names the installed ones; unknown ones go to stderr).
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${packages[@]}" 2>/dev/null |

@@ -49,12 +49,13 @@ func TestDesktopTypeEditAndSync(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(doc)
-	if !strings.Contains(string(b), "Мира 😀 signed") || r.Revision != v.Revision+1 || !strings.Contains(r.Summary, "typed in the editor at H2.p3") {
+	if !strings.Contains(string(b), "Мира 😀 signed") || r.Revision != v.Revision+1 || !strings.Contains(r.Summary, "typed in the editor in “Chapter One: The Ledger”") || len(r.Changes) != 0 {
 		t.Fatalf("typed edit: %+v\n%s", r, b)
 	}
-	// A change against an old revision, or splitting a character, writes nothing.
-	if _, err := a.TypeEdit(v.Revision, 0, 1, "x"); err == nil || !strings.Contains(err.Error(), "nothing was written") {
-		t.Fatalf("stale change: %v", err)
+	// A change against a revision the book does not have yet, or splitting a
+	// character, writes nothing.
+	if _, err := a.TypeEdit(r.Revision+5, 0, 1, "x"); err == nil || !strings.Contains(err.Error(), "nothing was written") {
+		t.Fatalf("change from the future: %v", err)
 	}
 	emoji := u + len(utf16.Encode([]rune("Мира ")))
 	if _, err := a.TypeEdit(r.Revision, emoji+1, emoji+2, "x"); err == nil || !strings.Contains(err.Error(), "inside a character") {
@@ -92,8 +93,8 @@ func TestDesktopTypeEditAndSync(t *testing.T) {
 	}
 }
 
-// TestDesktopExternalChange: keep mine writes Waymark's text back and keeps
-// theirs in the history; reload takes theirs; compare lists the lines.
+// TestDesktopExternalChange: a change by another program is taken in (a
+// revision of its own) and announced in one line; reload takes theirs.
 func TestDesktopExternalChange(t *testing.T) {
 	a, doc := desktopApp(t, "# Title\n\nOne.\n\nTwo.\n")
 	if _, err := a.Manuscript(); err != nil {
@@ -105,34 +106,22 @@ func TestDesktopExternalChange(t *testing.T) {
 	if err := os.WriteFile(doc, []byte("# Title\n\nOne, changed.\n\nTwo.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if s, _ := a.CheckDisk(); !s.Changed {
-		t.Fatal("the change on disk was not noticed")
+	// The change is taken in and announced; nothing to resolve.
+	if s, _ := a.CheckDisk(); s.Changed || len(s.Merged) != 1 || s.Note != "Another program changed “Title”; your text is kept." {
+		t.Fatalf("the change on disk was not taken in: %+v", s)
 	}
 	c, err := a.ResolveExternalChange("compare")
-	if err != nil || len(c.Diff) == 0 {
+	if err != nil {
 		t.Fatal(err)
 	}
-	var mine, disk string
 	for _, l := range c.Diff {
-		switch l.Kind {
-		case "mine":
-			mine += l.Text
-		case "disk":
-			disk += l.Text
+		if l.Kind == "mine" || l.Kind == "disk" {
+			t.Fatalf("compare after the change was taken in: %+v", c.Diff)
 		}
 	}
-	if mine != "One." || disk != "One, changed." {
-		t.Errorf("compare: mine %q, disk %q", mine, disk)
-	}
-	if _, err := a.ResolveExternalChange("keep"); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(doc); string(b) != "# Title\n\nOne.\n\nTwo.\n" {
-		t.Fatalf("keep mine: %q", b)
-	}
 	h, _ := a.History()
-	if len(h) < 3 || h[0].Op != "Restore" || h[1].Op != "external" {
-		t.Fatalf("history after keep mine: %+v", h)
+	if len(h) < 2 || h[0].Op != "external" {
+		t.Fatalf("history after the outside change: %+v", h)
 	}
 	if _, err := a.ResolveExternalChange("merge"); err == nil || !strings.Contains(err.Error(), "any of: [reload keep compare]") {
 		t.Fatalf("unknown choice: %v", err)
@@ -179,10 +168,32 @@ func TestDesktopSettingsAndExport(t *testing.T) {
 	if _, err := a.Call("Export", `{"format":"html","path":"relative.html"}`); err == nil || !strings.Contains(err.Error(), "must be absolute") {
 		t.Fatalf("relative export path: %v", err)
 	}
-	if manuscript.PandocPath() == "" {
-		_, err := a.Call("Export", `{"format":"docx","path":"`+filepath.Join(filepath.Dir(doc), "b.docx")+`"}`)
-		if err == nil || !strings.Contains(err.Error(), "needs pandoc, which is not installed") {
-			t.Fatalf("docx without pandoc: %v", err)
+	// The author's name in Settings goes with the books (one line only).
+	s, _ = a.Settings()
+	s.Author = "Mira\nEllison"
+	if _, err := a.SaveSettings(s); err == nil || !strings.Contains(err.Error(), "author: one line") {
+		t.Fatalf("an author of two lines: %v", err)
+	}
+	s.Author = "  Mira Ellison "
+	if out, err := a.SaveSettings(s); err != nil || out.Author != "Mira Ellison" {
+		t.Fatalf("save the author: %v %q", err, out.Author)
+	}
+	if again := New(Config{Waymark: a.w}); again.settings.Author != "Mira Ellison" {
+		t.Fatalf("the author was not stored: %q", again.settings.Author)
+	}
+	res, err := a.Call("Export", `{"format":"html","path":"`+filepath.Join(filepath.Dir(doc), "b.html")+`"}`)
+	if err != nil || !strings.Contains(res, `"author":"Mira Ellison"`) || !strings.Contains(res, `"title":"The Lighthouse Keeper's Ledger"`) {
+		t.Fatalf("export after saving the author: %v %s", err, res)
+	}
+	// Without pandoc, DOCX and EPUB say exactly what to install.
+	t.Setenv("PATH", t.TempDir())
+	for _, f := range []string{"docx", "epub"} {
+		_, err := a.Call("Export", `{"format":"`+f+`","path":"`+filepath.Join(filepath.Dir(doc), "b."+f)+`"}`)
+		if err == nil || !strings.Contains(err.Error(), strings.ToUpper(f)+" export needs pandoc, which is not installed: install it with sudo apt install pandoc") {
+			t.Fatalf("%s without pandoc: %v", f, err)
 		}
+	}
+	if c := a.Capabilities(); c.Pandoc != "" || strings.Contains(strings.Join(c.Formats, " "), "docx") {
+		t.Errorf("without pandoc the window still offers DOCX: %+v", c.Formats)
 	}
 }

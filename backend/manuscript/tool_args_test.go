@@ -231,7 +231,8 @@ var toolArgCases = []struct {
 
 	{"Export", nil, `{"format": "markdown", "path": "$DIR/out.md"}`, ""},
 	{"Export", nil, `{"format": "html", "path": "$DIR/set.html", "targetSetId": "$SET", "overwrite": true}`, ""},
-	{"Export", nil, `{"format": "pdf", "path": "$DIR/x.pdf"}`, "format"},
+	{"Export", nil, `{"format": "rtf", "path": "$DIR/x.rtf"}`, "format"},
+	{"Export", nil, `{"format": "pdf", "paper": "letter", "path": "$DIR/x.pdf"}`, "paper"},
 	{"Export", nil, `{"path": "$DIR/x.md"}`, "format"},
 	{"Export", nil, `{"format": "html"}`, "path"},
 	{"Export", nil, `{"format": "html", "path": ""}`, "path"},

@@ -113,6 +113,30 @@ func TestMCPStdioSurvivesMalformedFrames(t *testing.T) {
 	}
 }
 
+// mcpClient starts `waymark mcp --headless` with args and connects the
+// go-sdk client to it over its standard input and output; call runs a tool
+// and gives its text and whether it is an error.
+func mcpClient(t *testing.T, bin, home string, args ...string) (call func(name string, args map[string]any) (string, bool)) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	t.Cleanup(cancel)
+	cmd := exec.Command(bin, append([]string{"mcp", "--headless", "--db", filepath.Join(home, "w.db")}, args...)...)
+	cmd.Env = append(os.Environ(), "WAYMARK_MODEL_URL=", "WAYMARK_BROWSER_URL=", "HOME="+home)
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return func(name string, args map[string]any) (string, bool) {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return res.Content[0].(*sdk.TextContent).Text, res.IsError
+	}
+}
+
 // TestMCPFileAddressesOnlyAllowed: over MCP, through the go-sdk client on the
 // process's standard input and output, file:///etc/passwd is not opened nor
 // uploaded (issue 13: it was opened and extracted); a file inside a folder
@@ -126,23 +150,7 @@ func TestMCPFileAddressesOnlyAllowed(t *testing.T) {
 	}
 	page := filepath.Join(allowed, "page.html")
 	_ = os.WriteFile(page, []byte("<title>Shared page</title><p>hello from the shared folder</p>"), 0o600)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.Command(bin, "mcp", "--headless", "--db", filepath.Join(dir, "w.db"), "--allow-file", allowed)
-	cmd.Env = append(os.Environ(), "WAYMARK_MODEL_URL=", "WAYMARK_BROWSER_URL=", "HOME="+dir)
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	call := func(name string, args map[string]any) (string, bool) {
-		t.Helper()
-		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		return res.Content[0].(*sdk.TextContent).Text, res.IsError
-	}
+	call := mcpClient(t, bin, dir, "--allow-file", allowed)
 	if text, isErr := call("browser_navigate", map[string]any{"url": "file:///etc/passwd"}); !isErr || !strings.Contains(text, "only when the user asked for them") {
 		t.Fatalf("file:///etc/passwd over MCP: %s", text)
 	}
@@ -353,23 +361,7 @@ func TestMCPGrantHoldsForEveryNavigation(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.Command(bin, "mcp", "--headless", "--db", filepath.Join(dir, "w.db"), "--allow-file", granted)
-	cmd.Env = append(os.Environ(), "WAYMARK_MODEL_URL=", "WAYMARK_BROWSER_URL=", "HOME="+dir)
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	call := func(name string, args map[string]any) (string, bool) {
-		t.Helper()
-		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		return res.Content[0].(*sdk.TextContent).Text, res.IsError
-	}
+	call := mcpClient(t, bin, dir, "--allow-file", granted)
 	// leaked reports whether anything the client can read, in any tab,
 	// shows the secret.
 	leaked := func() string {

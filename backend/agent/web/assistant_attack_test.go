@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"context"
 	"encoding/base64"
 	"fmt"
 	"io"
@@ -213,17 +212,8 @@ func TestAssistantAttacks(t *testing.T) {
 			}
 			srv := llmtest.New(t, scripted(t, c.turns))
 			var asked []string
-			answers := append([]string(nil), c.answers...)
 			as := &web.Assistant{Reg: r.reg, Model: modelClient(t, srv.URL()), MaxSteps: len(c.turns) + 2, AskTimeout: 5 * time.Second,
-				Ask: func(_ context.Context, q string) (string, error) {
-					asked = append(asked, q)
-					if len(answers) == 0 {
-						return "", nil
-					}
-					ans := answers[0]
-					answers = answers[1:]
-					return ans, nil
-				}}
+				Ask: answering(&asked, c.answers)}
 			r.call("browser_navigate", map[string]any{"url": a.bank.URL + c.start})
 			if _, err := as.Run(ctxFor(t), goal); err != nil {
 				t.Fatalf("run: %v", err)

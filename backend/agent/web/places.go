@@ -193,6 +193,9 @@ func secretForms(s string) []string {
 		url.QueryEscape(s), url.PathEscape(s)}
 }
 
+// encodedWord is a run of characters that may be base64 or hex.
+var encodedWord = regexp.MustCompile(`[A-Za-z0-9+/_=-]{4,}`)
+
 // decodedForms are text and what it decodes to (each base64 or hex word, the
 // %-decoded text), so that a secret encoded inside it is found.
 func decodedForms(text string) []string {
@@ -200,7 +203,7 @@ func decodedForms(text string) []string {
 	if d, err := url.QueryUnescape(text); err == nil && d != text {
 		out = append(out, d)
 	}
-	for _, w := range regexp.MustCompile(`[A-Za-z0-9+/_=-]{4,}`).FindAllString(text, -1) {
+	for _, w := range encodedWord.FindAllString(text, -1) {
 		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
 			if d, err := enc.DecodeString(w); err == nil {
 				out = append(out, string(d))

@@ -85,12 +85,16 @@ func runDesktop(opts desktopOptions) error {
 		}
 		return err
 	})
+	bind, handler, err := bindings(app)
+	if err != nil {
+		return err
+	}
 	setProgramName(ProgramName)
 	return wails.Run(&options.App{
 		Title:       "Waymark — " + filepath.Base(doc),
 		Width:       1180,
 		Height:      800,
-		AssetServer: &assetserver.Options{Assets: assets, Handler: desktop.AssetHandler(app.App)},
+		AssetServer: &assetserver.Options{Assets: assets, Handler: handler},
 		OnStartup: func(ctx context.Context) {
 			desktop.Mark("window started")
 			windowStarted()
@@ -98,7 +102,7 @@ func runDesktop(opts desktopOptions) error {
 			desktop.Startup(app.App, ctx)
 		},
 		OnShutdown: func(context.Context) { desktop.Shutdown(app.App) },
-		Bind:       []any{app},
+		Bind:       bind,
 		Linux: &linux.Options{
 			// The window's icon (_NET_WM_ICON): the window list and the
 			// task switcher show it, not a blank.

@@ -195,7 +195,7 @@ desktop_tier() { # runs in step's subshell: its trap and exits stay there
     kill -0 "$app" 2>/dev/null || fail "the dev build exited before serving localhost:34115"
     sleep 0.5
   done
-  WAYMARK_DEV_URL=http://localhost:34115 go test -tags "$tags" -count=1 -v -run '^TestDesktopDevIPC$' ./app/ >"$work/dev-test.log" 2>&1 || true
+  WAYMARK_DEV_URL=http://localhost:34115 WAYMARK_DEV_LOG="$work/app.log" go test -tags "$tags" -count=1 -v -run '^TestDesktopDevIPC$' ./app/ >"$work/dev-test.log" 2>&1 || true
   grep -q -- '--- PASS: TestDesktopDevIPC' "$work/dev-test.log" || {
     tail -30 "$work/dev-test.log"
     fail "the dev build's bindings at localhost:34115 failed the IPC scenario"

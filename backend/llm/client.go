@@ -136,9 +136,11 @@ func validateBaseURL(raw string) (string, error) {
 // defaultHTTPClient talks to the server directly: no proxy (the server is on
 // this machine or the LAN, and a proxy from the environment would break an
 // offline setup), a short dial time-out so that a stopped server is reported
-// quickly, and no overall time-out (ours is per attempt).
+// quickly, and no overall time-out (ours is per attempt). A redirect to
+// another origin goes without the key: it belongs to the server it was
+// given for (issue 21; Go itself keeps it for another port of the same host).
 func defaultHTTPClient() *http.Client {
-	return &http.Client{Transport: &http.Transport{
+	return &http.Client{CheckRedirect: keepKeyHome, Transport: &http.Transport{
 		Proxy:                 nil,
 		DialContext:           (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 		MaxIdleConns:          16,
@@ -146,6 +148,19 @@ func defaultHTTPClient() *http.Client {
 		IdleConnTimeout:       90 * time.Second,
 		ExpectContinueTimeout: time.Second,
 	}}
+}
+
+// keepKeyHome drops the Authorization header from a redirect to another
+// origin (scheme, host and port) than the first request's.
+func keepKeyHome(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	from := via[0].URL
+	if !strings.EqualFold(req.URL.Scheme, from.Scheme) || !strings.EqualFold(req.URL.Host, from.Host) {
+		req.Header.Del("Authorization")
+	}
+	return nil
 }
 
 // Name returns the configured model name, for logs and the UI.

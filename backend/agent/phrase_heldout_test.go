@@ -1,5 +1,3 @@
-//go:build heldout
-
 package agent
 
 import "testing"
@@ -83,8 +81,13 @@ var heldOut = []struct{ say, want string }{
 }
 
 // TestHeldOutPhrasings measures the grammar on phrasings it was not built
-// from. The docs report the figure it logs.
+// from. The docs report the figures it logs.
 func TestHeldOutPhrasings(t *testing.T) {
+	t.Run("before", func(t *testing.T) { measureHeldOut(t, heldOut) })
+	t.Run("after", func(t *testing.T) { measureHeldOut(t, heldOutAfter) })
+}
+
+func measureHeldOut(t *testing.T, heldOut []struct{ say, want string }) {
 	pass, ru, ruPass := 0, 0, 0
 	for _, c := range heldOut {
 		got := ParseCommand(c.say).String()
@@ -105,4 +108,53 @@ func TestHeldOutPhrasings(t *testing.T) {
 	if floor := len(heldOut) * 9 / 10; pass < floor {
 		t.Errorf("held-out phrasings understood: %d of %d, below the floor of %d", pass, len(heldOut), floor)
 	}
+}
+
+// heldOutAfter is a second held-out set, written after the grammar and
+// committed before it was first run on them, so that its first figure is a
+// blind one (the first set was read while the lexicon was written). The
+// figure of that first run is reported in the docs; the grammar was not
+// tuned to these afterwards except for the general gaps it showed, which the
+// test's comments name.
+var heldOutAfter = []struct{ say, want string }{
+	{"Find where Natasha first shows up", `find first "Natasha"`},
+	{"Could you show me the first place Rostov is mentioned?", `find first "Rostov"`},
+	{"find all mentions of Pierre and put them in a set called pierre", `collect "Pierre" into pierre`},
+	{"What's the last chapter where Denisov appears?", `find last "Denisov"`},
+	{"jump to the next Kutuzov", `find next "Kutuzov"`},
+	{"swap Marta for Martha everywhere", `replace all "Marta" with "Martha"`},
+	{"fix the spelling Bolkonsky to Bolkonski", `replace all "Bolkonsky" with "Bolkonski"`},
+	{"in chapter 2, replace Anna with Anne", `replace all "Anna" with "Anne" in chapter 2`},
+	{"Delete every paragraph that contains Marta", `delete all "Marta"`},
+	{"get rid of the paragraph about Marta", `delete first "Marta"`},
+	{"Insert the heading Epilogue after chapter 28", `insert heading "Epilogue" after chapter 28`},
+	{"add a paragraph saying 'It rained.' before chapter 3", `insert "It rained." before chapter 3`},
+	{"Summarise chapter 12 for me", `summarise chapter 12`},
+	{"Can you give me a recap of part three?", `summarise part 3`},
+	{"how many paragraphs mention Dolokhov?", `count "Dolokhov"`},
+	{"count Natasha in chapter 5", `count "Natasha" in chapter 5`},
+	{"first appearance of Bagration", `find first "Bagration"`},
+	{"Show Anatole's first appearance", `find first "Anatole"`},
+	{"find the next Pierre, please", `find next "Pierre"`},
+	{"collect Sonya into sonya", `collect "Sonya" into sonya`},
+	{"Найди, когда впервые появляется Анатоль", `find first "Анатоль"`},
+	{"покажи, где первый раз упоминается Ростов", `find first "Ростов"`},
+	{"найди все упоминания Пьера и сложи их в набор пьер", `collect "Пьера" into пьер`},
+	{"в какой главе последний раз появляется Денисов?", `find last "Денисов"`},
+	{"следующий Кутузов", `find next "Кутузов"`},
+	{"замени везде Марту на Марфу", `replace all "Марту" with "Марфу"`},
+	{"исправь опечатку Болконскй на Болконский", `replace all "Болконскй" with "Болконский"`},
+	{"во второй главе замени «Анна» на «Аннушка»", `replace all "Анна" with "Аннушка" in chapter 2`},
+	{"удали каждый абзац, в котором есть Марта", `delete all "Марта"`},
+	{"убери абзац про Марту", `delete first "Марту"`},
+	{"вставь заголовок «Эпилог» после главы 28", `insert heading "Эпилог" after chapter 28`},
+	{"добавь абзац «Шёл дождь.» перед главой 3", `insert "Шёл дождь." before chapter 3`},
+	{"перескажи мне двенадцатую главу", `summarise chapter 12`},
+	{"дай краткое содержание третьей части", `summarise part 3`},
+	{"в скольких абзацах упоминается Долохов?", `count "Долохов"`},
+	{"посчитай Наташу в пятой главе", `count "Наташу" in chapter 5`},
+	{"первое появление Багратиона", `find first "Багратиона"`},
+	{"покажи первое появление Анатоля", `find first "Анатоля"`},
+	{"найди следующего Пьера, пожалуйста", `find next "Пьера"`},
+	{"собери Соню в набор соня", `collect "Соню" into соня`},
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/textmatch"
+	"github.com/waymark/waymark/backend/wordforms"
 )
 
 // ErrNeedsModel is the built-in engine saying plainly that a task needs
@@ -114,7 +115,7 @@ func (b Builtin) decide(msgs []llm.Message) (Action, error) {
 	if phrase == "" {
 		return Action{}, NeedsModelError(t)
 	}
-	q, err := textmatch.CompileWith(phrase, textmatch.Options{Forms: !t.Exact})
+	q, err := textmatch.CompileWith(phrase, wordforms.Options(!t.Exact))
 	if err != nil {
 		return Action{}, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/textmatch"
 	"github.com/waymark/waymark/backend/tools"
+	"github.com/waymark/waymark/backend/wordforms"
 )
 
 // Event is one line of a command's transcript: what was asked, each tool call and
@@ -372,7 +373,7 @@ func (c *CommandAgent) quoteAt(i int, t Task) string {
 			text := d.Text(i)
 			quote = document.Snippet(text, 200)
 			if t.Phrase != "" {
-				if q, err := textmatch.CompileWith(t.Phrase, textmatch.Options{Forms: !t.Exact}); err == nil {
+				if q, err := textmatch.CompileWith(t.Phrase, wordforms.Options(!t.Exact)); err == nil {
 					if s, e, ok := q.FindIn([]byte(text), []textmatch.Segment{{Start: 0, End: len(text)}}); ok {
 						quote = sentenceAround(text, s, e)
 					}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/textmatch"
+	"github.com/waymark/waymark/backend/wordforms"
 )
 
 // bookView is the cursor local to one RunCursorAgent call, with the lexical
@@ -64,7 +65,7 @@ func newBookView(d *document.Document, o CursorAgentOptions, st *taskState) (*bo
 	}
 	v.phrase = v.task.Phrase
 	if v.phrase != "" {
-		q, err := textmatch.CompileWith(v.phrase, textmatch.Options{Forms: !v.task.Exact})
+		q, err := textmatch.CompileWith(v.phrase, wordforms.Options(!v.task.Exact))
 		if err == nil {
 			v.lexical = true
 			v.prefilter = o.Prefilter == nil || *o.Prefilter

@@ -9,6 +9,7 @@ import (
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/textmatch"
 	"github.com/waymark/waymark/backend/tools"
+	"github.com/waymark/waymark/backend/wordforms"
 )
 
 type findArgs struct {
@@ -32,7 +33,7 @@ func findTool(ws *Workspace) tools.Tool {
 }
 
 func (ws *Workspace) toolFind(ctx context.Context, a findArgs) (any, error) {
-	q, err := textmatch.CompileWith(a.Query, textmatch.Options{Forms: !a.Exact})
+	q, err := textmatch.CompileWith(a.Query, wordforms.Options(!a.Exact))
 	if err != nil {
 		return nil, fmt.Errorf("%w for Find: %v", tools.ErrInvalidArgs, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -208,12 +209,18 @@ func toolNamesInCode(t *testing.T, dir string, toolNames []string) map[string][]
 // tool cannot leave a button that fails only when pressed.
 func TestWindowToolCallsAreRegistered(t *testing.T) {
 	reg, _ := cli.NewRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, browser.NewSessions(browser.Options{}))
-	files, err := filepath.Glob(filepath.Join("..", "frontend", "src", "*", "*.svelte"))
+	// Every Svelte file of the frontend, at any depth (the manuscript's
+	// panels are in src/lib/manuscript/).
+	var files []string
+	err := filepath.WalkDir(filepath.Join("..", "frontend", "src"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".svelte") {
+			files = append(files, p)
+		}
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	more, _ := filepath.Glob(filepath.Join("..", "frontend", "src", "*.svelte"))
-	files = append(files, more...)
 	call := regexp.MustCompile(`api\.tool(?:<[^>]*>)?\(\s*['"]([A-Za-z_]+)['"]`)
 	found := 0
 	for _, f := range files {

@@ -99,7 +99,7 @@ frontend() {
 go_tests() {
   local log rc=0
   log=$(mktemp)
-  go test -tags "$tags" -count=1 ./... 2>&1 | tee "$log" || rc=$?
+  go test -tags "$tags" -count=1 -timeout 30m ./... 2>&1 | tee "$log" || rc=$?
   echo "go test: $(grep -c '^ok ' "$log" || true) packages ok, $(grep -c '^FAIL' "$log" || true) FAIL lines"
   rm -f "$log"
   return "$rc"

@@ -1,0 +1,37 @@
+// What the panels of the manuscript workspace share. Manuscript.svelte holds
+// the editor and the revision it shows; each panel (a component of its own)
+// reaches them through a Host, so that no panel touches the editor's state
+// behind the workspace's back.
+
+/** Host is what a panel asks of the manuscript workspace. */
+export interface Host {
+  /** flush saves what was typed (autosave); every action that reads or
+   * changes the book waits for it first. */
+  flush(): Promise<void>;
+  /** sync brings the editor to the backend's newest revision. */
+  sync(): Promise<void>;
+  /** revision is the revision the editor holds. */
+  revision(): number;
+  /** jump selects from..to (UTF-16 positions) and scrolls it into view. */
+  jump(from: number, to?: number, focus?: boolean): void;
+  /** cursor is the editor's caret position. */
+  cursor(): number;
+  /** setEditable makes the text read-only while a command changes it. */
+  setEditable(on: boolean): void;
+  /** show brings a panel of the side column to the front. */
+  show(panel: string): void;
+}
+
+/** size says a file's size in bytes, KB or MB. */
+export function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+// One formatter for every count (toLocaleString builds one per call: the
+// outline of a novel has hundreds of counts).
+const numbers = new Intl.NumberFormat('en');
+
+/** fmt writes a count with thousands separators. */
+export const fmt = (n: number) => numbers.format(n);

@@ -329,27 +329,9 @@ func SectionEnd(d *document.Document, i int) int {
 	return d.Len()
 }
 
-// Place names where item i is, as an author reads it: the headings that
-// contain it, outermost first ("BOOK ONE: 1805, CHAPTER IX"; «Том 1, Часть
-// первая, VI»), and "" before the first heading.
-func Place(d *document.Document, i int) string {
-	var path []string
-	lvl := 1 << 30
-	for j := i; j >= 0; j-- {
-		it := d.Item(j)
-		if it.Type == document.Heading && it.Level < lvl {
-			path = append(path, strings.TrimSpace(d.Text(j)))
-			lvl = it.Level
-			if lvl <= 1 {
-				break
-			}
-		}
-	}
-	for a, b := 0, len(path)-1; a < b; a, b = a+1, b-1 {
-		path[a], path[b] = path[b], path[a]
-	}
-	return strings.Join(path, ", ")
-}
+// Place names where item i is, as an author reads it (see
+// document.Document.Place).
+func Place(d *document.Document, i int) string { return d.Place(i) }
 
 // admissible tells whether item i may be the answer under the task's rules:
 // the first-mention candidates (SPEC §2), code or quotes only when asked, no

@@ -437,3 +437,47 @@ func Options(forms bool) textmatch.Options {
 	}
 	return textmatch.Options{Forms: true}
 }
+
+// Inflect gives the word that stands to to as form stands to from: with from
+// «Пьер», to «Петр» and the form found in the text «Пьера», it is «Петра»
+// (the ending the form adds to from's stem, put on to's stem); «Наташей» for
+// «Наташа» → «Маша» is «Машей». A form written in capitals or with a capital
+// gets the same. When to does not end as from does, to is returned as it is.
+func Inflect(from, to, form string) string {
+	nf, nfrom := []rune(norm(form)), []rune(norm(from))
+	p := 0
+	for p < len(nf) && p < len(nfrom) && nf[p] == nfrom[p] {
+		p++
+	}
+	aSuf, fSuf := string(nfrom[p:]), string(nf[p:])
+	out := to
+	if aSuf != fSuf {
+		tr := []rune(to)
+		as := []rune(aSuf)
+		if len(tr) > len(as) && norm(string(tr[len(tr)-len(as):])) == aSuf {
+			out = string(tr[:len(tr)-len(as)]) + fSuf
+		}
+	}
+	return matchCase(form, out)
+}
+
+// matchCase writes s in the case pattern of model: all capitals, a capital
+// first letter, or as s is.
+func matchCase(model, s string) string {
+	upper, letters := true, 0
+	for _, r := range model {
+		if unicode.IsLetter(r) {
+			letters++
+			upper = upper && unicode.IsUpper(r)
+		}
+	}
+	if letters > 1 && upper {
+		return strings.ToUpper(s)
+	}
+	r, _ := utf8.DecodeRuneInString(model)
+	if unicode.IsUpper(r) {
+		f, n := utf8.DecodeRuneInString(s)
+		return string(unicode.ToUpper(f)) + s[n:]
+	}
+	return s
+}

@@ -111,3 +111,20 @@ func BenchmarkFindAllForms(b *testing.B) {
 		})
 	}
 }
+
+func TestInflect(t *testing.T) {
+	for _, c := range []struct{ from, to, form, want string }{
+		{"Пьер", "Петр", "Пьера", "Петра"},
+		{"Пьер", "Петр", "Пьером", "Петром"},
+		{"Пьер", "Петр", "Пьер", "Петр"},
+		{"Наташа", "Маша", "Наташей", "Машей"},
+		{"Наташа", "Маша", "НАТАШИ", "МАШИ"},
+		{"Долохов", "Курагин", "Долоховым", "Курагиным"},
+		{"Rostov", "Rostoff", "Rostovs", "Rostoffs"},
+		{"Соня", "Софи", "Сони", "Софи"},
+	} {
+		if got := Inflect(c.from, c.to, c.form); got != c.want {
+			t.Errorf("Inflect(%s, %s, %s) = %s, want %s", c.from, c.to, c.form, got, c.want)
+		}
+	}
+}

@@ -198,13 +198,17 @@ func (in Intent) Understood() bool {
 	switch in.Verb {
 	case VerbFind:
 		return in.Object != "" || in.Which == "next"
-	case VerbCollect, VerbCount, VerbDelete:
+	case VerbCollect:
+		return in.Object != "" && in.Set != ""
+	case VerbCount, VerbDelete:
 		return in.Object != ""
 	case VerbReplace:
 		return in.Object != "" && !in.Semantic && in.With != ""
 	case VerbInsert:
 		return in.Text != "" && in.Anchor.Kind != ""
-	case VerbSummarise, VerbContinue:
+	case VerbSummarise:
+		return in.Scope.Kind != "" // "summarise each" says not what
+	case VerbContinue:
 		return true
 	}
 	return false
@@ -501,6 +505,10 @@ func ParseCommand(cmd string) Intent {
 		in.Object = objectOf(&in, ts, false)
 		if in.Which == "" {
 			in.Which = "all"
+		}
+	case VerbSummarise:
+		if in.Scope.Kind == "" && bookWords[strings.ToLower(objectOf(&in, ts, true))] {
+			in.Scope = Scope{Kind: ScopeBook} // "summarise the book", «перескажи роман»
 		}
 	}
 	if in.Verb == VerbFind && in.Which == "all" {
@@ -878,6 +886,7 @@ func objectOf(in *Intent, ts []tok, peek bool) string {
 		unused[k] = !ts[k].used
 	}
 	var content []string
+	gap := false // the content words are not one run ("Natasha and Pierre")
 	for k, t := range ts {
 		if t.used || t.punct {
 			continue
@@ -893,6 +902,8 @@ func objectOf(in *Intent, ts []tok, peek bool) string {
 		}
 		if first < 0 {
 			first = k
+		} else if k != last+1 {
+			gap = true
 		}
 		last = k
 		content = append(content, t.raw)
@@ -914,7 +925,7 @@ func objectOf(in *Intent, ts []tok, peek bool) string {
 	}
 	obj := strings.Join(content, " ")
 	obj = strings.TrimSuffix(strings.TrimSuffix(obj, "'s"), "’s")
-	if in.Exact || isName(obj) {
+	if in.Exact || !gap && isName(obj) && (capitalised(obj) || !describes(ts, unused)) {
 		return obj
 	}
 	// A description: the words as written, from the first that is not an
@@ -976,4 +987,30 @@ func namesOf(ts []tok) []string {
 // sectionKindOf names the section kind of a word ("chapter", «главе») or "".
 func sectionKindOf(w string) string {
 	return sectionKinds[w]
+}
+
+var bookWords = map[string]bool{"book": true, "novel": true, "manuscript": true, "text": true, "story": true, "everything": true,
+	"книгу": true, "книга": true, "книги": true, "роман": true, "романа": true, "рукопись": true, "рукописи": true, "текст": true, "все": true, "всё": true}
+
+// capitalised: a word of s starts with a capital letter.
+func capitalised(s string) bool {
+	for _, w := range strings.Fields(s) {
+		r, _ := utf8.DecodeRuneInString(w)
+		if unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// describes tells whether the words left around an object describe a passage
+// ("the first scene at the ball"), so that a lone lower-case word is not
+// taken for a name.
+func describes(ts []tok, unused []bool) bool {
+	for k, t := range ts {
+		if unused[k] && !t.punct && !t.quoted && descriptive.match(t.low) {
+			return true
+		}
+	}
+	return false
 }

@@ -223,6 +223,10 @@ var fillers = newWordSet(`the a an me us of to about all every each any some thi
 
 func fillerWord(w string) bool { return fillers.match(w) }
 
+// descriptive fillers make a passage of what is left: a lone lower-case word
+// after "the scene at …" is a description, not a name.
+var descriptive = newWordSet("scene scenes place places passage passages moment where when at on with about that which сцен* эпизод* мест* момент где когда с со про о об котор*")
+
 // sectionKinds: the section words in every case form.
 var sectionKinds = func() map[string]string {
 	m := map[string]string{}

@@ -61,6 +61,9 @@ func (s *stepper) step(ctx context.Context, msgs []llm.Message, schema *llm.JSON
 	}
 	s.turns++
 	req := llm.Request{Messages: msgs, JSONSchema: schema}
+	if schema != nil {
+		req.MaxTokens = cursorReplyTokens // one JSON action
+	}
 	if schema == nil {
 		req.Tools = s.tools
 	}

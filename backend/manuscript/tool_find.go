@@ -20,11 +20,13 @@ type findArgs struct {
 	IncludeCodeAndQuotes bool              `json:"includeCodeAndQuotes,omitempty" jsonschema:"also search code blocks and block quotes (default false)"`
 	After                *document.Pointer `json:"after,omitempty"`
 	Limit                int               `json:"limit,omitempty" jsonschema:"with all: at most this many matches"`
+	ItemRange
 }
 
 func (findArgs) Refine(s *jsonschema.Schema) {
 	tools.MinLength(tools.Prop(s, "query"), 1)
 	tools.Min(tools.Prop(s, "limit"), 1)
+	refineRange(s)
 }
 
 // findTool is the Find tool: a phrase found by the first-mention rules.
@@ -51,9 +53,44 @@ func (ws *Workspace) toolFind(ctx context.Context, a findArgs) (any, error) {
 			}
 			opts.After = i
 		}
-		ms := d.Find(q, opts)
+		lo, hi, err := a.ItemRange.bounds(d)
+		if err != nil {
+			return err
+		}
+		if opts.After < 0 && a.FromIndex != nil && !opts.Backward && lo > 0 {
+			opts.After = lo - 1
+		}
+		if opts.After < 0 && a.ToIndex != nil && opts.Backward && hi < d.Len() {
+			opts.After = hi
+		}
+		limit := opts.Limit
+		if a.FromIndex != nil || a.ToIndex != nil {
+			opts.Limit = 0 // counted below, within the range
+			if !opts.All {
+				opts.All = true
+			}
+		}
+		var ms []document.Match
+		for _, mt := range d.Find(q, opts) {
+			if mt.Index < lo || mt.Index >= hi {
+				if opts.Backward && mt.Index >= hi || !opts.Backward && mt.Index < lo {
+					continue
+				}
+				break
+			}
+			ms = append(ms, mt)
+			if !a.All || limit > 0 && len(ms) >= limit {
+				break
+			}
+		}
 		out := make([]map[string]any, 0, len(ms))
+		occurrences := 0
 		for _, mt := range ms {
+			if a.All {
+				q.FindAllIn(d.Source(), d.Item(mt.Index).Segs, func(int, int) bool { occurrences++; return true })
+			} else {
+				occurrences++
+			}
 			it := d.Item(mt.Index)
 			out = append(out, map[string]any{"index": mt.Index, "type": it.Type, "pointer": d.PointerTo(mt.Index),
 				"start": mt.Start, "end": mt.End, "line": mt.Line, "matched": string(d.Source()[mt.Start:mt.End]),
@@ -61,6 +98,7 @@ func (ws *Workspace) toolFind(ctx context.Context, a findArgs) (any, error) {
 		}
 		res["matches"] = out
 		res["count"] = len(out)
+		res["occurrences"] = occurrences
 		res["found"] = len(out) > 0
 		return nil
 	})

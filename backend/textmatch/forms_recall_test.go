@@ -169,4 +169,3 @@ func holds(ws, seq []string) bool {
 	}
 	return false
 }
-

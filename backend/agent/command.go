@@ -39,6 +39,8 @@ type CommandAgent struct {
 	// here" and "the selection" are read from them.
 	Cursor    *int
 	Selection *[2]int
+
+	answered bool // an answer was emitted for the command running
 }
 
 // modelTools are the tools a model may call for an author's command.
@@ -62,6 +64,7 @@ func (c *CommandAgent) Run(ctx context.Context, command string) (any, error) {
 	var err error
 	in := ParseCommand(command)
 	_, isBuiltin := c.Runtime.LLM().(Builtin)
+	c.answered = false
 	switch {
 	case len(splitSteps(command)) > 1:
 		// A command of several steps is a lazy plan: shown, not run, until
@@ -83,7 +86,7 @@ func (c *CommandAgent) Run(ctx context.Context, command string) (any, error) {
 	}
 	ok := err == nil
 	var nd nothing
-	if err != nil && !errors.As(err, &nd) {
+	if err != nil && (!errors.As(err, &nd) || !c.answered) {
 		c.emit(Event{Event: "answer", Text: err.Error()})
 	}
 	c.emit(Event{Event: "result", Success: &ok, Result: out})
@@ -91,6 +94,9 @@ func (c *CommandAgent) Run(ctx context.Context, command string) (any, error) {
 }
 
 func (c *CommandAgent) emit(e Event) {
+	if e.Event == "answer" {
+		c.answered = true
+	}
 	if c.Emit != nil {
 		c.Emit(e)
 	}
@@ -136,6 +142,9 @@ type findState struct {
 	Task   string `json:"task"` // the task description, constraints included
 	Phrase string `json:"phrase"`
 	Span   span   `json:"span"` // the items it reads
+	// Backward: the search reads towards the start ("the last mention"), so
+	// its next one is the one before.
+	Backward bool `json:"backward,omitempty"`
 }
 
 func (c *CommandAgent) findKey() (string, error) {
@@ -262,6 +271,13 @@ func sentenceAround(text string, s, e int) string {
 		}
 		for hi < b && !utf8.RuneStart(text[hi]) {
 			hi++
+		}
+		// Whole words at both ends.
+		if k := strings.IndexByte(text[lo:s], ' '); lo > a && k >= 0 {
+			lo += k + 1
+		}
+		if k := strings.LastIndexByte(text[e:hi], ' '); hi < b && k >= 0 {
+			hi = e + k
 		}
 		return "…" + strings.TrimSpace(text[lo:hi]) + "…"
 	}

@@ -207,11 +207,7 @@ func findTask(in Intent) string {
 	}
 	if in.Semantic {
 		sb.Reset()
-		if in.Russian {
-			fmt.Fprintf(&sb, "Найди первое место: %s", in.Object)
-		} else {
-			fmt.Fprintf(&sb, "Find the first passage: %s", in.Object)
-		}
+		sb.WriteString(say(in.Russian, "Find the first ", "Найди первое: ") + in.Object)
 	}
 	constraints(&sb, in)
 	return sb.String()
@@ -277,7 +273,7 @@ func (c *CommandAgent) find(ctx context.Context, in Intent, cmd string) (any, er
 	for k, v := range sp.args() {
 		args[k] = v
 	}
-	if last {
+	if last || taskID != "" && st.Backward {
 		args["forward"] = false
 	}
 	if taskID != "" {
@@ -291,7 +287,7 @@ func (c *CommandAgent) find(ctx context.Context, in Intent, cmd string) (any, er
 	t := ParseTask(task)
 	sk := searchKey(t, task)
 	lf.Last = sk
-	lf.Tasks[sk] = findState{TaskID: r.TaskID, Task: task, Phrase: t.Phrase, Span: sp}
+	lf.Tasks[sk] = findState{TaskID: r.TaskID, Task: task, Phrase: t.Phrase, Span: sp, Backward: args["forward"] == false}
 	if b, err := json.Marshal(lf); err == nil && key != "" {
 		_ = c.Runtime.Store.SetSetting(ctx, key, string(b))
 	}
@@ -369,7 +365,7 @@ func (c *CommandAgent) collect(ctx context.Context, in Intent, cmd string) (any,
 	}
 	if in.Semantic {
 		sb.Reset()
-		sb.WriteString(say(in.Russian, "Collect every passage: ", "Собери все места: ") + in.Object)
+		sb.WriteString(say(in.Russian, "Collect every ", "Собери все: ") + in.Object)
 	}
 	constraints(&sb, in)
 	args := map[string]any{"forward": true, "maxElements": 50, "maxBytes": 16384, "includeContent": true,
@@ -684,6 +680,20 @@ func (c *CommandAgent) summarise(ctx context.Context, in Intent) (any, error) {
 		return nil, err
 	}
 	r := res.(CursorAgentResult)
+	// A book longer than one run's steps (a small model's budget makes many
+	// portions) is read on from where the run stopped, a few times.
+	for k := 0; k < summaryRuns && r.StepLimit; k++ {
+		more, err := c.call(ctx, "RunCursorAgent", map[string]any{"forward": true, "maxElements": 200, "maxBytes": 65536, "includeContent": true,
+			"mode": ModeSummary, "taskDescription": task, "maxSteps": MaxMaxSteps, "taskId": r.TaskID})
+		if err != nil {
+			return nil, err
+		}
+		m := more.(CursorAgentResult)
+		m.Summary = strings.TrimSpace(r.Summary + "\n" + m.Summary)
+		m.Steps += r.Steps
+		m.Portions += r.Portions
+		r = m
+	}
 	if !r.Success && r.Summary == "" {
 		return nil, fmt.Errorf("%s", r.Reason)
 	}
@@ -702,6 +712,10 @@ func (c *CommandAgent) summarise(ctx context.Context, in Intent) (any, error) {
 	c.emit(Event{Event: "answer", Text: text})
 	return r, nil
 }
+
+// summaryRuns is how many times a summary that reached the step limit is
+// read on (each run at most MaxMaxSteps model turns).
+const summaryRuns = 4
 
 // refusal says, in the command's language, that the built-in engine cannot
 // carry the command out, and offers the nearest command it does understand,
@@ -745,6 +759,8 @@ func nearest(in Intent) string {
 		}
 	}
 	switch {
+	case in.Verb == "" && sec != "":
+		return say(ru, "summarise "+sec, "перескажи "+sec)
 	case in.Verb == VerbCollect && name != "":
 		set := in.Set
 		if set == "" {

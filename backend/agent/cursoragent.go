@@ -33,6 +33,10 @@ const (
 	// cursorReplyTokens is the room a cursor agent's request leaves for the
 	// model's one JSON action.
 	cursorReplyTokens = 512
+	// exchangeTokens is the room a portion's request keeps for the
+	// exchanges that may follow it in the same turn (a reminder, a
+	// target_set_add and its reply).
+	exchangeTokens = 400
 	// maxBadItems is how many times the model is told that an item it named
 	// is not in the book before the run stops.
 	maxBadItems = 3
@@ -245,17 +249,18 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 	var turn []llm.Message
 	// The context budget: every request, the reply left room for, fits it.
 	budget, _ := model.(llm.Budgeted)
+	schema := &llm.JSONSchema{Name: "cursor_action", Schema: ActionSchema}
 	limit := 0
 	if budget != nil {
 		limit = budget.ContextTokens() - cursorReplyTokens
-		fixed := llm.EstimateRequest(llm.Request{Messages: base, JSONSchema: &llm.JSONSchema{Schema: ActionSchema}})
+		fixed := llm.EstimateRequest(llm.Request{Messages: base, JSONSchema: schema})
 		// The portion gets what the protocol, a summary's notes (a quarter)
 		// and a few exchanges (reminders, a target_set_add reply) leave.
 		notesShare := 0
 		if o.Mode == ModeSummary {
 			notesShare = limit / 4
 		}
-		view.maxTokens = max(256, limit-fixed-notesShare-400)
+		view.maxTokens = max(256, limit-fixed-notesShare-exchangeTokens)
 	}
 	request := func() []llm.Message {
 		msgs := append([]llm.Message{}, base...)
@@ -271,17 +276,27 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 	// show puts a portion in the turn, fewer of its items if the server's
 	// count says it does not fit (the rest come in the next portion).
 	show := func(portion []int, more bool) ([]int, error) {
+		view.textLimit = 0
 		for {
 			turn = []llm.Message{{Role: "user", Content: view.render(portion, more)}}
 			if budget == nil {
 				return portion, nil
 			}
-			n := budget.CountTokens(ctx, llm.Request{Messages: request(), JSONSchema: &llm.JSONSchema{Schema: ActionSchema}})
-			if n <= limit {
+			n := budget.CountTokens(ctx, llm.Request{Messages: request(), JSONSchema: schema})
+			if n <= limit-exchangeTokens {
 				return portion, nil
 			}
 			if len(portion) == 1 {
-				return nil, fmt.Errorf("item %s alone is %d tokens with the protocol, over the context budget of %d; raise the budget in Settings or %s", view.d.Label(portion[0]), n, limit+cursorReplyTokens, llm.EnvContextTokens)
+				// One item larger than the budget: shown cut.
+				size := len(view.d.Text(portion[0])) + len(view.d.Markdown(portion[0]))
+				if view.textLimit > 0 {
+					size = view.textLimit
+				}
+				if size < 64 {
+					return nil, fmt.Errorf("the task and the protocol alone are %d tokens, over the context budget of %d; raise the budget in Settings or %s", n, limit+cursorReplyTokens, llm.EnvContextTokens)
+				}
+				view.textLimit = size * (limit - exchangeTokens) / n * 9 / 10
+				continue
 			}
 			keep := max(1, len(portion)*limit/n-1)
 			if keep >= len(portion) {
@@ -318,7 +333,6 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 	badItems := 0 // item indices or pointers the model gave that are not in the book
 	// The one model turn of every agent, here asking for one JSON action.
 	turner := &stepper{model: model, maxTurns: steps}
-	schema := &llm.JSONSchema{Name: "cursor_action", Schema: ActionSchema}
 	for {
 		t, err := turner.step(ctx, request(), schema)
 		res.Steps, res.Tokens = turner.turns, turner.usage

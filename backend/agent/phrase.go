@@ -925,7 +925,7 @@ func objectOf(in *Intent, ts []tok, peek bool) string {
 	}
 	obj := strings.Join(content, " ")
 	obj = strings.TrimSuffix(strings.TrimSuffix(obj, "'s"), "’s")
-	if in.Exact || !gap && isName(obj) && (capitalised(obj) || !describes(ts, unused)) {
+	if in.Exact || !gap && isName(obj) && (capitalised(obj) || !describes(ts, unused) && !itemNoun(ts, last+1)) {
 		return obj
 	}
 	// A description: the words as written, from the first that is not an
@@ -1001,6 +1001,19 @@ func capitalised(s string) bool {
 		}
 	}
 	return false
+}
+
+// itemNoun: the word at k names items ("paragraphs"): a lower-case word
+// before it is an adjective ("empty paragraphs"), not a phrase to find.
+func itemNoun(ts []tok, k int) bool {
+	if k >= len(ts) || ts[k].quoted || ts[k].punct {
+		return false
+	}
+	switch ts[k].low {
+	case "paragraph", "paragraphs", "passage", "passages", "scene", "scenes", "lines", "line", "items", "sentences", "chapters", "headings":
+		return true
+	}
+	return strings.HasPrefix(ts[k].low, "абзац") || strings.HasPrefix(ts[k].low, "строк") || strings.HasPrefix(ts[k].low, "сцен") || strings.HasPrefix(ts[k].low, "предложени") || strings.HasPrefix(ts[k].low, "заголов")
 }
 
 // describes tells whether the words left around an object describe a passage

@@ -31,6 +31,9 @@ type bookView struct {
 	seen   map[int]bool
 	// maxTokens bounds a portion's items (the context budget); 0: no bound.
 	maxTokens int
+	// textLimit cuts an item's text to this many bytes when one item alone
+	// does not fit the budget; 0: no cut.
+	textLimit int
 }
 
 // itemTokens is a conservative count of the tokens item i takes in a portion:
@@ -310,6 +313,11 @@ func (v *bookView) render(idx []int, more bool) string {
 			pi.Text = v.d.Text(i)
 			if it.Type == document.CodeBlock || it.Type == document.HTML || it.Type == document.TableCell {
 				pi.Markdown = v.d.Markdown(i)
+			}
+			if v.textLimit > 0 && len(pi.Text)+len(pi.Markdown) > v.textLimit {
+				// One item larger than the budget: its beginning, and a note.
+				pi.Text = document.Snippet(pi.Text, v.textLimit/2) + fmt.Sprintf(" [cut to fit the context budget: %d more bytes]", len(pi.Text)-v.textLimit/2)
+				pi.Markdown = ""
 			}
 		}
 		pm.Items = append(pm.Items, pi)

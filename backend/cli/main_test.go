@@ -304,3 +304,28 @@ func TestCLIAgentAndRunCursorAgent(t *testing.T) {
 		t.Fatalf("not understood: %d %s", code, out.String())
 	}
 }
+
+// TestCLIAgentExitsNonZeroWhenNothingWasDone: `waymark agent` exits 1 when the
+// command found or changed nothing (a phrase that is not in the book), as
+// `waymark call` does for a failed tool, and 0 when it did something.
+func TestCLIAgentExitsNonZeroWhenNothingWasDone(t *testing.T) {
+	c := newCLI(t)
+	for _, k := range []struct {
+		cmd  string
+		code int
+		says string
+	}{
+		{`find the first mention of "Zvezdochkin"`, 1, `No mention of`},
+		{"найди первое упоминание «Звёздочкин»", 1, "Упоминаний «Звёздочкин» не найдено"},
+		{`replace "Zvezdochkin" with "Z"`, 1, "does not occur"},
+		{`delete the paragraph with "Zvezdochkin"`, 1, "does not occur"},
+		{`count "Zvezdochkin"`, 1, "does not occur"},
+		{`find the first mention of "Pierre"`, 0, "Pierre stayed."},
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"agent", "--doc", c.doc, "--db", c.db, k.cmd}, nil, &out, &errb)
+		if code != k.code || !strings.Contains(out.String(), k.says) {
+			t.Errorf("%s: exit %d, want %d; %s", k.cmd, code, k.code, out.String())
+		}
+	}
+}

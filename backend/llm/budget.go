@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"net/http"
 	"strings"
@@ -60,14 +61,32 @@ func (c *Client) CountTokens(ctx context.Context, req Request) int {
 		sb.WriteString(t.Name + " " + t.Description + " ")
 		sb.Write(t.Parameters)
 	}
-	if req.JSONSchema != nil {
-		sb.Write(req.JSONSchema.Schema)
+	if js := req.JSONSchema; js != nil {
+		// The response_format as sent, wrapper and all.
+		fmt.Fprintf(&sb, `{"type":"json_schema","json_schema":{"name":%q,"strict":%v,"schema":`, js.Name, js.Strict)
+		sb.Write(js.Schema)
+		sb.WriteString("}}")
 	}
-	n, ok := c.tokenize(ctx, sb.String())
-	if !ok {
-		return est
+	text := sb.String()
+	key := fnv.New64a()
+	_, _ = key.Write([]byte(text))
+	h := key.Sum64()
+	c.countMu.Lock()
+	n, seen := c.counted[h]
+	c.countMu.Unlock()
+	if !seen {
+		var ok bool
+		if n, ok = c.tokenize(ctx, text); !ok {
+			return est
+		}
+		c.tokenized.Add(1)
+		c.countMu.Lock()
+		if len(c.counted) >= 16 {
+			clear(c.counted) // the last few requests are what is asked again
+		}
+		c.counted[h] = n
+		c.countMu.Unlock()
 	}
-	c.tokenized.Add(1)
 	return n + messageOverhead*(len(req.Messages)+len(req.Tools))
 }
 

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -43,6 +44,8 @@ type Client struct {
 	contextTokens int
 	noTokenizer   atomic.Bool
 	tokenized     atomic.Int64
+	countMu       sync.Mutex
+	counted       map[uint64]int // the server's counts of the last requests
 }
 
 var _ Model = (*Client)(nil)
@@ -111,6 +114,7 @@ func NewClient(cfg Config) (*Client, error) {
 		httpClient = defaultHTTPClient()
 	}
 	c.httpClient = httpClient
+	c.counted = map[uint64]int{}
 	opts := []option.RequestOption{
 		option.WithBaseURL(base + "/"),
 		option.WithHTTPClient(httpClient),

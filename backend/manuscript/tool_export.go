@@ -70,23 +70,9 @@ func isManuscript(path, manuscriptPath string) bool {
 }
 
 func export(ctx context.Context, m *Manuscript, format, path, setID string, overwrite bool) (any, error) {
-	if !filepath.IsAbs(path) {
-		return nil, fmt.Errorf("%w for Export: path %q must be absolute (e.g. /home/you/book.html)", tools.ErrInvalidArgs, path)
-	}
-	path = filepath.Clean(path)
-	if path == filepath.Clean(m.Path) {
-		return nil, fmt.Errorf("%w for Export: %s is the manuscript itself; choose another file name", tools.ErrInvalidArgs, path)
-	}
-	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("%w for Export: the folder %s does not exist", tools.ErrInvalidArgs, filepath.Dir(path))
-	}
-	// The manuscript is recognised as a file, not by its name: through a
-	// symbolic link, a linked folder or a hard link it is still refused.
-	if isManuscript(path, m.Path) {
-		return nil, fmt.Errorf("%w for Export: %s is the manuscript itself (the same file under another name); choose another file name", tools.ErrInvalidArgs, path)
-	}
-	if _, err := os.Lstat(path); err == nil && !overwrite {
-		return nil, fmt.Errorf("%w for Export: %s exists; choose another name or pass overwrite: true to replace it", tools.ErrInvalidArgs, path)
+	path, err := exportPath(m, "Export", path, overwrite)
+	if err != nil {
+		return nil, err
 	}
 	title := strings.TrimSuffix(filepath.Base(m.Path), filepath.Ext(m.Path))
 	var src []byte
@@ -158,4 +144,29 @@ func export(ctx context.Context, m *Manuscript, format, path, setID string, over
 		return nil, err
 	}
 	return map[string]any{"path": path, "format": format, "bytes": len(out)}, nil
+}
+
+// exportPath checks the file a tool is to write: an absolute path in an
+// existing folder, not the manuscript (by name, link or inode), and not an
+// existing file unless overwrite. tool names the tool in the error.
+func exportPath(m *Manuscript, tool, path string, overwrite bool) (string, error) {
+	if !filepath.IsAbs(path) {
+		return "", fmt.Errorf("%w for %s: path %q must be absolute (e.g. /home/you/book.html)", tools.ErrInvalidArgs, tool, path)
+	}
+	path = filepath.Clean(path)
+	if path == filepath.Clean(m.Path) {
+		return "", fmt.Errorf("%w for %s: %s is the manuscript itself; choose another file name", tools.ErrInvalidArgs, tool, path)
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("%w for %s: the folder %s does not exist", tools.ErrInvalidArgs, tool, filepath.Dir(path))
+	}
+	// The manuscript is recognised as a file, not by its name: through a
+	// symbolic link, a linked folder or a hard link it is still refused.
+	if isManuscript(path, m.Path) {
+		return "", fmt.Errorf("%w for %s: %s is the manuscript itself (the same file under another name); choose another file name", tools.ErrInvalidArgs, tool, path)
+	}
+	if _, err := os.Lstat(path); err == nil && !overwrite {
+		return "", fmt.Errorf("%w for %s: %s exists; choose another name or pass overwrite: true to replace it", tools.ErrInvalidArgs, tool, path)
+	}
+	return path, nil
 }

@@ -18,6 +18,7 @@ func RegisterTools(r *tools.Registry, ws *Workspace) {
 		replaceTextTool(ws),
 		replaceAllTool(ws),
 		deleteAllTool(ws),
+		charactersTool(ws),
 		insertAfterTool(ws),
 		insertBeforeTool(ws),
 		deleteTool(ws),

@@ -481,3 +481,59 @@ func matchCase(model, s string) string {
 	}
 	return s
 }
+
+// Lemmas returns the dictionary forms (nominative singular for a name) that
+// w is a form of: the entries the dictionary has, else the bases the
+// surname rules or the analogy give. Nil when it knows none.
+func (d *Dictionary) Lemmas(w string, capital bool) []string {
+	if d == nil {
+		return nil
+	}
+	w = norm(w)
+	if !cyrillic(w) || utf8.RuneCountInString(w) < 3 {
+		return nil
+	}
+	var out []string
+	add := func(b string) {
+		for _, x := range out {
+			if x == b {
+				return
+			}
+		}
+		out = append(out, b)
+	}
+	for _, e := range d.words[w] {
+		if e.capital == capital || !capital {
+			add(w)
+		}
+	}
+	for _, a := range d.all {
+		if !strings.HasSuffix(w, a.add) {
+			continue
+		}
+		base := w[:len(w)-len(a.add)] + a.strip
+		if base == w || !a.condOK(base) {
+			continue
+		}
+		if a.flag == surnameFlags {
+			if capital && surnameBase(base) {
+				add(base)
+			}
+			continue
+		}
+		for _, e := range d.words[base] {
+			if strings.Contains(e.flags, a.flag) && (e.capital == capital || !capital) {
+				add(base)
+			}
+		}
+	}
+	if capital && surnameBase(w) {
+		add(w)
+	}
+	if len(out) == 0 && capital {
+		for _, l := range d.guess(w) {
+			add(l.base)
+		}
+	}
+	return out
+}

@@ -459,6 +459,14 @@ func nominative(top string, forms []string, lex *wordforms.Dictionary) string {
 		return f
 	}
 	if len(words) == 1 {
+		// A name without a case ending («Алпатыч» for «Алпатычем»).
+		if st := caseStem(normWord(top)); st != "" {
+			for _, f := range forms {
+				if normWord(f) == st {
+					return f
+				}
+			}
+		}
 		for _, l := range lex.Lemmas(normWord(top), true) {
 			if strings.HasSuffix(l, "ов") || strings.HasSuffix(l, "ев") || strings.HasSuffix(l, "ин") || strings.HasSuffix(l, "ский") {
 				r := []rune(l)

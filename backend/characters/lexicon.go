@@ -39,7 +39,7 @@ func speechVerb(w string) bool { return speech[w] }
 // ("Павловна", "Pavlovna", "Ilarionovich").
 func patronymic(w string) bool {
 	for _, s := range []string{"овна", "овны", "овне", "овну", "овной", "евна", "евны", "евне", "евну", "евной", "ична", "ичны", "ичне", "ичну", "ичной",
-		"ович", "овича", "овичу", "овичем", "евич", "евича", "евичу", "евичем", "ьич", "ьича",
+		"ович", "овича", "овичу", "овичем", "евич", "евича", "евичу", "евичем", "ьич", "ьича", "еич", "еича", "еичу", "еичем",
 		"ovna", "evna", "ovich", "evich", "ichna", "ynich", "inichna", "ilyich", "yevna", "ievna"} {
 		if strings.HasSuffix(w, s) && len([]rune(w)) > len([]rune(s))+2 {
 			return true
@@ -71,7 +71,7 @@ func placePrep(w string, ru bool) bool {
 		return false
 	}
 	switch w {
-	case "in", "from", "near", "through", "into", "across", "toward", "towards":
+	case "in", "from", "near", "through", "into", "across", "toward", "towards", "at":
 		return true
 	}
 	return false
@@ -101,7 +101,21 @@ var stopNames = set(`i god lord christ saviour heaven monday tuesday wednesday t
 	французы французов русские немцы немцев казаки
 	guards revolution hills hill frenchwoman englishwoman russia france england austria prussia europe italy germany sweden spain poland
 	moscow petersburg vienna paris london berlin genoa lucca malta africa asia america
+	majesty highness excellency gutenberg gutenberg-tm project ebook величество величества высочество сиятельство превосходительство
 	россия россии франция франции англия англии австрия австрии пруссия пруссии европа европы италия италии германия германии
 	москва москвы москве петербург петербурга петербурге вена вены париж парижа лондон берлин генуя`)
 
-func stopName(w string) bool { return stopNames[w] || titles[w] }
+func stopName(w string) bool { return stopNames[w] || titles[w] || romanNumeral(w) }
+
+// romanNumeral: "iii", "xiv" (a chapter number written in a sentence).
+func romanNumeral(w string) bool {
+	if w == "" {
+		return false
+	}
+	for _, r := range w {
+		if !strings.ContainsRune("ivxlcdm", r) {
+			return false
+		}
+	}
+	return true
+}

@@ -15,10 +15,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/browser"
-	"github.com/waymark/waymark/backend/cli"
-	"github.com/waymark/waymark/backend/manuscript"
+	"github.com/waymark/waymark/backend/waymark"
 )
 
 // windowAction is what one bound method of the window does: the registry
@@ -60,11 +58,11 @@ var windowActions = map[string]windowAction{
 	"ChooseManuscript":      {Tools: []string{"Outline"}, View: "the native open dialog, then OpenManuscript"},
 	"ChooseSavePath":        {View: "the native save dialog"},
 	// Browser.
-	"BrowserCommand":      {Tools: []string{"browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_list_interactives", "browser_overlay_act", "browser_tabs"}, View: "the number command's own browser tool (agent.Browsing.Parse names it), then the numbering and tabs"},
+	"BrowserCommand":      {Tools: []string{"browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_list_interactives", "browser_overlay_act", "browser_tabs"}, View: "the number command's own browser tool (web.Browsing.Parse names it), then the numbering and tabs"},
 	"BrowserAct":          {Tools: []string{"browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_list_interactives", "browser_overlay_act", "browser_tabs"}},
 	"BrowserAnswerDialog": {Tools: []string{"browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_dialog", "browser_list_interactives", "browser_tabs"}},
 	"BrowserRefresh":      {Tools: []string{"browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_list_interactives", "browser_tabs"}},
-	"BrowserGoal":         {View: "the browser assistant (agent.Assistant) pursues the goal with the registry's browser tools"},
+	"BrowserGoal":         {View: "the browser assistant (web.Assistant) pursues the goal with the registry's browser tools"},
 	"BrowserAnswer":       {View: "answers the assistant's open question"},
 	"BrowserSessionState": {View: "the browser session's history and transcript"},
 	"Stop":                {View: "cancels the running command or goal"},
@@ -84,7 +82,7 @@ var windowActions = map[string]windowAction{
 // an entry, each tool named must be registered, and the tools a method's code
 // names (with the helpers it calls) must be exactly the tools listed.
 func TestWindowActionsAreRegistryTools(t *testing.T) {
-	reg, _ := cli.NewRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, browser.NewSessions(browser.Options{}))
+	reg := waymark.New(waymark.Config{Browser: browser.NewSessions(browser.Options{})}).Registry
 	calls := toolNamesInCode(t, filepath.Join("..", "backend", "desktop"), reg.Names())
 	typ := reflect.TypeFor[*DesktopApp]()
 	bound := map[string]bool{}
@@ -208,7 +206,7 @@ func toolNamesInCode(t *testing.T, dir string, toolNames []string) map[string][]
 // through the generic door (api.tool('Name', …)) in the registry, so a renamed
 // tool cannot leave a button that fails only when pressed.
 func TestWindowToolCallsAreRegistered(t *testing.T) {
-	reg, _ := cli.NewRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, browser.NewSessions(browser.Options{}))
+	reg := waymark.New(waymark.Config{Browser: browser.NewSessions(browser.Options{})}).Registry
 	// Every Svelte file of the frontend, at any depth (the manuscript's
 	// panels are in src/lib/manuscript/).
 	var files []string

@@ -15,11 +15,11 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/waymark/waymark/backend/browser"
-	"github.com/waymark/waymark/backend/cli"
 	"github.com/waymark/waymark/backend/desktop"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
+	"github.com/waymark/waymark/backend/waymark"
 	"github.com/waymark/waymark/frontend"
 )
 
@@ -44,7 +44,7 @@ func runDesktop(opts desktopOptions) error {
 	if err != nil {
 		return fmt.Errorf("embedded user interface: %w", err)
 	}
-	model, err := cli.ChooseModel()
+	model, err := waymark.ChooseModel()
 	if err != nil {
 		return err
 	}
@@ -57,17 +57,17 @@ func runDesktop(opts desktopOptions) error {
 	// The window's browser: a visible Chromium of its own, started by the first
 	// browser tool, with cookies kept in the user's data folder. Settings may
 	// replace it (download folder, banner budgets).
-	first := browser.NewSessions(cli.BrowserOptions(false, true))
-	reg, rt := cli.NewRegistryWith(ws, model, first)
+	first := browser.NewSessions(waymark.BrowserOptions(false, true))
+	w := waymark.New(waymark.Config{WS: ws, Model: model, Browser: first})
 	made := false
 	var wctx context.Context // the window's, from OnStartup
-	app := &DesktopApp{desktop.New(desktop.Config{WS: ws, Reg: reg, RT: rt, EnvModel: envModel,
+	app := &DesktopApp{desktop.New(desktop.Config{Waymark: w, EnvModel: envModel,
 		NewBrowser: func(s desktop.Settings) *browser.Sessions {
 			if !made {
 				made = true
 				first.Close()
 			}
-			return browser.NewSessions(desktop.BrowserOptions(cli.BrowserOptions(false, true), s))
+			return browser.NewSessions(desktop.BrowserOptions(waymark.BrowserOptions(false, true), s))
 		},
 		Emit: func(name string, data any) {
 			if wctx != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/waymark/waymark/app/sample"
 	"github.com/waymark/waymark/backend/cli"
 	"github.com/waymark/waymark/backend/store"
+	"github.com/waymark/waymark/backend/waymark"
 )
 
 func main() {
@@ -70,7 +71,7 @@ func runWindow(args []string) error {
 // samplePath puts the sample manuscript into the user's data folder on first use
 // (never overwriting the author's changes to it) and returns its path.
 func samplePath() (string, error) {
-	base, err := cli.DataDir()
+	base, err := waymark.DataDir()
 	if err != nil {
 		return "", fmt.Errorf("find the data folder for the sample manuscript: %w", err)
 	}

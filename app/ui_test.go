@@ -21,13 +21,12 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/waymark/waymark/app/sample"
-	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/browser"
-	"github.com/waymark/waymark/backend/cli"
 	"github.com/waymark/waymark/backend/desktop"
 	"github.com/waymark/waymark/backend/llm/llmtest"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
+	"github.com/waymark/waymark/backend/waymark"
 )
 
 // The UI tier: the built frontend (frontend/dist) served by a Go test server
@@ -87,12 +86,12 @@ func startUI(t *testing.T, b *rod.Browser, dir, doc, db string) *uiEnv {
 		t.Fatal(err)
 	}
 	first := browser.NewSessions(browser.Options{Headless: true})
-	reg, rt := cli.NewRegistryWith(ws, agent.Builtin{}, first)
+	w := waymark.New(waymark.Config{WS: ws, Browser: first})
 	bs, err := newBindingServer(os.DirFS(dist))
 	if err != nil {
 		t.Fatal(err)
 	}
-	app := &DesktopApp{desktop.New(desktop.Config{WS: ws, Reg: reg, RT: rt, Emit: bs.broadcast, NewBrowser: func(s desktop.Settings) *browser.Sessions {
+	app := &DesktopApp{desktop.New(desktop.Config{Waymark: w, Emit: bs.broadcast, NewBrowser: func(s desktop.Settings) *browser.Sessions {
 		return browser.NewSessions(desktop.BrowserOptions(browser.Options{Headless: true, ScreenshotDir: dir, DownloadDir: filepath.Join(dir, "downloads")}, s))
 	}})}
 	bs.app = app

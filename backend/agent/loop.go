@@ -1,3 +1,6 @@
+// Package agent is the engine under Waymark's agents (the author's, in
+// package author, and the web ones, in package web): the execution loop of
+// SPEC §4 and the one model turn every agent takes (Stepper).
 package agent
 
 import (
@@ -144,12 +147,13 @@ type saved struct {
 	State map[string]json.RawMessage `json:"state"`
 }
 
-const statePrefix = "†state."
+// StatePrefix starts a reference to a value in State ("†state.name").
+const StatePrefix = "†state."
 
-// noWallLimit is the wall-time limit of the command agent and the browser
+// NoWallLimit is the wall-time limit of the command agent and the browser
 // assistant: none of their own (a slow local model may read a whole book, a
 // user may take minutes to answer); the caller's context (Stop) ends them.
-const noWallLimit = 1 << 62
+const NoWallLimit = 1 << 62
 
 func (l *Loop) limits() Limits {
 	lim := l.Limits
@@ -217,8 +221,8 @@ func (l *Loop) Run(ctx context.Context, session string, msgs []LoopMessage) (Loo
 			}
 			plan = &p
 		}
-		if m.Kind == KindData && strings.HasPrefix(m.Path, statePrefix) {
-			res.State[strings.TrimPrefix(m.Path, statePrefix)] = m.Data
+		if m.Kind == KindData && strings.HasPrefix(m.Path, StatePrefix) {
+			res.State[strings.TrimPrefix(m.Path, StatePrefix)] = m.Data
 		}
 	}
 	key := "loop:" + session
@@ -258,9 +262,9 @@ func (l *Loop) Run(ctx context.Context, session string, msgs []LoopMessage) (Loo
 			return res, nil
 		}
 		req := l.request(msgs, plan, res.State, errs, thoughts, res.Turns == 0)
-		t, err := st.step(ctx, append(req, convo...), nil)
-		res.Turns, res.Tokens = st.turns, st.usage.TotalTokens
-		var lerr *limitError
+		t, err := st.Step(ctx, append(req, convo...), nil)
+		res.Turns, res.Tokens = st.Turns, st.Usage.TotalTokens
+		var lerr *LimitError
 		switch {
 		case errors.As(err, &lerr):
 			res.Stopped = lerr.msg
@@ -321,7 +325,7 @@ func (l *Loop) Run(ctx context.Context, session string, msgs []LoopMessage) (Loo
 					res.Stopped = fmt.Sprintf("step limit reached (%d)", lim.Steps)
 					return res, nil
 				}
-				args, meta, err := splitMeta(c.Arguments)
+				args, meta, err := SplitMeta(c.Arguments)
 				if err != nil {
 					fail(i, fmt.Sprintf("%s: %v", c.Name, err))
 					continue
@@ -430,7 +434,7 @@ func (l *Loop) Run(ctx context.Context, session string, msgs []LoopMessage) (Loo
 			}
 			if len(waiting) == len(pending) {
 				for _, i := range waiting {
-					args, _, _ := splitMeta(t.Calls[i].Arguments)
+					args, _, _ := SplitMeta(t.Calls[i].Arguments)
 					_, missing := resolveRefs(args, res.State)
 					fail(i, fmt.Sprintf("%s waits for %s, which nothing produced", t.Calls[i].Name, missing))
 				}
@@ -456,7 +460,7 @@ func (l *Loop) Run(ctx context.Context, session string, msgs []LoopMessage) (Loo
 }
 
 // stepper is the model turn of this loop: the offered tools and the limits.
-func (l *Loop) stepper(lim Limits) *stepper {
+func (l *Loop) stepper(lim Limits) *Stepper {
 	var specs []llm.ToolSpec
 	for _, t := range l.Reg.Tools() {
 		if l.offered(t.Name) {
@@ -472,7 +476,7 @@ func (l *Loop) stepper(lim Limits) *stepper {
 		specs = append(specs, llm.ToolSpec{Name: lt.Name, Description: lt.Description + " (latent: put the result in _output)",
 			Parameters: json.RawMessage(`{"type":"object","properties":{"_output":` + string(orAny(lt.Output)) + `,"_outputPath":{"type":"string"}},"required":["_output"]}`)})
 	}
-	return &stepper{model: l.Model, tools: specs, one: l.OnePerStep, maxTurns: lim.Turns, maxTokens: lim.Tokens}
+	return &Stepper{Model: l.Model, Tools: specs, One: l.OnePerStep, MaxTurns: lim.Turns, MaxTokens: lim.Tokens}
 }
 
 func (l *Loop) pause(ctx context.Context) error {
@@ -525,7 +529,7 @@ func (l *Loop) request(msgs []LoopMessage, plan *Plan, state map[string]json.Raw
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		out = append(out, llm.Message{Role: "user", Content: fmt.Sprintf("Data %s%s = %s", statePrefix, k, state[k])})
+		out = append(out, llm.Message{Role: "user", Content: fmt.Sprintf("Data %s%s = %s", StatePrefix, k, state[k])})
 	}
 	for _, t := range thoughts {
 		out = append(out, llm.Message{Role: "assistant", Content: "Thought: " + t})
@@ -561,14 +565,14 @@ func (l *Loop) latent(name string) *LatentTool {
 // dataflow graph of Activities, asks for approval, then runs it in dependency order.
 func (l *Loop) runLazy(ctx context.Context, plan *Plan, msgs []LoopMessage, res LoopResult) (LoopResult, error) {
 	if len(plan.Steps) == 0 {
-		steps, turns, tokens, err := l.draftPlan(ctx, msgs, plan, res.State)
+		steps, turns, tokens, err := l.DraftPlan(ctx, msgs, plan, res.State)
 		res.Turns, res.Tokens = turns, tokens
 		if err != nil {
 			return res, err
 		}
 		plan.Steps = steps
 	}
-	order, err := l.validatePlan(plan.Steps, res.State)
+	order, err := l.ValidatePlan(plan.Steps, res.State)
 	if err != nil {
 		return res, err
 	}
@@ -586,14 +590,14 @@ func (l *Loop) runLazy(ctx context.Context, plan *Plan, msgs []LoopMessage, res 
 		return res, nil
 	case Edit:
 		plan.Steps = edited.Steps
-		if order, err = l.validatePlan(plan.Steps, res.State); err != nil {
+		if order, err = l.ValidatePlan(plan.Steps, res.State); err != nil {
 			return res, fmt.Errorf("edited plan: %w", err)
 		}
 	case Approve:
 	default:
 		return res, fmt.Errorf("unknown plan decision %q: use approve, edit or reject", dec)
 	}
-	res, err = l.runSteps(ctx, plan.Steps, order, res)
+	res, err = l.RunSteps(ctx, plan.Steps, order, res)
 	if err != nil || res.Stopped != "" {
 		return res, err
 	}
@@ -601,11 +605,11 @@ func (l *Loop) runLazy(ctx context.Context, plan *Plan, msgs []LoopMessage, res 
 	return res, nil
 }
 
-// runSteps runs a validated plan's steps in order; the first failure stops it.
-func (l *Loop) runSteps(ctx context.Context, steps []PlanStep, order []int, res LoopResult) (LoopResult, error) {
+// RunSteps runs a validated plan's steps in order; the first failure stops it.
+func (l *Loop) RunSteps(ctx context.Context, steps []PlanStep, order []int, res LoopResult) (LoopResult, error) {
 	for _, i := range order {
 		st := steps[i]
-		args, meta, err := splitMeta(st.Args)
+		args, meta, err := SplitMeta(st.Args)
 		if err != nil {
 			return res, fmt.Errorf("step %s: %w", st.ID, err)
 		}
@@ -632,27 +636,27 @@ func (l *Loop) runSteps(ctx context.Context, steps []PlanStep, order []int, res 
 // planSchema is the JSON a model's lazy plan must be.
 const planSchema = `{"type":"object","properties":{"steps":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"tool":{"type":"string"},"args":{"type":"object"},"outputPath":{"type":"string"},"say":{"type":"string"}},"required":["id","tool","args"]}}},"required":["steps"]}`
 
-// draftPlan asks the model, through the loop's model turn, for a lazy plan: a
+// DraftPlan asks the model, through the loop's model turn, for a lazy plan: a
 // declarative dataflow graph, nothing executed (no tools are offered).
-func (l *Loop) draftPlan(ctx context.Context, msgs []LoopMessage, plan *Plan, state map[string]json.RawMessage) ([]PlanStep, int, int, error) {
+func (l *Loop) DraftPlan(ctx context.Context, msgs []LoopMessage, plan *Plan, state map[string]json.RawMessage) ([]PlanStep, int, int, error) {
 	st := l.stepper(l.limits())
 	req := l.request(msgs, plan, state, nil, nil, true)
 	var names []string
-	for _, t := range st.tools {
+	for _, t := range st.Tools {
 		if l.latent(t.Name) == nil && !l.extra(t.Name) {
 			names = append(names, t.Name)
 		}
 	}
 	req = append(req, llm.Message{Role: "user", Content: `Lazy mode: do not execute anything. Reply with only the plan as JSON: {"steps":[{"id":"s1","tool":"Find","args":{...},"outputPath":"†state.x","say":"what the step does, in the user's words"}, ...]}; arguments may reference other steps' outputs as "†state.x". Tools: ` + strings.Join(names, ", ") + "."})
-	t, err := st.step(ctx, req, &llm.JSONSchema{Name: "plan", Schema: json.RawMessage(planSchema)})
+	t, err := st.Step(ctx, req, &llm.JSONSchema{Name: "plan", Schema: json.RawMessage(planSchema)})
 	if err != nil {
-		return nil, st.turns, st.usage.TotalTokens, fmt.Errorf("lazy plan: the model failed: %w", err)
+		return nil, st.Turns, st.Usage.TotalTokens, fmt.Errorf("lazy plan: the model failed: %w", err)
 	}
 	var p Plan
 	if err := json.Unmarshal([]byte(stripFence(t.Raw)), &p); err != nil {
-		return nil, st.turns, st.usage.TotalTokens, fmt.Errorf("lazy plan: the model's plan is not JSON {\"steps\":[…]}: %v", err)
+		return nil, st.Turns, st.Usage.TotalTokens, fmt.Errorf("lazy plan: the model's plan is not JSON {\"steps\":[…]}: %v", err)
 	}
-	return p.Steps, st.turns, st.usage.TotalTokens, nil
+	return p.Steps, st.Turns, st.Usage.TotalTokens, nil
 }
 
 // stripFence takes a JSON answer out of a ``` fence, which small models add.
@@ -666,9 +670,9 @@ func stripFence(s string) string {
 	return strings.TrimSpace(s)
 }
 
-// validatePlan checks tools, ids, output paths and references, and returns a
+// ValidatePlan checks tools, ids, output paths and references, and returns a
 // dependency order; a cycle or a dangling reference is an error naming the steps.
-func (l *Loop) validatePlan(steps []PlanStep, state map[string]json.RawMessage) ([]int, error) {
+func (l *Loop) ValidatePlan(steps []PlanStep, state map[string]json.RawMessage) ([]int, error) {
 	if len(steps) == 0 {
 		return nil, errors.New("the plan has no steps")
 	}
@@ -688,15 +692,15 @@ func (l *Loop) validatePlan(steps []PlanStep, state map[string]json.RawMessage) 
 	}
 	deps := make([][]int, len(steps))
 	for i, s := range steps {
-		args, _, err := splitMeta(s.Args)
+		args, _, err := SplitMeta(s.Args)
 		if err != nil {
 			return nil, fmt.Errorf("plan step %s: %w", s.ID, err)
 		}
-		for _, ref := range refsIn(args) {
+		for _, ref := range RefsIn(args) {
 			if j, ok := producer[ref]; ok {
 				deps[i] = append(deps[i], j)
 			} else if _, ok := state[ref]; !ok {
-				return nil, fmt.Errorf("plan step %s references %s%s, which no step produces", s.ID, statePrefix, ref)
+				return nil, fmt.Errorf("plan step %s references %s%s, which no step produces", s.ID, StatePrefix, ref)
 			}
 		}
 	}
@@ -737,8 +741,8 @@ func (l *Loop) validatePlan(steps []PlanStep, state map[string]json.RawMessage) 
 	return order, nil
 }
 
-// splitMeta separates underscore meta properties from arguments.
-func splitMeta(raw json.RawMessage) (map[string]json.RawMessage, map[string]json.RawMessage, error) {
+// SplitMeta separates underscore meta properties from arguments.
+func SplitMeta(raw json.RawMessage) (map[string]json.RawMessage, map[string]json.RawMessage, error) {
 	args := map[string]json.RawMessage{}
 	meta := map[string]json.RawMessage{}
 	if len(raw) == 0 {
@@ -769,8 +773,8 @@ func paths(out string) []string {
 	var ps []string
 	for _, p := range strings.Split(out, "||") {
 		p = strings.TrimSpace(p)
-		if strings.HasPrefix(p, statePrefix) {
-			ps = append(ps, strings.TrimPrefix(p, statePrefix))
+		if strings.HasPrefix(p, StatePrefix) {
+			ps = append(ps, strings.TrimPrefix(p, StatePrefix))
 		}
 	}
 	return ps
@@ -785,7 +789,7 @@ func writePath(state map[string]json.RawMessage, out string, v json.RawMessage, 
 	}
 	chosen := ps[0]
 	if branch != "" {
-		b := strings.TrimPrefix(branch, statePrefix)
+		b := strings.TrimPrefix(branch, StatePrefix)
 		found := false
 		for _, p := range ps {
 			if p == b {
@@ -815,8 +819,8 @@ func resolveRefs(args map[string]json.RawMessage, state map[string]json.RawMessa
 	out := map[string]json.RawMessage{}
 	for k, v := range args {
 		var s string
-		if json.Unmarshal(v, &s) == nil && strings.HasPrefix(s, statePrefix) {
-			path := strings.TrimPrefix(s, statePrefix)
+		if json.Unmarshal(v, &s) == nil && strings.HasPrefix(s, StatePrefix) {
+			path := strings.TrimPrefix(s, StatePrefix)
 			val, ok := lookup(state, path)
 			if !ok {
 				return nil, s
@@ -851,12 +855,14 @@ func lookup(state map[string]json.RawMessage, path string) (json.RawMessage, boo
 	return nil, false
 }
 
-func refsIn(args map[string]json.RawMessage) []string {
+// RefsIn lists the State values the arguments reference (their first path
+// segment).
+func RefsIn(args map[string]json.RawMessage) []string {
 	var refs []string
 	for _, v := range args {
 		var s string
-		if json.Unmarshal(v, &s) == nil && strings.HasPrefix(s, statePrefix) {
-			p := strings.TrimPrefix(s, statePrefix)
+		if json.Unmarshal(v, &s) == nil && strings.HasPrefix(s, StatePrefix) {
+			p := strings.TrimPrefix(s, StatePrefix)
 			refs = append(refs, strings.SplitN(p, ".", 2)[0])
 		}
 	}
@@ -869,9 +875,9 @@ func scoped(meta map[string]json.RawMessage, state map[string]json.RawMessage) [
 	_ = json.Unmarshal(meta["_scopes"], &scopes)
 	var out []tools.Message
 	for _, s := range scopes {
-		p := strings.TrimPrefix(s, statePrefix)
+		p := strings.TrimPrefix(s, StatePrefix)
 		if v, ok := lookup(state, p); ok {
-			out = append(out, tools.Message{Kind: KindData, Path: statePrefix + p, Data: v})
+			out = append(out, tools.Message{Kind: KindData, Path: StatePrefix + p, Data: v})
 		}
 	}
 	return out

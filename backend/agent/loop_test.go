@@ -94,7 +94,7 @@ func TestLoopEager(t *testing.T) {
 		}
 		return llmtest.Text("unexpected")
 	})))
-	l := &Loop{Reg: f.reg, Model: clientFor(t, srv.URL()), Store: f.st, Latent: []LatentTool{{Name: "think"}, {Name: "guess"}}}
+	l := &Loop{Reg: f.reg, Model: llmtest.Client(t, srv.URL()), Store: f.st, Latent: []LatentTool{{Name: "think"}, {Name: "guess"}}}
 	res, err := l.Run(context.Background(), "s1", []LoopMessage{{Kind: KindUser, Text: "double 2 twice"}, {Kind: KindPlan, Plan: &Plan{Mode: "eager"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func TestLoopEager(t *testing.T) {
 		}
 		return llmtest.Text("forgot")
 	}))
-	l2 := &Loop{Reg: f.reg, Model: clientFor(t, srv2.URL()), Store: f.st}
+	l2 := &Loop{Reg: f.reg, Model: llmtest.Client(t, srv2.URL()), Store: f.st}
 	res2, err := l2.Run(context.Background(), "s1", []LoopMessage{{Kind: KindUser, Text: "what was b?"}, {Kind: KindPlan}})
 	if err != nil || res2.Solution != "remembered" {
 		t.Fatalf("persisted state: %+v %v", res2, err)
@@ -144,7 +144,7 @@ func TestLoopEager(t *testing.T) {
 func TestLoopLimitsAndLazy(t *testing.T) {
 	f := newLoopFixture(t)
 	srv := llmtest.New(t, llmtest.Repeat(llmtest.ToolCalls(call("Double", map[string]any{"x": 1, "_outputPath": "†state.a"}))))
-	l := &Loop{Reg: f.reg, Model: clientFor(t, srv.URL()), Limits: Limits{Turns: 3}}
+	l := &Loop{Reg: f.reg, Model: llmtest.Client(t, srv.URL()), Limits: Limits{Turns: 3}}
 	res, err := l.Run(context.Background(), "", []LoopMessage{{Kind: KindUser, Text: "loop forever"}})
 	if err != nil || res.Stopped != "turn limit reached (3)" {
 		t.Fatalf("turn limit: %+v %v", res, err)
@@ -171,7 +171,7 @@ func TestLoopLimitsAndLazy(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			srv := llmtest.New(t, llmtest.Text(c.plan))
 			var shown Plan
-			l := &Loop{Reg: f.reg, Model: clientFor(t, srv.URL()), ApprovePlan: func(ctx context.Context, p Plan) (Decision, Plan, error) {
+			l := &Loop{Reg: f.reg, Model: llmtest.Client(t, srv.URL()), ApprovePlan: func(ctx context.Context, p Plan) (Decision, Plan, error) {
 				shown = p
 				var e Plan
 				_ = json.Unmarshal([]byte(c.edit), &e)

@@ -2,80 +2,91 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/waymark/waymark/backend/llm"
 )
 
-// stepper is the one model turn of every agent in this package (the SPEC §4
+// ErrNeedsModel is the built-in engine saying plainly that a task needs
+// understanding it does not have.
+var ErrNeedsModel = errors.New("needs a model server")
+
+// Stepper is the one model turn of every agent in this package (the SPEC §4
 // loop, which the command agent and the browser assistant run on, and the
 // cursor sub-agent's one-JSON-action protocol): it builds the request, calls
 // the model, accepts native tool calls or the text fallback
 // ("function_call: name=… args={…}"), marks the calls of tools that were not
 // offered, keeps only the first call when the seed asks for one tool per
 // step, and enforces the turn and token limits and cancellation.
-type stepper struct {
-	model llm.Model
-	// tools are the tools offered; a call of any other is marked not offered.
-	tools []llm.ToolSpec
-	// one keeps only the first call of a turn (SPEC §5: one tool per step).
-	one bool
-	// maxTurns and maxTokens bound the run (0: no bound).
-	maxTurns, maxTokens int
+type Stepper struct {
+	Model llm.Model
+	// Tools are the tools offered; a call of any other is marked not offered.
+	Tools []llm.ToolSpec
+	// One keeps only the first call of a turn (SPEC §5: one tool per step).
+	One bool
+	// MaxTurns and MaxTokens bound the run (0: no bound).
+	MaxTurns, MaxTokens int
 
-	turns int
-	usage llm.Usage
+	// Turns and Usage count what the turns so far took.
+	Turns int
+	Usage llm.Usage
 }
 
-// stepCall is one call the model made in a turn.
-type stepCall struct {
+// StepCall is one call the model made in a turn.
+type StepCall struct {
 	llm.ToolCall
 	// Offered is false for a tool the model was not offered: it must not run.
 	Offered bool
 }
 
-// turn is what one model turn produced.
-type turn struct {
+// Turn is what one model turn produced.
+type Turn struct {
 	// Raw is the model's whole text; Text is it without a text-fallback call
 	// (the progress line a user hears).
 	Raw, Text string
-	Calls     []stepCall
+	Calls     []StepCall
 	// Dropped counts the calls beyond the first, with one tool per step.
 	Dropped int
 }
 
-// limitError says which limit stopped a run; it is not a failure of the model.
-type limitError struct{ msg string }
+// LimitError says which limit stopped a run; it is not a failure of the model.
+type LimitError struct{ msg string }
 
-func (e *limitError) Error() string { return e.msg }
+func (e *LimitError) Error() string { return e.msg }
 
-// step runs one model turn on msgs; schema asks for one JSON document instead
+// JSONReplyTokens is the answer a turn asking for one JSON document (the
+// cursor sub-agent's action) may take, and the room its request leaves for
+// it in the model's context budget.
+const JSONReplyTokens = 512
+
+// Step runs one model turn on msgs; schema asks for one JSON document instead
 // of tool calls (the cursor sub-agent).
-func (s *stepper) step(ctx context.Context, msgs []llm.Message, schema *llm.JSONSchema) (turn, error) {
+func (s *Stepper) Step(ctx context.Context, msgs []llm.Message, schema *llm.JSONSchema) (Turn, error) {
 	if err := ctx.Err(); err != nil {
-		return turn{}, err
+		return Turn{}, err
 	}
-	if s.maxTurns > 0 && s.turns >= s.maxTurns {
-		return turn{}, &limitError{fmt.Sprintf("turn limit reached (%d)", s.maxTurns)}
+	if s.MaxTurns > 0 && s.Turns >= s.MaxTurns {
+		return Turn{}, &LimitError{fmt.Sprintf("turn limit reached (%d)", s.MaxTurns)}
 	}
-	s.turns++
+	s.Turns++
 	req := llm.Request{Messages: msgs, JSONSchema: schema}
 	if schema != nil {
-		req.MaxTokens = cursorReplyTokens // one JSON action
+		req.MaxTokens = JSONReplyTokens // one JSON document
 	}
 	if schema == nil {
-		req.Tools = s.tools
+		req.Tools = s.Tools
 	}
-	resp, err := s.model.Complete(ctx, req)
-	s.usage.PromptTokens += resp.Usage.PromptTokens
-	s.usage.CompletionTokens += resp.Usage.CompletionTokens
-	s.usage.TotalTokens += resp.Usage.TotalTokens
-	s.usage.Estimated = s.usage.Estimated || resp.Usage.Estimated
+	resp, err := s.Model.Complete(ctx, req)
+	s.Usage.PromptTokens += resp.Usage.PromptTokens
+	s.Usage.CompletionTokens += resp.Usage.CompletionTokens
+	s.Usage.TotalTokens += resp.Usage.TotalTokens
+	s.Usage.Estimated = s.Usage.Estimated || resp.Usage.Estimated
 	if err != nil {
-		return turn{Raw: resp.Content}, err
+		return Turn{Raw: resp.Content}, err
 	}
-	t := turn{Raw: resp.Content, Text: resp.Content}
+	t := Turn{Raw: resp.Content, Text: resp.Content}
 	calls := resp.ToolCalls
 	if len(calls) == 0 && len(req.Tools) > 0 {
 		if tc, ok := llm.ParseTextToolCall(resp.Content); ok {
@@ -85,22 +96,22 @@ func (s *stepper) step(ctx context.Context, msgs []llm.Message, schema *llm.JSON
 			}
 		}
 	}
-	if s.one && len(calls) > 1 {
+	if s.One && len(calls) > 1 {
 		t.Dropped = len(calls) - 1
 		calls = calls[:1]
 	}
 	for _, c := range calls {
-		t.Calls = append(t.Calls, stepCall{ToolCall: c, Offered: s.offers(c.Name)})
+		t.Calls = append(t.Calls, StepCall{ToolCall: c, Offered: s.offers(c.Name)})
 	}
 	t.Text = strings.TrimSpace(t.Text)
-	if s.maxTokens > 0 && s.usage.TotalTokens > s.maxTokens {
-		return t, &limitError{fmt.Sprintf("token limit reached (%d > %d)", s.usage.TotalTokens, s.maxTokens)}
+	if s.MaxTokens > 0 && s.Usage.TotalTokens > s.MaxTokens {
+		return t, &LimitError{fmt.Sprintf("token limit reached (%d > %d)", s.Usage.TotalTokens, s.MaxTokens)}
 	}
 	return t, nil
 }
 
-func (s *stepper) offers(name string) bool {
-	for _, t := range s.tools {
+func (s *Stepper) offers(name string) bool {
+	for _, t := range s.Tools {
 		if t.Name == name {
 			return true
 		}
@@ -109,16 +120,16 @@ func (s *stepper) offers(name string) bool {
 }
 
 // offered lists the names of the offered tools, for an error the model reads.
-func (s *stepper) offered() string {
-	names := make([]string, len(s.tools))
-	for i, t := range s.tools {
+func (s *Stepper) offered() string {
+	names := make([]string, len(s.Tools))
+	for i, t := range s.Tools {
 		names[i] = t.Name
 	}
 	return strings.Join(names, ", ")
 }
 
 // calls returns the turn's calls as the model made them.
-func (t turn) calls() []llm.ToolCall {
+func (t Turn) calls() []llm.ToolCall {
 	out := make([]llm.ToolCall, len(t.Calls))
 	for i, c := range t.Calls {
 		out[i] = c.ToolCall

@@ -6,16 +6,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
+	"github.com/waymark/waymark/backend/agent/web"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/llm"
-	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/tools"
+	"github.com/waymark/waymark/backend/waymark"
 )
 
 // runBrowse is `waymark browse [--headless] [URL]`: the terminal loop on a
@@ -32,35 +31,18 @@ func runBrowse(ctx context.Context, args []string, in io.Reader, out io.Writer) 
 	if len(f.Positional) == 1 {
 		start = f.Positional[0]
 	}
-	model, err := ChooseModel()
+	model, err := waymark.ChooseModel()
 	if err != nil {
 		return err
 	}
-	opts := BrowserOptions(f.Headless, true)
+	opts := waymark.BrowserOptions(f.Headless, true)
 	if opts.Headless && !f.Headless {
 		fmt.Fprintln(out, "No display found: the browser runs without a window.")
 	}
 	ss := browser.NewSessions(opts)
 	defer ss.Close()
-	reg, _ := NewRegistryWith(manuscript.NewWorkspace(nil), model, ss)
+	reg := waymark.New(waymark.Config{Model: model, Browser: ss}).Registry
 	return browseLoop(ctx, reg, model, start, in, out)
-}
-
-// BrowserOptions are the browser settings of the CLI: a window unless headless
-// is asked for or there is no display to show it on; keepProfile keeps cookies
-// and logins in the user's data folder (only one process can use it at a time,
-// so only the interactive browse loop asks for it).
-func BrowserOptions(headless, keepProfile bool) browser.Options {
-	o := browser.Options{Headless: headless || (os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "")}
-	if keepProfile {
-		if dir, err := DataDir(); err == nil {
-			o.ProfileDir = filepath.Join(dir, "chromium-profile")
-		}
-	}
-	if u := os.Getenv("WAYMARK_BROWSER_URL"); u != "" {
-		o.ControlURL = u
-	}
-	return o
 }
 
 // browseLoop is the terminal loop of `waymark browse`: a number command or a goal
@@ -70,9 +52,9 @@ func browseLoop(ctx context.Context, reg *tools.Registry, model llm.Model, start
 	lines := bufio.NewScanner(in)
 	lines.Buffer(make([]byte, 64*1024), 1<<20)
 	say := func(format string, a ...any) { fmt.Fprintf(out, format+"\n", a...) }
-	var state agent.Browsing
-	var run func(step agent.BrowseStep)
-	run = func(step agent.BrowseStep) {
+	var state web.Browsing
+	var run func(step web.BrowseStep)
+	run = func(step web.BrowseStep) {
 		say("%s", step.Say)
 		if step.Tool == "" {
 			return
@@ -82,13 +64,13 @@ func browseLoop(ctx context.Context, reg *tools.Registry, model llm.Model, start
 		// names is theirs (the assistant's goals get no such grant).
 		res, err := reg.Call(browser.WithGrant(ctx, browser.Grant{User: true}), tools.Call{Name: step.Tool, Args: b}, tools.Context{})
 		if err != nil {
-			say("Error: %s", agent.Spoken(err.Error()))
+			say("Error: %s", web.Spoken(err.Error()))
 			return
 		}
 		state.Observe(step, res)
-		say("%s", agent.RenderResult(step.Tool, res))
+		say("%s", web.RenderResult(step.Tool, res))
 		// A JavaScript dialog is the user's to answer, never Waymark's.
-		if d := agent.OpenDialog(res); d != nil {
+		if d := web.OpenDialog(res); d != nil {
 			say("The page asks (%s): %s", d.Type, d.Message)
 			args := map[string]any{}
 			switch d.Type {
@@ -112,14 +94,14 @@ func browseLoop(ctx context.Context, reg *tools.Registry, model llm.Model, start
 				lines.Scan()
 				args["accept"] = isYes(lines.Text())
 			}
-			run(agent.BrowseStep{Tool: "browser_dialog", Args: args, Say: "Answering the page."})
+			run(web.BrowseStep{Tool: "browser_dialog", Args: args, Say: "Answering the page."})
 		}
 	}
 	if startURL != "" {
-		run(agent.BrowseStep{Tool: "browser_navigate", Args: map[string]any{"url": startURL}, Say: "Opening " + startURL + "."})
+		run(web.BrowseStep{Tool: "browser_navigate", Args: map[string]any{"url": startURL}, Say: "Opening " + startURL + "."})
 	}
 	say("Ready. Type a number command (list, click 5, type 3 hello, press Enter, read page), or a goal. Say help for the commands; quit ends.")
-	_, builtin := model.(agent.Builtin)
+	_, builtin := model.(author.Builtin)
 	for {
 		fmt.Fprint(out, "> ")
 		if !lines.Scan() {
@@ -143,7 +125,7 @@ func browseLoop(ctx context.Context, reg *tools.Registry, model llm.Model, start
 			say("%v", err)
 			continue
 		}
-		a := &agent.Assistant{Reg: reg, Model: model, Progress: func(l string) { say("%s", l) },
+		a := &web.Assistant{Reg: reg, Model: model, Progress: func(l string) { say("%s", l) },
 			AskTimeout: 5 * time.Minute,
 			Ask: func(ctx context.Context, q string) (string, error) {
 				say("Question: %s", q)

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/waymark/waymark/backend/testenv"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -16,10 +15,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
+	"github.com/waymark/waymark/backend/testenv"
+	"github.com/waymark/waymark/backend/waymark"
+
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/browser/browsertest"
-	"github.com/waymark/waymark/backend/manuscript"
 )
 
 // listener drives `waymark browse` as a blind user does: one command, then
@@ -45,11 +46,11 @@ func startListener(t *testing.T, start string) *listener {
 	t.Helper()
 	ss := browser.NewSessions(browser.Options{Headless: true, ScreenshotDir: t.TempDir(), DownloadDir: t.TempDir()})
 	t.Cleanup(func() { _ = ss.Close() })
-	reg, _ := NewRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, ss)
+	reg := waymark.New(waymark.Config{Browser: ss}).Registry
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	r, w := io.Pipe()
 	l := &listener{t: t, in: w, done: make(chan error, 1)}
-	go func() { l.done <- browseLoop(ctx, reg, agent.Builtin{}, start, r, l) }()
+	go func() { l.done <- browseLoop(ctx, reg, author.Builtin{}, start, r, l) }()
 	t.Cleanup(func() {
 		_ = w.Close()
 		<-l.done

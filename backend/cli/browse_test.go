@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
 	"github.com/waymark/waymark/backend/browser"
-	"github.com/waymark/waymark/backend/manuscript"
+	"github.com/waymark/waymark/backend/waymark"
 )
 
 const browsePage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Weather</title></head>
@@ -31,12 +31,12 @@ func TestBrowseLoopByNumbers(t *testing.T) {
 	defer srv.Close()
 	ss := browser.NewSessions(browser.Options{Headless: true, ScreenshotDir: t.TempDir()})
 	defer ss.Close()
-	reg, _ := NewRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, ss)
+	reg := waymark.New(waymark.Config{Browser: ss}).Registry
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	in := strings.NewReader("list\ntype 1 Kazan\nclick 2\nno\nread page\nsummarise my mail\nquit\n")
 	var out strings.Builder
-	if err := browseLoop(ctx, reg, agent.Builtin{}, srv.URL, in, &out); err != nil {
+	if err := browseLoop(ctx, reg, author.Builtin{}, srv.URL, in, &out); err != nil {
 		t.Fatalf("browse loop: %v", err)
 	}
 	got := out.String()

@@ -15,12 +15,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/manuscript"
 	mcpserver "github.com/waymark/waymark/backend/mcp"
 	"github.com/waymark/waymark/backend/store"
 	"github.com/waymark/waymark/backend/tools"
+	"github.com/waymark/waymark/backend/waymark"
 )
 
 // Usage is the help text of the waymark command.
@@ -236,15 +237,15 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	defer st.Close()
 	ws := manuscript.NewWorkspace(st)
 	ws.MaxSize = f.MaxSize
-	model, err := ChooseModel()
+	model, err := waymark.ChooseModel()
 	if err != nil {
 		return fail(err)
 	}
 	// A browser tool gets a browser for this one process: it starts on the call
 	// and closes when the call's result is printed.
-	ss := browser.NewSessions(BrowserOptions(f.Headless, false))
+	ss := browser.NewSessions(waymark.BrowserOptions(f.Headless, false))
 	defer ss.Close()
-	reg, _ := NewRegistryWith(ws, model, ss)
+	reg := waymark.New(waymark.Config{WS: ws, Model: model, Browser: ss}).Registry
 	if _, ok := reg.Get(name); !ok {
 		return fail(fmt.Errorf("%w %q; known tools: %s", tools.ErrUnknownTool, name, strings.Join(reg.Names(), ", ")))
 	}
@@ -271,7 +272,7 @@ func runTools(args []string, stdout io.Writer) error {
 	if len(f.Positional) > 0 {
 		return UsageError{"tools takes no arguments"}
 	}
-	reg, _ := NewRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, browser.NewSessions(browser.Options{}))
+	reg := waymark.New(waymark.Config{Browser: browser.NewSessions(browser.Options{})}).Registry
 	type entry struct {
 		Name        string          `json:"name"`
 		Description string          `json:"description"`
@@ -305,7 +306,7 @@ func runMCP(ctx context.Context, args []string) error {
 	// An MCP client reaches local files (file: addresses, uploads) only
 	// inside what the user named in the server's command line.
 	grant := browser.Grant{Files: f.AllowFiles}
-	bopts := BrowserOptions(f.Headless, false)
+	bopts := waymark.BrowserOptions(f.Headless, false)
 	st, err := OpenStore(f.DB)
 	if err != nil {
 		return err
@@ -318,7 +319,7 @@ func runMCP(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	model, err := ChooseModel()
+	model, err := waymark.ChooseModel()
 	if err != nil {
 		return err
 	}
@@ -326,7 +327,7 @@ func runMCP(ctx context.Context, args []string) error {
 	// call and closed when the session ends; the default one is never used.
 	def := browser.NewSessions(bopts)
 	defer def.Close()
-	reg, _ := NewRegistryWith(ws, model, def)
+	reg := waymark.New(waymark.Config{WS: ws, Model: model, Browser: def}).Registry
 	return mcpserver.ServeStdio(ctx, reg, Version, mcpserver.Options{
 		NewScope: func() mcpserver.Scope { return grantScope{browser.NewSessions(bopts), grant} },
 	})
@@ -366,29 +367,15 @@ func runAgent(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 1
 		}
 	}
-	model, err := ChooseModel()
+	model, err := waymark.ChooseModel()
 	if err != nil {
 		writeJSON(stdout, map[string]string{"event": "error", "error": err.Error()}, false)
 		return 1
 	}
-	reg, rt := NewRegistry(ws, model)
-	ca := &agent.CommandAgent{Reg: reg, Runtime: rt, Emit: func(e agent.Event) { writeJSON(stdout, e, false) }}
+	w := waymark.New(waymark.Config{WS: ws, Model: model})
+	ca := &author.CommandAgent{Reg: w.Registry, Runtime: w.Runtime, Emit: func(e author.Event) { writeJSON(stdout, e, false) }}
 	if _, err := ca.Run(ctx, f.Positional[0]); err != nil {
 		return 1
 	}
 	return 0
-}
-
-// DataDir is Waymark's data folder: $XDG_DATA_HOME/waymark, else
-// ~/.local/share/waymark.
-func DataDir() (string, error) {
-	base := os.Getenv("XDG_DATA_HOME")
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", err
-		}
-		base = filepath.Join(home, ".local", "share")
-	}
-	return filepath.Join(base, "waymark"), nil
 }

@@ -5,12 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/browser/browsertest"
-	"github.com/waymark/waymark/backend/cli"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
+	"github.com/waymark/waymark/backend/waymark"
 )
 
 // The Browser workspace keeps its own place in the list and the text, as
@@ -30,8 +29,8 @@ func TestBrowserWorkspaceMore(t *testing.T) {
 	defer st.Close()
 	ws := manuscript.NewWorkspace(st)
 	first := browser.NewSessions(browser.Options{Headless: true})
-	reg, rt := cli.NewRegistryWith(ws, agent.Builtin{}, first)
-	a := New(Config{WS: ws, Reg: reg, RT: rt, NewBrowser: func(s Settings) *browser.Sessions {
+	w := waymark.New(waymark.Config{WS: ws, Browser: first})
+	a := New(Config{Waymark: w, NewBrowser: func(s Settings) *browser.Sessions {
 		return browser.NewSessions(BrowserOptions(browser.Options{Headless: true, ScreenshotDir: dir, DownloadDir: dir}, s))
 	}})
 	defer func() {

@@ -77,7 +77,7 @@ func TestModelKeyInSecretService(t *testing.T) {
 		t.Fatalf("the database holds the key: %s", raw)
 	}
 	// After a restart the window reads the key from the keyring and sends it.
-	again := New(Config{WS: a.ws, Reg: a.reg, RT: a.rt})
+	again := New(Config{Waymark: a.w})
 	if again.settings.ModelKey != key || again.settings.ModelKeyStore != "keyring" {
 		t.Fatalf("after a restart: %+v", again.settings)
 	}
@@ -98,7 +98,7 @@ func TestModelKeyInSecretService(t *testing.T) {
 	if err := a.st.SetSetting(context.Background(), SettingsKey, strings.Replace(string(b), `"modelKeyStore":"",`, "", 1)); err != nil {
 		t.Fatal(err)
 	}
-	moved := New(Config{WS: a.ws, Reg: a.reg, RT: a.rt})
+	moved := New(Config{Waymark: a.w})
 	raw, _, _ = a.st.Setting(context.Background(), SettingsKey)
 	if got, _ := keyring.Get(keyringService, keyringUser); got != "old-"+key || strings.Contains(raw, key) || moved.settings.ModelKey != "old-"+key {
 		t.Fatalf("the old key did not move: keyring %q, database %s", got, raw)
@@ -130,7 +130,7 @@ func TestModelKeyWithoutKeyring(t *testing.T) {
 	if out.ModelKeyStore != "database" || !strings.Contains(out.ModelKeyNote, "No system keyring") || !strings.Contains(out.ModelKeyNote, "readable only by you") {
 		t.Fatalf("without a keyring: %+v", out)
 	}
-	again := New(Config{WS: a.ws, Reg: a.reg, RT: a.rt})
+	again := New(Config{Waymark: a.w})
 	if again.settings.ModelKey != "sk-no-keyring" || !strings.Contains(again.settings.ModelKeyNote, "No system keyring") {
 		t.Fatalf("after a restart: %+v", again.settings)
 	}

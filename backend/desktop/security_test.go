@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/waymark/waymark/app/sample"
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/browser/browsertest"
 	"github.com/waymark/waymark/backend/llm"
@@ -40,8 +40,8 @@ func browserApp(t *testing.T, db string) *App {
 	}
 	ss := browser.NewSessions(browser.Options{Headless: true, ScreenshotDir: filepath.Join(dir, "shots")})
 	t.Cleanup(func() { ss.Close() })
-	reg, rt := testRegistry(ws, agent.Builtin{}, ss)
-	return New(Config{WS: ws, Reg: reg, RT: rt, NewBrowser: func(Settings) *browser.Sessions { return ss }})
+	w := testParts(ws, author.Builtin{}, ss)
+	return New(Config{Waymark: w, NewBrowser: func(Settings) *browser.Sessions { return ss }})
 }
 
 // TestBrowserTranscriptKeepsNoSecrets: "type N PASSWORD" in the Browser

@@ -24,20 +24,23 @@ import (
 	"sync"
 	"time"
 
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
+	"github.com/waymark/waymark/backend/agent/web"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
 	"github.com/waymark/waymark/backend/tools"
+	"github.com/waymark/waymark/backend/waymark"
 )
 
 // App is what the window's JavaScript calls (window.go.main.DesktopApp).
 type App struct {
 	ctx context.Context
+	w   *waymark.App // the registry, workspace and runtime every door shares
 	ws  *manuscript.Workspace
 	reg *tools.Registry
-	rt  *agent.Runtime
+	rt  *author.Runtime
 	st  *store.Store
 
 	// emit sends an event to the window (Wails' EventsEmit, or the UI tier's
@@ -90,7 +93,7 @@ type App struct {
 	browserMu sync.Mutex
 	downloads []browser.Download
 	// browsing remembers where the last list and reading stopped ("more").
-	browsing agent.Browsing
+	browsing web.Browsing
 	history  []BrowserVisit
 }
 
@@ -102,9 +105,9 @@ type FileDialogs interface {
 
 // Config is what an App is built from.
 type Config struct {
-	WS  *manuscript.Workspace
-	Reg *tools.Registry
-	RT  *agent.Runtime
+	// Waymark is the registry, the workspace and the agents' runtime,
+	// assembled as for every other door (waymark.New).
+	Waymark *waymark.App
 	// NewBrowser returns the browser sessions for the settings (headless in
 	// tests, a window in the app); nil: no browser workspace.
 	NewBrowser func(Settings) *browser.Sessions
@@ -119,7 +122,8 @@ type Config struct {
 // New builds the window's services over the registry; the settings stored in
 // the profile apply at once (model server, browser options).
 func New(cfg Config) *App {
-	a := &App{ws: cfg.WS, reg: cfg.Reg, rt: cfg.RT, st: cfg.WS.Store, newBrowser: cfg.NewBrowser, envModel: cfg.EnvModel,
+	w := cfg.Waymark
+	a := &App{w: w, ws: w.WS, reg: w.Registry, rt: w.Runtime, st: w.WS.Store, newBrowser: cfg.NewBrowser, envModel: cfg.EnvModel,
 		emit: cfg.Emit, dialogs: cfg.Dialogs}
 	a.settings = a.loadSettings(context.Background())
 	a.applyModel(a.settings)

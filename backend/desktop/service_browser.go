@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
+	"github.com/waymark/waymark/backend/agent/web"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/tools"
 )
@@ -105,12 +107,12 @@ func (a *App) BrowserCommand(text string) (BrowserView, error) {
 // loggedCommand is a number command as the transcript keeps it: text typed
 // into a field (a password, a code, a message) is never stored, only the
 // field's number.
-func loggedCommand(step agent.BrowseStep, text string) string {
+func loggedCommand(step web.BrowseStep, text string) string {
 	if step.Tool == "browser_overlay_act" && step.Args["action"] == "type" {
 		verb, _, _ := strings.Cut(text, " ")
 		return fmt.Sprintf("%s %v (typed text not kept)", verb, step.Args["index"])
 	}
-	return agent.HideSecrets(text, agent.SecretsIn(text))
+	return web.HideSecrets(text, web.SecretsIn(text))
 }
 
 // BrowserAct acts on a numbered element of the mirrored list: click, type or select.
@@ -134,7 +136,7 @@ func (a *App) BrowserAct(index int, action, text string) (BrowserView, error) {
 		say = fmt.Sprintf("Typing into %d.", index)
 	}
 	a.browserLog("command", fmt.Sprintf("%s %d", action, index))
-	return a.browserStep(agent.BrowseStep{Tool: "browser_overlay_act", Args: args, Say: say})
+	return a.browserStep(web.BrowseStep{Tool: "browser_overlay_act", Args: args, Say: say})
 }
 
 // BrowserAnswerDialog answers the page's JavaScript dialog with the user's choice.
@@ -143,7 +145,7 @@ func (a *App) BrowserAnswerDialog(accept bool, text string) (BrowserView, error)
 	if text != "" {
 		args["text"] = text
 	}
-	return a.browserStep(agent.BrowseStep{Tool: "browser_dialog", Args: args, Say: "Answering the page."})
+	return a.browserStep(web.BrowseStep{Tool: "browser_dialog", Args: args, Say: "Answering the page."})
 }
 
 // BrowserRefresh numbers the page again and returns the state.
@@ -151,13 +153,13 @@ func (a *App) BrowserRefresh() (BrowserView, error) {
 	if err := a.needBrowser(); err != nil {
 		return BrowserView{}, err
 	}
-	return a.browserStep(agent.BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{"limit": 200}, Say: "Listing the elements."})
+	return a.browserStep(web.BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{"limit": 200}, Say: "Listing the elements."})
 }
 
 // browserStep runs one browser tool through the registry, then refreshes the
 // numbering (so the mirrored list always holds the numbers to act by), tabs
 // and downloads.
-func (a *App) browserStep(step agent.BrowseStep) (BrowserView, error) {
+func (a *App) browserStep(step web.BrowseStep) (BrowserView, error) {
 	ctx := a.browserCtx(a.context())
 	v := BrowserView{Say: step.Say, Tool: step.Tool, Items: []BrowserItem{}, Tabs: []browser.Tab{}}
 	if step.Tool == "" {
@@ -171,12 +173,12 @@ func (a *App) browserStep(step agent.BrowseStep) (BrowserView, error) {
 	res, err := a.reg.Call(ctx, tools.Call{Name: step.Tool, Args: b}, tools.Context{})
 	if err != nil {
 		// Said in the listener's words, not the tools' names.
-		err = errors.New(agent.Spoken(err.Error()))
+		err = errors.New(web.Spoken(err.Error()))
 		a.browserLog("error", err.Error())
 		return v, err
 	}
 	a.browsing.Observe(step, res)
-	v.Result = agent.RenderResult(step.Tool, res)
+	v.Result = web.RenderResult(step.Tool, res)
 	if r, ok := res.(browser.Result); ok {
 		v.Status, v.Error = r.Status, r.Error
 		v.Data, _ = json.Marshal(r.Data)
@@ -189,7 +191,7 @@ func (a *App) browserStep(step agent.BrowseStep) (BrowserView, error) {
 			}
 		}
 	}
-	v.Dialog = agent.OpenDialog(res)
+	v.Dialog = web.OpenDialog(res)
 	a.browserLog("result", v.Result)
 	if v.Dialog == nil {
 		a.fillBrowserState(ctx, &v, step.Tool != "browser_list_interactives" && step.Tool != "browser_find")
@@ -306,21 +308,21 @@ func (a *App) BrowserSessionState() (BrowserSession, error) {
 // BrowserGoal pursues a goal in plain words with the assistant (needs a model
 // server). Progress lines arrive as "browser:progress" events, questions as
 // "browser:ask" (answer with BrowserAnswer); Stop cancels.
-func (a *App) BrowserGoal(goal string) (agent.AssistantResult, error) {
+func (a *App) BrowserGoal(goal string) (web.AssistantResult, error) {
 	if err := a.needBrowser(); err != nil {
-		return agent.AssistantResult{}, err
+		return web.AssistantResult{}, err
 	}
 	goal = strings.TrimSpace(goal)
 	if goal == "" {
-		return agent.AssistantResult{}, errors.New("say what you want to do on the web, e.g. find the weather in Kazan")
+		return web.AssistantResult{}, errors.New("say what you want to do on the web, e.g. find the weather in Kazan")
 	}
 	model := a.model()
-	if _, builtin := model.(agent.Builtin); builtin {
-		return agent.AssistantResult{}, fmt.Errorf("%w: goals in plain words need a model server (Settings → Model server). Without one, use number commands: say help to hear them", agent.ErrNeedsModel)
+	if _, builtin := model.(author.Builtin); builtin {
+		return web.AssistantResult{}, fmt.Errorf("%w: goals in plain words need a model server (Settings → Model server). Without one, use number commands: say help to hear them", agent.ErrNeedsModel)
 	}
 	ctx, done, err := a.begin("browser goal")
 	if err != nil {
-		return agent.AssistantResult{}, err
+		return web.AssistantResult{}, err
 	}
 	defer done()
 	a.settingsMu.Lock()
@@ -328,16 +330,16 @@ func (a *App) BrowserGoal(goal string) (agent.AssistantResult, error) {
 	a.settingsMu.Unlock()
 	// A password or code the goal states is never stored: the transcript
 	// keeps the goal, the progress lines and the outcome without it.
-	secrets := agent.SecretsIn(goal)
-	hide := func(text string) string { return agent.HideSecrets(text, secrets) }
+	secrets := web.SecretsIn(goal)
+	hide := func(text string) string { return web.HideSecrets(text, secrets) }
 	a.browserLog("goal", hide(goal))
-	as := &agent.Assistant{Reg: a.reg, Model: model, MaxSteps: s.IterationLimit, Pause: time.Duration(s.PauseMs) * time.Millisecond,
+	as := &web.Assistant{Reg: a.reg, Model: model, MaxSteps: s.IterationLimit, Pause: time.Duration(s.PauseMs) * time.Millisecond,
 		AskTimeout: time.Duration(s.AskTimeoutSec) * time.Second, Screenshots: true,
 		Progress: func(line string) {
 			a.browserLog("progress", hide(line))
 			a.send("browser:progress", line)
 		},
-		Log: func(l agent.StepLog) { a.send("browser:step", l) },
+		Log: func(l web.StepLog) { a.send("browser:step", l) },
 		Ask: a.ask,
 	}
 	res, err := as.Run(a.browserCtx(ctx), goal)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/manuscript"
 )
@@ -29,18 +29,18 @@ type EditDiff struct {
 // CommandResult is how a command ended: the transcript's events, the answer,
 // and the edits to review.
 type CommandResult struct {
-	Command  string        `json:"command"`
-	Success  bool          `json:"success"`
-	Answer   string        `json:"answer"`
-	Error    string        `json:"error,omitempty"`
-	Events   []agent.Event `json:"events"`
-	Edits    []EditDiff    `json:"edits"`
-	Revision int64         `json:"revision"`
+	Command  string         `json:"command"`
+	Success  bool           `json:"success"`
+	Answer   string         `json:"answer"`
+	Error    string         `json:"error,omitempty"`
+	Events   []author.Event `json:"events"`
+	Edits    []EditDiff     `json:"edits"`
+	Revision int64          `json:"revision"`
 	// Found is where a find command landed (UTF-16 range in the editor), or nil.
 	Found *Range `json:"found,omitempty"`
 	// Plan is the plan of a command of several steps: shown for approval
 	// (PlanRun, PlanDiscard), not run.
-	Plan *agent.PlanProposal `json:"plan,omitempty"`
+	Plan *author.PlanProposal `json:"plan,omitempty"`
 }
 
 // Range is a stretch of the editor's text (UTF-16 units).
@@ -108,10 +108,10 @@ func (a *App) RunCommand(command string) (CommandResult, error) {
 	_ = m.Do(func(d *document.Document) error { head = d.Rev(); return nil })
 	sid := docSessionID(m)
 	_ = a.st.EnsureSession(ctx, sid, "document", m.DocID)
-	res := CommandResult{Command: command, Events: []agent.Event{}, Edits: []EditDiff{}}
+	res := CommandResult{Command: command, Events: []author.Event{}, Edits: []EditDiff{}}
 	contexts := map[int64]string{}
 	var found *document.PointerJSON
-	ca := &agent.CommandAgent{Reg: a.reg, Runtime: a.rt, Emit: func(e agent.Event) {
+	ca := &author.CommandAgent{Reg: a.reg, Runtime: a.rt, Emit: func(e author.Event) {
 		res.Events = append(res.Events, e)
 		if e.Event == "answer" {
 			res.Answer = e.Text
@@ -141,7 +141,7 @@ func (a *App) RunCommand(command string) (CommandResult, error) {
 	ca.Runtime = a.rt
 	a.runMu.Unlock()
 	out, runErr := ca.Run(ctx, command)
-	if p, ok := out.(agent.PlanProposal); ok {
+	if p, ok := out.(author.PlanProposal); ok {
 		res.Plan = &p
 	}
 	res.Success = runErr == nil

@@ -12,7 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
+	"github.com/waymark/waymark/backend/agent/web"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
@@ -258,7 +259,7 @@ func (a *App) applyModel(s Settings) {
 	if a.envModel || a.rt == nil {
 		return
 	}
-	var m llm.Model = agent.Builtin{}
+	var m llm.Model = author.Builtin{}
 	if s.ModelURL != "" {
 		cfg := llm.DefaultConfig(s.ModelURL, s.Model)
 		cfg.APIKey = s.ModelKey
@@ -272,12 +273,12 @@ func (a *App) applyModel(s Settings) {
 // model is the model the commands use now.
 func (a *App) model() llm.Model {
 	if a.rt == nil {
-		return agent.Builtin{}
+		return author.Builtin{}
 	}
 	if m := a.rt.LLM(); m != nil {
 		return m
 	}
-	return agent.Builtin{}
+	return author.Builtin{}
 }
 
 // Check is one line of a connection test.
@@ -321,9 +322,9 @@ type Capabilities struct {
 // Capabilities reports the model, pandoc and speech availability.
 func (a *App) Capabilities() Capabilities {
 	m := a.model()
-	_, builtin := m.(agent.Builtin)
+	_, builtin := m.(author.Builtin)
 	c := Capabilities{Model: m.Name(), Builtin: builtin, ModelFromEnv: a.envModel, Pandoc: manuscript.PandocPath(), Speech: speechProgram(),
-		NativeDialogs: a.dialogs != nil, Browser: a.newBrowser != nil, Commands: agent.Understood, BrowseCommands: agent.BrowseCommands,
+		NativeDialogs: a.dialogs != nil, Browser: a.newBrowser != nil, Commands: author.Understood, BrowseCommands: web.BrowseCommands,
 		LayoutReport: os.Getenv(layoutEnv) != ""}
 	c.Formats = []string{"markdown", "html"}
 	if c.Pandoc != "" {

@@ -59,18 +59,24 @@ func (a *App) Sync(knownRev int64) (SyncResult, error) {
 	return SyncResult{Revision: d.Revision, Full: d.Full, Markdown: d.Markdown, From: d.FromUtf16, To: d.ToUtf16, Insert: d.Insert}, nil
 }
 
-// TypeResult is the outcome of saving typed text.
+// TypeResult is the outcome of saving typed text: the editor applies
+// Changes (what other doors and programs changed meanwhile, in UTF-16 units
+// of its text with the typing) and shows Note; on a Conflict it offers both
+// versions of the paragraph.
 type TypeResult struct {
-	Revision int64  `json:"revision"`
-	Summary  string `json:"summary"`
+	Revision int64                     `json:"revision"`
+	Summary  string                    `json:"summary"`
+	Changes  []manuscript.EditorChange `json:"changes"`
+	Note     string                    `json:"note,omitempty"`
+	Conflict *manuscript.Conflict      `json:"conflict,omitempty"`
 }
 
 // TypeEdit saves what the author typed in the editor: the range [from, to) of
 // the editor's text at revision baseRev (UTF-16 units) became text, through
-// the TypeText tool. It is one revision, undoable like any edit. If the
-// manuscript changed meanwhile nothing is written and the error says so (the
-// editor then syncs and the author retypes); if another program changed the
-// file, the window is told ("manuscript:disk").
+// the TypeText tool. It is one revision, undoable like any edit. Changes made
+// meanwhile by other doors and programs are kept and come back in Changes; if
+// the file cannot be written (gone, not text), the window is told
+// ("manuscript:disk").
 func (a *App) TypeEdit(baseRev int64, from, to int, text string) (TypeResult, error) {
 	var out manuscript.TypeTextResult
 	err := a.call(a.context(), "TypeText", manuscript.TypeTextArgs{BaseRevision: baseRev, FromUtf16: from, ToUtf16: to, Text: text}, &out)
@@ -82,5 +88,5 @@ func (a *App) TypeEdit(baseRev int64, from, to int, text string) (TypeResult, er
 		}
 		return TypeResult{}, err
 	}
-	return TypeResult{Revision: out.Revision, Summary: out.Summary}, nil
+	return TypeResult{Revision: out.Revision, Summary: out.Summary, Changes: out.Changes, Note: out.Note, Conflict: out.Conflict}, nil
 }

@@ -9,18 +9,17 @@ import (
 	"unicode/utf16"
 
 	"github.com/waymark/waymark/app/sample"
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
 	"github.com/waymark/waymark/backend/browser"
-	"github.com/waymark/waymark/backend/cli"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/testenv"
-	"github.com/waymark/waymark/backend/tools"
+	"github.com/waymark/waymark/backend/waymark"
 )
 
-// testRegistry is the registry the app builds (cli.NewRegistryWith).
-func testRegistry(ws *manuscript.Workspace, model llm.Model, ss *browser.Sessions) (*tools.Registry, *agent.Runtime) {
-	return cli.NewRegistryWith(ws, model, ss)
+// testParts are the parts the app assembles (waymark.New).
+func testParts(ws *manuscript.Workspace, model llm.Model, ss *browser.Sessions) *waymark.App {
+	return waymark.New(waymark.Config{WS: ws, Model: model, Browser: ss})
 }
 
 // desktopApp opens the window's services on a copy of text (no window, no browser).
@@ -31,8 +30,8 @@ func desktopApp(t *testing.T, text string) (*App, string) {
 	if _, err := ws.Open(context.Background(), doc); err != nil {
 		t.Fatal(err)
 	}
-	reg, rt := testRegistry(ws, agent.Builtin{}, nil)
-	return New(Config{WS: ws, Reg: reg, RT: rt}), doc
+	w := testParts(ws, author.Builtin{}, nil)
+	return New(Config{Waymark: w}), doc
 }
 
 // TestDesktopTypeEditAndSync saves typed text, refuses a stale or broken
@@ -50,12 +49,13 @@ func TestDesktopTypeEditAndSync(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(doc)
-	if !strings.Contains(string(b), "Мира 😀 signed") || r.Revision != v.Revision+1 || !strings.Contains(r.Summary, "typed in the editor at H2.p3") {
+	if !strings.Contains(string(b), "Мира 😀 signed") || r.Revision != v.Revision+1 || !strings.Contains(r.Summary, "typed in the editor in “Chapter One: The Ledger”") || len(r.Changes) != 0 {
 		t.Fatalf("typed edit: %+v\n%s", r, b)
 	}
-	// A change against an old revision, or splitting a character, writes nothing.
-	if _, err := a.TypeEdit(v.Revision, 0, 1, "x"); err == nil || !strings.Contains(err.Error(), "nothing was written") {
-		t.Fatalf("stale change: %v", err)
+	// A change against a revision the book does not have yet, or splitting a
+	// character, writes nothing.
+	if _, err := a.TypeEdit(r.Revision+5, 0, 1, "x"); err == nil || !strings.Contains(err.Error(), "nothing was written") {
+		t.Fatalf("change from the future: %v", err)
 	}
 	emoji := u + len(utf16.Encode([]rune("Мира ")))
 	if _, err := a.TypeEdit(r.Revision, emoji+1, emoji+2, "x"); err == nil || !strings.Contains(err.Error(), "inside a character") {
@@ -93,8 +93,8 @@ func TestDesktopTypeEditAndSync(t *testing.T) {
 	}
 }
 
-// TestDesktopExternalChange: keep mine writes Waymark's text back and keeps
-// theirs in the history; reload takes theirs; compare lists the lines.
+// TestDesktopExternalChange: a change by another program is taken in (a
+// revision of its own) and announced in one line; reload takes theirs.
 func TestDesktopExternalChange(t *testing.T) {
 	a, doc := desktopApp(t, "# Title\n\nOne.\n\nTwo.\n")
 	if _, err := a.Manuscript(); err != nil {
@@ -106,34 +106,22 @@ func TestDesktopExternalChange(t *testing.T) {
 	if err := os.WriteFile(doc, []byte("# Title\n\nOne, changed.\n\nTwo.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if s, _ := a.CheckDisk(); !s.Changed {
-		t.Fatal("the change on disk was not noticed")
+	// The change is taken in and announced; nothing to resolve.
+	if s, _ := a.CheckDisk(); s.Changed || len(s.Merged) != 1 || s.Note != "Another program changed “Title”; your text is kept." {
+		t.Fatalf("the change on disk was not taken in: %+v", s)
 	}
 	c, err := a.ResolveExternalChange("compare")
-	if err != nil || len(c.Diff) == 0 {
+	if err != nil {
 		t.Fatal(err)
 	}
-	var mine, disk string
 	for _, l := range c.Diff {
-		switch l.Kind {
-		case "mine":
-			mine += l.Text
-		case "disk":
-			disk += l.Text
+		if l.Kind == "mine" || l.Kind == "disk" {
+			t.Fatalf("compare after the change was taken in: %+v", c.Diff)
 		}
 	}
-	if mine != "One." || disk != "One, changed." {
-		t.Errorf("compare: mine %q, disk %q", mine, disk)
-	}
-	if _, err := a.ResolveExternalChange("keep"); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(doc); string(b) != "# Title\n\nOne.\n\nTwo.\n" {
-		t.Fatalf("keep mine: %q", b)
-	}
 	h, _ := a.History()
-	if len(h) < 3 || h[0].Op != "Restore" || h[1].Op != "external" {
-		t.Fatalf("history after keep mine: %+v", h)
+	if len(h) < 2 || h[0].Op != "external" {
+		t.Fatalf("history after the outside change: %+v", h)
 	}
 	if _, err := a.ResolveExternalChange("merge"); err == nil || !strings.Contains(err.Error(), "any of: [reload keep compare]") {
 		t.Fatalf("unknown choice: %v", err)
@@ -171,7 +159,7 @@ func TestDesktopSettingsAndExport(t *testing.T) {
 	if err != nil || out.ModelKey != "" || !out.ModelKeySet {
 		t.Fatalf("save: %v %+v", err, out)
 	}
-	if again := New(Config{WS: a.ws, Reg: a.reg, RT: a.rt}); again.settings.Theme != "dark" || again.settings.ModelKey != "secret" {
+	if again := New(Config{Waymark: a.w}); again.settings.Theme != "dark" || again.settings.ModelKey != "secret" {
 		t.Fatalf("settings not stored: %+v", again.settings)
 	}
 	if _, err := a.Call("Export", `{"format":"markdown","path":"`+doc+`"}`); err == nil || !strings.Contains(err.Error(), "the manuscript itself") {

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/author"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
 )
@@ -137,8 +137,8 @@ func TestDesktopOpensWhileWindowStarts(t *testing.T) {
 			}
 			defer st.Close()
 			ws := manuscript.NewWorkspace(st)
-			reg, rt := testRegistry(ws, agent.Builtin{}, nil)
-			a := New(Config{WS: ws, Reg: reg, RT: rt})
+			w := testParts(ws, author.Builtin{}, nil)
+			a := New(Config{Waymark: w})
 			OpenWhileStarting(a, func() error { _, err := ws.Open(context.Background(), c.path); return err })
 			v, err := a.ManuscriptInfo()
 			if c.errWords != "" {

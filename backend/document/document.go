@@ -130,36 +130,66 @@ func ReadFile(path string, maxSize int64) ([]byte, error) {
 // size limit, but does not validate its bytes: callers that parse while they
 // validate (CheckSource) use it.
 func ReadRaw(path string, maxSize int64) ([]byte, error) {
+	src, _, err := ReadRawInfo(path, maxSize)
+	return src, err
+}
+
+// ReadRawInfo is ReadRaw that also returns the file's status as it was while
+// its bytes were read (from the open file, not the path: a file renamed over
+// the path meanwhile does not mix one file's bytes with another's status). A
+// file that changed during the read is read again.
+func ReadRawInfo(path string, maxSize int64) ([]byte, os.FileInfo, error) {
+	for try := 0; ; try++ {
+		src, fi, again, err := readRawOnce(path, maxSize)
+		if err != nil || !again || try == 4 {
+			return src, fi, err
+		}
+	}
+}
+
+func readRawOnce(path string, maxSize int64) (src []byte, info os.FileInfo, again bool, err error) {
 	if maxSize <= 0 {
 		maxSize = DefaultMaxSize
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot open manuscript: %w", err)
+		return nil, nil, false, fmt.Errorf("cannot open manuscript: %w", err)
 	}
 	if fi.IsDir() {
-		return nil, fmt.Errorf("%w: %s is a folder; give the path of a Markdown file", ErrBadFile, path)
+		return nil, nil, false, fmt.Errorf("%w: %s is a folder; give the path of a Markdown file", ErrBadFile, path)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: %s is not a regular file (%s); Waymark opens only ordinary files, not devices, pipes or sockets", ErrBadFile, path, fileKind(fi.Mode()))
+		return nil, nil, false, fmt.Errorf("%w: %s is not a regular file (%s); Waymark opens only ordinary files, not devices, pipes or sockets", ErrBadFile, path, fileKind(fi.Mode()))
 	}
 	if fi.Size() > maxSize {
-		return nil, fmt.Errorf("%w: %s is %d bytes, over the limit of %d bytes; raise the limit (--max-size) or split the manuscript", ErrBadFile, path, fi.Size(), maxSize)
+		return nil, nil, false, fmt.Errorf("%w: %s is %d bytes, over the limit of %d bytes; raise the limit (--max-size) or split the manuscript", ErrBadFile, path, fi.Size(), maxSize)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read manuscript: %w", err)
+		return nil, nil, false, fmt.Errorf("cannot read manuscript: %w", err)
 	}
 	defer f.Close()
-	// The file may grow between the check and the read: never read past the limit.
-	src, err := io.ReadAll(io.LimitReader(f, maxSize+1))
+	before, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("cannot read manuscript: %w", err)
+		return nil, nil, false, fmt.Errorf("cannot read manuscript: %w", err)
 	}
-	if int64(len(src)) > maxSize {
-		return nil, fmt.Errorf("%w: %s is over the limit of %d bytes; raise the limit (--max-size) or split the manuscript", ErrBadFile, path, maxSize)
+	if before.Size() > maxSize {
+		return nil, nil, false, fmt.Errorf("%w: %s is over the limit of %d bytes; raise the limit (--max-size) or split the manuscript", ErrBadFile, path, maxSize)
 	}
-	return src, nil
+	// One buffer of the file's size, and a byte more to notice that it grew
+	// (then it is read again, and the size checked again).
+	buf := make([]byte, before.Size()+1)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, nil, false, fmt.Errorf("cannot read manuscript: %w", err)
+	}
+	src = buf[:n]
+	after, err := f.Stat()
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("cannot read manuscript: %w", err)
+	}
+	changed := after.Size() != before.Size() || !after.ModTime().Equal(before.ModTime()) || int64(len(src)) != after.Size()
+	return src, after, changed, nil
 }
 
 func fileKind(m os.FileMode) string {
@@ -191,10 +221,7 @@ func ParseOwned(src []byte, rev int64) *Document {
 	d.items, d.roots, d.refs = p.items, p.roots, p.refs
 	position(d.src, d.items, 0, 0, 0)
 	d.reindexHeads()
-	d.newline = "\n"
-	if i := bytes.IndexByte(d.src, '\n'); i > 0 && d.src[i-1] == '\r' {
-		d.newline = "\r\n"
-	}
+	d.newline = lineBreak(d.src)
 	return d
 }
 

@@ -338,7 +338,23 @@ func (d *Document) PlanSplice(op string, start, oldEnd int, newBytes []byte, rem
 	return d.plan(op, -1, start, oldEnd, newBytes, removes)
 }
 
+// PlanSpliceWide is PlanSplice for a splice whose effect reaches past its
+// neighbours (typing that opens a code fence swallows the rest of the book, a
+// restore that changes the outline): the whole source is re-parsed, and the
+// items that parse differently become part of the edit, but the splice itself
+// — what the revision records — stays the bytes that changed.
+func (d *Document) PlanSpliceWide(op string, start, oldEnd int, newBytes []byte, removes bool) (*Edit, error) {
+	if start < 0 || oldEnd < start || oldEnd > len(d.src) {
+		return nil, fmt.Errorf("%w: splice [%d,%d) is outside the document (0..%d)", ErrBadInput, start, oldEnd, len(d.src))
+	}
+	return d.planIn(op, -1, start, oldEnd, newBytes, removes, true)
+}
+
 func (d *Document) plan(op string, target, start, oldEnd int, newBytes []byte, removes bool) (*Edit, error) {
+	return d.planIn(op, target, start, oldEnd, newBytes, removes, false)
+}
+
+func (d *Document) planIn(op string, target, start, oldEnd int, newBytes []byte, removes, wide bool) (*Edit, error) {
 	e := &Edit{d: d, Op: op, Target: target, Start: start, OldEnd: oldEnd,
 		Old: append([]byte(nil), d.src[start:oldEnd]...), New: newBytes, Removes: removes}
 	delta := len(newBytes) - (oldEnd - start)
@@ -375,11 +391,14 @@ func (d *Document) plan(op string, target, start, oldEnd int, newBytes []byte, r
 	if e.wEnd < oldEnd {
 		e.wEnd = len(d.src)
 	}
+	if wide {
+		e.wStart, e.wEnd = 0, len(d.src)
+	}
 	win := make([]byte, 0, e.wEnd-e.wStart+len(newBytes))
 	win = append(win, d.src[e.wStart:start]...)
 	win = append(win, newBytes...)
 	win = append(win, d.src[oldEnd:e.wEnd]...)
-	e.win = linearize(win)
+	e.win = linearizeWith(win, d.refs)
 	for k := range e.win.items {
 		shiftItem(&e.win.items[k], e.wStart)
 	}
@@ -419,21 +438,52 @@ func (d *Document) plan(op string, target, start, oldEnd int, newBytes []byte, r
 	fail := func(why string) error {
 		return fmt.Errorf("%w: %s; nothing was changed", ErrHierarchy, why)
 	}
-	if len(news) < nb+na {
-		return nil, fail(d.leakReason(op, target))
-	}
-	for k := 0; k < nb; k++ {
+	sameBefore := func(k int) bool {
 		o, n := olds[k], news[k]
 		if o.SubEnd >= start && n.SubEnd >= n.End {
 			// An enclosing list item: its subtree grows or shrinks with the edit.
 			o.SubEnd = n.SubEnd
 		}
-		if !sameItem(&o, &n, 0) {
+		return sameItem(&o, &n, 0)
+	}
+	sameAfter := func(k int) bool {
+		return sameItemAfter(&olds[len(olds)-1-k], &news[len(news)-1-k], delta, start)
+	}
+	if target < 0 {
+		// A raw splice (typing, undo, redo, restore) addresses no item: the item
+		// that ends where the splice starts, or starts where it ends, is the one
+		// typed into (a letter after a paragraph's last one, or before its
+		// first), so it may change; only the items beyond must stay as they were.
+		if nb > 0 && olds[nb-1].End == start && (len(news) < nb || !sameBefore(nb-1)) {
+			nb--
+		}
+		if na > 0 && olds[len(olds)-na].Start == oldEnd && (len(news) < na || !sameAfter(na-1)) {
+			na--
+		}
+	}
+	if wide {
+		// Only the items that parse as before stay; the rest is the edit's.
+		for k := 0; k < nb; k++ {
+			if k >= len(news) || !sameBefore(k) {
+				nb = k
+			}
+		}
+		for k := 0; k < na; k++ {
+			if k >= len(news)-nb || !sameAfter(k) {
+				na = k
+			}
+		}
+	}
+	if len(news) < nb+na {
+		return nil, fail(d.leakReason(op, target))
+	}
+	for k := 0; k < nb; k++ {
+		if !sameBefore(k) {
 			return nil, fail(d.leakReason(op, target))
 		}
 	}
 	for k := 0; k < na; k++ {
-		if !sameItemAfter(&olds[len(olds)-1-k], &news[len(news)-1-k], delta, start) {
+		if !sameAfter(k) {
 			return nil, fail(d.leakReason(op, target))
 		}
 	}

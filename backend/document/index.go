@@ -1,7 +1,6 @@
 package document
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -13,7 +12,7 @@ import (
 
 // IndexVersion changes whenever linearisation changes, so that a stored index made
 // by another version is never used.
-const IndexVersion = 4 // 4: a byte-order mark is not part of the text
+const IndexVersion = 5 // 4: a byte-order mark is not part of the text; 5: a lone CR ends a line
 
 // ErrIndex is returned for an index that does not fit the source.
 var ErrIndex = errors.New("stale or damaged document index")
@@ -219,9 +218,6 @@ func ParseWithIndex(src []byte, rev int64, index []byte) (*Document, error) {
 	d := &Document{src: src, items: items, roots: roots, refs: refs, rev: rev, baseRev: rev, bom: hasBOM}
 	position(d.src, d.items, 0, 0, 0)
 	d.reindexHeads()
-	d.newline = "\n"
-	if i := bytes.IndexByte(d.src, '\n'); i > 0 && d.src[i-1] == '\r' {
-		d.newline = "\r\n"
-	}
+	d.newline = lineBreak(d.src)
 	return d, nil
 }

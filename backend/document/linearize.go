@@ -44,7 +44,29 @@ type parsed struct {
 
 // linearize parses src and returns its items with offsets relative to src.
 func linearize(src []byte) parsed {
+	return linearizeWith(src, nil)
+}
+
+// linearizeWith is linearize of a part of a document whose link reference
+// definitions (refs) may lie outside the part: an image or link by reference
+// in an edit's window stays one.
+func linearizeWith(src []byte, refs []parser.Reference) parsed {
+	// CommonMark ends a line at LF, CRLF or a lone CR; goldmark knows only the
+	// first two. A lone CR (old Mac files) is read as LF in a copy of the same
+	// length, so every offset is the source's and the bytes stay as they are.
+	if i := bytes.IndexByte(src, '\r'); i >= 0 && !onlyCRLF(src[i:]) {
+		cp := append([]byte(nil), src...)
+		for k := i; k < len(cp); k++ {
+			if cp[k] == '\r' && (k+1 == len(cp) || cp[k+1] != '\n') {
+				cp[k] = '\n'
+			}
+		}
+		src = cp
+	}
 	pc := parser.NewContext()
+	for _, r := range refs {
+		pc.AddReference(r)
+	}
 	root := Parser().Parse(text.NewReader(src), parser.WithContext(pc))
 	b := builder{src: src, items: make([]Item, 0, len(src)/256+16)}
 	for c := root.FirstChild(); c != nil; c = c.NextSibling() {
@@ -487,3 +509,30 @@ func countRunes(b []byte) int {
 // Parser is goldmark's parser with the product's extensions: what every open
 // parses with, and the reference the open benchmark measures the rest against.
 func Parser() parser.Parser { return markdown.Parser() }
+
+// onlyCRLF tells whether every CR in b is followed by LF.
+func onlyCRLF(b []byte) bool {
+	for {
+		i := bytes.IndexByte(b, '\r')
+		if i < 0 {
+			return true
+		}
+		if i+1 == len(b) || b[i+1] != '\n' {
+			return false
+		}
+		b = b[i+2:]
+	}
+}
+
+// lineBreak is the line break a text uses: "\r\n", a lone "\r" (old Mac
+// files) or "\n".
+func lineBreak(src []byte) string {
+	i := bytes.IndexAny(src, "\r\n")
+	switch {
+	case i < 0 || src[i] == '\n':
+		return "\n"
+	case i+1 < len(src) && src[i+1] == '\n':
+		return "\r\n"
+	}
+	return "\r"
+}

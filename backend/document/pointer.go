@@ -205,6 +205,50 @@ func (d *Document) rebase(rev int64, off, line, char int) (int, int, int, error)
 	return off, line, char, nil
 }
 
+// RebaseRange maps the byte range [start, end) of the text at revision rev to
+// the current text, so an edit made at rev can be undone after later edits
+// elsewhere. It fails when a later change touched the range (an insertion at
+// either edge leaves it whole) or rev is older than the history kept.
+func (d *Document) RebaseRange(rev int64, start, end int) (int, int, error) {
+	if rev > d.rev || rev < d.baseRev {
+		return 0, 0, fmt.Errorf("%w: revision %d is outside the history kept (%d..%d)", ErrPointer, rev, d.baseRev, d.rev)
+	}
+	for _, c := range d.changes {
+		if c.Rev <= rev {
+			continue
+		}
+		delta := c.NewEnd - c.OldEnd
+		switch {
+		case c.OldEnd <= start:
+			start, end = start+delta, end+delta
+		case c.Start >= end:
+		default:
+			return 0, 0, fmt.Errorf("%w: revision %d changed the same text", ErrDeleted, c.Rev)
+		}
+	}
+	return start, end, nil
+}
+
+// SpanSince maps the byte range [start, end) of the text at revision rev to
+// the current text, widened over every later change that touched it, so that
+// what became of a paragraph since then can be shown whole.
+func (d *Document) SpanSince(rev int64, start, end int) (int, int) {
+	for _, c := range d.changes {
+		if c.Rev <= rev {
+			continue
+		}
+		delta := c.NewEnd - c.OldEnd
+		switch {
+		case c.OldEnd <= start && !(c.OldEnd == start && c.Start == start && c.Start == end):
+			start, end = start+delta, end+delta
+		case c.Start >= end:
+		default:
+			start, end = min(start, c.Start), max(end+delta, c.NewEnd)
+		}
+	}
+	return start, end
+}
+
 // Resolve returns the current index of the item a pointer addresses. Every part
 // the pointer gives must agree: its byte offset must be an item's start, its line
 // and character offset (re-based like the byte offset) that item's, and its index

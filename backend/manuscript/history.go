@@ -17,51 +17,163 @@ import (
 // is no longer the newest: it must fetch the newest text first.
 var ErrStale = errors.New("the manuscript changed since this view of it")
 
+// Conflict is typing into a paragraph that another door or program changed
+// since the editor's text: both versions, side by side. The typed one is in
+// the file (the author is writing it); the other one stays in the history, one
+// Undo away, and is offered here to take instead.
+type Conflict struct {
+	// Heading is the chapter the paragraph is in ("" before the first heading).
+	Heading string `json:"heading"`
+	// Theirs is the paragraph as the other door or program left it; Mine as
+	// the author typed it (now in the file).
+	Theirs string `json:"theirs"`
+	Mine   string `json:"mine"`
+	// ByteOffset and Utf16Offset are where Mine begins in the text now.
+	ByteOffset  int `json:"byteOffset"`
+	Utf16Offset int `json:"utf16Offset"`
+}
+
+// Typed is the outcome of typing saved into the manuscript.
+type Typed struct {
+	Outcome
+	// Merged lists what other doors and programs changed since the editor's
+	// revision, taken in around the typing.
+	Merged []Merge
+	// Conflict is set when one of them changed the paragraph typed in.
+	Conflict *Conflict
+	// Mine is the editor's text (its revision's text with the typing); Text is
+	// the manuscript's text now. They differ by the merged changes.
+	Mine, Text []byte
+}
+
 // ApplySplice records a change typed in the editor: bytes [start, end) of the
-// text at revision baseRev become text. Unlike the item tools it may cross item
-// boundaries and change the outline (the author typed it), but it goes through
-// the same path as every edit: atomic save, a revision in SQLite, TargetSets and
-// cursors re-based, undo. It is recorded as a ReplaceText revision.
-func (m *Manuscript) ApplySplice(ctx context.Context, baseRev int64, start, end int, text []byte) (Outcome, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	d := m.doc
-	if baseRev != d.Rev() {
-		return Outcome{}, fmt.Errorf("%w: the editor typed into revision %d, the manuscript is at revision %d; nothing was written", ErrStale, baseRev, d.Rev())
+// text at revision baseRev (base, or nil to rebuild it from the history)
+// become text. Unlike the item tools it may cross item boundaries and change
+// the outline (the author typed it), but it goes through the same path as
+// every edit: atomic save, a revision in SQLite, TargetSets and cursors
+// re-based, undo. It is recorded as a ReplaceText revision.
+//
+// Typing is never refused for being based on an older revision: what other
+// doors and programs changed since (catchUp) is kept and the typing is placed
+// where its text is now. Typing into a paragraph one of them changed is a
+// conflict: the typed paragraph goes in, and the other version is returned
+// beside it (Typed.Conflict).
+func (m *Manuscript) ApplySplice(ctx context.Context, baseRev int64, base []byte, start, end int, text []byte) (Typed, error) {
+	if base == nil && baseRev > 0 {
+		b, err := m.w.Store.ContentAt(ctx, m.DocID, baseRev)
+		if err != nil {
+			return Typed{}, fmt.Errorf("%w: the editor's revision %d cannot be rebuilt (%v); nothing was written — reload the book", ErrStale, baseRev, err)
+		}
+		base = b
 	}
-	src := d.Source()
-	if start < 0 || end < start || end > len(src) {
-		return Outcome{}, fmt.Errorf("%w: the change [%d,%d) is outside the manuscript (0..%d bytes); nothing was written", document.ErrBadInput, start, end, len(src))
+	if start < 0 || end < start || end > len(base) {
+		return Typed{}, fmt.Errorf("%w: the change [%d,%d) is outside the manuscript (0..%d bytes); nothing was written", document.ErrBadInput, start, end, len(base))
 	}
-	if (start < len(src) && !utf8.RuneStart(src[start])) || (end < len(src) && !utf8.RuneStart(src[end])) {
-		return Outcome{}, fmt.Errorf("%w: the change [%d,%d) splits a character; nothing was written", document.ErrBadInput, start, end)
+	if (start < len(base) && !utf8.RuneStart(base[start])) || (end < len(base) && !utf8.RuneStart(base[end])) {
+		return Typed{}, fmt.Errorf("%w: the change [%d,%d) splits a character; nothing was written", document.ErrBadInput, start, end)
 	}
 	if !utf8.Valid(text) || bytes.IndexByte(text, 0) >= 0 {
-		return Outcome{}, fmt.Errorf("%w: the typed text is not valid UTF-8 text (or holds a NUL byte); nothing was written", document.ErrBadInput)
+		return Typed{}, fmt.Errorf("%w: the typed text is not valid UTF-8 text (or holds a NUL byte); nothing was written", document.ErrBadInput)
 	}
-	if len(src)-(end-start)+len(text) == 0 {
-		return Outcome{}, fmt.Errorf("%w: the manuscript cannot become empty; nothing was written (delete the file instead, or leave a title line)", document.ErrBadInput)
+	mine := make([]byte, 0, len(base)-(end-start)+len(text))
+	mine = append(append(append(mine, base[:start]...), text...), base[end:]...)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, err := m.catchUp(ctx); err != nil {
+		return Typed{}, err
 	}
-	if start == end && len(text) == 0 {
-		return Outcome{Op: "ReplaceText", Rev: d.Rev(), Cursor: -1, Summary: "nothing changed"}, nil
-	}
-	e, err := d.PlanSplice(store.OpReplaceText, start, end, append([]byte(nil), text...), false)
-	if err != nil {
-		// The typing changed blocks beyond its neighbours (an opened code fence
-		// swallows the rest, say): re-read the whole book as one change.
-		whole := make([]byte, 0, len(src)-(end-start)+len(text))
-		whole = append(append(append(whole, src[:start]...), text...), src[end:]...)
-		if e, err = d.PlanSplice(store.OpReplaceText, 0, len(src), whole, false); err != nil {
-			return Outcome{}, err
+	for attempt := 0; ; attempt++ {
+		out, err := m.typeLocked(ctx, baseRev, base, mine, start, end, text)
+		if again, _ := m.lostRace(ctx, err, attempt); !again {
+			// The changes the editor's text did not have yet.
+			for _, g := range m.takeMerges() {
+				if g.Revision > baseRev {
+					out.Merged = append(out.Merged, g)
+				}
+			}
+			return out, err
 		}
 	}
-	summary := "typed in the editor"
-	if i, ok := d.IndexAt(start); ok {
-		summary += " at " + d.Label(i)
-	} else if i := d.IndexContaining(start); i >= 0 && i < d.Len() {
-		summary += " at " + d.Label(i)
+}
+
+// typeLocked is ApplySplice once the others' changes are taken in.
+func (m *Manuscript) typeLocked(ctx context.Context, baseRev int64, base, mine []byte, start, end int, text []byte) (Typed, error) {
+	d := m.doc
+	if baseRev > d.Rev() {
+		return Typed{}, fmt.Errorf("%w: the editor's revision %d is newer than the manuscript's (%d); nothing was written — reload the book", ErrStale, baseRev, d.Rev())
 	}
-	return m.commitAs(ctx, e, 0, summary)
+	out := Typed{Mine: mine}
+	if start == end && len(text) == 0 {
+		out.Outcome = Outcome{Op: store.OpReplaceText, Rev: d.Rev(), Cursor: -1, Summary: "nothing changed"}
+		out.Text = append([]byte(nil), d.Source()...)
+		return out, nil
+	}
+	src := d.Source()
+	at, to, put := start, end, text
+	if baseRev != d.Rev() {
+		// The paragraph typed in, in the editor's text: between blank lines.
+		ps, pe := paragraphAround(base, start, end)
+		if _, _, err := d.RebaseRange(baseRev, ps, pe); err == nil {
+			at, to, _ = d.RebaseRange(baseRev, start, end)
+		} else {
+			// Another door or program changed this paragraph: the typed one
+			// replaces what it became, and that is returned beside it.
+			cs, ce := d.SpanSince(baseRev, ps, pe)
+			at, to = cs, ce
+			put = mine[ps : pe+len(text)-(end-start)]
+			out.Conflict = &Conflict{Heading: m.headingAt(cs), Theirs: string(src[cs:ce]), Mine: string(put), ByteOffset: cs}
+		}
+	}
+	if len(src)-(to-at)+len(put) == 0 {
+		return Typed{}, fmt.Errorf("%w: the manuscript cannot become empty; nothing was written (delete the file instead, or leave a title line)", document.ErrBadInput)
+	}
+	e, err := m.planRaw(store.OpReplaceText, at, to, append([]byte(nil), put...), false)
+	if err != nil {
+		return Typed{}, err
+	}
+	summary := "typed in the editor"
+	if h := m.headingAt(at); h != "" {
+		summary += " in “" + h + "”"
+	}
+	if out.Conflict != nil {
+		summary += " (over a change made elsewhere, kept in the history)"
+	}
+	o, err := m.commitAs(ctx, e, 0, summary)
+	if err != nil {
+		return Typed{}, err
+	}
+	out.Outcome = o
+	out.Text = append([]byte(nil), m.doc.Source()...)
+	return out, nil
+}
+
+// paragraphAround returns the block of text holding [start, end): from the
+// line after the blank line before it to the blank line after it.
+func paragraphAround(b []byte, start, end int) (int, int) {
+	blank := func(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }
+	ps := bytes.LastIndexByte(b[:start], '\n') + 1
+	for ps > 0 {
+		prev := bytes.LastIndexByte(b[:ps-1], '\n') + 1
+		if blank(b[prev : ps-1]) {
+			break
+		}
+		ps = prev
+	}
+	lineEnd := func(p int) int {
+		if e := bytes.IndexByte(b[p:], '\n'); e >= 0 {
+			return p + e
+		}
+		return len(b)
+	}
+	pe := lineEnd(end)
+	for pe < len(b) {
+		next := lineEnd(pe + 1)
+		if blank(b[pe+1 : next]) {
+			break
+		}
+		pe = next
+	}
+	return ps, pe
 }
 
 // RevisionInfo is one step of the history as the revision list shows it.
@@ -111,6 +223,9 @@ func (m *Manuscript) Restore(ctx context.Context, rev int64) (Outcome, error) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if _, err := m.catchUp(ctx); err != nil {
+		return Outcome{}, err
+	}
 	if rev >= m.doc.Rev() {
 		return Outcome{}, fmt.Errorf("%w: revision %d is the current text (or newer); pick an earlier revision from the history", document.ErrBadInput, rev)
 	}
@@ -139,7 +254,7 @@ func (m *Manuscript) replaceAll(ctx context.Context, op string, content []byte, 
 	}
 	e, err := m.doc.PlanSplice(op, p, len(src)-s, append([]byte(nil), content[p:len(content)-s]...), true)
 	if err != nil {
-		if e, err = m.doc.PlanSplice(op, 0, len(src), append([]byte(nil), content...), true); err != nil {
+		if e, err = m.doc.PlanSpliceWide(op, p, len(src)-s, append([]byte(nil), content[p:len(content)-s]...), true); err != nil {
 			return Outcome{}, err
 		}
 	}
@@ -151,20 +266,42 @@ func (m *Manuscript) replaceAll(ctx context.Context, op string, content []byte, 
 	return out, err
 }
 
-// DiskState says whether the file on disk still holds what Waymark wrote or read.
+// DiskState says whether the file on disk still holds what Waymark wrote or
+// read, and what was taken in from elsewhere.
 type DiskState struct {
 	Changed bool   `json:"changed"`
 	Missing bool   `json:"missing"`
 	Size    int64  `json:"size"`
 	Detail  string `json:"detail"`
+	// Revision is the manuscript's revision after what was taken in.
+	Revision int64 `json:"revision"`
+	// Merged lists the changes of other doors and programs taken in by this
+	// look, and Note says so in one line in the book's language ("Another
+	// program changed “III”; your text is kept."); an editor brings its text
+	// up to Revision (TextChanges).
+	Merged []Merge `json:"merged,omitempty"`
+	Note   string  `json:"note,omitempty"`
 }
 
-// CheckDisk tells whether another program changed (or removed) the file since
-// Waymark last read or wrote it.
+// CheckDisk takes in what other Waymark doors and other programs changed (see
+// catchUp), then tells whether the file is missing or holds what Waymark
+// cannot take in (not text, too large).
 func (m *Manuscript) CheckDisk() DiskState {
 	m.mu.Lock()
-	known := m.disk
+	if _, err := m.catchUp(context.Background()); err != nil {
+		m.w.Log.Warn("take in changes from elsewhere", "path", m.Path, "err", err)
+	}
+	merges := m.takeMerges()
+	known, rev := m.disk, m.doc.Rev()
+	note := MergeNote(merges, bookIsRussian(m.doc.Source()))
 	m.mu.Unlock()
+	ds := m.checkDisk(known)
+	ds.Revision, ds.Merged, ds.Note = rev, merges, note
+	return ds
+}
+
+// checkDisk compares the file with what Waymark last knew of it.
+func (m *Manuscript) checkDisk(known diskState) DiskState {
 	fi, err := os.Stat(m.Path)
 	if err != nil {
 		return DiskState{Changed: true, Missing: true, Detail: fmt.Sprintf("%s can no longer be read: %v", m.Path, err)}
@@ -190,9 +327,14 @@ func (m *Manuscript) ReloadFromDisk(ctx context.Context) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	content, bom := document.CutBOM(file)
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	return m.reloadLocked(ctx, file)
+}
+
+// reloadLocked is ReloadFromDisk with m.mu held and the file read.
+func (m *Manuscript) reloadLocked(ctx context.Context, file []byte) (Outcome, error) {
+	content, bom := document.CutBOM(file)
 	sha := hashParts(file)
 	m.doc.SetFileBOM(bom != nil) // the next save writes the mark as the file has it now
 	if bytes.Equal(content, m.doc.Source()) {

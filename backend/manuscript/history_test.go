@@ -2,7 +2,6 @@ package manuscript
 
 import (
 	"context"
-	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -17,7 +16,7 @@ func revOf(m *Manuscript) (rev int64) {
 }
 
 // TestApplySplice is typing from the editor: applied against the revision the
-// editor holds, refused (with nothing written) when stale or out of range.
+// editor holds, refused (with nothing written) when out of range.
 func TestApplySplice(t *testing.T) {
 	ctx := context.Background()
 	f := setup(t, book)
@@ -30,13 +29,12 @@ func TestApplySplice(t *testing.T) {
 		text       string
 		words      string
 	}{
-		{"stale revision", rev - 1, at, at + 6, "2nd", "revision"},
 		{"past the end", rev, len(book) - 1, len(book) + 5, "x", ""},
 		{"backwards", rev, at + 6, at, "x", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if _, err := f.m.ApplySplice(ctx, c.base, c.start, c.end, []byte(c.text)); err == nil || !strings.Contains(err.Error(), c.words) {
+			if _, err := f.m.ApplySplice(ctx, c.base, nil, c.start, c.end, []byte(c.text)); err == nil || !strings.Contains(err.Error(), c.words) {
 				t.Fatalf("ApplySplice: %v, want an error saying %q", err, c.words)
 			}
 			if got := f.file(t); got != book {
@@ -44,10 +42,7 @@ func TestApplySplice(t *testing.T) {
 			}
 		})
 	}
-	if c := cases[0]; !errors.Is(func() error { _, err := f.m.ApplySplice(ctx, c.base, c.start, c.end, []byte(c.text)); return err }(), ErrStale) {
-		t.Fatal("a stale splice is not ErrStale")
-	}
-	out, err := f.m.ApplySplice(ctx, rev, at, at+len("Second"), []byte("Другой"))
+	out, err := f.m.ApplySplice(ctx, rev, nil, at, at+len("Second"), []byte("Другой"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +51,7 @@ func TestApplySplice(t *testing.T) {
 	}
 	// Typing may cross items and change the outline (the author typed it).
 	at = strings.Index(f.file(t), "## Two")
-	if _, err := f.m.ApplySplice(ctx, out.Rev, at, at+2, []byte("#")); err != nil {
+	if _, err := f.m.ApplySplice(ctx, out.Rev, nil, at, at+2, []byte("#")); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(f.file(t), "\n# Two\n") {
@@ -116,20 +111,22 @@ func TestExternalChange(t *testing.T) {
 			if err := os.WriteFile(f.path, []byte(theirs), 0o644); err != nil {
 				t.Fatal(err)
 			}
+			before, _ := f.m.History(ctx, 0)
+			// The look takes the other program's version in and says so.
 			st := f.m.CheckDisk()
-			if !st.Changed || st.Missing || !strings.Contains(st.Detail, "another program") {
-				t.Fatalf("external write not noticed: %+v", st)
+			if st.Changed || st.Missing || len(st.Merged) != 1 || !st.Merged[0].Outside || st.Note != "Another program changed “Two”; your text is kept." {
+				t.Fatalf("external write not taken in: %+v", st)
 			}
 			if d, err := f.m.DiskText(); err != nil || string(d) != theirs {
 				t.Fatalf("disk text: %v", err)
 			}
-			before, _ := f.m.History(ctx, 0)
 			var err error
 			want := theirs
 			if choice == "reload" {
 				_, err = f.m.ReloadFromDisk(ctx)
 			} else {
-				_, err = f.m.KeepMine(ctx)
+				// Keeping Waymark's version is a restore of the revision before.
+				_, err = f.m.Restore(ctx, before[0].Rev)
 				want = book
 			}
 			if err != nil {
@@ -138,7 +135,7 @@ func TestExternalChange(t *testing.T) {
 			if f.file(t) != want {
 				t.Fatalf("file after %s: %q", choice, f.file(t))
 			}
-			if st := f.m.CheckDisk(); st.Changed {
+			if st := f.m.CheckDisk(); st.Changed || len(st.Merged) != 0 {
 				t.Fatalf("still reported changed after %s: %+v", choice, st)
 			}
 			after, _ := f.m.History(ctx, 0)

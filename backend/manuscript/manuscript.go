@@ -19,11 +19,6 @@ import (
 	"github.com/waymark/waymark/backend/store"
 )
 
-// SnapshotEvery is how many edits may follow a full snapshot in the revision log
-// before the next edit stores one again; it bounds the work of restoring any
-// revision and of recovering after a crash.
-const SnapshotEvery = 50
-
 // editOps are the operations an undo can revert.
 var editOps = []string{"ReplaceText", "InsertAfter", "InsertBefore", "Delete", "Redo"}
 
@@ -75,6 +70,9 @@ type Manuscript struct {
 	doc     *document.Document
 	cursors *document.Cursors
 	disk    diskState
+	// unreported is what was taken in from other doors and programs and not
+	// yet told to the author (see takeMerges).
+	unreported []Merge
 }
 
 // Open opens (or returns the already open) manuscript at path and makes it current.
@@ -108,39 +106,50 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 		return nil, err
 	}
 	defer unlock()
-	src, err := document.ReadRaw(abs, w.MaxSize)
+	src, fi, err := document.ReadRawInfo(abs, w.MaxSize)
 	if err != nil {
 		return nil, err
 	}
-	fileSHA := hashParts(src)
+	rec, known, err := w.Store.DocumentByPath(ctx, abs)
+	if err != nil {
+		return nil, fmt.Errorf("open manuscript %s: %w", abs, err)
+	}
+	// A book whose file is as it was when its index was cached (same size,
+	// modification time, inode and status-change time) opens from that index,
+	// without a parse and without hashing its bytes: a CLI call on an
+	// unchanged book costs little more than reading it. Otherwise parsing — the
+	// long part of opening a whole book — runs on the other core while the
+	// bytes are checked and hashed.
+	var fileSHA, sha string
+	parsed := make(chan *document.Document, 1) // buffered: a send never blocks, even if Open fails
+	fromIndex := false
+	if known {
+		if c, ok, err := w.Store.DocumentCache(ctx, rec.ID); err == nil && ok && c.Version == document.IndexVersion && sameFile(c, fi) {
+			if d, err := document.ParseWithIndex(src, 0, c.Data); err == nil {
+				parsed <- d
+				fromIndex = true
+				fileSHA, sha = c.FileSHA256, c.SHA256
+			}
+		}
+	}
 	// The revision log holds text (after any byte-order mark): its hashes and
 	// sizes are the text's; the disk check uses the file's.
 	text, _ := document.CutBOM(src)
-	sha := hashParts(text)
-	// An unchanged book opens from its stored linear index (saved only for content
-	// that passed CheckSource). Otherwise parsing — the long part of opening a whole
-	// book — runs on the other core while the bytes are checked and the database
-	// consulted.
-	parsed := make(chan *document.Document, 1) // buffered: a send never blocks, even if Open fails
-	fromIndex := false
-	if idx, ok, err := w.Store.DocumentIndex(ctx, sha, document.IndexVersion); err == nil && ok {
-		if d, err := document.ParseWithIndex(src, 0, idx); err == nil {
-			parsed <- d
-			fromIndex = true
-		}
-	}
 	if !fromIndex {
 		// The document takes src over; until Open returns, src is only read here
-		// (snapshot) while the parser reads it too, and edits come only after.
+		// (hashes, the splice of an outside change) while the parser reads it too,
+		// and edits come only after.
 		go func() { parsed <- document.ParseOwned(src, 0) }()
 		if err := document.CheckSource(abs, src, w.MaxSize); err != nil {
 			return nil, err // the parse of a rejected file is dropped
 		}
+		fileSHA, sha = hashParts(src), hashParts(text)
 	}
 	removeStaleTemps(abs)
-	rec, err := w.Store.EnsureDocument(ctx, abs)
-	if err != nil {
-		return nil, fmt.Errorf("open manuscript %s: %w", abs, err)
+	if !known {
+		if rec, err = w.Store.EnsureDocument(ctx, abs); err != nil {
+			return nil, fmt.Errorf("open manuscript %s: %w", abs, err)
+		}
 	}
 	m := &Manuscript{w: w, Path: abs, DocID: rec.ID}
 
@@ -148,6 +157,7 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 	if err != nil {
 		return nil, fmt.Errorf("open manuscript %s: %w", abs, err)
 	}
+	recorded := false
 	switch {
 	case ok && head.SHA256 == sha:
 		m.doc = <-parsed
@@ -156,14 +166,29 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 			return nil, err
 		}
 	default:
-		op := "open"
+		op := store.OpOpen
 		if ok {
-			op = "external"
+			op = store.OpExternal
 		}
 		m.doc = <-parsed
-		r := store.Revision{DocID: rec.ID, Op: op, Snapshot: text, SHA256: sha,
-			Size: int64(len(text)), Summary: fmt.Sprintf("%s %s (%d bytes)", op, filepath.Base(abs), len(src))}
+		r := store.Revision{DocID: rec.ID, Op: op, SHA256: sha, Size: int64(len(text)),
+			Summary: fmt.Sprintf("%s %s (%d bytes)", op, filepath.Base(abs), len(src))}
+		if op == store.OpOpen {
+			r.Snapshot = text
+		} else if prev, err := w.Store.ContentAt(ctx, rec.ID, head.Rev); err == nil {
+			// Another program changed the book: the revision holds the bytes it changed.
+			r.Start, r.Old, r.New = spliceBetween(prev, text)
+		} else {
+			r.Snapshot = text // the text before cannot be rebuilt: keep this one whole
+		}
 		err := w.Store.Tx(ctx, func(tx *store.Tx) error {
+			if op == store.OpExternal && r.Snapshot == nil {
+				if n, spliced, err := tx.ChangesSinceSnapshot(ctx, rec.ID); err != nil {
+					return err
+				} else if store.SnapshotDue(n+1, spliced+int64(len(r.Old)+len(r.New)), r.Size) {
+					r.Snapshot = text
+				}
+			}
 			stored, err := tx.AppendRevision(ctx, r)
 			if err != nil {
 				return err
@@ -184,19 +209,26 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 			return nil, fmt.Errorf("open manuscript %s: record revision: %w", abs, err)
 		}
 		m.doc.SetRev(r.Rev)
+		if op == store.OpExternal {
+			if err := m.loadHistory(ctx, r.Rev); err != nil {
+				return nil, err
+			}
+		}
+		recorded = true
 	}
 	if !fromIndex {
-		_ = w.Store.SaveDocumentIndex(ctx, sha, document.IndexVersion, m.doc.MarshalIndex()) // a cache: failure costs a parse next time
+		m.saveCache(ctx, fi, fileSHA, sha) // a cache: failure costs a parse next time
 	}
-	m.disk, err = stateOf(abs, fileSHA)
-	if err != nil {
-		return nil, fmt.Errorf("open manuscript %s: %w", abs, err)
-	}
+	m.disk = diskStateOf(fi, fileSHA)
 	m.cursors = document.NewCursors(m.doc)
 	if err := m.loadCursors(ctx); err != nil {
 		return nil, err
 	}
-	_ = w.Store.LogEvent(ctx, "document_open", rec.ID, map[string]any{"path": abs, "bytes": len(src), "items": m.doc.Len(), "revision": m.doc.Rev()})
+	if recorded || !fromIndex {
+		// An unchanged book opened from its cache writes nothing at all (a
+		// read-only CLI call stays read-only: no fsync of the database).
+		_ = w.Store.LogEvent(ctx, "document_open", rec.ID, map[string]any{"path": abs, "bytes": len(src), "items": m.doc.Len(), "revision": m.doc.Rev()})
+	}
 
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -209,12 +241,41 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 	return m, nil
 }
 
+// saveCache stores the index of the current text as the document's cache,
+// with the status of the file holding it.
+func (m *Manuscript) saveCache(ctx context.Context, fi os.FileInfo, fileSHA, sha string) {
+	ino, ctime := fileID(fi)
+	_ = m.w.Store.SaveDocumentCache(ctx, store.DocumentCache{DocID: m.DocID, Version: document.IndexVersion,
+		SHA256: sha, FileSHA256: fileSHA, FileSize: fi.Size(), FileMtimeNs: fi.ModTime().UnixNano(),
+		FileIno: int64(ino), FileCtimeNs: ctime, Data: m.doc.MarshalIndex()})
+}
+
+// sameFile tells whether a file's status is the one its cache was made with.
+func sameFile(c store.DocumentCache, fi os.FileInfo) bool {
+	ino, ctime := fileID(fi)
+	return ino != 0 && c.FileSize == fi.Size() && c.FileMtimeNs == fi.ModTime().UnixNano() && c.FileIno == int64(ino) && c.FileCtimeNs == ctime
+}
+
+// spliceBetween returns the one splice that turns old into new: the bytes
+// between their common start and common end, kept to whole characters.
+func spliceBetween(old, new []byte) (start int64, o, n []byte) {
+	p := document.CommonPrefix(old, new)
+	s := document.CommonSuffix(old[p:], new[p:])
+	for p > 0 && p < len(old) && !utf8.RuneStart(old[p]) {
+		p--
+	}
+	for s > 0 && !utf8.RuneStart(old[len(old)-s]) {
+		s--
+	}
+	return int64(p), append([]byte(nil), old[p:len(old)-s]...), append([]byte(nil), new[p:len(new)-s]...)
+}
+
 // loadHistory installs the changes since the last snapshot, so pointers taken at
 // those revisions (by an earlier process, a TargetSet, a model) can be re-based.
 func (m *Manuscript) loadHistory(ctx context.Context, head int64) error {
 	// History runs from the last discontinuity: the first sight of the file, a
 	// change by another program, or a restore.
-	snap, ok, err := m.w.Store.LastRevisionWhere(ctx, m.DocID, []string{store.OpOpen, store.OpExternal, store.OpRestore}, false)
+	snap, ok, err := m.w.Store.LastWholeText(ctx, m.DocID)
 	if err != nil {
 		return fmt.Errorf("load history of %s: %w", m.Path, err)
 	}
@@ -284,6 +345,11 @@ func (m *Manuscript) removes(ctx context.Context, r store.Revision, cache map[in
 		return !inverted, nil
 	case "InsertAfter", "InsertBefore":
 		return inverted, nil
+	case store.OpExternal, store.OpRestore:
+		// A change made as a whole: an item that started inside the changed bytes
+		// may be another one now; its pointers are refused, never moved onto a
+		// neighbour (TargetSet members follow their items by content instead).
+		return true, nil
 	}
 	return false, nil
 }
@@ -292,13 +358,23 @@ func (m *Manuscript) removes(ctx context.Context, r store.Revision, cache map[in
 func (m *Manuscript) Do(fn func(d *document.Document) error) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.catchUpQuietly(context.Background())
 	return fn(m.doc)
+}
+
+// catchUpQuietly is catchUp for readers: a failure to take in others' changes
+// is logged, and the reader sees the text as this process has it.
+func (m *Manuscript) catchUpQuietly(ctx context.Context) {
+	if _, err := m.catchUp(ctx); err != nil {
+		m.w.Log.Warn("take in changes from elsewhere", "path", m.Path, "err", err)
+	}
 }
 
 // Outcome is the result of an applied edit, as tools report it.
 type Outcome struct {
 	Op       string
 	Rev      int64
+	Start    int // where the splice began, in the text before it
 	Produced []int
 	Deleted  []document.Pointer
 	Cursor   int
@@ -314,11 +390,32 @@ type Outcome struct {
 func (m *Manuscript) Edit(ctx context.Context, plan func(d *document.Document) (*document.Edit, error)) (Outcome, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	e, err := plan(m.doc)
-	if err != nil {
+	if _, err := m.catchUp(ctx); err != nil {
 		return Outcome{}, err
 	}
-	return m.commit(ctx, e, 0)
+	for attempt := 0; ; attempt++ {
+		e, err := plan(m.doc)
+		if err != nil {
+			return Outcome{}, err
+		}
+		out, err := m.commit(ctx, e, 0)
+		if again, _ := m.lostRace(ctx, err, attempt); !again {
+			return out, err
+		}
+		// Another door saved first: the edit is planned again on its text.
+	}
+}
+
+// lostRace tells whether a save failed only because another Waymark door or
+// another program saved the book between this process's look and its write:
+// their change is then taken in (catchUp) and the caller tries again, a few
+// times at most. The caller holds m.mu.
+func (m *Manuscript) lostRace(ctx context.Context, err error, attempt int) (bool, []Merge) {
+	if err == nil || !errors.Is(err, ErrChangedOnDisk) || attempt >= 3 {
+		return false, nil
+	}
+	merges, cerr := m.catchUp(ctx)
+	return cerr == nil && len(merges) > 0, merges
 }
 
 // commit persists and applies a planned edit. undoOf links undo/redo revisions.
@@ -396,9 +493,9 @@ func (m *Manuscript) commitWith(ctx context.Context, e *document.Edit, undoOf in
 		}
 		r := store.Revision{DocID: m.DocID, Op: e.Op, Start: int64(e.Start), Old: e.Old, New: e.New,
 			SHA256: sha, Size: size - int64(len(bom)), UndoOf: undoOf, Summary: summary}
-		if e.Op == store.OpRestore || e.Op == store.OpExternal {
-			r.Snapshot = bytes.Join([][]byte{before, e.New, after}, nil)
-		} else if snap, ok, err := tx.LatestSnapshotRev(ctx, m.DocID); err == nil && ok && rev-snap >= SnapshotEvery {
+		if n, spliced, err := tx.ChangesSinceSnapshot(ctx, m.DocID); err != nil {
+			return err
+		} else if store.SnapshotDue(n+1, spliced+int64(len(e.Old)+len(e.New)), size) {
 			r.Snapshot = bytes.Join([][]byte{before, e.New, after}, nil)
 		}
 		stored, err := tx.AppendRevision(ctx, r)
@@ -459,7 +556,7 @@ func (m *Manuscript) commitWith(ctx context.Context, e *document.Edit, undoOf in
 	if st, err := stateOf(m.Path, fileSHA); err == nil {
 		m.disk = st
 	}
-	out := Outcome{Op: e.Op, Rev: res.Rev, Produced: res.Produced, Deleted: res.Deleted, Cursor: res.Cursor, Summary: summary, Note: e.Note}
+	out := Outcome{Op: e.Op, Rev: res.Rev, Start: e.Start, Produced: res.Produced, Deleted: res.Deleted, Cursor: res.Cursor, Summary: summary, Note: e.Note}
 	out.Context = m.safeContext(res.Cursor)
 	return out, nil
 }
@@ -479,14 +576,18 @@ func (m *Manuscript) safeContext(cur int) (s string) {
 func (m *Manuscript) Undo(ctx context.Context) (Outcome, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if _, err := m.catchUp(ctx); err != nil {
+		return Outcome{}, err
+	}
 	st := m.w.Store
 	r, ok, err := st.LastRevisionWhere(ctx, m.DocID, editOps, false)
 	if err != nil {
 		return Outcome{}, err
 	}
-	// Undo stops at the last discontinuity: the first sight of the file, a change
-	// by another program, or a restore (periodic snapshots are no barrier).
-	if bar, bok, err := st.LastRevisionWhere(ctx, m.DocID, []string{store.OpOpen, store.OpExternal, store.OpRestore}, false); err == nil && bok && ok && r.Rev < bar.Rev {
+	// Undo stops at the last text known only whole (the first sight of the
+	// file); changes by other programs, restores and snapshots are no barrier:
+	// an edit whose text they left alone is undone where that text is now.
+	if bar, bok, err := st.LastWholeText(ctx, m.DocID); err == nil && bok && ok && r.Rev < bar.Rev {
 		ok = false
 	}
 	if !ok {
@@ -496,16 +597,15 @@ func (m *Manuscript) Undo(ctx context.Context) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	src := m.doc.Source()
-	end := int(full.Start) + len(full.New)
-	if end > len(src) || !bytes.Equal(src[full.Start:end], full.New) {
+	start, end, err := m.placeNow(full.Rev, int(full.Start), full.New)
+	if err != nil {
 		return Outcome{}, fmt.Errorf("cannot undo revision %d (%s): the text it wrote is no longer there", full.Rev, full.Summary)
 	}
 	removes, err := m.removes(ctx, store.Revision{Op: "Undo", UndoOf: full.Rev}, map[int64]store.Revision{full.Rev: full})
 	if err != nil {
 		return Outcome{}, err
 	}
-	e, err := m.doc.PlanSplice("Undo", int(full.Start), end, full.Old, removes)
+	e, err := m.planRaw("Undo", start, end, full.Old, removes)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("cannot undo revision %d (%s): %w", full.Rev, full.Summary, err)
 	}
@@ -514,10 +614,40 @@ func (m *Manuscript) Undo(ctx context.Context) (Outcome, error) {
 	return out, err
 }
 
+// placeNow finds where the bytes want, which began at start in the text of
+// revision rev, are in the current text: re-based over the changes since
+// (edits elsewhere, another program's change), or — when those changes were
+// themselves undone — at the same place. The bytes must be there.
+func (m *Manuscript) placeNow(rev int64, start int, want []byte) (int, int, error) {
+	src := m.doc.Source()
+	at := func(s int) bool { return s >= 0 && s+len(want) <= len(src) && bytes.Equal(src[s:s+len(want)], want) }
+	if s, _, err := m.doc.RebaseRange(rev, start, start+len(want)); err == nil && at(s) {
+		return s, s + len(want), nil
+	}
+	if at(start) {
+		return start, start + len(want), nil
+	}
+	return 0, 0, errors.New("the text is no longer there")
+}
+
+// planRaw plans a splice that restores a state the text had (undo, redo): by
+// its neighbours when it stays inside them, else by re-reading the whole book
+// (an undone code fence, a table cell emptied and filled again).
+func (m *Manuscript) planRaw(op string, start, end int, text []byte, removes bool) (*document.Edit, error) {
+	e, err := m.doc.PlanSplice(op, start, end, text, removes)
+	if err != nil {
+		e, err = m.doc.PlanSpliceWide(op, start, end, text, removes)
+	}
+	return e, err
+}
+
 // Redo re-applies the newest undone edit, unless a new edit came after the undo.
 func (m *Manuscript) Redo(ctx context.Context) (Outcome, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if _, err := m.catchUp(ctx); err != nil {
+		return Outcome{}, err
+	}
 	st := m.w.Store
 	u, ok, err := st.LastUnconsumedUndo(ctx, m.DocID)
 	if err != nil {
@@ -530,16 +660,15 @@ func (m *Manuscript) Redo(ctx context.Context) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	src := m.doc.Source()
-	end := int(orig.Start) + len(orig.Old)
-	if end > len(src) || !bytes.Equal(src[orig.Start:end], orig.Old) {
+	start, end, err := m.placeNow(u.Rev, int(orig.Start), orig.Old)
+	if err != nil {
 		return Outcome{}, fmt.Errorf("cannot redo revision %d (%s): the text has changed since", orig.Rev, orig.Summary)
 	}
 	removes, err := m.removes(ctx, store.Revision{Op: "Redo", UndoOf: u.Rev}, map[int64]store.Revision{u.Rev: u, orig.Rev: orig})
 	if err != nil {
 		return Outcome{}, err
 	}
-	e, err := m.doc.PlanSplice("Redo", int(orig.Start), end, orig.New, removes)
+	e, err := m.planRaw("Redo", start, end, orig.New, removes)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("cannot redo revision %d (%s): %w", orig.Rev, orig.Summary, err)
 	}

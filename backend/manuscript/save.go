@@ -30,8 +30,14 @@ func stateOf(path string, sha string) (diskState, error) {
 	if err != nil {
 		return diskState{}, err
 	}
+	return diskStateOf(fi, sha), nil
+}
+
+// diskStateOf is the state of a file whose status fi was taken while its
+// bytes (hashed to sha) were read.
+func diskStateOf(fi os.FileInfo, sha string) diskState {
 	ino, ctime := fileID(fi)
-	return diskState{size: fi.Size(), modTime: fi.ModTime(), ino: ino, ctime: ctime, sha: sha}, nil
+	return diskState{size: fi.Size(), modTime: fi.ModTime(), ino: ino, ctime: ctime, sha: sha}
 }
 
 // changedByOthers is the error of a save refused because another program changed

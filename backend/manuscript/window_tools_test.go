@@ -30,9 +30,23 @@ func newEnv(t testing.TB, text string) *env {
 	if _, err := ws.Open(context.Background(), doc); err != nil {
 		t.Fatal(err)
 	}
+	return newEnvOn(t, ws, doc)
+}
+
+// newEnvOn is newEnv over a workspace already open on doc.
+func newEnvOn(t testing.TB, ws *manuscript.Workspace, doc string) *env {
 	r := tools.New()
 	manuscript.RegisterTools(r, ws)
 	return &env{t, r, ws, doc}
+}
+
+// callArgs is call with the arguments as a value.
+func (e *env) callArgs(name string, args, out any) error {
+	b, err := json.Marshal(args)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return e.call(name, string(b), out)
 }
 
 // call runs a tool with JSON arguments and decodes its JSON result into out.
@@ -83,12 +97,12 @@ func TestTypeTextWritesThroughTheManuscript(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := strings.Replace(book, "signed", "подписала", 1)
-	if e.file() != want || r.Revision != 2 || !strings.Contains(r.Summary, "typed in the editor at") {
+	if e.file() != want || r.Revision != 2 || !strings.Contains(r.Summary, "typed in the editor in “Книга”") {
 		t.Fatalf("typed: %+v\n%s", r, e.file())
 	}
 	emoji := u16(want[:strings.Index(want, "😀")])
 	cases := []struct{ args, want string }{
-		{`{"baseRevision": 1, "fromUtf16": 0, "toUtf16": 1, "text": "x"}`, "typed into revision 1, the manuscript is at revision 2; nothing was written"},
+		{`{"baseRevision": 3, "fromUtf16": 0, "toUtf16": 1, "text": "x"}`, "typed into revision 3, the manuscript is at revision 2; nothing was written"},
 		{`{"baseRevision": 2, "fromUtf16": ` + itoa(emoji+1) + `, "toUtf16": ` + itoa(emoji+2) + `, "text": "x"}`, "falls inside a character; nothing was written"},
 		{`{"baseRevision": 2, "fromUtf16": 5, "toUtf16": 4, "text": "x"}`, "end (4) before its start (5)"},
 		{`{"baseRevision": 2, "fromUtf16": 0, "toUtf16": 100000, "text": "x"}`, "outside the text"},
@@ -211,36 +225,22 @@ func TestExternalChangeChoices(t *testing.T) {
 	if err := os.WriteFile(e.doc, []byte("# Title\n\nOne, changed.\n\nTwo.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.call("CheckDisk", `{}`, &s); err != nil || !s.Changed || !strings.Contains(s.Detail, "changed by another program") {
+	// The outside change is taken in (a revision of its own) and announced.
+	if err := e.call("CheckDisk", `{}`, &s); err != nil || s.Changed || len(s.Merged) != 1 || s.Note != "Another program changed “Title”; your text is kept." {
 		t.Fatalf("changed: %+v %v", s, err)
 	}
 	var r manuscript.ExternalResult
 	if err := e.call("ResolveExternalChange", `{"choice": "compare"}`, &r); err != nil {
 		t.Fatal(err)
 	}
-	var mine, disk string
-	for _, l := range r.Diff {
-		switch l.Kind {
-		case "mine":
-			mine += l.Text
-		case "disk":
-			disk += l.Text
-		}
-	}
-	if mine != "One." || disk != "One, changed." || r.Summary != "2 changed line(s) between Waymark's version and the file on disk" {
-		t.Errorf("compare: mine %q, disk %q, %q", mine, disk, r.Summary)
-	}
-	if err := e.call("ResolveExternalChange", `{"choice": "keep"}`, &r); err != nil {
-		t.Fatal(err)
-	}
-	if e.file() != "# Title\n\nOne.\n\nTwo.\n" {
-		t.Fatalf("keep mine: %q", e.file())
+	if r.Summary != "0 changed line(s) between Waymark's version and the file on disk" {
+		t.Errorf("compare after the change was taken in: %q", r.Summary)
 	}
 	var h struct {
 		Revisions []manuscript.RevisionInfo `json:"revisions"`
 	}
-	if err := e.call("History", `{}`, &h); err != nil || len(h.Revisions) < 3 || h.Revisions[0].Op != "Restore" || h.Revisions[1].Op != "external" {
-		t.Fatalf("history after keep mine: %+v %v", h, err)
+	if err := e.call("History", `{}`, &h); err != nil || len(h.Revisions) < 2 || h.Revisions[0].Op != "external" {
+		t.Fatalf("history after the outside change: %+v %v", h, err)
 	}
 	if err := e.call("ResolveExternalChange", `{"choice": "merge"}`, nil); !errors.Is(err, tools.ErrInvalidArgs) || !strings.Contains(err.Error(), "choice") {
 		t.Fatalf("unknown choice: %v", err)

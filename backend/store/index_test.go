@@ -3,35 +3,33 @@ package store
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"testing"
 )
 
-func TestDocumentIndexCache(t *testing.T) {
+// TestDocumentCacheIsOneRowPerDocument: the cached index of a document is
+// replaced, never added to, so it does not grow with the history.
+func TestDocumentCacheIsOneRowPerDocument(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
-	if _, ok, err := s.DocumentIndex(ctx, "abc", 1); ok || err != nil {
-		t.Fatalf("empty cache: %v %v", ok, err)
-	}
-	if err := s.SaveDocumentIndex(ctx, "abc", 1, []byte{1, 2, 3}); err != nil {
+	d, err := s.EnsureDocument(ctx, "/books/a.md")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if b, ok, err := s.DocumentIndex(ctx, "abc", 1); !ok || err != nil || !bytes.Equal(b, []byte{1, 2, 3}) {
-		t.Fatalf("read back: %v %v %v", b, ok, err)
+	if _, ok, err := s.DocumentCache(ctx, d.ID); ok || err != nil {
+		t.Fatalf("empty cache: %v %v", ok, err)
 	}
-	if _, ok, _ := s.DocumentIndex(ctx, "abc", 2); ok {
-		t.Fatal("an index of another version was returned")
-	}
-	for i := 0; i < maxIndexes+8; i++ {
-		if err := s.SaveDocumentIndex(ctx, fmt.Sprintf("sha%02d", i), 1, []byte{byte(i)}); err != nil {
+	for i := 0; i < 10; i++ {
+		c := DocumentCache{DocID: d.ID, Version: 4, SHA256: "abc", FileSHA256: "def", FileSize: int64(i), FileMtimeNs: 7, FileIno: 8, FileCtimeNs: 9, Data: []byte{1, 2, byte(i)}}
+		if err := s.SaveDocumentCache(ctx, c); err != nil {
 			t.Fatal(err)
 		}
 	}
-	var n int
-	if err := s.db.QueryRow("SELECT COUNT(*) FROM document_index").Scan(&n); err != nil || n != maxIndexes {
-		t.Fatalf("cache holds %d rows (%v), want %d", n, err, maxIndexes)
+	c, ok, err := s.DocumentCache(ctx, d.ID)
+	if !ok || err != nil || !bytes.Equal(c.Data, []byte{1, 2, 9}) || c.FileSize != 9 || c.FileIno != 8 || c.SHA256 != "abc" {
+		t.Fatalf("read back: %+v %v %v", c, ok, err)
 	}
-	if _, ok, _ := s.DocumentIndex(ctx, fmt.Sprintf("sha%02d", maxIndexes+7), 1); !ok {
-		t.Fatal("the newest index was pruned")
+	var n int
+	if err := s.db.QueryRow("SELECT COUNT(*) FROM document_cache").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("cache holds %d rows (%v), want 1", n, err)
 	}
 }

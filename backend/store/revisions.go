@@ -21,12 +21,14 @@ type Document struct {
 	CreatedAt time.Time
 }
 
-// Revision ops. Snapshot-bearing ops record a full content; edit ops record a
-// splice (Start, Old, New) against the content of the previous revision.
+// Revision ops. The first revision of a document (open) records the full
+// content; every later one records a splice (Start, Old, New) against the
+// content of the previous revision — the bytes it changed, not the book — and
+// may carry a snapshot of the content after it as a cache that bounds replay.
 const (
 	OpOpen         = "open"         // first sight of a file; Snapshot required
-	OpExternal     = "external"     // the file changed outside Waymark; Snapshot required
-	OpRestore      = "Restore"      // content set back to an earlier revision; Snapshot required
+	OpExternal     = "external"     // the file changed outside Waymark; a splice
+	OpRestore      = "Restore"      // content set back to an earlier revision; a splice
 	OpReplaceText  = "ReplaceText"  // splice
 	OpInsertAfter  = "InsertAfter"  // splice
 	OpInsertBefore = "InsertBefore" // splice
@@ -131,7 +133,7 @@ func cleanDocPath(p string) (string, error) {
 
 // isSnapshotOp tells the ops whose revision must carry a full snapshot.
 func isSnapshotOp(op string) bool {
-	return op == OpOpen || op == OpExternal || op == OpRestore
+	return op == OpOpen
 }
 
 func knownOp(op string) bool {
@@ -215,10 +217,10 @@ func (c *core) AppendRevision(ctx context.Context, r Revision) (Revision, error)
 			return fmt.Errorf("%w: revision %d requested but the next one is %d", ErrConflict, r.Rev, next)
 		}
 		r.Rev = next
-		if !isSnapshotOp(r.Op) {
-			if !havePrev {
-				return fmt.Errorf("%w: the first revision must be open, external or Restore, not %s", ErrInvalid, r.Op)
-			}
+		if !havePrev && r.Snapshot == nil {
+			return fmt.Errorf("%w: the first revision must hold the whole text (open), not a %s splice", ErrInvalid, r.Op)
+		}
+		if !isSnapshotOp(r.Op) && havePrev && !r.wholeText() {
 			end := r.Start + int64(len(r.Old))
 			if end > prev.Size {
 				return fmt.Errorf("%w: splice [%d,%d) exceeds the previous content (%d bytes)", ErrInvalid, r.Start, end, prev.Size)
@@ -258,6 +260,25 @@ func (c *core) AppendRevision(ctx context.Context, r Revision) (Revision, error)
 		return fail(err)
 	}
 	return r, nil
+}
+
+// wholeText tells a revision that holds its whole text and no splice: the
+// first one, or an outside change whose text before could not be rebuilt.
+// History (pointers, undo) cannot be carried across it.
+func (r Revision) wholeText() bool {
+	return r.Op == OpOpen || (r.HasSnapshot || r.Snapshot != nil) && r.Start == 0 && len(r.Old) == 0 && len(r.New) == 0
+}
+
+// LastWholeText returns the newest revision (without Snapshot) that holds its
+// whole text and no splice (see wholeText): the start of the history that
+// pointers can be re-based and edits undone across.
+func (c *core) LastWholeText(ctx context.Context, docID int64) (Revision, bool, error) {
+	r, ok, err := queryOneRevision(ctx, c.q, false, revCols+revFrom+`WHERE r.doc_id = ? AND (r.op = 'open'
+		OR (s.rev IS NOT NULL AND r.start = 0 AND length(r.old) = 0 AND length(r.new) = 0)) ORDER BY r.rev DESC LIMIT 1`, docID)
+	if err != nil {
+		return Revision{}, false, fmt.Errorf("last whole-text revision of document %d: %w", docID, err)
+	}
+	return r, ok, nil
 }
 
 // nonNil turns nil into an empty slice: the driver binds a nil slice as NULL.
@@ -425,6 +446,18 @@ func (c *core) LatestSnapshotRev(ctx context.Context, docID int64) (int64, bool,
 	return rev.Int64, rev.Valid, nil
 }
 
+// ChangesSinceSnapshot returns how many revisions follow the newest snapshot
+// of a document and how many bytes their splices hold (removed plus
+// inserted), for deciding when a new snapshot is worth its size.
+func (c *core) ChangesSinceSnapshot(ctx context.Context, docID int64) (revs, spliced int64, err error) {
+	err = c.q.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(length(old) + length(new)), 0) FROM revisions
+		WHERE doc_id = ?1 AND rev > coalesce((SELECT max(rev) FROM snapshots WHERE doc_id = ?1), 0)`, docID).Scan(&revs, &spliced)
+	if err != nil {
+		return 0, 0, fmt.Errorf("changes since the last snapshot of document %d: %w", docID, err)
+	}
+	return revs, spliced, nil
+}
+
 // LastRevisionWhere returns the newest revision (without Snapshot) whose Op is
 // one of ops and whose Undone flag equals undone. It is the query behind undo.
 //
@@ -526,14 +559,8 @@ func (c *core) ContentAt(ctx context.Context, docID, rev int64) ([]byte, error) 
 		if err != nil {
 			return nil, fmt.Errorf("content of document %d at revision %d: %w", docID, rev, err)
 		}
-		for _, r := range revs {
-			end := r.Start + int64(len(r.Old))
-			if end > int64(len(content)) || !bytes.Equal(content[r.Start:end], r.Old) {
-				return nil, fmt.Errorf("content of document %d at revision %d: revision %d does not fit the content before it", docID, rev, r.Rev)
-			}
-			next := make([]byte, 0, int64(len(content))-int64(len(r.Old))+int64(len(r.New)))
-			next = append(append(append(next, content[:r.Start]...), r.New...), content[end:]...)
-			content = next
+		if content, err = replay(content, revs); err != nil {
+			return nil, fmt.Errorf("content of document %d at revision %d: %w", docID, rev, err)
 		}
 	}
 	head, err := revisionByNumber(ctx, c.q, docID, rev, false)
@@ -545,4 +572,84 @@ func (c *core) ContentAt(ctx context.Context, docID, rev int64) ([]byte, error) 
 		return nil, fmt.Errorf("content of document %d at revision %d: rebuilt text does not match the stored hash", docID, rev)
 	}
 	return content, nil
+}
+
+// replay applies the splices of revs, in order, to content. The text is kept
+// in a gap buffer whose gap follows the splices, so a run of thousands of
+// keystroke revisions near one another costs their own bytes, not a copy of
+// the book each.
+func replay(content []byte, revs []Revision) ([]byte, error) {
+	if len(revs) == 0 {
+		return content, nil
+	}
+	var grow int64
+	for _, r := range revs {
+		if d := int64(len(r.New)) - int64(len(r.Old)); d > 0 {
+			grow += d
+		}
+	}
+	g := newGapBuffer(content, int(min(grow, 64<<20))+4096)
+	for _, r := range revs {
+		if err := g.splice(int(r.Start), r.Old, r.New); err != nil {
+			return nil, fmt.Errorf("revision %d does not fit the content before it: %w", r.Rev, err)
+		}
+	}
+	return g.bytes(), nil
+}
+
+// gapBuffer is a text with a movable gap: buf[:gs] + buf[ge:] is the text.
+type gapBuffer struct {
+	buf    []byte
+	gs, ge int
+}
+
+func newGapBuffer(text []byte, gap int) *gapBuffer {
+	buf := make([]byte, len(text)+gap)
+	copy(buf, text)
+	return &gapBuffer{buf: buf, gs: len(text), ge: len(buf)}
+}
+
+func (g *gapBuffer) len() int { return len(g.buf) - (g.ge - g.gs) }
+
+// moveGap puts the gap at text offset p.
+func (g *gapBuffer) moveGap(p int) {
+	switch {
+	case p < g.gs:
+		n := g.gs - p
+		copy(g.buf[g.ge-n:g.ge], g.buf[p:g.gs])
+		g.gs, g.ge = p, g.ge-n
+	case p > g.gs:
+		n := p - g.gs
+		copy(g.buf[g.gs:g.gs+n], g.buf[g.ge:g.ge+n])
+		g.gs, g.ge = p, g.ge+n
+	}
+}
+
+// splice replaces old at text offset start by new, after checking old is there.
+func (g *gapBuffer) splice(start int, old, new []byte) error {
+	end := start + len(old)
+	if start < 0 || end > g.len() {
+		return fmt.Errorf("splice [%d,%d) is past the end (%d bytes)", start, end, g.len())
+	}
+	g.moveGap(end)
+	if !bytes.Equal(g.buf[start:g.gs], old) {
+		return errors.New("the removed bytes differ")
+	}
+	g.gs = start
+	if need := len(new) - (g.ge - g.gs); need > 0 {
+		tail := len(g.buf) - g.ge
+		nb := make([]byte, len(g.buf)+need+len(g.buf)/8+4096)
+		copy(nb, g.buf[:g.gs])
+		copy(nb[len(nb)-tail:], g.buf[g.ge:])
+		g.buf, g.ge = nb, len(nb)-tail
+	}
+	copy(g.buf[g.gs:], new)
+	g.gs += len(new)
+	return nil
+}
+
+// bytes returns the text as one slice.
+func (g *gapBuffer) bytes() []byte {
+	out := make([]byte, 0, g.len())
+	return append(append(out, g.buf[:g.gs]...), g.buf[g.ge:]...)
 }

@@ -429,7 +429,8 @@ func loadMigrations(fsys fs.FS) ([]migration, error) {
 // with foreign keys on.
 func (s *Store) migrate(migs []migration) error {
 	ctx := context.Background()
-	return s.inTx(ctx, func(q querier) error {
+	compacted := false
+	err := s.inTx(ctx, func(q querier) error {
 		var cur int
 		if err := q.QueryRowContext(ctx, "PRAGMA user_version").Scan(&cur); err != nil {
 			return fmt.Errorf("read schema version: %w", err)
@@ -441,6 +442,13 @@ func (s *Store) migrate(migs []migration) error {
 			if _, err := q.ExecContext(ctx, m.sql); err != nil {
 				return fmt.Errorf("apply migration %s: %w", m.name, err)
 			}
+			if step, ok := goMigrations[m.version]; ok {
+				changed, err := step(ctx, q)
+				if err != nil {
+					return fmt.Errorf("apply migration %s: %w", m.name, err)
+				}
+				compacted = compacted || changed
+			}
 		}
 		if cur == len(migs) {
 			return nil
@@ -451,6 +459,10 @@ func (s *Store) migrate(migs []migration) error {
 		}
 		return nil
 	})
+	if err == nil && compacted {
+		vacuumAfter(ctx, s.db)
+	}
+	return err
 }
 
 // timeLayout is fixed-width so stored times sort correctly as text.

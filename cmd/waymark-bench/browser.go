@@ -11,11 +11,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/agent/web"
 	"github.com/waymark/waymark/backend/browser"
-	"github.com/waymark/waymark/backend/cli"
-	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/tools"
+	"github.com/waymark/waymark/backend/waymark"
 )
 
 // benchPages are the pages of the browser bench, served on loopback.
@@ -76,7 +75,7 @@ var benchScenarios = []benchScenario{
 // steps (0: the settle-waits of the tools alone), and reports the element
 // actions done by number and whether the goal's page was reached.
 func runScenario(ctx context.Context, reg *tools.Registry, base string, sc benchScenario, pause time.Duration) (byNumber int, ok bool, err error) {
-	call := func(step agent.BrowseStep) (map[string]any, error) {
+	call := func(step web.BrowseStep) (map[string]any, error) {
 		b, _ := json.Marshal(step.Args)
 		out, err := reg.Call(ctx, tools.Call{Name: step.Tool, Args: b}, tools.Context{})
 		if err != nil {
@@ -91,7 +90,7 @@ func runScenario(ctx context.Context, reg *tools.Registry, base string, sc bench
 		_ = json.Unmarshal(db, &d)
 		return d, nil
 	}
-	last, err := call(agent.BrowseStep{Tool: "browser_navigate", Args: map[string]any{"url": base + sc.start}})
+	last, err := call(web.BrowseStep{Tool: "browser_navigate", Args: map[string]any{"url": base + sc.start}})
 	if err != nil {
 		return 0, false, err
 	}
@@ -116,7 +115,7 @@ func runScenario(ctx context.Context, reg *tools.Registry, base string, sc bench
 			}
 			cmd = cmd[:i] + fmt.Sprint(n) + cmd[j+1:]
 		}
-		step, err := new(agent.Browsing).Parse(cmd)
+		step, err := new(web.Browsing).Parse(cmd)
 		if err != nil {
 			return byNumber, false, err
 		}
@@ -194,7 +193,7 @@ func runBenchBrowser(ctx context.Context, runs int, stdout io.Writer) error {
 
 	ss := browser.NewSessions(opts)
 	defer ss.Close()
-	reg, _ := cli.NewRegistryWith(manuscript.NewWorkspace(nil), agent.Builtin{}, ss)
+	reg := waymark.New(waymark.Config{Browser: ss}).Registry
 	var settle, fixed time.Duration
 	steps, byNumber := 0, 0
 	for _, sc := range benchScenarios {

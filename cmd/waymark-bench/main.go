@@ -6,6 +6,7 @@
 //	waymark-bench [--book PATH] [--runs N]        the manuscript engine on a book
 //	waymark-bench browser [--runs N] [--vs-playwright]
 //	waymark-bench window [--book PATH] [--runs N] [--bin PATH]
+//	waymark-bench cli [--book PATH] [--runs N] [--bin PATH]
 //
 // Run it from the repository: go run -tags sqlite_fts5 ./cmd/waymark-bench …
 // (a built waymark-bench runs from any folder: it finds the repository, and
@@ -46,6 +47,9 @@ const usage = `Usage:
         cold-start the desktop window under Xvfb on the sample and on a book;
         first paint, book open and memory against their targets (--bin: a
         desktop build such as bin/waymark, else built from the repository)
+  waymark-bench cli [--book PATH] [--runs N] [--bin PATH] [--repo PATH]
+        a warm "waymark call Find" on the book as a whole process against
+        grep -c -i -F on the same file (--bin: a waymark binary, else built)
 
 --repo is the Waymark repository (default: found from the working folder or
 this command's source); the default book is its ../shared/corpus/books/war-and-peace.ru.md.
@@ -135,10 +139,12 @@ func dispatch(ctx context.Context, args []string, stdout io.Writer) error {
 		return runBenchBrowser(ctx, o.runs, stdout)
 	case "window":
 		return runBenchWindow(ctx, o, stdout)
+	case "cli":
+		return runBenchCLI(ctx, o, stdout)
 	case "help":
 		return flag.ErrHelp
 	}
-	return usageError{fmt.Sprintf("unknown bench %q: the benches are waymark-bench, waymark-bench browser and waymark-bench window", which)}
+	return usageError{fmt.Sprintf("unknown bench %q: the benches are waymark-bench, waymark-bench browser, waymark-bench window and waymark-bench cli", which)}
 }
 
 // median runs fn n times and returns the median duration.
@@ -253,6 +259,14 @@ func runBench(ctx context.Context, o options, stdout io.Writer) error {
 		return fmt.Errorf("bench save: %w", failed)
 	}
 	fmt.Fprintf(tw, "atomic save (temp + fsync + rename)\t%s\t%d bytes\t≤ 50 ms\t%s\n", ms(save), len(src), verdict(save <= 50*time.Millisecond))
+
+	// Issue 19's storage target: 100 keystroke saves grow the database by
+	// less than 1 MB (they stored the book twice at a paragraph's end: 316 MB).
+	grew, err := keystrokeGrowth(ctx, dir, src, 100)
+	if err != nil {
+		return fmt.Errorf("bench keystroke saves: %w", err)
+	}
+	fmt.Fprintf(tw, "database growth, 100 keystroke saves (TypeText)\t%.3f MB\tbook %.1f MB\t< 1 MB\t%s\n", float64(grew)/1e6, float64(len(src))/1e6, verdict(grew < 1<<20))
 
 	// The agents issue's call: open the book and run FirstMatch on the built-in
 	// engine, as one `waymark call RunCursorAgent --doc` does (in this process).

@@ -24,7 +24,7 @@ func TestBenchCommandLine(t *testing.T) {
 		{[]string{"window", "--vs-playwright"}, "--vs-playwright goes with browser"},
 		{[]string{"browser", "--runs", "0"}, "--runs 0: give a whole number from 1 to 1000"},
 		{[]string{"--runs", "x"}, `invalid value "x" for flag -runs`},
-		{[]string{"browsr"}, `unknown bench "browsr": the benches are waymark-bench, waymark-bench browser and waymark-bench window`},
+		{[]string{"browsr"}, `unknown bench "browsr": the benches are waymark-bench, waymark-bench browser, waymark-bench window and waymark-bench cli`},
 		{[]string{"browser", "window"}, `one bench at a time, not "browser window"`},
 		{[]string{"--bok", "x.md"}, "flag provided but not defined: -bok"},
 	} {
@@ -84,7 +84,7 @@ func TestBenchManuscript(t *testing.T) {
 	if code := run(context.Background(), []string{"--book", book, "--runs", "1"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s%s", code, errb.String(), out.String())
 	}
-	for _, want := range []string{"Waymark bench: book.md", "open (parse + linearise)", "goldmark parse", "×", "ReplaceText mid-book", "atomic save", "call RunCursorAgent FirstMatch (open + run)"} {
+	for _, want := range []string{"Waymark bench: book.md", "open (parse + linearise)", "goldmark parse", "×", "ReplaceText mid-book", "atomic save", "database growth, 100 keystroke saves", "call RunCursorAgent FirstMatch (open + run)"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("no %q in:\n%s", want, out.String())
 		}
@@ -138,4 +138,26 @@ func TestBenchVsPlaywright(t *testing.T) {
 		t.Errorf("Playwright MCP wrote its output into the working directory")
 	}
 	t.Logf("\n%s", text)
+}
+
+// TestBenchCLI runs the CLI bench on a small book with a waymark built from
+// the repository: a row for the warm call against grep, with a ratio.
+func TestBenchCLI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds waymark")
+	}
+	dir := t.TempDir()
+	book := filepath.Join(dir, "book.md")
+	if err := os.WriteFile(book, []byte("# Book\n\nNatasha came in.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"cli", "--book", book, "--runs", "1"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s%s", code, errb.String(), out.String())
+	}
+	for _, want := range []string{"Waymark bench cli: book.md", "warm `waymark call Find` (wall)", "grep -c -i -F", "×"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in:\n%s", want, out.String())
+		}
+	}
 }

@@ -622,3 +622,18 @@ func unwrapArguments(raw json.RawMessage) json.RawMessage {
 	}
 	return raw
 }
+
+// Client is a real OpenAI-compatible client of the server at url (a Server's
+// URL), retrying quickly and giving up after 2 s, for the agents' tests.
+func Client(t testing.TB, url string) *llm.Client {
+	t.Helper()
+	cfg := llm.DefaultConfig(url, "test-model")
+	cfg.Backoff = llm.Backoff{Base: time.Millisecond, Max: 5 * time.Millisecond}
+	cfg.MaxRetries = 2
+	cfg.Timeout = 2 * time.Second
+	c, err := llm.NewClient(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}

@@ -53,9 +53,37 @@ export interface SyncResult {
   summary?: string;
 }
 
+/** EditorChange: UTF-16 units [fromUtf16, toUtf16) of the editor's text become insert (manuscript.EditorChange). */
+export interface EditorChange {
+  fromUtf16: number;
+  toUtf16: number;
+  insert: string;
+}
+
+/** Conflict: the paragraph typed in was changed elsewhere; both versions (manuscript.Conflict). */
+export interface Conflict {
+  heading: string;
+  theirs: string;
+  mine: string;
+  byteOffset: number;
+  utf16Offset: number;
+}
+
+/** Merge: a change taken in from another door or program (manuscript.Merge). */
+export interface Merge {
+  revision: number;
+  heading: string;
+  outside: boolean;
+}
+
 export interface TypeResult {
   revision: number;
   summary: string;
+  /** what others changed meanwhile, for the editor's text with the typing */
+  changes: EditorChange[];
+  /** one line to show: "Another program changed “III”; your text is kept." */
+  note?: string;
+  conflict?: Conflict;
 }
 
 export interface AgentEvent {
@@ -195,6 +223,10 @@ export interface DiskState {
   missing: boolean;
   size: number;
   detail: string;
+  /** the revision after what was taken in from elsewhere */
+  revision: number;
+  merged?: Merge[];
+  note?: string;
 }
 
 export interface DiffLine {

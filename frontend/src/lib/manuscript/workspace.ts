@@ -20,6 +20,9 @@ export interface Host {
   setEditable(on: boolean): void;
   /** show brings a panel of the side column to the front. */
   show(panel: string): void;
+  /** note puts one line in the status bar and says it (no dialog, no focus
+   * taken): "Another program changed “III”; your text is kept." */
+  note(text: string): void;
 }
 
 /** size says a file's size in bytes, KB or MB. */

@@ -26,6 +26,8 @@ type CharactersArgs struct {
 	// file only with overwrite).
 	Path      string `json:"path,omitempty" jsonschema:"write the export to this absolute path"`
 	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"replace an existing file at path (default false)"`
+	// Utf16 adds each mention's place in UTF-16 code units, for an editor.
+	Utf16 bool `json:"utf16,omitempty" jsonschema:"also give where each item that names a person starts, in UTF-16 code units (an editor's positions)"`
 }
 
 // Refine: the formats; minMentions at least 1.
@@ -40,6 +42,8 @@ func (CharactersArgs) Refine(s *jsonschema.Schema) {
 type CharacterView struct {
 	characters.Character
 	FirstPointer document.Pointer `json:"firstPointer"`
+	// ItemsUtf16 are the starts of Items in UTF-16 code units (with utf16).
+	ItemsUtf16 []int `json:"itemsUtf16,omitempty"`
 }
 
 // CharactersResult lists the people of the book (or of the range).
@@ -77,8 +81,18 @@ func Characters(ctx context.Context, ws *Workspace, a CharactersArgs) (Character
 		if err != nil {
 			return err
 		}
+		var idx *document.UTF16Index
+		if a.Utf16 {
+			idx = document.NewUTF16Index(d.Source())
+		}
 		for _, c := range characters.Find(d, characters.Options{From: lo, To: hi, MinMentions: a.MinMentions}) {
-			res.Characters = append(res.Characters, CharacterView{Character: c, FirstPointer: d.PointerTo(c.First.Index)})
+			v := CharacterView{Character: c, FirstPointer: d.PointerTo(c.First.Index)}
+			if idx != nil {
+				for _, i := range c.Items {
+					v.ItemsUtf16 = append(v.ItemsUtf16, idx.Pos(d.Item(i).Start))
+				}
+			}
+			res.Characters = append(res.Characters, v)
 		}
 		return nil
 	})

@@ -21,6 +21,10 @@ type ReplaceAllArgs struct {
 	First bool `json:"first,omitempty" jsonschema:"only the first occurrence (default: every occurrence)"`
 	ItemRange
 	IncludeCodeAndQuotes bool `json:"includeCodeAndQuotes,omitempty" jsonschema:"also in code blocks and block quotes (default false)"`
+	// FromUtf16 and ToUtf16 limit the replace to the matches within these
+	// positions of the text (an editor's current match, or its selection).
+	FromUtf16 *int `json:"fromUtf16,omitempty" jsonschema:"only matches at or after this position, in UTF-16 code units (an editor's current match or selection)"`
+	ToUtf16   *int `json:"toUtf16,omitempty" jsonschema:"only matches that end at or before this position, in UTF-16 code units"`
 	// Preview lists the places without changing anything.
 	Preview bool `json:"preview,omitempty" jsonschema:"list what would change, change nothing"`
 }
@@ -29,6 +33,8 @@ type ReplaceAllArgs struct {
 func (ReplaceAllArgs) Refine(s *jsonschema.Schema) {
 	tools.MinLength(tools.Prop(s, "query"), 1)
 	refineRange(s)
+	tools.Min(tools.Prop(s, "fromUtf16"), 0)
+	tools.Min(tools.Prop(s, "toUtf16"), 0)
 }
 
 // ItemRange limits a tool to the items [fromIndex, toIndex) (a chapter, the
@@ -103,6 +109,21 @@ func ReplaceAll(ctx context.Context, ws *Workspace, a ReplaceAllArgs) (ReplaceAl
 			return nil, err
 		}
 		src := d.Source()
+		// Positions in UTF-16 (an editor's), as bytes.
+		within := [2]int{0, len(src)}
+		if a.FromUtf16 != nil || a.ToUtf16 != nil {
+			idx := document.NewUTF16Index(src)
+			for k, p := range []*int{a.FromUtf16, a.ToUtf16} {
+				if p == nil {
+					continue
+				}
+				b, err := idx.ByteAt(*p)
+				if err != nil {
+					return nil, fmt.Errorf("%w: %v", tools.ErrInvalidArgs, err)
+				}
+				within[k] = b
+			}
+		}
 		var changes []ItemChange
 		for i := lo; i < hi && !(a.First && res.Count > 0); i++ {
 			if !d.Candidate(i, a.IncludeCodeAndQuotes) {
@@ -113,8 +134,8 @@ func ReplaceAll(ctx context.Context, ws *Workspace, a ReplaceAllArgs) (ReplaceAl
 			at := it.Start
 			place := ReplacePlace{Index: i, Pointer: d.PointerTo(i), Section: d.Place(i)}
 			mt.each(d, it, func(s, e int, sub []int) bool {
-				if s < it.Start || e > it.End {
-					return true // across the item's edge: not this item's text
+				if s < it.Start || e > it.End || s < within[0] || e > within[1] {
+					return true // across the item's edge, or outside the positions asked
 				}
 				rep := mt.replacement(src, a.Query, a.With, s, e, sub)
 				sb.Write(src[at:s])

@@ -13,6 +13,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	openai "github.com/openai/openai-go/v3"
@@ -36,6 +38,14 @@ type Client struct {
 	backoff    Backoff
 	chat       openai.ChatCompletionService
 	models     openai.ModelService
+	httpClient *http.Client
+	// contextTokens is the context budget (see budget.go); noTokenizer is set
+	// once the server showed it has no /tokenize.
+	contextTokens int
+	noTokenizer   atomic.Bool
+	tokenized     atomic.Int64
+	countMu       sync.Mutex
+	counted       map[uint64]int // the server's counts of the last requests
 }
 
 var _ Model = (*Client)(nil)
@@ -71,6 +81,16 @@ func NewClient(cfg Config) (*Client, error) {
 		onRetry:    cfg.OnRetry,
 		backoff:    cfg.Backoff,
 	}
+	switch {
+	case cfg.ContextTokens < 0:
+		return nil, fmt.Errorf("context budget %d is negative; use 0 for the default (%d tokens) or the model's window in tokens", cfg.ContextTokens, DefaultContextTokens)
+	case cfg.ContextTokens == 0:
+		c.contextTokens = DefaultContextTokens
+	case cfg.ContextTokens < 1024:
+		return nil, fmt.Errorf("context budget %d tokens is too small to hold one request; use at least 1024 (default %d)", cfg.ContextTokens, DefaultContextTokens)
+	default:
+		c.contextTokens = cfg.ContextTokens
+	}
 	if c.timeout == 0 {
 		c.timeout = DefaultTimeout
 	}
@@ -93,6 +113,8 @@ func NewClient(cfg Config) (*Client, error) {
 	if httpClient == nil {
 		httpClient = defaultHTTPClient()
 	}
+	c.httpClient = httpClient
+	c.counted = map[uint64]int{}
 	opts := []option.RequestOption{
 		option.WithBaseURL(base + "/"),
 		option.WithHTTPClient(httpClient),
@@ -178,6 +200,9 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	params, err := c.buildParams(req)
 	if err != nil {
 		return Response{}, &Error{Kind: KindInvalid, URL: c.baseURL, Model: c.model, Err: err}
+	}
+	if err := c.checkBudget(ctx, req); err != nil {
+		return Response{}, err
 	}
 	var lastKey string
 	same := 0

@@ -28,6 +28,12 @@ export interface Host {
   /** note puts one line in the status bar and says it (no dialog, no focus
    * taken): "Another program changed “III”; your text is kept." */
   note(text: string): void;
+  /** selection is the text selected in the editor ("" when none). */
+  selection(): string;
+  /** mark marks the find bar's matches in the text, the current one apart. */
+  mark(ranges: { from: number; to: number }[], current: number): void;
+  /** focusText gives the focus to the text. */
+  focusText(): void;
 }
 
 /** size says a file's size in bytes, KB or MB. */

@@ -8,8 +8,36 @@ export interface ActByIndexArgs {
   text?: string;
 }
 
+/** AssistantResult is web.AssistantResult. */
+export interface AssistantResult {
+  done: boolean;
+  reason: string;
+  steps: number;
+  actionsByNumber: number;
+  actionsOther: number;
+  screenshots?: string[];
+}
+
 /** BackArgs is browser.backArgs. */
 export interface BackArgs {
+}
+
+/** BrowseAnswer is web.BrowseAnswer. */
+export interface BrowseAnswer {
+  say: string;
+  text: string;
+  lang: string;
+  status: string;
+  needs_model?: boolean;
+  tool?: string;
+  data?: unknown;
+  dialog?: Dialog;
+}
+
+/** BrowseCommandArgs is web.BrowseCommandArgs. */
+export interface BrowseCommandArgs {
+  command?: string;
+  dialog?: DialogAnswer;
 }
 
 /** BrowserFindArgs is browser.findArgs. */
@@ -20,12 +48,58 @@ export interface BrowserFindArgs {
   offset?: number;
 }
 
+/** BrowserGoalArgs is web.BrowserGoalArgs. */
+export interface BrowserGoalArgs {
+  goal: string;
+  max_steps?: number;
+}
+
 /** BrowserReadArgs is browser.readArgs. */
 export interface BrowserReadArgs {
   from?: number;
   heading?: number;
+  here?: boolean;
   chars?: number;
   continue_url?: string;
+}
+
+/** ChapterCount is characters.ChapterCount. */
+export interface ChapterCount {
+  section: string;
+  index: number;
+  mentions: number;
+}
+
+/** CharacterView is manuscript.CharacterView. */
+export interface CharacterView {
+  name: string;
+  forms: string[];
+  mentions: number;
+  first: Mention;
+  chapters: ChapterCount[];
+  items: number[];
+  firstPointer: PointerJSON;
+  itemsUtf16?: number[];
+}
+
+/** CharactersArgs is manuscript.CharactersArgs. */
+export interface CharactersArgs {
+  fromIndex?: number;
+  toIndex?: number;
+  minMentions?: number;
+  format?: string;
+  path?: string;
+  overwrite?: boolean;
+  utf16?: boolean;
+}
+
+/** CharactersResult is manuscript.CharactersResult. */
+export interface CharactersResult {
+  count: number;
+  characters: CharacterView[];
+  format: string;
+  export: string;
+  path?: string;
 }
 
 /** Check is llm.Check. */
@@ -84,6 +158,8 @@ export interface CursorAgentOptions {
   taskId?: string;
   state?: unknown;
   prefilter?: boolean;
+  fromIndex?: number;
+  toIndex?: number;
 }
 
 /** CursorAgentResult is author.CursorAgentResult. */
@@ -104,6 +180,8 @@ export interface CursorAgentResult {
   prefiltered: boolean;
   model: string;
   tokens: Usage;
+  stepLimit?: boolean;
+  stoppedAt?: string;
 }
 
 /** CursorNextArgs is manuscript.cursorNextArgs. */
@@ -120,16 +198,60 @@ export interface CursorSpec {
   includeContent: boolean;
 }
 
+/** DeleteAllArgs is manuscript.DeleteAllArgs. */
+export interface DeleteAllArgs {
+  query: string;
+  forms?: boolean;
+  matchCase?: boolean;
+  partOfWord?: boolean;
+  regex?: boolean;
+  first?: boolean;
+  fromIndex?: number;
+  toIndex?: number;
+  preview?: boolean;
+}
+
+/** DeleteAllResult is manuscript.DeleteAllResult. */
+export interface DeleteAllResult {
+  count: number;
+  preview: boolean;
+  revision?: number;
+  summary: string;
+  items: DeletedItem[];
+}
+
 /** DeleteArgs is manuscript.deleteArgs. */
 export interface DeleteArgs {
   pointer?: PointerJSON;
   index?: number;
 }
 
+/** DeletedItem is manuscript.DeletedItem. */
+export interface DeletedItem {
+  index: number;
+  pointer: PointerJSON;
+  section: string;
+  text: string;
+}
+
 /** DeletedMember is manuscript.DeletedMember. */
 export interface DeletedMember {
   label: string;
   deletedInRevision: number;
+}
+
+/** Dialog is browser.Dialog. */
+export interface Dialog {
+  type: string;
+  message: string;
+  default?: string;
+  url?: string;
+}
+
+/** DialogAnswer is web.DialogAnswer. */
+export interface DialogAnswer {
+  accept: boolean;
+  text?: string;
 }
 
 /** DialogArgs is browser.dialogArgs. */
@@ -174,6 +296,7 @@ export interface EditSince {
   after: string;
   byteOffset: number;
   utf16Offset: number;
+  description: string;
 }
 
 /** EditView is manuscript.EditView. */
@@ -214,6 +337,7 @@ export interface ExportArgs {
   path: string;
   targetSetId?: string;
   overwrite?: boolean;
+  paper?: string;
 }
 
 /** ExportResult is manuscript.ExportResult. */
@@ -221,6 +345,11 @@ export interface ExportResult {
   path: string;
   format: string;
   bytes: number;
+  title?: string;
+  author?: string;
+  language?: string;
+  imagesLeftOut?: string[];
+  note?: string;
 }
 
 /** ExternalResult is manuscript.ExternalResult. */
@@ -234,6 +363,7 @@ export interface ExternalResult {
 /** ExtractArgs is browser.extractArgs. */
 export interface ExtractArgs {
   mode?: string;
+  headings_from?: number;
 }
 
 /** FindArgs is manuscript.findArgs. */
@@ -245,18 +375,27 @@ export interface FindArgs {
   includeCodeAndQuotes?: boolean;
   after?: PointerJSON;
   limit?: number;
+  fromIndex?: number;
+  toIndex?: number;
+  occurrences?: boolean;
+  matchCase?: boolean;
+  partOfWord?: boolean;
+  regex?: boolean;
 }
 
 /** FindMatch is manuscript.FindMatch. */
 export interface FindMatch {
   index: number;
-  type: string;
-  pointer: PointerJSON;
+  type?: string;
+  pointer?: PointerJSON;
   start: number;
   end: number;
-  line: number;
-  matched: string;
-  snippet: string;
+  fromUtf16: number;
+  toUtf16: number;
+  section: string;
+  line?: number;
+  matched?: string;
+  snippet?: string;
 }
 
 /** FindResult is manuscript.FindResult. */
@@ -264,7 +403,9 @@ export interface FindResult {
   query: string;
   matches: FindMatch[];
   count: number;
+  occurrences?: number;
   found: boolean;
+  revision: number;
 }
 
 /** FocusNextArgs is browser.focusNextArgs. */
@@ -331,6 +472,13 @@ export interface ListInteractivesArgs {
   limit?: number;
   offset?: number;
   from_here?: boolean;
+}
+
+/** Mention is characters.Mention. */
+export interface Mention {
+  index: number;
+  section: string;
+  snippet: string;
 }
 
 /** Merge is manuscript.Merge. */
@@ -538,6 +686,45 @@ export interface RedoArgs {
 export interface ReloadArgs {
 }
 
+/** ReplaceAllArgs is manuscript.ReplaceAllArgs. */
+export interface ReplaceAllArgs {
+  query: string;
+  with: string;
+  forms?: boolean;
+  matchCase?: boolean;
+  partOfWord?: boolean;
+  regex?: boolean;
+  first?: boolean;
+  fromIndex?: number;
+  toIndex?: number;
+  includeCodeAndQuotes?: boolean;
+  fromUtf16?: number;
+  toUtf16?: number;
+  preview?: boolean;
+}
+
+/** ReplaceAllResult is manuscript.ReplaceAllResult. */
+export interface ReplaceAllResult {
+  count: number;
+  items: number;
+  preview: boolean;
+  revision?: number;
+  summary: string;
+  places: ReplacePlace[];
+}
+
+/** ReplacePlace is manuscript.ReplacePlace. */
+export interface ReplacePlace {
+  index: number;
+  pointer: PointerJSON;
+  section: string;
+  count: number;
+  before: string;
+  after: string;
+  found: string[];
+  replaced: string[];
+}
+
 /** ReplaceTextArgs is manuscript.replaceTextArgs. */
 export interface ReplaceTextArgs {
   pointer?: PointerJSON;
@@ -560,6 +747,7 @@ export interface Result {
   status: string;
   error?: string;
   data?: unknown;
+  refused?: string[];
 }
 
 /** ReviewEdit is author.ReviewEdit. */
@@ -571,6 +759,7 @@ export interface ReviewEdit {
   after: string;
   byteOffset: number;
   utf16Offset: number;
+  description: string;
   context: string;
 }
 
@@ -589,6 +778,9 @@ export interface RevisionInfo {
 /** RunCommandArgs is author.RunCommandArgs. */
 export interface RunCommandArgs {
   command: string;
+  cursorUtf16?: number;
+  selectionFromUtf16?: number;
+  selectionToUtf16?: number;
 }
 
 /** RunCommandResult is author.RunCommandResult. */
@@ -620,6 +812,7 @@ export interface ScrollArgs {
 /** SpellingArgs is manuscript.SpellingArgs. */
 export interface SpellingArgs {
   limit?: number;
+  text?: string;
 }
 
 /** SpellingResult is manuscript.SpellingResult. */
@@ -781,10 +974,14 @@ export interface WaitArgs {
 
 /** Tools maps each tool's name to its arguments and its result. */
 export interface Tools {
+  BrowseCommand: { input: BrowseCommandArgs; output: BrowseAnswer };
+  BrowserGoal: { input: BrowserGoalArgs; output: AssistantResult };
+  Characters: { input: CharactersArgs; output: CharactersResult };
   CheckDisk: { input: CheckDiskArgs; output: DiskState };
   CreateCursor: { input: CreateCursorArgs; output: CursorSpec };
   CursorNext: { input: CursorNextArgs; output: Portion };
   Delete: { input: DeleteArgs; output: EditView };
+  DeleteAll: { input: DeleteAllArgs; output: DeleteAllResult };
   EditsSince: { input: EditsSinceArgs; output: EditsSinceResult };
   Export: { input: ExportArgs; output: ExportResult };
   Find: { input: FindArgs; output: FindResult };
@@ -798,6 +995,7 @@ export interface Tools {
   ProbeModelServer: { input: ProbeArgs; output: ProbeReport };
   Read: { input: ReadArgs; output: ItemView };
   Redo: { input: RedoArgs; output: EditView };
+  ReplaceAll: { input: ReplaceAllArgs; output: ReplaceAllResult };
   ReplaceText: { input: ReplaceTextArgs; output: EditView };
   ResolveExternalChange: { input: ResolveExternalChangeArgs; output: ExternalResult };
   RestoreRevision: { input: RestoreRevisionArgs; output: EditView };

@@ -11,7 +11,8 @@ import (
 // Result is every browser tool's answer (SPEC §5): {"status":"ok","data":…}
 // or {"status":"error","error":"…"}. Failures of the page or the browser are
 // results, not Go errors, so the assistant can read them and recover; a Go
-// error from a browser tool always means invalid arguments.
+// error from a browser tool always means invalid arguments. A failed Result
+// is a tools.Failure: every door shows it as it shows a Go error.
 type Result struct {
 	Status string `json:"status"`
 	Error  string `json:"error,omitempty"`
@@ -24,6 +25,9 @@ type Result struct {
 
 // OK wraps data in a successful Result.
 func OK(data any) Result { return Result{Status: "ok", Data: data} }
+
+// Failed is why the call failed (tools.Failure).
+func (r Result) Failed() (string, bool) { return r.Error, r.Status == "error" }
 
 // Fail is an error Result.
 func Fail(msg string) Result { return Result{Status: "error", Error: msg} }

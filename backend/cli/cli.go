@@ -47,7 +47,8 @@ Usage:
   waymark --version                    the version, the commit and the build date
 
 Exit status of "call": 0 the tool succeeded (its result on stdout); 1 the tool failed
-({"error": "..."} on stdout); 2 the command line was wrong.
+({"error": "..."} on stdout, or a browser tool's result with "status": "error"
+and its "error"); 2 the command line was wrong.
 
 The database is $WAYMARK_DB, else $XDG_DATA_HOME/waymark/waymark.db, else
 ~/.local/share/waymark/waymark.db; --db overrides it.
@@ -274,6 +275,9 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return fail(err)
 	}
 	writeJSON(stdout, res, f.Pretty)
+	if _, failed := tools.Failed(res, nil); failed {
+		return 1 // the result says why, under "error" (tools.Failed)
+	}
 	return 0
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -326,6 +327,32 @@ func TestCLIAgentExitsNonZeroWhenNothingWasDone(t *testing.T) {
 		code := run(context.Background(), []string{"agent", "--doc", c.doc, "--db", c.db, k.cmd}, nil, &out, &errb)
 		if code != k.code || !strings.Contains(out.String(), k.says) {
 			t.Errorf("%s: exit %d, want %d; %s", k.cmd, code, k.code, out.String())
+		}
+	}
+}
+
+// One error convention (issue 24, point 7): "waymark call" exits 1 with
+// the reason under "error" for a manuscript tool's Go error and for a
+// browser tool's failed result alike. Before, a page that could not be
+// opened exited 0.
+func TestCallFailuresLookAlike(t *testing.T) {
+	c := newCLI(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String() + "/"
+	l.Close()
+	for _, tc := range []struct {
+		tool, args string
+		extra      []string
+	}{
+		{"Read", `{"index": 999}`, nil},
+		{"browser_navigate", `{"url": "` + closed + `"}`, []string{"--headless"}},
+	} {
+		res, code := c.call(tc.tool, tc.args, tc.extra...)
+		if msg, _ := res["error"].(string); code != 1 || msg == "" {
+			t.Errorf("%s %s: exit %d, %v; want exit 1 and why under \"error\"", tc.tool, tc.args, code, res)
 		}
 	}
 }

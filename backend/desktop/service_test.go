@@ -72,7 +72,7 @@ func TestDesktopTypeEditAndSync(t *testing.T) {
 	if err != nil || len(res.Edits) != 1 {
 		t.Fatalf("command: %v %+v", err, res)
 	}
-	if d := res.Edits[0]; !strings.Contains(d.Before, "brass telescope") || !strings.Contains(d.After, "copper telescope") || !strings.Contains(d.Context, "[Current]") {
+	if d := res.Edits[0]; !strings.Contains(d.Before, "brass telescope") || !strings.Contains(d.After, "copper telescope") || !strings.Contains(d.Description, "Chapter Two") {
 		t.Errorf("edit diff: %+v", d)
 	}
 	s, err := a.Sync(r.Revision)

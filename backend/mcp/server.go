@@ -128,7 +128,10 @@ func newServer(reg *tools.Registry, version string, opts ...Options) (*sdk.Serve
 				if err != nil {
 					return nil, err
 				}
-				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
+				// A result that says it failed (a browser tool's status
+				// "error") is an error result too: one convention (tools.Failed).
+				_, failed := tools.Failed(res, nil)
+				return &sdk.CallToolResult{IsError: failed, Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
 			})
 	}
 	return s, sc

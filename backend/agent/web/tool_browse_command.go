@@ -53,6 +53,10 @@ type BrowseAnswer struct {
 	Dialog *browser.Dialog `json:"dialog,omitempty"`
 }
 
+// Failed: a command that ran and failed is a failure for every door
+// (tools.Failure); a line that is no command is an answer.
+func (a BrowseAnswer) Failed() (string, bool) { return a.Text, a.Status == "error" }
+
 // Lines is the answer as a listener hears it: Say, then Text.
 func (a BrowseAnswer) Lines() string {
 	return strings.TrimSpace(strings.TrimSpace(a.Say) + "\n" + a.Text)

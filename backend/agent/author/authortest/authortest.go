@@ -27,6 +27,7 @@ const Command = `replace "brass telescope" with "copper telescope"`
 type Edit struct {
 	Op          string `json:"op"`
 	Summary     string `json:"summary"`
+	Description string `json:"description"`
 	Before      string `json:"before"`
 	After       string `json:"after"`
 	ByteOffset  int    `json:"byteOffset"`
@@ -48,11 +49,12 @@ var Want = struct {
 	Edits  []Edit
 	Events []string
 }{
-	Answer: `Replaced "brass telescope" with "copper telescope" in The Lighthouse — Маяк, One.`,
-	Edits: []Edit{{Op: "ReplaceText", Summary: "ReplaceText H2.p2",
-		Before: "The keeper polished the brass telescope every morning.", After: "The keeper polished the copper telescope every morning.",
-		ByteOffset: 39, Utf16Offset: 33, Context: "[Current] Paragraph H2.p2: \"The keeper polished the copper telescope every mor...\""}},
-	Events: []string{"command", "tool_call RunCursorAgent", "tool_result RunCursorAgent", "tool_call ReplaceText", "tool_result ReplaceText", "answer"},
+	Answer: `Replaced "brass telescope" with "copper telescope": 1 occurrence(s) in 1 paragraph(s) — The Lighthouse — Маяк, One. One Undo takes it all back.`,
+	Edits: []Edit{{Op: "ReplaceText", Summary: `Replace "brass telescope" with "copper telescope"`,
+		Description: "Replace «…the brass telescope…» with «…the copper telescope…» in The Lighthouse — Маяк, One",
+		Before:      "The keeper polished the brass telescope every morning.", After: "The keeper polished the copper telescope every morning.",
+		ByteOffset: 39, Utf16Offset: 33}},
+	Events: []string{"command", "tool_call ReplaceAll", "tool_result ReplaceAll", "answer"},
 }
 
 // Check fails t where a door's result (as JSON) and the progress it reported

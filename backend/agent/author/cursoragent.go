@@ -16,6 +16,7 @@ import (
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
+	"github.com/waymark/waymark/backend/tools"
 )
 
 // Fixed texts of the protocol the built-in engine recognises.
@@ -134,7 +135,28 @@ type Runtime struct {
 	// command may be running).
 	Model llm.Model
 
-	mu sync.Mutex
+	mu  sync.Mutex
+	reg *tools.Registry // the registry Register put the agent's tools in
+}
+
+// addToSet adds items to a target set through the TargetSetAdd tool, as
+// every other writer of sets does (issue 24, point 5).
+func (rt *Runtime) addToSet(ctx context.Context, id string, idx []int) (int, error) {
+	rt.mu.Lock()
+	reg := rt.reg
+	rt.mu.Unlock()
+	if reg == nil {
+		return 0, errors.New("the cursor agent collects through the TargetSetAdd tool: register the agent's tools first (author.Register)")
+	}
+	args, err := json.Marshal(map[string]any{"targetSetId": id, "itemIndices": idx})
+	if err != nil {
+		return 0, err
+	}
+	v, err := reg.Call(ctx, tools.Call{Name: "TargetSetAdd", Args: args}, tools.Context{})
+	if err != nil {
+		return 0, err
+	}
+	return v.(manuscript.TargetSetCount).Count, nil
 }
 
 // LLM returns the model in use now.
@@ -394,7 +416,7 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 				turn = append(turn, reply, llm.Message{Role: "user", Content: err.Error() + " " + OneActionReply})
 				continue
 			}
-			n, err := m.AddToTargetSet(ctx, o.TargetSetID, nil, idx)
+			n, err := rt.addToSet(ctx, o.TargetSetID, idx)
 			if err != nil {
 				turn = append(turn, reply, llm.Message{Role: "user", Content: err.Error()})
 				continue

@@ -10,6 +10,9 @@ import (
 // command agent (RunCommand) and its lazy plans (PlanPropose, PlanRun,
 // PlanDiscard). Each tool is in a file named for it.
 func Register(r *tools.Registry, rt *Runtime) {
+	rt.mu.Lock()
+	rt.reg = r // the cursor agent writes sets through r's tools
+	rt.mu.Unlock()
 	r.MustRegister(
 		runCursorAgentTool(rt),
 		runCommandTool(r, rt),

@@ -389,8 +389,15 @@ def tab_to(sp, role, name, tabs=12, shift=False):
         latency.pump(0.3)
         if focus.role_name()[0] == role and re.search(name, focus.role_name()[1]):
             break
-        heard += action(sp, "Shift+Tab" if shift else "Tab", lambda: key("shift+Tab" if shift else "Tab"),
-                        seconds=5, quiet=1.0)
+        # Each step waits until Orca said where the focus went (slow on a loaded machine).
+        t0 = time.time()
+        name_ = "Shift+Tab" if shift else "Tab"
+        key("shift+Tab" if shift else "Tab")
+        texts = said_text(sp.wait(t0, r".", 8, 1.0))
+        record.append((name_, texts))
+        print(f"  {name_}: Orca said {texts}", flush=True)
+        heard += texts
+    latency.pump(0.3)
     return heard
 
 

@@ -471,9 +471,10 @@ def run_with_orca(sp, ref):
         tab_to(sp, "push button", r"^Undo this edit")
         action(sp, "Undo this edit", lambda: key("Return"), want=[r"^Undone: .*Наташа.*Наталья"], never=[tool_words])
     if part("workspaces"):
+        t = time.time()
         key("ctrl+shift+e")
         focus.wait("entry", r"^Manuscript text$")
-        sp.wait(time.time(), None, 5, 1.0)
+        sp.wait(t, place, 20, 1.5)  # Orca has said the place (slow on a loaded machine)
         action(sp, "Alt+3", lambda: key("alt+3"), want=[r"^Settings workspace\.$", r"^Server address entry"])
         action(sp, "Alt+1", lambda: key("alt+1"), want=[r"^Manuscript workspace\. " + place + "$"])
     if part("outline"):
@@ -506,6 +507,8 @@ def run_with_orca(sp, ref):
         action(sp, "Replace all's preview (Ctrl+H, Наталья, Ctrl+Enter)", replace_bar,
                want=[r"^Replace all: [\d,]+ occurrences of “Наташа” in [\d,]+ paragraphs would become “Наталья”"],
                seconds=90)
+        # The preview's heading has the focus (Escape then cancels it, not the bar).
+        focus.wait("heading", r"^Replace all:", 30)
         action(sp, "Escape from the preview", lambda: key("Escape"), want=[r"^Nothing was replaced\."])
         action(sp, "Escape from the find bar", lambda: key("Escape"), want=[r"^" + place + "$"])
     if part("people"):

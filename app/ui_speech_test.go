@@ -127,7 +127,7 @@ func TestUIScreenReaderWords(t *testing.T) {
 		e.keys(input.ControlLeft, input.ShiftLeft, input.KeyK)
 		e.fill("command", `replace "tin of matches" with "box of matches"`)
 		said := e.hear(func() { e.keys(input.Enter) }, `^Replaced`)
-		a := once(t, "the answer", said, `^Replaced "tin of matches" with "box of matches" in .*To review: Replace «…the tin of…» with «…the box of…» in The Lighthouse Keeper's Ledger, Chapter One: The Ledger\. Tab to Accept or Undo\.$`)
+		a := once(t, "the answer", said, `^Replaced "tin of matches" with "box of matches".*To review: Replace «…the tin of…» with «…the box of…» in The Lighthouse Keeper's Ledger, Chapter One: The Ledger\. Tab to Accept or Undo\.$`)
 		for _, s := range said {
 			if toolWords.MatchString(s) {
 				t.Errorf("said %q (answer %q)", s, a)

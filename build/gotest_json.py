@@ -53,7 +53,8 @@ def main():
             mine = [l for t, l in lines.get(pkg, []) if t == test or t.startswith(test + "/")]
             lines[pkg] = [(t, l) for t, l in lines.get(pkg, []) if not (t == test or t.startswith(test + "/"))]
             if action == "fail":
-                out.write("".join(l for l in mine if not l.lstrip().startswith("=== ")))
+                # As go test says it: no run markers, no subtest that passed.
+                out.write("".join(l for l in mine if not l.lstrip().startswith(("=== ", "--- PASS"))))
             if action == "skip" and (pkg, test) not in seen:
                 seen.add((pkg, test))
                 skipped.append((pkg, test))

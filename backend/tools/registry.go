@@ -169,18 +169,6 @@ func (r *Registry) MustRegister(ts ...Tool) {
 	}
 }
 
-// Resolve resolves every tool's input schema now (Call does it at a tool's
-// first call), and returns the first that cannot be: the tests of the tool
-// tables built into the binary call it.
-func (r *Registry) Resolve() error {
-	for _, t := range r.Tools() {
-		if _, err := t.resolved(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Get returns a tool by name.
 func (r *Registry) Get(name string) (*Tool, bool) {
 	t, ok := r.tools[name]

@@ -176,7 +176,9 @@ func (l *Loop) Run(ctx context.Context, msgs []LoopMessage) (LoopResult, error) 
 			res.Stopped = "time limit reached"
 			return res, nil
 		}
-		t, err := st.Step(ctx, append(l.request(msgs, res.State), convo...), nil)
+		req := l.request(msgs, res.State)
+		fitConversation(ctx, l.Model, st.Tools, req, convo)
+		t, err := st.Step(ctx, append(req, convo...), nil)
 		res.Turns, res.Tokens = st.Turns, st.Usage.TotalTokens
 		if err != nil {
 			return res, l.failed(parent, ctx, err, &res)

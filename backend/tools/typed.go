@@ -40,6 +40,12 @@ type Refiner interface {
 // fields: leaving a property out is the way not to give it. A's Refine method,
 // if any (its own or promoted from an embedded struct), adds the constraints.
 func SchemaFor[A any]() (json.RawMessage, error) {
+	_, raw, err := schemaFor[A]()
+	return raw, err
+}
+
+// schemaFor is SchemaFor that gives the schema parsed too.
+func schemaFor[A any]() (*jsonschema.Schema, json.RawMessage, error) {
 	typeSchemasMu.Lock()
 	opts := &jsonschema.ForOptions{TypeSchemas: make(map[reflect.Type]*jsonschema.Schema, len(typeSchemas))}
 	for t, s := range typeSchemas {
@@ -48,10 +54,10 @@ func SchemaFor[A any]() (json.RawMessage, error) {
 	typeSchemasMu.Unlock()
 	s, err := jsonschema.For[A](opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if s.Type != "object" {
-		return nil, fmt.Errorf("arguments of type %v are not a struct", reflect.TypeFor[A]())
+		return nil, nil, fmt.Errorf("arguments of type %v are not a struct", reflect.TypeFor[A]())
 	}
 	if s.Properties == nil {
 		s.Properties = map[string]*jsonschema.Schema{}
@@ -61,7 +67,8 @@ func SchemaFor[A any]() (json.RawMessage, error) {
 	if r, ok := any(a).(Refiner); ok {
 		r.Refine(s)
 	}
-	return json.Marshal(s)
+	raw, err := json.Marshal(s)
+	return s, raw, err
 }
 
 // Func builds a tool from a typed handler, as go-sdk's AddTool[In, Out] does:
@@ -79,7 +86,7 @@ func Func[In, Out any](name, description string, fn func(ctx context.Context, ar
 // or the tool context (the agent's messages the call imported, the progress
 // reporter).
 func FuncCall[In, Out any](name, description string, fn func(ctx context.Context, args In, call Call, tc Context) (Out, error)) Tool {
-	schema, err := SchemaFor[In]()
+	s, schema, err := schemaFor[In]()
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: %v", name, err))
 	}
@@ -87,7 +94,7 @@ func FuncCall[In, Out any](name, description string, fn func(ctx context.Context
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: output: %v", name, err))
 	}
-	return Tool{Name: name, Description: description, InputSchema: schema, OutputSchema: out,
+	return Tool{Name: name, Description: description, InputSchema: schema, OutputSchema: out, schema: s,
 		In: reflect.TypeFor[In](), Out: reflect.TypeFor[Out](),
 		Handler: func(ctx context.Context, call Call, _ *Tool, tc Context) (any, error) {
 			a, err := Decode[In](call)

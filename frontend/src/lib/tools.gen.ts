@@ -711,6 +711,8 @@ export interface ReplaceAllResult {
   revision?: number;
   summary: string;
   places: ReplacePlace[];
+  op?: string;
+  context?: string;
 }
 
 /** ReplacePlace is manuscript.ReplacePlace. */

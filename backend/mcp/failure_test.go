@@ -52,7 +52,7 @@ func TestFailuresLookAlikeOverMCP(t *testing.T) {
 	l.Close()
 
 	serverT, clientT := sdk.NewInMemoryTransports()
-	s, err := NewServer(reg, "test").Connect(ctx, serverT, nil)
+	s, err := serverOf(reg, "test").Connect(ctx, serverT, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

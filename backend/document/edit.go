@@ -650,7 +650,7 @@ func shiftItem(it *Item, delta int) {
 func (e *Edit) Apply() EditResult {
 	d := e.d
 	delta := len(e.New) - len(e.Old)
-	dLines := bytes.Count(e.New, nl) - bytes.Count(e.Old, nl)
+	dLines := lineDelta(d.src, e.Start, e.OldEnd, e.New)
 	dRunes := countRunes(e.New) - countRunes(e.Old)
 
 	res := EditResult{Op: e.Op, Lo: e.lo, Hi: e.hi, NewCount: len(e.win.items)}

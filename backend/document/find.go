@@ -1,8 +1,6 @@
 package document
 
 import (
-	"bytes"
-
 	"github.com/waymark/waymark/backend/textmatch"
 )
 
@@ -58,7 +56,7 @@ func (d *Document) Find(q *textmatch.Query, opts FindOptions) []Match {
 		if !ok {
 			continue
 		}
-		out = append(out, Match{Index: i, Start: s, End: e, Line: it.Line + bytes.Count(d.src[it.Start:s], nl)})
+		out = append(out, Match{Index: i, Start: s, End: e, Line: it.Line + LineBreaks(d.src[it.Start:s])})
 		if !opts.All || (opts.Limit > 0 && len(out) >= opts.Limit) {
 			break
 		}

@@ -475,11 +475,11 @@ func position(src []byte, items []Item, from, line, runes int) {
 		st := items[i].Start
 		if st >= from {
 			seg := src[from:st]
-			line += bytes.Count(seg, nl)
+			line += LineBreaks(seg)
 			runes += countRunes(seg)
 		} else { // cannot happen for sorted items; keep the counts monotone anyway
 			seg := src[st:from]
-			line -= bytes.Count(seg, nl)
+			line -= LineBreaks(seg)
 			runes -= countRunes(seg)
 		}
 		from = st
@@ -488,6 +488,37 @@ func position(src []byte, items []Item, from, line, runes int) {
 }
 
 var nl = []byte{'\n'}
+
+// LineBreaks counts the line ends in b as CommonMark does: LF, CRLF and a lone
+// CR (old Mac files) each end one line. A CR at the very end of b counts as a
+// line end (callers count up to an item's start, which never splits a CRLF).
+func LineBreaks(b []byte) int {
+	n := bytes.Count(b, nl)
+	for i := bytes.IndexByte(b, '\r'); i >= 0; {
+		if i+1 == len(b) || b[i+1] != '\n' {
+			n++
+		}
+		j := bytes.IndexByte(b[i+1:], '\r')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return n
+}
+
+// lineDelta is how many lines a splice of src adds (negative: removes) when
+// bytes [start, oldEnd) become new: the bytes on either side are counted with
+// it, since a CR before the splice and an LF after it may pair up or part.
+func lineDelta(src []byte, start, oldEnd int, new []byte) int {
+	a, b := max(start-1, 0), min(oldEnd+1, len(src))
+	if bytes.IndexByte(src[a:b], '\r') < 0 && bytes.IndexByte(new, '\r') < 0 {
+		return bytes.Count(new, nl) - bytes.Count(src[start:oldEnd], nl)
+	}
+	after := make([]byte, 0, start-a+len(new)+b-oldEnd)
+	after = append(append(append(after, src[a:start]...), new...), src[oldEnd:b]...)
+	return LineBreaks(after) - LineBreaks(src[a:b])
+}
 
 // countRunes counts the characters of valid UTF-8 quickly: every byte that is not a
 // continuation byte (10xxxxxx) starts a character. Eight bytes at a time.

@@ -22,8 +22,6 @@ import (
 // editOps are the operations an undo can revert.
 var editOps = []string{"ReplaceText", "InsertAfter", "InsertBefore", "Delete", "Redo"}
 
-var newline = []byte("\n")
-
 // Workspace is the set of manuscripts open in one process, over one database.
 type Workspace struct {
 	Store   *store.Store
@@ -299,7 +297,7 @@ func (m *Manuscript) loadHistory(ctx context.Context, head int64) error {
 		}
 		changes = append(changes, document.Change{Rev: r.Rev, Start: int(r.Start), OldEnd: int(r.Start) + len(r.Old),
 			NewEnd: int(r.Start) + len(r.New), Removes: removes,
-			DLines: bytes.Count(r.New, newline) - bytes.Count(r.Old, newline),
+			DLines: document.LineBreaks(r.New) - document.LineBreaks(r.Old),
 			DRunes: utf8.RuneCount(r.New) - utf8.RuneCount(r.Old)})
 	}
 	m.doc.SetHistory(snap.Rev, changes)

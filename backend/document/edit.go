@@ -129,6 +129,11 @@ func (d *Document) PlanReplaceText(i int, md string) (*Edit, error) {
 		if strings.Contains(md, d.newline) {
 			return nil, fmt.Errorf("%w: a table cell holds one line; the new text for %s has line breaks", ErrBadInput, d.Label(i))
 		}
+	case FrontMatter:
+		// The metadata may be given without its fences; they stay.
+		if first, _, _ := strings.Cut(md, d.newline); strings.TrimRight(first, " \t") != "---" {
+			md = "---" + d.newline + md + d.newline + "---"
+		}
 	}
 	cont := it.Prefix
 	if it.Type == ListItem && len(it.Segs) > 0 {
@@ -398,7 +403,7 @@ func (d *Document) planIn(op string, target, start, oldEnd int, newBytes []byte,
 	win = append(win, d.src[e.wStart:start]...)
 	win = append(win, newBytes...)
 	win = append(win, d.src[oldEnd:e.wEnd]...)
-	e.win = linearizeWith(win, d.refs)
+	e.win = linearizeWith(win, d.refs, e.wStart == 0)
 	for k := range e.win.items {
 		shiftItem(&e.win.items[k], e.wStart)
 	}
@@ -557,6 +562,10 @@ func (d *Document) checkRule(op string, target int, mid []Item, removed int) err
 		case ListItem:
 			if len(mid) == 0 || mid[0].Type != ListItem || mid[0].Level != t.Level {
 				return fmt.Errorf("%w: list item %s must stay a list item at depth %d", ErrHierarchy, label, t.Level)
+			}
+		case FrontMatter:
+			if len(mid) != 1 || mid[0].Type != FrontMatter {
+				return fmt.Errorf("%w: the front matter must stay front matter: YAML lines (\"key: value\") between a line \"---\" and a line \"---\"", ErrHierarchy)
 			}
 		default:
 			if len(mid) == 0 {

@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestCLIFrontMatter: a book with YAML front matter, through `waymark call`:
+// the outline starts at the book's first heading, Find and the first-mention
+// agent answer from the text (the front matter is searched only when asked),
+// and an edit next to it keeps its bytes. The old code showed the front
+// matter as a level-2 heading and returned it as the first mention.
+func TestCLIFrontMatter(t *testing.T) {
+	c := newCLI(t)
+	const fm = "---\ntitle: Война и мир\nauthor: Лев Толстой\n---\n\n"
+	book := fm + "# Том 1\n\nЛев Николаевич Толстой\n\n## Часть первая\n\nНаташа вбежала.\n"
+	if err := os.WriteFile(c.doc, []byte(book), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, code := c.call("Outline", `{}`)
+	heads := res["headings"].([]any)
+	if code != 0 || len(heads) != 2 || heads[0].(map[string]any)["text"] != "Том 1" {
+		t.Fatalf("Outline: %d %v", code, res)
+	}
+	res, code = c.call("Find", `{"query":"Толстой"}`)
+	m := res["matches"].([]any)
+	if code != 0 || len(m) != 1 || m[0].(map[string]any)["snippet"] != "Лев Николаевич Толстой" {
+		t.Fatalf("Find: %d %v", code, res)
+	}
+	res, code = c.call("Find", `{"query":"Толстой","includeFrontMatter":true}`)
+	m = res["matches"].([]any)
+	if code != 0 || len(m) != 1 || m[0].(map[string]any)["type"] != "FrontMatter" || m[0].(map[string]any)["line"].(float64) != 2 {
+		t.Fatalf("Find with includeFrontMatter: %d %v", code, res)
+	}
+	res, code = c.call("RunCursorAgent", `{"forward":true,"maxElements":20,"maxBytes":8192,"includeContent":true,"mode":"FirstMatch","taskDescription":"Найди первое упоминание «Толстой»"}`)
+	if code != 0 || res["success"] != true || res["markdown"] != "Лев Николаевич Толстой" {
+		t.Fatalf("RunCursorAgent: %d %v", code, res)
+	}
+	if _, code = c.call("ReplaceText", `{"index": 1, "newMarkdown": "# Том первый"}`); code != 0 {
+		t.Fatal("ReplaceText of the first heading failed")
+	}
+	if got := c.file(); !strings.HasPrefix(got, fm+"# Том первый\n") {
+		t.Fatalf("after the edit: %q", got)
+	}
+}

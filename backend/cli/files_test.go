@@ -44,3 +44,37 @@ func TestCLIFrontMatter(t *testing.T) {
 		t.Fatalf("after the edit: %q", got)
 	}
 }
+
+// TestCLITableCells: through `waymark call`, a '|' in a table cell's new text
+// is escaped and stays in its cell, and the trailing cell a row leaves out is
+// an item that ReplaceText fills (then Undo gives the row back). The old code
+// refused the '|' (or, in the last cell, dropped the text after it from the
+// table) and had no item for the left-out cell.
+func TestCLITableCells(t *testing.T) {
+	c := newCLI(t)
+	book := "# Счета\n\n| Кто | Сколько |\n|---|---|\n| Ростов | 43 000 |\n| Долохов |\n"
+	if err := os.WriteFile(c.doc, []byte(book), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res, code := c.call("ReplaceText", `{"index": 4, "newMarkdown": "43 000 | проиграно"}`); code != 0 {
+		t.Fatalf("ReplaceText with a pipe: %v", res)
+	}
+	res, code := c.call("Read", `{"index": 6}`)
+	if code != 0 || res["type"] != "TableCell" || res["markdown"] != "" {
+		t.Fatalf("the left-out cell: %d %v", code, res)
+	}
+	if res, code := c.call("ReplaceText", `{"index": 6, "newMarkdown": "долг"}`); code != 0 {
+		t.Fatalf("ReplaceText of the left-out cell: %v", res)
+	}
+	want := "# Счета\n\n| Кто | Сколько |\n|---|---|\n| Ростов | 43 000 \\| проиграно |\n| Долохов | долг |\n"
+	if got := c.file(); got != want {
+		t.Fatalf("the book %q, want %q", got, want)
+	}
+	res, _ = c.call("Read", `{"index": 4}`)
+	if res["text"] != "43 000 | проиграно" {
+		t.Fatalf("the cell's text: %v", res)
+	}
+	if _, code := c.call("Undo", `{}`); code != 0 || !strings.Contains(c.file(), "| Долохов |\n") {
+		t.Fatalf("undo: %q", c.file())
+	}
+}

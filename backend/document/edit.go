@@ -129,6 +129,22 @@ func (d *Document) PlanReplaceText(i int, md string) (*Edit, error) {
 		if strings.Contains(md, d.newline) {
 			return nil, fmt.Errorf("%w: a table cell holds one line; the new text for %s has line breaks", ErrBadInput, d.Label(i))
 		}
+		// A '|' of the text is text: unescaped it would end the cell and push
+		// what follows out of the table.
+		md = escapePipes(md)
+		if len(it.Segs) == 0 {
+			// A cell the row leaves out (after its last one): the text goes
+			// after the row's last cell, with the pipes a cell needs.
+			if strings.TrimSpace(md) == "" {
+				return nil, fmt.Errorf("%w: table cell %s is already empty", ErrBadInput, d.Label(i))
+			}
+			if it.Start > 0 && src[it.Start-1] == '|' {
+				md = " " + md + " |"
+			} else {
+				md = " | " + md
+			}
+			return d.plan("ReplaceText", i, it.Start, it.End, []byte(md), false)
+		}
 	case FrontMatter:
 		// The metadata may be given without its fences; they stay.
 		if first, _, _ := strings.Cut(md, d.newline); strings.TrimRight(first, " \t") != "---" {
@@ -524,6 +540,22 @@ func (d *Document) leakReason(op string, target int) string {
 	return what + " would change the elements around it (for example the new text joins the next paragraph, turns it into a heading, or opens a code block or HTML block that swallows what follows); end every construct you open and keep the text to the target element"
 }
 
+// escapePipes writes every '|' of a cell's text that is not escaped yet as
+// '\|', as GFM tables need (inside code spans too).
+func escapePipes(md string) string {
+	if !strings.Contains(md, "|") {
+		return md
+	}
+	var sb strings.Builder
+	for k := 0; k < len(md); k++ {
+		if md[k] == '|' && (k == 0 || md[k-1] != '\\') {
+			sb.WriteByte('\\')
+		}
+		sb.WriteByte(md[k])
+	}
+	return sb.String()
+}
+
 // checkRule applies the hierarchy rule of SPEC §1 to the items an edit produces.
 func (d *Document) checkRule(op string, target int, mid []Item, removed int) error {
 	if target < 0 {
@@ -556,6 +588,11 @@ func (d *Document) checkRule(op string, target int, mid []Item, removed int) err
 				return fmt.Errorf("%w: a heading (%s) must be replaced by exactly one heading of level %d; the new text makes %d element(s)", ErrHierarchy, label, t.Level, len(mid))
 			}
 		case TableCell:
+			// Filling a cell the row left out makes the next one left out
+			// addressable: an empty cell with no text of its own.
+			for len(mid) > 1 && mid[len(mid)-1].Type == TableCell && len(mid[len(mid)-1].Segs) == 0 && mid[len(mid)-1].Row == t.Row {
+				mid = mid[:len(mid)-1]
+			}
 			if len(mid) != 1 || mid[0].Type != TableCell || mid[0].Row != t.Row || mid[0].Col != t.Col {
 				return fmt.Errorf("%w: the new text for table cell %s would change the table's shape (a '|' in the text splits the cell; write it as '\\|')", ErrHierarchy, label)
 			}

@@ -533,6 +533,15 @@ func (b *builder) visitTable(t *extast.Table) {
 			if len(segs) > 0 {
 				b.add(Item{Type: TableCell, Start: segs[0].Start, End: segs[0].End, Segs: segs,
 					Row: row, Col: col, Group: group, Rows: rows, Cols: cols})
+			} else if cell.PreviousSibling() == nil || len(b.segsOf(cell.PreviousSibling())) > 0 {
+				// The first cell a row leaves out (GFM makes it empty) is an
+				// item at the row's end, so that it can be given text; the
+				// ones after it become items as the row grows.
+				e := b.lineEnd(b.pos(r))
+				for e > b.pos(r) && (b.src[e-1] == ' ' || b.src[e-1] == '\t') {
+					e--
+				}
+				b.add(Item{Type: TableCell, Start: e, End: e, Row: row, Col: col, Group: group, Rows: rows, Cols: cols})
 			}
 			col++
 		}

@@ -159,7 +159,7 @@ var toolArgCases = []struct {
 	{"TargetSetGet", nil, `{"targetSetId": ""}`, "targetSetId"},
 
 	{"Find", nil, `{"query": "Natasha"}`, ""},
-	{"Find", nil, `{"query": "natasha", "all": true, "exact": true, "forward": false, "includeCodeAndQuotes": true, "limit": 2}`, ""},
+	{"Find", nil, `{"query": "natasha", "all": true, "exact": true, "forward": false, "includeCodeAndQuotes": true, "includeFrontMatter": true, "limit": 2}`, ""},
 	{"Find", nil, `{"query": "Andrei", "after": "$P1"}`, ""},
 	{"Find", nil, `{"query": "Andrei", "after": {"serialized": "$P1"}}`, ""},
 	{"Find", nil, `{}`, "query"},
@@ -168,7 +168,7 @@ var toolArgCases = []struct {
 	{"Find", nil, `{"query": "x", "forward": null}`, "forward"},
 	{"Find", nil, `{"query": "x", "after": ""}`, "after"},
 	{"Find", nil, `{"query": "x", "after": 3}`, "after"},
-	{"Find", nil, `{"query": "x", "first": true}`, `unknown field "first"; allowed fields: after, all, exact, forward, includeCodeAndQuotes, limit, query`},
+	{"Find", nil, `{"query": "x", "first": true}`, `unknown field "first"; allowed fields: after, all, exact, forward, includeCodeAndQuotes, includeFrontMatter, limit, query`},
 
 	{"CheckDisk", nil, `{}`, ""},
 	{"CheckDisk", nil, `{"path": "x"}`, `unknown field "path"; allowed fields: none`},

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -76,5 +78,39 @@ func TestCLITableCells(t *testing.T) {
 	}
 	if _, code := c.call("Undo", `{}`); code != 0 || !strings.Contains(c.file(), "| Долохов |\n") {
 		t.Fatalf("undo: %q", c.file())
+	}
+}
+
+// TestCLISaveKeepsOwnerAndLinks: `waymark call ReplaceText` run as root on a
+// book another user owns (chown 4242:4243, mode 0640) that has a second name
+// (ln book.md second.md): the book keeps its owner, group and mode, and both
+// names show the edit (the old code made the book root's, and left the second
+// name with the old text).
+func TestCLISaveKeepsOwnerAndLinks(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to give the book to another user")
+	}
+	c := newCLI(t)
+	second := filepath.Join(filepath.Dir(c.doc), "second.md")
+	if err := os.Link(c.doc, second); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(c.doc, 4242, 4243); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(c.doc, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if res, code := c.call("ReplaceText", `{"index": 2, "newMarkdown": "Natasha ran in."}`); code != 0 {
+		t.Fatalf("ReplaceText: %v", res)
+	}
+	fi, err := os.Stat(c.doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := fi.Sys().(*syscall.Stat_t)
+	b, _ := os.ReadFile(second)
+	if st.Uid != 4242 || st.Gid != 4243 || fi.Mode().Perm() != 0o640 || st.Nlink != 2 || string(b) != c.file() || !strings.Contains(string(b), "Natasha ran in.") {
+		t.Fatalf("owner %d, group %d, mode %o, %d names, second name %q", st.Uid, st.Gid, fi.Mode().Perm(), st.Nlink, b)
 	}
 }

@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"unicode/utf16"
+
+	"github.com/waymark/waymark/backend/testenv"
 )
 
 // TestCLIFrontMatter: a book with YAML front matter, through `waymark call`:
@@ -112,5 +116,73 @@ func TestCLISaveKeepsOwnerAndLinks(t *testing.T) {
 	b, _ := os.ReadFile(second)
 	if st.Uid != 4242 || st.Gid != 4243 || fi.Mode().Perm() != 0o640 || st.Nlink != 2 || string(b) != c.file() || !strings.Contains(string(b), "Natasha ran in.") {
 		t.Fatalf("owner %d, group %d, mode %o, %d names, second name %q", st.Uid, st.Gid, fi.Mode().Perm(), st.Nlink, b)
+	}
+}
+
+// utf16Of is text as UTF-16 (little- or big-endian, with or without a BOM).
+func utf16Of(text []byte, big, bom bool) []byte {
+	var out []byte
+	if bom {
+		out = append(out, map[bool][]byte{false: {0xFF, 0xFE}, true: {0xFE, 0xFF}}[big]...)
+	}
+	for _, c := range utf16.Encode([]rune(string(text))) {
+		if big {
+			out = append(out, byte(c>>8), byte(c))
+		} else {
+			out = append(out, byte(c), byte(c>>8))
+		}
+	}
+	return out
+}
+
+// TestCLIUTF16Books: both War and Peace books saved as UTF-16 (little- and
+// big-endian, with and without a byte-order mark), through `waymark call`:
+// opening one is refused with its encoding named and the way to convert it
+// (the old code: "it looks like a binary file"); ConvertToUTF8 — the author's
+// consent — writes the book as its UTF-8 text, keeps the UTF-16 file beside
+// it byte for byte, and opens it: Find answers on the converted book.
+func TestCLIUTF16Books(t *testing.T) {
+	testenv.SkipSweepInShortMode(t)
+	books := filepath.Join("..", "..", "..", "shared", "corpus", "books")
+	forms := []struct {
+		big, bom bool
+		name     string
+	}{{false, true, "little-endian, with a byte-order mark"}, {false, false, "little-endian, without a byte-order mark"},
+		{true, true, "big-endian, with a byte-order mark"}, {true, false, "big-endian, without a byte-order mark"}}
+	for k, lang := range []string{"ru", "en"} {
+		orig, err := os.ReadFile(filepath.Join(books, "war-and-peace."+lang+".md"))
+		if err != nil {
+			t.Skipf("CORPUS TIER SKIPPED: %v", err)
+		}
+		text := bytes.TrimPrefix(orig, []byte("\xEF\xBB\xBF"))
+		for _, f := range forms[k*2 : k*2+2] { // two forms per book keeps the tier short
+			c := newCLI(t)
+			raw := utf16Of(text, f.big, f.bom)
+			if err := os.WriteFile(c.doc, raw, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, code := c.call("Outline", `{}`)
+			if msg, _ := res["error"].(string); code != 1 || !strings.Contains(msg, "is UTF-16 ("+f.name+"), not UTF-8") || !strings.Contains(msg, "ConvertToUTF8") {
+				t.Fatalf("%s %s: opening: %d %v", lang, f.name, code, res)
+			}
+			if c.file() != string(raw) {
+				t.Fatal("the refused book was changed")
+			}
+			res, code = c.call("ConvertToUTF8", `{"path": "`+c.doc+`"}`, "--doc=")
+			if code != 0 || res["from"] != "UTF-16 ("+f.name+")" {
+				t.Fatalf("%s %s: ConvertToUTF8: %d %v", lang, f.name, code, res)
+			}
+			if c.file() != string(text) {
+				t.Fatalf("%s %s: the converted book is not the text", lang, f.name)
+			}
+			if kept, err := os.ReadFile(c.doc + ".utf16"); err != nil || !bytes.Equal(kept, raw) {
+				t.Fatalf("%s %s: the UTF-16 file was not kept beside the book: %v", lang, f.name, err)
+			}
+			q := map[string]string{"ru": "Наташа", "en": "Natasha"}[lang]
+			res, code = c.call("Find", `{"query": "`+q+`"}`)
+			if code != 0 || res["found"] != true {
+				t.Fatalf("%s %s: Find after the conversion: %v", lang, f.name, res)
+			}
+		}
 	}
 }

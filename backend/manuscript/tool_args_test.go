@@ -232,6 +232,10 @@ var toolArgCases = []struct {
 	{"Export", nil, `{"format": "markdown", "path": "$DIR/out.md"}`, ""},
 	{"Export", nil, `{"format": "html", "path": "$DIR/set.html", "targetSetId": "$SET", "overwrite": true}`, ""},
 	{"Export", nil, `{"format": "pdf", "path": "$DIR/x.pdf"}`, "format"},
+
+	{"ConvertToUTF8", nil, `{}`, "path"},
+	{"ConvertToUTF8", nil, `{"path": ""}`, "path"},
+	{"ConvertToUTF8", nil, `{"path": "$DIR/book.md", "backup": false}`, `unknown field "backup"; allowed fields: path`},
 	{"Export", nil, `{"path": "$DIR/x.md"}`, "format"},
 	{"Export", nil, `{"format": "html"}`, "path"},
 	{"Export", nil, `{"format": "html", "path": ""}`, "path"},

@@ -273,7 +273,10 @@ type Session struct {
 	dl      *downloads
 	frames  *oopifs                   // out-of-process frames by frame id
 	current atomic.Pointer[numbering] // the last list; read by the event loop
-	overlay *overlayState
+	// focusMarks: the element each page (by address) was last acted on,
+	// focused again on coming back to it (session lock held).
+	focusMarks map[string]focusMark
+	overlay    *overlayState
 
 	consentJS string // the consent world's script (consentSource)
 	// consentRules are autoconsent's rules, given to a document when its

@@ -92,7 +92,8 @@ type App struct {
 
 	browserMu sync.Mutex
 	downloads []browser.Download
-	// browsing remembers where the last list and reading stopped ("more").
+	// browsing is the window's number-browsing conversation (BrowseCommand
+	// goes on with it: "more", reading places, the language).
 	browsing web.Browsing
 	history  []BrowserVisit
 }

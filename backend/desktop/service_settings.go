@@ -48,6 +48,10 @@ type Settings struct {
 	DownloadDir      string `json:"downloadDir"`
 	DownloadConflict string `json:"downloadConflict"`
 
+	// Author is the name exported books carry when their front matter names
+	// none (kept as the book.author setting, which the Export tool reads).
+	Author string `json:"author"`
+
 	// Window.
 	Speech   bool   `json:"speech"`
 	Theme    string `json:"theme"`
@@ -75,6 +79,9 @@ func (a *App) loadSettings(ctx context.Context) Settings {
 		_ = json.Unmarshal([]byte(raw), &s)
 	}
 	s.ClearModelKey, s.ModelKeyNote = false, ""
+	if author, ok, err := a.st.Setting(ctx, manuscript.AuthorSetting); err == nil && ok {
+		s.Author = author
+	}
 	switch {
 	case s.ModelKeyStore == "keyring":
 		key, err := secretService.get()
@@ -153,6 +160,9 @@ func (s Settings) validate() error {
 	if !okTheme {
 		bad("theme %q: %s", s.Theme, strings.Join(Themes, ", "))
 	}
+	if len([]rune(s.Author)) > 200 || strings.ContainsAny(s.Author, "\n\r") {
+		bad("author: one line of at most 200 characters")
+	}
 	if s.FontSize < 10 || s.FontSize > 40 {
 		bad("font size %d: from 10 to 40 pixels", s.FontSize)
 	}
@@ -214,8 +224,14 @@ func (a *App) SaveSettings(s Settings) (Settings, error) {
 	if s.ModelKeyStore == "keyring" {
 		stored.ModelKey = ""
 	}
+	s.Author = strings.TrimSpace(s.Author)
+	stored.Author = ""
 	b, _ := json.Marshal(stored)
 	if err := a.st.SetSetting(a.context(), SettingsKey, string(b)); err != nil {
+		a.settingsMu.Unlock()
+		return Settings{}, err
+	}
+	if err := a.st.SetSetting(a.context(), manuscript.AuthorSetting, s.Author); err != nil {
 		a.settingsMu.Unlock()
 		return Settings{}, err
 	}
@@ -327,6 +343,9 @@ func (a *App) Capabilities() Capabilities {
 		NativeDialogs: a.dialogs != nil, Browser: a.newBrowser != nil, Commands: author.Understood, BrowseCommands: web.BrowseCommands,
 		LayoutReport: os.Getenv(layoutEnv) != ""}
 	c.Formats = []string{"markdown", "html"}
+	if _, err := browser.FindBin(""); err == nil {
+		c.Formats = append(c.Formats, "pdf")
+	}
 	if c.Pandoc != "" {
 		c.Formats = append(c.Formats, "docx", "epub")
 	}

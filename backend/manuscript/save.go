@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -111,11 +112,22 @@ func tempPattern(path string) string {
 func WriteAtomic(path string, parts ...[]byte) error {
 	fi, err := os.Stat(path)
 	if err != nil {
+		return writeAtomicMode(path, 0o644, parts...) // a new file
+	}
+	return writeAtomicMode(path, fi.Mode()&(os.ModePerm|os.ModeSetuid|os.ModeSetgid|os.ModeSticky), parts...)
+}
+
+// writeAtomicMode is WriteAtomic with the permission bits a rename gives the
+// file (an export's follow the umask or the book's; a book keeps its own); a
+// file written in place keeps its own.
+func writeAtomicMode(path string, mode os.FileMode, parts ...[]byte) error {
+	fi, err := os.Stat(path)
+	if err != nil {
 		fi = nil // a new file
 	} else if linked(fi) {
 		return writeInPlace(path, parts...)
 	}
-	err = writeByRename(path, fi, parts...)
+	err = writeByRename(path, fi, mode, parts...)
 	if errors.Is(err, errInPlace) {
 		return writeInPlace(path, parts...)
 	}
@@ -126,14 +138,10 @@ func WriteAtomic(path string, parts ...[]byte) error {
 var errInPlace = errors.New("the file is written in place")
 
 // writeByRename is WriteAtomic's rename: a temporary file in path's folder with
-// the content, and old's owner, group and mode (0644 for a new file), renamed
-// over path. errInPlace when a rename cannot keep them.
-func writeByRename(path string, old os.FileInfo, parts ...[]byte) (err error) {
+// the content, old's owner and group (old is nil for a new file) and mode,
+// renamed over path. errInPlace when a rename cannot keep the owner.
+func writeByRename(path string, old os.FileInfo, mode os.FileMode, parts ...[]byte) (err error) {
 	dir := filepath.Dir(path)
-	mode := os.FileMode(0o644)
-	if old != nil {
-		mode = old.Mode() & (os.ModePerm | os.ModeSetuid | os.ModeSetgid | os.ModeSticky)
-	}
 	f, err := os.CreateTemp(dir, tempPattern(path))
 	if err != nil {
 		if old != nil && errors.Is(err, os.ErrPermission) {
@@ -217,4 +225,22 @@ func removeStaleTemps(path string) {
 			os.Remove(m)
 		}
 	}
+}
+
+// umask is the process's file-creation mask, read from /proc (setting it to
+// read it back would race with every other goroutine creating a file);
+// 022 when it cannot be read.
+func umask() os.FileMode {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0o022
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "Umask:"); ok {
+			if n, err := strconv.ParseUint(strings.TrimSpace(v), 8, 32); err == nil {
+				return os.FileMode(n) & 0o777
+			}
+		}
+	}
+	return 0o022
 }

@@ -231,16 +231,17 @@ var toolArgCases = []struct {
 
 	{"Export", nil, `{"format": "markdown", "path": "$DIR/out.md"}`, ""},
 	{"Export", nil, `{"format": "html", "path": "$DIR/set.html", "targetSetId": "$SET", "overwrite": true}`, ""},
-	{"Export", nil, `{"format": "pdf", "path": "$DIR/x.pdf"}`, "format"},
-
-	{"ConvertToUTF8", nil, `{}`, "path"},
-	{"ConvertToUTF8", nil, `{"path": ""}`, "path"},
-	{"ConvertToUTF8", nil, `{"path": "$DIR/book.md", "backup": false}`, `unknown field "backup"; allowed fields: path`},
+	{"Export", nil, `{"format": "rtf", "path": "$DIR/x.rtf"}`, "format"},
+	{"Export", nil, `{"format": "pdf", "paper": "letter", "path": "$DIR/x.pdf"}`, "paper"},
 	{"Export", nil, `{"path": "$DIR/x.md"}`, "format"},
 	{"Export", nil, `{"format": "html"}`, "path"},
 	{"Export", nil, `{"format": "html", "path": ""}`, "path"},
 	{"Export", nil, `{"format": "html", "path": "rel.html"}`, "must be absolute"},
 	{"Export", nil, `{"format": "html", "path": "$DIR/o.html", "overwrite": "yes"}`, "overwrite"},
+
+	{"ConvertToUTF8", nil, `{}`, "path"},
+	{"ConvertToUTF8", nil, `{"path": ""}`, "path"},
+	{"ConvertToUTF8", nil, `{"path": "$DIR/book.md", "backup": false}`, `unknown field "backup"; allowed fields: path`},
 }
 
 // TestManuscriptToolsAcceptAndRefuse calls every manuscript tool with the

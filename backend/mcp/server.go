@@ -76,7 +76,7 @@ func NewServer(reg *tools.Registry, version string, opts ...Options) *sdk.Server
 					args = req.Params.Arguments
 				}
 				ctx = sc.bind(ctx, req.Session)
-				res, err := reg.Call(ctx, tools.Call{Name: name, Args: args}, tools.Context{})
+				res, err := reg.Call(ctx, tools.Call{Name: name, Args: args}, tools.Context{Progress: progressTo(ctx, req)})
 				if err != nil {
 					b, _ := json.Marshal(map[string]string{"error": err.Error()})
 					return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}}, nil
@@ -89,6 +89,31 @@ func NewServer(reg *tools.Registry, version string, opts ...Options) *sdk.Server
 			})
 	}
 	return s
+}
+
+// progressTo sends a running tool's progress events (a browsing goal's
+// lines) to the client as notifications/progress, when the call asked for
+// them with a progress token; nil otherwise.
+func progressTo(ctx context.Context, req *sdk.CallToolRequest) func(tools.Progress) {
+	if req.Params == nil || req.Session == nil {
+		return nil
+	}
+	token := req.Params.GetProgressToken()
+	if token == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	n := 0
+	return func(p tools.Progress) {
+		if p.Text == "" {
+			return
+		}
+		mu.Lock()
+		n++
+		step := n
+		mu.Unlock()
+		_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Progress: float64(step), Message: p.Text})
+	}
 }
 
 // ServeStdio serves reg over standard input and output until the client

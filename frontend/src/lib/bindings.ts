@@ -263,6 +263,7 @@ export interface Settings {
   speech: boolean;
   theme: string;
   fontSize: number;
+  author: string;
 }
 
 export interface Check {
@@ -342,6 +343,10 @@ export interface BrowserView {
   status: string;
   error?: string;
   result: string;
+  /** the command's language: en or ru */
+  lang: string;
+  /** the line is no number command; it may be a goal in plain words */
+  needsModel?: boolean;
   /** the tool's data, as the tool returned it */
   data?: unknown;
   items: BrowserItem[];

@@ -29,9 +29,10 @@ type Edit struct {
 	wStart, wEnd int // re-parsed window in old coordinates
 	lo, hi       int // old items [lo, hi) replaced by win.items
 	win          parsed
-	produced     []int // indices (in the new document) of the items the edit made
-	deleted      []int // old indices of removed items
-	cursor       int   // index (new document) the cursor is after; -1 = document start
+	produced     []int  // indices (in the new document) of the items the edit made
+	mid          []Item // those items, in the new document's offsets
+	deleted      []int  // old indices of removed items
+	cursor       int    // index (new document) the cursor is after; -1 = document start
 }
 
 // EditResult reports an applied edit.
@@ -509,6 +510,7 @@ func (d *Document) planIn(op string, target, start, oldEnd int, newBytes []byte,
 		}
 	}
 	mid := news[nb : len(news)-na]
+	e.mid = mid
 	for k := nb; k < len(olds)-na; k++ {
 		e.deleted = append(e.deleted, e.lo+k)
 	}

@@ -119,6 +119,7 @@ func (m *Manuscript) applyRevisions(ctx context.Context, head store.Revision) ([
 			return merges, m.rebuild(ctx, head)
 		}
 		res := e.Apply()
+		m.refineChange(e)
 		m.cursors.Follow(res)
 		merges = append(merges, Merge{Revision: r.Rev, Heading: m.headingAt(int(r.Start))})
 	}

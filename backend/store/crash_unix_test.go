@@ -195,7 +195,7 @@ func crashWriter(db string) error {
 			if err := tx.ClearRedo(ctx, doc.ID); err != nil {
 				return err
 			}
-			if err := tx.RebaseTargetMembers(ctx, doc.ID, rev, int64(start), int64(start+oldLen), int64(start+len(text)), nil); err != nil {
+			if err := tx.FollowTargetMembers(ctx, doc.ID, rev, int64(start), int64(start+oldLen), int64(start+len(text)), nil, nil); err != nil {
 				return err
 			}
 			return tx.LogEvent(ctx, "edit", doc.ID, map[string]any{"revision": rev})

@@ -71,7 +71,7 @@ var windowActions = map[string]windowAction{
 	"SaveSettings":   {View: "the window's preferences: model server, browser options, theme"},
 	"TestConnection": {Tools: []string{"ProbeModelServer"}},
 	"Capabilities":   {View: "what this installation offers (model, pandoc, speech)"},
-	"Speak":          {View: "speaks a progress line (speech-dispatcher), when the user turned that on"},
+	"Say":            {View: "says a message: the window's native notice a screen reader speaks, and speech-dispatcher when the user turned that on and no screen reader runs"},
 	"Layout":         {View: "the screenshot tier's layout report"},
 	"Painted":        {View: "the window's timing hook (bench window)"},
 	"Phase":          {View: "the window's timing hook (bench window)"},

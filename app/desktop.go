@@ -76,7 +76,7 @@ func runDesktop(opts desktopOptions) error {
 				runtime.EventsEmit(wctx, name, data)
 			}
 		},
-		Dialogs: wailsDialogs{&wctx}})}
+		Dialogs: wailsDialogs{&wctx}, Notice: notice})}
 	desktop.OpenWhileStarting(app.App, func() error {
 		_, err := ws.Open(context.Background(), doc)
 		if err != nil && doc != opts.DocPath {
@@ -85,20 +85,24 @@ func runDesktop(opts desktopOptions) error {
 		}
 		return err
 	})
+	bind, handler, err := bindings(app)
+	if err != nil {
+		return err
+	}
 	setProgramName(ProgramName)
 	return wails.Run(&options.App{
 		Title:       "Waymark — " + filepath.Base(doc),
 		Width:       1180,
 		Height:      800,
-		AssetServer: &assetserver.Options{Assets: assets, Handler: desktop.AssetHandler(app.App)},
+		AssetServer: &assetserver.Options{Assets: assets, Handler: handler},
 		OnStartup: func(ctx context.Context) {
 			desktop.Mark("window started")
-			enableSpelling()
+			windowStarted()
 			wctx = ctx
 			desktop.Startup(app.App, ctx)
 		},
 		OnShutdown: func(context.Context) { desktop.Shutdown(app.App) },
-		Bind:       []any{app},
+		Bind:       bind,
 		Linux: &linux.Options{
 			// The window's icon (_NET_WM_ICON): the window list and the
 			// task switcher show it, not a blank.

@@ -24,8 +24,13 @@
 #              English War and Peace (../shared/corpus; else the sample) with a
 #              throw-away database; build/a11y/check.py reads the accessibility tree and
 #              listens to AT-SPI events while xdotool presses keys (named outline tree,
-#              messages as live-region events, <= 100 events per workspace switch, focus),
-#              then runs Orca headless and checks what its debug log says it spoke
+#              messages as live-region events, <= 100 events per workspace switch, focus);
+#              then the window on the Russian War and Peace: build/a11y/speech.py starts
+#              Orca 43 (after any other Orca of this user has ended) and checks what Orca
+#              SAYS after each action (results, counts, errors, state changes said once
+#              and in full; the place after a jump; the edit to review in words), and
+#              that keys typed at 150 ms a key with Orca running are no later than
+#              150 ms beyond the same typing without Orca
 #   screens    the production window on the Russian War and Peace at 1024×700, 1280×860
 #              and 1920×1080, light and dark (build/screens.sh): the window measures its
 #              own layout after each resize (title on one line, every label inside its
@@ -190,7 +195,7 @@ desktop_tier() { # runs in step's subshell: its trap and exits stay there
     kill -0 "$app" 2>/dev/null || fail "the dev build exited before serving localhost:34115"
     sleep 0.5
   done
-  WAYMARK_DEV_URL=http://localhost:34115 go test -tags "$tags" -count=1 -v -run '^TestDesktopDevIPC$' ./app/ >"$work/dev-test.log" 2>&1 || true
+  WAYMARK_DEV_URL=http://localhost:34115 WAYMARK_DEV_LOG="$work/app.log" go test -tags "$tags" -count=1 -v -run '^TestDesktopDevIPC$' ./app/ >"$work/dev-test.log" 2>&1 || true
   grep -q -- '--- PASS: TestDesktopDevIPC' "$work/dev-test.log" || {
     tail -30 "$work/dev-test.log"
     fail "the dev build's bindings at localhost:34115 failed the IPC scenario"
@@ -210,13 +215,20 @@ a11y_tier() { # runs in step's subshell: its trap and exits stay there
     echo "a11y: $book is missing; using the sample manuscript"
     cp app/sample/manuscript.md "$work/book.md"
   fi
+  # Orca's speech is judged on the Russian book (when the corpus is there).
+  [ -f ../shared/corpus/books/war-and-peace.ru.md ] && cp ../shared/corpus/books/war-and-peace.ru.md "$work/book-ru.md"
   # The corpus is read-only (as CI lays it) and cp keeps the mode: the window
   # rightly refuses to edit a read-only book, and this tier runs commands.
-  chmod 0644 "$work/book.md"
+  chmod 0644 "$work"/book*.md
   # A session bus of its own (the at-spi bus is found through it), so nothing of
   # the user's desktop is heard or touched; build/a11y/session.sh runs inside it.
+  # XDG_RUNTIME_DIR and HOME of its own too: the AT-SPI bus's socket, Orca's and
+  # speech-dispatcher's files stay in $work (else ~/.cache/at-spi/bus is shared
+  # with every other session of this user).
+  mkdir -m 0700 "$work/run"
   rc=0
-  dbus-run-session -- bash build/a11y/session.sh "$work" 2>&1 | grep -v 'Failed to set fd limit\|Activating service\|Successfully activated' || rc=${PIPESTATUS[0]}
+  XDG_RUNTIME_DIR="$work/run" HOME="$work" dbus-run-session -- bash build/a11y/session.sh "$work" 2>&1 |
+    grep -v 'Failed to set fd limit\|Activating service\|Successfully activated' || rc=${PIPESTATUS[0]}
   rm -rf "$work"
   return "$rc"
 }

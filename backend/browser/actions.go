@@ -24,11 +24,14 @@ type ActOptions struct {
 
 // ActResult reports an action and where it left the page.
 type ActResult struct {
-	Number         int        `json:"number"`
-	Action         string     `json:"action"`
-	Role           string     `json:"role"`
-	Name           string     `json:"name"`
-	Value          string     `json:"value,omitempty"`
+	Number int    `json:"number"`
+	Action string `json:"action"`
+	Role   string `json:"role"`
+	Name   string `json:"name"`
+	Value  string `json:"value,omitempty"`
+	// TypedChars is how many characters a type action left in the field
+	// (its value is never said back).
+	TypedChars     int        `json:"typed_chars,omitempty"`
 	Selected       string     `json:"selected,omitempty"`
 	RetriedWithTab bool       `json:"retried_with_tab,omitempty"`
 	Focused        *Described `json:"focused,omitempty"`
@@ -301,9 +304,8 @@ func (s *Session) typeInto(ctx context.Context, it *Item, w *world, text string,
 		if text == "" && v.Value != "" {
 			return false, "the field could not be cleared", nil
 		}
-		if !v.Password {
-			res.Value = clipRunes(v.Value, 200)
-		}
+		// What was typed is not said back: how much was.
+		res.TypedChars = len([]rune(v.Value))
 		if v.Value != text && !v.Password && strings.TrimSpace(text) != "" {
 			res.Note = "The field now shows a different value than typed (it may format or limit input)."
 		}
@@ -399,6 +401,11 @@ func (s *Session) Press(ctx context.Context, key string) (*PressResult, error) {
 		return nil, err
 	}
 	defer unlock()
+	// Keys typed one by one count as typing: the field's value is not said
+	// back, and a password's is guarded (before the key too: Enter may send
+	// the form).
+	s.notePressed(ctx, false)
+	defer s.notePressed(ctx, len([]rune(k.key)) == 1 || k.key == "Backspace" || k.key == "Delete" || k.key == "Space")
 	before := s.ev.snapshot()
 	res := &PressResult{Key: key}
 	dialog, err := s.watchInput(ctx, func(ctx context.Context) error { return pressKey(ctx, s.page, mods, k) })

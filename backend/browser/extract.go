@@ -34,14 +34,17 @@ type Landmark struct {
 // Field is one form field with its label; Number is its number in the current
 // list when that list is still valid.
 type Field struct {
-	Number   int    `json:"number,omitempty"`
-	Label    string `json:"label"`
-	Kind     string `json:"kind"`
-	Type     string `json:"type,omitempty"`
-	Value    string `json:"value,omitempty"`
-	Checked  *bool  `json:"checked,omitempty"`
-	Required bool   `json:"required,omitempty"`
-	Disabled bool   `json:"disabled,omitempty"`
+	Number int    `json:"number,omitempty"`
+	Label  string `json:"label"`
+	Kind   string `json:"kind"`
+	Type   string `json:"type,omitempty"`
+	Value  string `json:"value,omitempty"`
+	// Typed is how many characters were typed into the field; its value is
+	// then never given (typed.go).
+	Typed    int   `json:"typed,omitempty"`
+	Checked  *bool `json:"checked,omitempty"`
+	Required bool  `json:"required,omitempty"`
+	Disabled bool  `json:"disabled,omitempty"`
 
 	id string // data-blind-id, when the element has one
 }
@@ -144,6 +147,7 @@ func (s *Session) ExtractFrom(ctx context.Context, mode string, headingsFrom int
 	}
 	for _, f := range raw.Fields {
 		f.Field.id = f.ID
+		f.Field.Typed = s.hideTyped("", f.ID, &f.Field.Value)
 		sum.Fields = append(sum.Fields, f.Field)
 	}
 	if sum.Headings == nil {
@@ -321,6 +325,9 @@ func summaryText(s *Summary) string {
 			if f.Value != "" {
 				fmt.Fprintf(&b, " = %q", f.Value)
 			}
+			if f.Typed > 0 {
+				fmt.Fprintf(&b, ", %d characters typed", f.Typed)
+			}
 			if f.Checked != nil {
 				if *f.Checked {
 					b.WriteString(", checked")
@@ -382,13 +389,17 @@ func (s *Session) Screenshot(ctx context.Context, fullPage bool) (*ScreenshotRes
 	if err != nil {
 		return nil, fmt.Errorf("screenshot: %w", err)
 	}
-	if err := os.MkdirAll(s.opts.ScreenshotDir, 0o755); err != nil {
+	mkdir := func(d string) error { return os.MkdirAll(d, 0o700) }
+	if s.opts.ownScreenshotDir {
+		mkdir = privateDir
+	}
+	if err := mkdir(s.opts.ScreenshotDir); err != nil {
 		return nil, fmt.Errorf("screenshot folder: %w", err)
 	}
 	base := "waymark-" + time.Now().Format("20060102-150405.000")
 	path := filepath.Join(s.opts.ScreenshotDir, base+".png")
 	for i := 2; ; i++ {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if os.IsExist(err) {
 			path = filepath.Join(s.opts.ScreenshotDir, fmt.Sprintf("%s-%d.png", base, i))
 			continue

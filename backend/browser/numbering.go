@@ -19,19 +19,25 @@ import (
 // browser_find return it. Number is what the user and the model act by; ID is
 // the element's data-blind-id inside its own document (Frame says which one).
 type Item struct {
-	Number   int    `json:"number"`
-	ID       string `json:"id"`
-	Role     string `json:"role"`
-	Name     string `json:"name"`
-	Tag      string `json:"tag"`
-	Type     string `json:"type,omitempty"`
-	Value    string `json:"value,omitempty"`
+	Number int    `json:"number"`
+	ID     string `json:"id"`
+	Role   string `json:"role"`
+	Name   string `json:"name"`
+	Tag    string `json:"tag"`
+	Type   string `json:"type,omitempty"`
+	Value  string `json:"value,omitempty"`
+	// Typed is how many characters were typed into the field in this
+	// session; its value is then never given (typed.go).
+	Typed    int    `json:"typed,omitempty"`
 	Href     string `json:"href,omitempty"`
 	Disabled bool   `json:"disabled,omitempty"`
 	Checked  *bool  `json:"checked,omitempty"`
 	// Frame is the path of the iframe the element lives in: data-blind-frame
 	// ids from the top document down, joined by "/"; empty for the top document.
 	Frame string `json:"frame,omitempty"`
+	// FrameOrigin is the origin of the document of an element inside a frame
+	// (scheme://host:port): the page it shows may be another site's.
+	FrameOrigin string `json:"frame_origin,omitempty"`
 
 	frame  *frameRef
 	extra  string     // the extra labels the page gave (aria-label, placeholder, title…)
@@ -494,6 +500,10 @@ func (s *Session) enumerate(ctx context.Context, scope string, stop int) (*numbe
 				it := &Item{ID: e.ID, Role: e.Role, Name: e.Name, Tag: e.Tag, Type: e.Type, Value: e.Value, Href: href,
 					Disabled: e.Dis, Checked: e.Chk, Frame: path, frame: fr, rect: e.R}
 				it.extra = e.S
+				it.Typed = s.hideTyped(it.Frame, it.ID, &it.Value)
+				if path != "" {
+					it.FrameOrigin = originOf(fr.url)
+				}
 				n.items = append(n.items, it)
 			case "f":
 				child := e.Fid

@@ -315,6 +315,8 @@ func runMCP(ctx context.Context, args []string) error {
 	// An MCP client reaches local files (file: addresses, uploads) only
 	// inside what the user named in the server's command line.
 	grant := browser.Grant{Files: f.AllowFiles}
+	// Temporary browser profiles a killed Waymark left behind go now.
+	browser.RemoveStaleProfiles()
 	bopts := waymark.BrowserOptions(f.Headless, false)
 	st, err := OpenStore(f.DB)
 	if err != nil {

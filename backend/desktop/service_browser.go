@@ -113,7 +113,7 @@ func loggedCommand(text string) string {
 		verb, _, _ := strings.Cut(text, " ")
 		return fmt.Sprintf("%s %v (typed text not kept)", verb, st.Args["index"])
 	}
-	return web.HideSecrets(text, web.SecretsIn(text))
+	return text // the store hides a secret it states (store.HideSecrets)
 }
 
 // BrowserAct acts on a numbered element of the mirrored list: click, type or
@@ -253,10 +253,12 @@ func (a *App) noteVisit(url, title string) {
 	_ = a.st.SaveSession(context.Background(), browserSessionID, "browser", 0, b)
 }
 
-// browserLog keeps the browser session's transcript (commands and results,
-// never typed text) and sends it as a "browser:log" event.
+// browserLog keeps the browser session's transcript (commands and results)
+// and sends it as a "browser:log" event: both without any text typed into a
+// field or secret the user's words state (the store hides them, issue 21).
 func (a *App) browserLog(role, text string) {
 	_ = a.st.EnsureSession(context.Background(), browserSessionID, "browser", 0)
+	text = a.st.HideSecrets(role, text)
 	b, _ := json.Marshal(text)
 	_ = a.st.AppendTranscript(context.Background(), browserSessionID, role, string(b))
 	a.send("browser:log", map[string]string{"role": role, "text": text})
@@ -320,19 +322,18 @@ func (a *App) BrowserGoal(goal string) (web.AssistantResult, error) {
 	a.settingsMu.Lock()
 	s := a.settings
 	a.settingsMu.Unlock()
-	// A password or code the goal states is never stored: the transcript
-	// keeps the goal, the progress lines and the outcome without it.
-	secrets := web.SecretsIn(goal)
-	hide := func(text string) string { return web.HideSecrets(text, secrets) }
-	a.browserLog("goal", hide(goal))
+	// A password or code the goal states is never stored nor said: the
+	// transcript keeps the goal, the progress lines and the outcome without
+	// it (browserLog; the store remembers it from the goal).
+	a.browserLog("goal", goal)
 	ctx = web.WithGoalOptions(a.browserCtx(ctx), web.GoalOptions{Pause: time.Duration(s.PauseMs) * time.Millisecond,
 		AskTimeout: time.Duration(s.AskTimeoutSec) * time.Second, Screenshots: true,
 		Log: func(l web.StepLog) { a.send("browser:step", l) }, Ask: a.ask})
 	args, _ := json.Marshal(web.BrowserGoalArgs{Goal: goal, MaxSteps: min(max(s.IterationLimit, 0), 100)})
 	out, err := a.reg.Call(ctx, tools.Call{Name: "BrowserGoal", Args: args}, tools.Context{Progress: func(p tools.Progress) {
 		if p.Event == "step" {
-			a.browserLog("progress", hide(p.Text))
-			a.send("browser:progress", p.Text)
+			a.browserLog("progress", p.Text)
+			a.send("browser:progress", a.st.HideSecrets("progress", p.Text))
 		}
 	}})
 	res, _ := out.(web.AssistantResult)
@@ -341,13 +342,13 @@ func (a *App) BrowserGoal(goal string) (web.AssistantResult, error) {
 			a.browserLog("result", "Stopped.")
 			return res, errors.New("stopped")
 		}
-		a.browserLog("error", hide(err.Error()))
+		a.browserLog("error", err.Error())
 		return res, err
 	}
 	if res.Done {
-		a.browserLog("result", hide("Goal reached: "+res.Reason))
+		a.browserLog("result", "Goal reached: "+res.Reason)
 	} else {
-		a.browserLog("result", hide("Goal not reached: "+res.Reason))
+		a.browserLog("result", "Goal not reached: "+res.Reason)
 	}
 	return res, nil
 }
@@ -396,6 +397,7 @@ func (a *App) BrowserAnswer(answer string) error {
 	}
 	a.askCh <- answer
 	a.askCh = nil
+	a.st.HideSecrets("answer", answer) // a secret it states is hidden from now on
 	a.browserLog("answer", "(answered)")
 	return nil
 }

@@ -477,6 +477,13 @@ func (m *Manuscript) commit(ctx context.Context, e *document.Edit, undoOf int64)
 // the old file back. A second process (or a second window) that read the same
 // text then finds the file changed and is refused with ErrChangedOnDisk.
 func (m *Manuscript) commitAs(ctx context.Context, e *document.Edit, undoOf int64, summary string) (Outcome, error) {
+	return m.commitWith(ctx, e, undoOf, summary, nil)
+}
+
+// commitWith is commitAs with the moves of TargetSet members given (an edit
+// that knows exactly where each item went, EditItems); nil follows them
+// (memberMoves).
+func (m *Manuscript) commitWith(ctx context.Context, e *document.Edit, undoOf int64, summary string, moves []store.ItemMove) (Outcome, error) {
 	d := m.doc
 	src := d.Source()
 	bom := d.FileBOM()
@@ -513,7 +520,10 @@ func (m *Manuscript) commitAs(ctx context.Context, e *document.Edit, undoOf int6
 	}
 	// TargetSet members follow their items: by the splice where it left them
 	// alone, by content where it replaced them.
-	moves, made := memberMoves(e)
+	var made []store.MadeItem
+	if moves == nil {
+		moves, made = memberMoves(e)
+	}
 	rev := d.Rev() + 1
 	renamed := false
 	err = m.w.Store.Tx(ctx, func(tx *store.Tx) error {

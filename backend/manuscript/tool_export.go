@@ -135,37 +135,16 @@ func exportMode(path, book string) os.FileMode {
 }
 
 func export(ctx context.Context, m *Manuscript, r exportRequest) (any, error) {
-	format, path, setID, overwrite := r.Format, r.Path, r.TargetSetID, r.Overwrite
-	if !filepath.IsAbs(path) {
-		return nil, fmt.Errorf("%w for Export: path %q must be absolute (e.g. /home/you/book.html)", tools.ErrInvalidArgs, path)
-	}
-	path = filepath.Clean(path)
-	if path == filepath.Clean(m.Path) {
-		return nil, fmt.Errorf("%w for Export: %s is the manuscript itself; choose another file name", tools.ErrInvalidArgs, path)
-	}
-	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("%w for Export: the folder %s does not exist", tools.ErrInvalidArgs, filepath.Dir(path))
-	}
-	// The manuscript is recognised as a file, not by its name: through a
-	// symbolic link, a linked folder or a hard link it is still refused.
-	if isManuscript(path, m.Path) {
-		return nil, fmt.Errorf("%w for Export: %s is the manuscript itself (the same file under another name); choose another file name", tools.ErrInvalidArgs, path)
-	}
-	if what := ownFile(path, r.own); what != "" {
-		return nil, fmt.Errorf("%w for Export: %s is %s, which an export must never replace; choose another file name", tools.ErrInvalidArgs, path, what)
-	}
-	fi, err := os.Lstat(path)
-	if err == nil && !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w for Export: %s is %s, not a regular file; export only to a new file or over a regular one", tools.ErrInvalidArgs, path, document.FileKind(fi.Mode()))
-	}
-	if err == nil && !overwrite {
-		return nil, fmt.Errorf("%w for Export: %s exists; choose another name or pass overwrite: true to replace it", tools.ErrInvalidArgs, path)
+	format, setID := r.Format, r.TargetSetID
+	path, fi, err := exportPath(m, "Export", r.Path, r.Overwrite, r.own)
+	if err != nil {
+		return nil, err
 	}
 	if format != "pdf" && r.Paper != "" {
 		return nil, fmt.Errorf("%w for Export: paper %q is for PDF export only; leave it out for %s", tools.ErrInvalidArgs, r.Paper, format)
 	}
 	mode := exportMode(path, m.Path)
-	if err == nil {
+	if fi != nil {
 		mode = fi.Mode().Perm() // a replaced file keeps its mode
 	}
 	var src []byte
@@ -295,4 +274,41 @@ func exported(path, format string, size int64, m publish.Meta, missing []string)
 // target) with the given permission bits.
 func writeExport(path string, mode os.FileMode, data []byte) error {
 	return writeAtomicMode(path, mode, data)
+}
+
+// exportPath checks the file a tool is to write: an absolute path in an
+// existing folder, not the manuscript (by name, link or inode), none of
+// Waymark's own files (own: the database paths), nothing but a regular file,
+// and not an existing file unless overwrite. tool names the tool in the
+// error. The existing file's info is returned (nil when there is none).
+func exportPath(m *Manuscript, tool, path string, overwrite bool, own []string) (string, os.FileInfo, error) {
+	if !filepath.IsAbs(path) {
+		return "", nil, fmt.Errorf("%w for %s: path %q must be absolute (e.g. /home/you/book.html)", tools.ErrInvalidArgs, tool, path)
+	}
+	path = filepath.Clean(path)
+	if path == filepath.Clean(m.Path) {
+		return "", nil, fmt.Errorf("%w for %s: %s is the manuscript itself; choose another file name", tools.ErrInvalidArgs, tool, path)
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return "", nil, fmt.Errorf("%w for %s: the folder %s does not exist", tools.ErrInvalidArgs, tool, filepath.Dir(path))
+	}
+	// The manuscript is recognised as a file, not by its name: through a
+	// symbolic link, a linked folder or a hard link it is still refused.
+	if isManuscript(path, m.Path) {
+		return "", nil, fmt.Errorf("%w for %s: %s is the manuscript itself (the same file under another name); choose another file name", tools.ErrInvalidArgs, tool, path)
+	}
+	if what := ownFile(path, own); what != "" {
+		return "", nil, fmt.Errorf("%w for %s: %s is %s, which an export must never replace; choose another file name", tools.ErrInvalidArgs, tool, path, what)
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return path, nil, nil
+	}
+	if !fi.Mode().IsRegular() {
+		return "", nil, fmt.Errorf("%w for %s: %s is %s, not a regular file; export only to a new file or over a regular one", tools.ErrInvalidArgs, tool, path, document.FileKind(fi.Mode()))
+	}
+	if !overwrite {
+		return "", nil, fmt.Errorf("%w for %s: %s exists; choose another name or pass overwrite: true to replace it", tools.ErrInvalidArgs, tool, path)
+	}
+	return path, fi, nil
 }

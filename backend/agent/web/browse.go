@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/textmatch"
 )
 
 // BrowseStep is one browser tool call a direct command maps to.
@@ -531,7 +532,7 @@ func suggest(c string) string {
 	}
 	best, bestD := "", 3
 	for _, cw := range commandWords {
-		if d := editDistance(w, cw); d > 0 && d < bestD && len([]rune(w)) > d+1 {
+		if d := textmatch.EditDistance(w, cw); d > 0 && d < bestD && len([]rune(w)) > d+1 {
 			cand := strings.Join(append([]string{cw}, fields[1:]...), " ")
 			if _, err := new(Browsing).parseOnly(cand); err == nil {
 				best, bestD = cand, d
@@ -552,26 +553,4 @@ func (b *Browsing) parseOnly(c string) (BrowseStep, error) {
 		}
 	}
 	return BrowseStep{}, agent.ErrNeedsModel
-}
-
-// editDistance is the Levenshtein distance of two words, in characters.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

@@ -12,14 +12,25 @@ import (
 	"github.com/waymark/waymark/backend/browser"
 )
 
-// RenderResult turns a browser tool's {status, data, error} into short lines a
-// screen reader can speak, in English.
-func RenderResult(tool string, res any) string { return RenderResultIn(English, tool, res) }
-
 // RenderResultIn turns a browser tool's {status, data, error} into short lines
 // a screen reader can speak, in l: what the listener needs to know, in the
-// commands the listener says (never the tools' names).
+// commands the listener says (never the tools' names), and what the browser's
+// guard stopped during the call.
 func RenderResultIn(l Lang, tool string, res any) string {
+	text := renderResult(l, tool, res)
+	b, _ := json.Marshal(res)
+	var g struct {
+		Refused []string `json:"refused"`
+	}
+	if json.Unmarshal(b, &g) == nil {
+		for _, r := range g.Refused {
+			text += "\n" + l.t("Stopped: ", "Остановлено: ") + Spoken(r) + "."
+		}
+	}
+	return text
+}
+
+func renderResult(l Lang, tool string, res any) string {
 	b, _ := json.Marshal(res)
 	var r struct {
 		Status string          `json:"status"`
@@ -72,6 +83,9 @@ func RenderResultIn(l Lang, tool string, res any) string {
 		verb := map[string][2]string{"click": {"click", "нажал"}, "type": {"type", "ввёл в"}, "select": {"select", "выбрал в"}}[a]
 		if sel, _ := d["selected"].(string); a == "select" && sel != "" {
 			parts = append(parts, l.f("Chose %s in %v (%v).", "Выбрал %s в %v (%v).", sel, d["number"], first(d, "name", "role")))
+		} else if n, _ := d["typed_chars"].(float64); a == "type" {
+			// What was typed is never said back: how much, and where.
+			parts = append(parts, l.f("Done: typed %s into %v (%v).", "Готово: %s введено в %v (%v).", characters(l, int(n)), first(d, "name", "role"), d["number"]))
 		} else if verb[0] != "" {
 			parts = append(parts, l.f("Done: %s %v (%v).", "Готово: %s %v (%v).", l.t(verb[0], verb[1]), d["number"], first(d, "name", "role")))
 		}
@@ -458,6 +472,23 @@ func thousands(n int) string {
 	return s
 }
 
+// characters says a count of typed characters.
+func characters(l Lang, n int) string {
+	if l == Russian {
+		switch {
+		case n%10 == 1 && n%100 != 11:
+			return fmt.Sprintf("%d знак", n)
+		case n%10 >= 2 && n%10 <= 4 && (n%100 < 12 || n%100 > 14):
+			return fmt.Sprintf("%d знака", n)
+		}
+		return fmt.Sprintf("%d знаков", n)
+	}
+	if n == 1 {
+		return "1 character"
+	}
+	return fmt.Sprintf("%d characters", n)
+}
+
 // itemLine is one numbered element as a screen reader should hear it:
 // "5. button Save", with its state, its role in words.
 func itemLine(l Lang, m map[string]any) string {
@@ -471,6 +502,9 @@ func itemLine(l Lang, m map[string]any) string {
 	}
 	if v, _ := m["value"].(string); v != "" {
 		line += l.t(", value ", ", значение ") + v
+	}
+	if n, _ := m["typed"].(float64); n > 0 {
+		line += l.t(", "+characters(l, int(n))+" typed", ", введено "+characters(l, int(n)))
 	}
 	if dis, _ := m["disabled"].(bool); dis {
 		line += l.t(", disabled", ", недоступен")

@@ -29,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -103,8 +104,13 @@ func Load(dir, name string) (*Dictionary, error) {
 		line := strings.TrimSpace(sc.Text())
 		if first {
 			first = false
-			if _, err := strconv.Atoi(line); err == nil {
-				continue // the entry count
+			if n, err := strconv.Atoi(line); err == nil {
+				// The entry count: the map is made that large at once
+				// (growing it entry by entry was a third of the load).
+				if n > 0 && n < 1<<22 {
+					d.words = make(map[string][]entry, n)
+				}
+				continue
 			}
 		}
 		if line == "" {
@@ -409,12 +415,16 @@ func cyrillic(w string) bool {
 // returns it, or the error that says what is missing. The dictionary is
 // read-only once loaded, so it is shared.
 func Russian() (*Dictionary, error) {
-	ruOnce.Do(func() { ruDict, ruErr = Load(Dir, "ru_RU") })
+	ruOnce.Do(func() {
+		ruDict, ruErr = Load(Dir, "ru_RU")
+		ruDone.Store(true)
+	})
 	return ruDict, ruErr
 }
 
 var (
 	ruOnce sync.Once
+	ruDone atomic.Bool
 	ruDict *Dictionary
 	ruErr  error
 )
@@ -428,14 +438,38 @@ func Default() *Dictionary {
 
 // Options are the matcher's options for a search with (forms) or without
 // word forms: with forms, the Russian dictionary's, when it is installed.
+// The dictionary is read only when a Russian word is looked up in it, so a
+// search for English words (a CLI call on an English book) never pays for
+// reading it.
 func Options(forms bool) textmatch.Options {
 	if !forms {
 		return textmatch.Options{}
 	}
-	if d := Default(); d != nil {
-		return textmatch.Options{Forms: true, Lexicon: d}
+	if installed() {
+		return textmatch.Options{Forms: true, Lexicon: russianOnDemand{}}
 	}
 	return textmatch.Options{Forms: true}
+}
+
+// installed tells, without reading it, whether the Russian dictionary is there
+// (or was read already).
+func installed() bool {
+	if ruDone.Load() {
+		return ruDict != nil
+	}
+	_, err := os.Stat(filepath.Join(Dir, "ru_RU.dic"))
+	return err == nil
+}
+
+// russianOnDemand is the Russian dictionary as a textmatch.Lexicon, read
+// the first time it is asked about a Russian word.
+type russianOnDemand struct{}
+
+func (russianOnDemand) Forms(w string, capital bool) []string {
+	if n := norm(w); !cyrillic(n) || utf8.RuneCountInString(n) < 3 {
+		return nil
+	}
+	return Default().Forms(w, capital)
 }
 
 // Inflect gives the word that stands to to as form stands to from: with from

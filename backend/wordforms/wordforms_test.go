@@ -2,6 +2,7 @@ package wordforms
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -126,5 +127,42 @@ func TestInflect(t *testing.T) {
 		if got := Inflect(c.from, c.to, c.form); got != c.want {
 			t.Errorf("Inflect(%s, %s, %s) = %s, want %s", c.from, c.to, c.form, got, c.want)
 		}
+	}
+}
+
+// TestEnglishSearchReadsNoDictionary: a search with word forms for English
+// words (a CLI Find on the English book) does not read the Russian
+// dictionary (0.25 s of CPU, most of a CLI call); a Russian word does. It
+// runs in a process of its own, where nothing has read the dictionary yet.
+func TestEnglishSearchReadsNoDictionary(t *testing.T) {
+	if !installed() {
+		t.Skip("hunspell-ru is not installed")
+	}
+	if os.Getenv("WAYMARK_WF_CHILD") != "1" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestEnglishSearchReadsNoDictionary$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), "WAYMARK_WF_CHILD=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS") {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return
+	}
+	q, err := textmatch.CompileWith("Natasha Rostova", Options(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := func(q *textmatch.Query, text string) bool {
+		_, _, ok := q.FindIn([]byte(text), []textmatch.Segment{{Start: 0, End: len(text)}})
+		return ok
+	}
+	if !found(q, "Natasha Rostova came in.") || ruDone.Load() {
+		t.Fatalf("an English search read the Russian dictionary (read: %v)", ruDone.Load())
+	}
+	q, err = textmatch.CompileWith("Наташа", Options(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ruDone.Load() || !found(q, "вошла Наташей") {
+		t.Fatalf("a Russian search did not use the dictionary (read: %v)", ruDone.Load())
 	}
 }

@@ -21,6 +21,7 @@ package wordforms
 
 import (
 	"bufio"
+	"crypto/sha256"
 	_ "embed"
 	"fmt"
 	"os"
@@ -465,11 +466,116 @@ func installed() bool {
 // the first time it is asked about a Russian word.
 type russianOnDemand struct{}
 
+// Forms gives w's forms from the forms cache when an earlier process looked
+// w up with the same dictionary, else from the dictionary (and keeps them in
+// the cache): a CLI call searching for a name asked before reads no
+// dictionary.
 func (russianOnDemand) Forms(w string, capital bool) []string {
-	if n := norm(w); !cyrillic(n) || utf8.RuneCountInString(n) < 3 {
+	n := norm(w)
+	if !cyrillic(n) || utf8.RuneCountInString(n) < 3 {
 		return nil
 	}
-	return Default().Forms(w, capital)
+	if !ruDone.Load() {
+		if fs, ok := cachedForms(n, capital); ok {
+			return fs
+		}
+	}
+	fs := Default().Forms(n, capital)
+	keepForms(n, capital, fs)
+	return fs
+}
+
+// The forms cache: one line per word looked up, "1 word form form…" (1: asked
+// with a capital), in a file named after the dictionary's size and time and
+// the surname rules, so that another dictionary starts another file.
+const maxCacheSize = 4 << 20
+
+var formsCache struct {
+	once  sync.Once
+	path  string
+	mu    sync.Mutex
+	forms map[string][]string
+}
+
+func cacheKey(n string, capital bool) string {
+	if capital {
+		return "1 " + n
+	}
+	return "0 " + n
+}
+
+// loadFormsCache finds the cache file of the installed dictionary and reads
+// it; without a cache folder there is no cache.
+func loadFormsCache() {
+	c := &formsCache
+	c.forms = map[string][]string{}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return
+	}
+	h := sha256.New()
+	for _, name := range []string{"ru_RU.aff", "ru_RU.dic"} {
+		fi, err := os.Stat(filepath.Join(Dir, name))
+		if err != nil {
+			return
+		}
+		fmt.Fprintf(h, "%s %d %d\n", name, fi.Size(), fi.ModTime().UnixNano())
+	}
+	h.Write([]byte(surnamesAff))
+	c.path = filepath.Join(dir, "waymark", fmt.Sprintf("wordforms-ru-%x.txt", h.Sum(nil)[:8]))
+	b, err := os.ReadFile(c.path)
+	if err != nil || len(b) > maxCacheSize {
+		return
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || (f[0] != "0" && f[0] != "1") || !strings.HasSuffix(line, " .") {
+			continue // a line cut short by a killed process, or not ours
+		}
+		c.forms[f[0]+" "+f[1]] = f[2 : len(f)-1]
+	}
+}
+
+func cachedForms(n string, capital bool) ([]string, bool) {
+	c := &formsCache
+	c.once.Do(loadFormsCache)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fs, ok := c.forms[cacheKey(n, capital)]
+	if ok && len(fs) == 0 {
+		return nil, true
+	}
+	return fs, ok
+}
+
+// keepForms adds a word's forms to the cache file (best effort: a cache that
+// cannot be written is only slower).
+func keepForms(n string, capital bool, fs []string) {
+	c := &formsCache
+	c.once.Do(loadFormsCache)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := cacheKey(n, capital)
+	if _, ok := c.forms[k]; ok || c.path == "" {
+		return
+	}
+	c.forms[k] = fs
+	if fi, err := os.Stat(c.path); err == nil && fi.Size() > maxCacheSize {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
+		return
+	}
+	f, err := os.OpenFile(c.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	line := k
+	if len(fs) > 0 {
+		line += " " + strings.Join(fs, " ")
+	}
+	_, _ = f.WriteString(line + " .\n") // one write: lines of two processes never interleave
 }
 
 // Inflect gives the word that stands to to as form stands to from: with from

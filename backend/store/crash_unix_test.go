@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -44,18 +45,28 @@ func TestCrashKill(t *testing.T) {
 		}
 		// The writer prints "committed N" after each commit.
 		reported := make(chan int64, 1)
+		first := make(chan struct{}) // closed at the writer's first commit, or its end
 		go func() {
 			var max int64
+			once := sync.OnceFunc(func() { close(first) })
+			defer once()
 			sc := bufio.NewScanner(out)
 			for sc.Scan() {
 				if n, ok := strings.CutPrefix(sc.Text(), "committed "); ok {
 					if v, err := strconv.ParseInt(n, 10, 64); err == nil && v > max {
 						max = v
 					}
+					once()
 				}
 			}
 			reported <- max
 		}()
+		// The random moment is counted from the writer's first commit, not
+		// from its start: a start slowed by a loaded machine or -race
+		// (often past 300 ms) must not leave every round without a commit.
+		if round%4 != 0 {
+			<-first
+		}
 		time.Sleep(time.Duration(10+rng.IntN(290)) * time.Millisecond)
 		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatal(err)

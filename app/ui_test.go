@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf16"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/input"
@@ -927,6 +929,45 @@ func TestUIBigBook(t *testing.T) {
 	t.Logf("6 MB book (%d bytes): open to an editable view %v; jump to the end %s ms; a keystroke at the end to the next frame, median of 9: %s",
 		len(book), opened.Round(time.Millisecond), short(jump), typing)
 	e.axeCounts("manuscript, 6 MB book")
+}
+
+// TestUIUTF16Book: opening a book saved as UTF-16 in the window offers to
+// convert it, naming its encoding (the old window said "it looks like a binary
+// file"); the author's Convert writes it as UTF-8, keeps the UTF-16 file
+// beside it, and opens it.
+func TestUIUTF16Book(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "manuscript.md")
+	if err := os.WriteFile(doc, sample.Manuscript, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	book := filepath.Join(dir, "unicode.md")
+	text := "# Война и мир\r\n\r\nНаташа вбежала в комнату.\r\n"
+	raw := []byte{0xFF, 0xFE}
+	for _, c := range utf16.Encode([]rune(text)) {
+		raw = append(raw, byte(c), byte(c>>8))
+	}
+	if err := os.WriteFile(book, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := uiBrowser(t)
+	e := startUI(t, b, dir, doc, filepath.Join(dir, "ui.db"))
+	e.keys(input.ControlLeft, input.KeyO)
+	e.fill("open-path", book)
+	e.keys(input.Enter)
+	e.waitText("dialog h3", "unicode.md is saved as UTF-16 (little-endian, with a byte-order mark)")
+	if b, _ := os.ReadFile(book); !bytes.Equal(b, raw) {
+		t.Fatal("the book changed before the author answered")
+	}
+	e.click("Convert to UTF-8 and open")
+	e.waitText("[role=status]", "Converted to UTF-8; the UTF-16 file is kept as unicode.md.utf16.")
+	if got, _ := os.ReadFile(book); string(got) != text {
+		t.Fatalf("the book after the conversion: %q", got)
+	}
+	if kept, _ := os.ReadFile(book + ".utf16"); !bytes.Equal(kept, raw) {
+		t.Fatal("the UTF-16 file was not kept")
+	}
+	e.waitText("nav#outline", "Война и мир")
 }
 
 func utf16Units(s string) []uint16 {

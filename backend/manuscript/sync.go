@@ -3,6 +3,7 @@ package manuscript
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -32,6 +33,20 @@ type Merge struct {
 // report. The caller holds m.mu.
 func (m *Manuscript) catchUp(ctx context.Context) (merges []Merge, err error) {
 	defer func() { m.unreported = append(m.unreported, merges...) }()
+	for attempt := 0; ; attempt++ {
+		got, err := m.catchUpOnce(ctx)
+		merges = append(merges, got...)
+		// A file another Waymark process has just renamed into place, its
+		// revision not yet committed, looks like another program's change; its
+		// record is refused once that revision is there: take it in instead.
+		if err == nil || !errors.Is(err, ErrChangedOnDisk) || attempt == 4 {
+			return merges, err
+		}
+	}
+}
+
+// catchUpOnce is one look of catchUp.
+func (m *Manuscript) catchUpOnce(ctx context.Context) (merges []Merge, err error) {
 	head, ok, err := m.w.Store.LatestRevision(ctx, m.DocID)
 	if err != nil {
 		return nil, err
@@ -104,6 +119,7 @@ func (m *Manuscript) applyRevisions(ctx context.Context, head store.Revision) ([
 			return merges, m.rebuild(ctx, head)
 		}
 		res := e.Apply()
+		m.refineChange(e)
 		m.cursors.Follow(res)
 		merges = append(merges, Merge{Revision: r.Rev, Heading: m.headingAt(int(r.Start))})
 	}

@@ -945,7 +945,7 @@ func short(ms string) string {
 
 // TestDesktopDevIPC drives a running dev build of the real window (Wails'
 // own IPC, not the shim): build/test.sh's desktop step starts
-// `devserver=localhost:34115 waymark-dev` under Xvfb and runs this with
+// `devserver=localhost:PORT waymark-dev` (a free port) under Xvfb and runs this with
 // WAYMARK_DEV_URL set. A command runs through the built-in engine and its
 // transcript comes back over the window's bindings and events.
 func TestDesktopDevIPC(t *testing.T) {

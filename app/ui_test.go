@@ -574,22 +574,33 @@ func TestUIDesktop(t *testing.T) {
 
 	t.Run("external change", func(t *testing.T) {
 		e.t = t
+		// Another program's write is taken in: one status line, no dialog,
+		// the editor follows.
 		changed := strings.Replace(string(sample.Manuscript), "Mira signed for it", "Mira signed for it twice", 1)
 		if err := os.WriteFile(doc, []byte(changed), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		e.waitText("dialog[open] #disk-title", "The file changed on disk")
-		e.click("Compare")
-		d := e.waitText(".linediff", "Mira signed for it twice")
-		if !strings.Contains(d, "Only on disk") || !strings.Contains(d, "Only in Waymark") {
-			t.Errorf("comparison: %s", d)
+		e.waitText("[role=status]", "Another program changed “Chapter One: The Ledger”; your text is kept.")
+		for i := 0; i < 50 && !strings.Contains(e.editorText(), "Mira signed for it twice"); i++ {
+			time.Sleep(100 * time.Millisecond)
 		}
-		axe["external change dialog"] = e.axeCounts("external change dialog")
-		e.click("Reload theirs")
-		e.waitText("[role=status]", "reloaded")
 		if !strings.Contains(e.editorText(), "Mira signed for it twice") {
-			t.Error("the editor did not reload the other program's version")
+			t.Error("the editor did not take in the other program's version")
 		}
+		if n := e.js(`() => String(document.querySelectorAll('dialog[open]').length)`); n != "0" {
+			t.Errorf("%s dialogs opened for a change that was merged", n)
+		}
+		// The file gone: said in the alert line and offered beside the text,
+		// without taking the focus; writing Waymark's version back.
+		if err := os.Remove(doc); err != nil {
+			t.Fatal(err)
+		}
+		e.waitText(".attention", "The file is gone from disk")
+		e.waitText("[role=alert]", "Ctrl+Shift+D")
+		axe["file gone notice"] = e.axeCounts("file gone notice")
+		e.click("Write my version to the file")
+		e.waitText("[role=status]", "written back")
+		e.fileHas("Mira signed for it twice", true)
 	})
 
 	t.Run("export", func(t *testing.T) {

@@ -38,3 +38,37 @@ const numbers = new Intl.NumberFormat('en');
 
 /** fmt writes a count with thousands separators. */
 export const fmt = (n: number) => numbers.format(n);
+
+/** timing is how long the workspace waits (milliseconds): a pause that ends a
+ * typing group after a word's end and in the middle of a word, and the look
+ * for changes made elsewhere (0: none). The UI tier sets it
+ * (window.waymarkTiming) to take timing out of its tests. */
+export const timing = { wordEnd: 700, midWord: 2500, diskCheck: 3000 };
+(window as unknown as { waymarkTiming: typeof timing }).waymarkTiming = timing;
+
+/** book is the open book's language: what the window says about the book
+ * (notes, conflicts, the history's lines) is said in it, as the backend's
+ * lines are (English or Russian). */
+export const book = { russian: false };
+
+/** isRussian tells a book's language as the backend does: most letters of its
+ * first pages are Cyrillic. */
+export function isRussian(text: string): boolean {
+  let cyr = 0,
+    lat = 0;
+  for (const c of text.slice(0, 8192)) {
+    if (/\p{Script=Cyrillic}/u.test(c)) cyr++;
+    else if (/[A-Za-z]/.test(c)) lat++;
+  }
+  return cyr > lat;
+}
+
+/** say picks the line in the book's language. */
+export function say(en: string, ru: string): string {
+  return book.russian ? ru : en;
+}
+
+/** quoted puts a name or a quote in the book's quotation marks. */
+export function quoted(s: string): string {
+  return book.russian ? `«${s}»` : `“${s}”`;
+}

@@ -346,3 +346,127 @@ func TestUITypingUndoGroups(t *testing.T) {
 		t.Errorf("the history holds %d typing groups (%d not undone) and %d undos, want 9 (1) and 8", typed, kept, undos)
 	}
 }
+
+// longBook is a book of n chapters of a few paragraphs each, in English or
+// Russian, long enough to scroll.
+func longBook(russian bool, n int) string {
+	var b strings.Builder
+	title, chapter, para := "The Keeper", "Chapter %d", "The keeper climbed the stairs of tower %d, counted the steps, and wrote the light into the ledger before the night came down on the water."
+	if russian {
+		title, chapter, para = "Хранитель", "Глава %d", "Хранитель поднялся по лестнице башни %d, пересчитал ступени и записал огонь в журнал, пока ночь не опустилась на воду."
+	}
+	fmt.Fprintf(&b, "# %s\n\n", title)
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "## "+chapter+"\n\n", i)
+		for k := 0; k < 3; k++ {
+			fmt.Fprintf(&b, para+"\n\n", i*10+k)
+		}
+	}
+	return b.String()
+}
+
+// place is where the editor is: the cursor, the selection's length, the
+// scroll offset, and whether the cursor is in view (waited for 3 s: the
+// editor scrolls in its next frames).
+func (e *uiEnv) place() (cursor, sel, scroll int, visible bool) {
+	for i := 0; i < 30; i++ {
+		if cursor, sel, scroll, visible = e.place1(); visible {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return
+}
+
+func (e *uiEnv) place1() (cursor, sel, scroll int, visible bool) {
+	r := e.js(`() => { const v = document.querySelector('.editor').editorView; const s = v.state.selection.main;
+		const c = v.coordsAtPos(s.head), box = v.scrollDOM.getBoundingClientRect();
+		return JSON.stringify([s.head, s.to - s.from, Math.round(v.scrollDOM.scrollTop), !!c && c.top >= box.top && c.top < box.bottom]); }`)
+	var a []any
+	_ = json.Unmarshal([]byte(r), &a)
+	return int(a[0].(float64)), int(a[1].(float64)), int(a[2].(float64)), a[3].(bool)
+}
+
+// openBook opens path through the Open dialog (Ctrl+O, the path, Enter).
+func (e *uiEnv) openBook(path string) {
+	e.t.Helper()
+	e.keys(input.ControlLeft, input.KeyO)
+	e.fill("open-path", path)
+	e.keys(input.Enter)
+	e.waitText("[role=status]", "Opened "+filepath.Base(path))
+	e.doc = path
+}
+
+// TestUIOpenAnotherBook: each book opens at its own last place (cursor and
+// scroll) with a status line about it, never at the previous book's scroll
+// depth or with its selection; the title names it; a TargetSet is exported
+// under its own book's name. Issue 19 point 13: on the code before, the
+// second book opened scrolled as the first and said "Selection 20", and a
+// set of the second book was exported as the first book's "-set.md".
+func TestUIOpenAnotherBook(t *testing.T) {
+	b := uiBrowser(t)
+	dir := t.TempDir()
+	en, ru := filepath.Join(dir, "keeper.md"), filepath.Join(dir, "хранитель.md")
+	if err := os.WriteFile(en, []byte(longBook(false, 40)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ru, []byte(longBook(true, 40)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := startUI(t, b, dir, en, filepath.Join(dir, "ui.db"))
+	// In the English book: Chapter 30's second paragraph selected, in view.
+	e.js(`() => { const v = document.querySelector('.editor').editorView; const t = v.state.doc.toString();
+		const i = t.indexOf('tower 301'), j = t.indexOf('\n', i);
+		v.dispatch({ selection: { anchor: i, head: j }, scrollIntoView: true }); v.focus(); }`)
+	e.waitText("#counts", "Chapter 30:")
+	e.waitText("#counts", "Selection 20")
+	enCursor, _, enScroll, _ := e.place()
+
+	e.openBook(ru)
+	if h := e.js(`() => document.querySelector('h1').textContent`); h != "Waymark — хранитель.md" {
+		t.Errorf("the title is %q", h)
+	}
+	counts := e.waitText("#counts", "Selection 0")
+	if strings.Contains(counts, "Chapter") {
+		t.Errorf("the Russian book's status line speaks of the English one: %s", counts)
+	}
+	if c, sel, scroll, _ := e.place(); c != 0 || sel != 0 || scroll != 0 {
+		t.Errorf("the Russian book, never opened before, opened at cursor %d, selection %d, scrolled %d px (the English book was at %d px)", c, sel, scroll, enScroll)
+	}
+	// In the Russian book: Chapter 12, in view.
+	e.js(`() => { const v = document.querySelector('.editor').editorView; const i = v.state.doc.toString().indexOf('башни 121');
+		v.dispatch({ selection: { anchor: i }, scrollIntoView: true }); v.focus(); }`)
+	e.waitText("#counts", "Глава 12:")
+	ruCursor, _, _, _ := e.place()
+
+	e.openBook(en)
+	e.waitText("#counts", "Chapter 30:")
+	if c, _, scroll, visible := e.place(); c != enCursor || !visible || scroll == 0 {
+		t.Errorf("the English book reopened at cursor %d (left at %d), scrolled %d px (left at %d px), cursor in view %v; %s", c, enCursor, scroll, enScroll, visible,
+			e.js(`() => { const v = document.querySelector('.editor').editorView; const c = v.coordsAtPos(v.state.selection.main.head); const b = v.scrollDOM.getBoundingClientRect(); return JSON.stringify({c, b, top: v.lineBlockAtHeight(v.scrollDOM.scrollTop).from}); }`))
+	}
+	e.openBook(ru)
+	e.waitText("#counts", "Глава 12:")
+	if c, _, _, visible := e.place(); c != ruCursor || !visible {
+		t.Errorf("the Russian book reopened at cursor %d (left at %d), cursor in view %v", c, ruCursor, visible)
+	}
+
+	// A set's export is named after its own book.
+	for _, bk := range []struct{ path, set, want string }{
+		{ru, "Наташа и Пьер", filepath.Join(dir, "хранитель-Наташа-и-Пьер.md")},
+		{en, "Ledger", filepath.Join(dir, "keeper-Ledger.md")},
+	} {
+		if e.doc != bk.path {
+			e.openBook(bk.path)
+		}
+		e.click("Sets")
+		e.fill("set-name", bk.set)
+		e.keys(input.Enter)
+		e.waitText("[role=status]", "Created the set")
+		e.click(bk.set + " (0 items)")
+		e.waitText("#ms-panel-sets h4", bk.set+": ")
+		if got := e.js(`() => document.querySelector('#set-path')?.value ?? document.querySelector('#ms-panel-sets').textContent`); got != bk.want {
+			t.Errorf("the set %q of %s is exported to %q, want %q", bk.set, filepath.Base(bk.path), got, bk.want)
+		}
+	}
+}

@@ -391,6 +391,7 @@ declare global {
     runtime?: {
       EventsOn: (name: string, cb: (...data: unknown[]) => void) => () => void;
       EventsOff?: (name: string) => void;
+      WindowSetTitle?: (title: string) => void;
     };
   }
 }

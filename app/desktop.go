@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"io/fs"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/waymark/waymark/backend/browser"
@@ -74,7 +76,7 @@ func runDesktop(opts desktopOptions) error {
 				runtime.EventsEmit(wctx, name, data)
 			}
 		},
-		Dialogs: wailsDialogs{&wctx}})}
+		Dialogs: wailsDialogs{&wctx}, Notice: notice})}
 	desktop.OpenWhileStarting(app.App, func() error {
 		_, err := ws.Open(context.Background(), doc)
 		if err != nil && doc != opts.DocPath {
@@ -83,21 +85,44 @@ func runDesktop(opts desktopOptions) error {
 		}
 		return err
 	})
+	bind, handler, err := bindings(app)
+	if err != nil {
+		return err
+	}
+	setProgramName(ProgramName)
 	return wails.Run(&options.App{
 		Title:       "Waymark — " + filepath.Base(doc),
 		Width:       1180,
 		Height:      800,
-		AssetServer: &assetserver.Options{Assets: assets, Handler: desktop.AssetHandler(app.App)},
+		AssetServer: &assetserver.Options{Assets: assets, Handler: handler},
 		OnStartup: func(ctx context.Context) {
 			desktop.Mark("window started")
-			enableSpelling()
+			windowStarted()
 			wctx = ctx
 			desktop.Startup(app.App, ctx)
 		},
 		OnShutdown: func(context.Context) { desktop.Shutdown(app.App) },
-		Bind:       []any{app},
+		Bind:       bind,
+		Linux: &linux.Options{
+			// The window's icon (_NET_WM_ICON): the window list and the
+			// task switcher show it, not a blank.
+			Icon: appIcon,
+			// WM_CLASS "waymark": the .desktop entry's StartupWMClass
+			// (build/linux/waymark.desktop), so a desktop shell groups the
+			// window with its menu entry.
+			ProgramName: ProgramName,
+			// What Wails chooses when Linux options are absent: a machine
+			// without a working GPU (a VM, Xvfb) draws the same.
+			WebviewGpuPolicy: linux.WebviewGpuPolicyNever,
+		},
 	})
 }
+
+// appIcon is the window's icon, rendered from build/linux/icons/waymark.svg
+// by build/linux/icons.sh.
+//
+//go:embed appicon.png
+var appIcon []byte
 
 // restoredDocument is the book of the last session when the window was opened
 // without naming one, else the one asked for.

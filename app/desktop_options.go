@@ -9,3 +9,8 @@ type desktopOptions struct {
 	// when there is no last session or its book is gone).
 	RestoreLast bool
 }
+
+// ProgramName is the window's WM_CLASS and the name of its .desktop entry
+// (waymark.desktop: StartupWMClass=waymark, Icon=waymark), so the menu entry,
+// the icon and the running window are one application to a desktop shell.
+const ProgramName = "waymark"

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,6 +47,8 @@ type uiEnv struct {
 	app  *DesktopApp
 	srv  *httptest.Server
 	page *rod.Page
+	// said is what the window gave its native notice (what Orca 43 speaks).
+	said *noticeLog
 }
 
 // uiBrowser is the Chromium that plays the window's web view.
@@ -91,12 +95,13 @@ func startUI(t *testing.T, b *rod.Browser, dir, doc, db string) *uiEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
+	said := &noticeLog{}
 	app := &DesktopApp{desktop.New(desktop.Config{Waymark: w, Emit: bs.broadcast, NewBrowser: func(s desktop.Settings) *browser.Sessions {
 		return browser.NewSessions(desktop.BrowserOptions(browser.Options{Headless: true, ScreenshotDir: dir, DownloadDir: filepath.Join(dir, "downloads")}, s))
-	}})}
+	}, Notice: said.add})}
 	bs.app = app
 	srv := httptest.NewServer(bs)
-	e := &uiEnv{t: t, dir: dir, doc: doc, db: db, st: st, app: app, srv: srv}
+	e := &uiEnv{t: t, dir: dir, doc: doc, db: db, st: st, app: app, srv: srv, said: said}
 	t.Cleanup(e.close)
 	e.page = b.MustPage("")
 	e.page.MustSetViewport(1280, 860, 1, false)
@@ -669,7 +674,7 @@ func TestUIDesktop(t *testing.T) {
 		num := e.js(`() => document.querySelector('.numbered input').getAttribute('aria-label').replace('Text for ', '')`)
 		e.fill(e.js(`() => { const i = document.querySelector('.numbered input'); i.id = 'type-target'; return i.id; }`), "kettle")
 		e.click("Type into " + num)
-		e.waitText(".progress", "Done: type "+num)
+		e.waitText(".progress", "Done: typed 6 characters into")
 		e.browse("find search")
 		e.browse("click " + buttonNumber(e, "button Search"))
 		e.browse("read page")
@@ -983,13 +988,14 @@ func TestDesktopDevIPC(t *testing.T) {
 		conn.Close()
 	}
 	b := uiBrowser(t)
+	devIPCProbe(t, b)
 	e := &uiEnv{t: t, page: b.MustPage("")}
 	t.Cleanup(e.close)
 	if err := e.page.Navigate(u); err != nil {
 		t.Fatal(err)
 	}
 	e.waitText("[role=status]", "Opened manuscript.md")
-	if got := e.js(`() => typeof window.go.main.DesktopApp.RunCommand + ' ' + typeof window.runtime.EventsOn`); got != "function function" {
+	if got := e.js(`() => typeof window.go.main.DevGate.Invoke + ' ' + typeof window.go.main.DesktopApp + ' ' + typeof window.runtime.EventsOn`); got != "function undefined function" {
 		t.Fatalf("the dev build's bindings: %s", got)
 	}
 	e.keys(input.ControlLeft, input.ShiftLeft, input.KeyK)
@@ -1010,5 +1016,92 @@ func TestDesktopDevIPC(t *testing.T) {
 	}
 	if !strings.Contains(sel, "Zvezdochkin") {
 		t.Errorf("the found paragraph is not selected in the editor: %q", sel)
+	}
+}
+
+// devIPCProbe is issue 21's attack on the running dev build: a page on
+// 127.0.0.1 (another port) goes to Wails' own server behind the guard (the
+// dev build names it on standard error, $WAYMARK_DEV_LOG; the attacking page
+// found it by scanning ports) and asks DesktopApp.Call to Export a file,
+// once directly and once through DevGate with a made-up token, after trying
+// to read the token. Nothing is exported, the token is not read, and a
+// DNS-rebinding host name reads neither the token nor the book.
+func devIPCProbe(t *testing.T, b *rod.Browser) {
+	t.Helper()
+	logPath := os.Getenv("WAYMARK_DEV_LOG")
+	if logPath == "" {
+		t.Fatal("WAYMARK_DEV_LOG is not set: build/test.sh names the dev build's log")
+	}
+	// WAYMARK_DEV_INTERNAL names it for a build that does not say it.
+	internal := os.Getenv("WAYMARK_DEV_INTERNAL")
+	for i := 0; i < 100 && internal == ""; i++ {
+		if i > 0 {
+			time.Sleep(100 * time.Millisecond)
+		}
+		log, _ := os.ReadFile(logPath)
+		if m := regexp.MustCompile(`Wails' own server listens at (\S+?)[ ;(]`).FindSubmatch(log); m != nil {
+			internal = string(m[1])
+		}
+	}
+	if internal == "" {
+		t.Fatal("the dev build did not say where Wails' own server listens")
+	}
+	if strings.HasPrefix(internal, "127.0.0.1:") {
+		t.Errorf("Wails' own server listens on 127.0.0.1 (%s), where a page scanning ports finds it", internal)
+	}
+	dir := t.TempDir()
+	exports := []string{filepath.Join(dir, "direct.md"), filepath.Join(dir, "gate.md")}
+	hostile := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<title>A page on 127.0.0.1</title><p>nothing to see</p>")
+	}))
+	defer hostile.Close()
+	p := b.MustPage(hostile.URL)
+	defer p.MustClose()
+	r, err := p.Timeout(30*time.Second).Eval(`async (internal, direct, gated) => {
+		const out = {};
+		try { const r = await fetch('http://' + internal + '/waymark/dev-token'); out.token = r.status + ' ' + await r.text(); } catch (e) { out.token = 'unreadable: ' + e; }
+		try { const r = await fetch('http://' + internal + '/waymark/text'); out.text = r.status + ' ' + (await r.text()).slice(0, 40); } catch (e) { out.text = 'unreadable: ' + e; }
+		out.ipc = await new Promise((resolve) => {
+			const got = [];
+			let ws;
+			try { ws = new WebSocket('ws://' + internal + '/wails/ipc'); } catch (e) { resolve('no socket: ' + e); return; }
+			ws.onopen = () => {
+				ws.send('C' + JSON.stringify({name: 'main.DesktopApp.Call', args: ['Export', JSON.stringify({path: direct, format: 'markdown'})], callbackID: 'direct'}));
+				ws.send('C' + JSON.stringify({name: 'main.DevGate.Invoke', args: ['0123', 'Call', ['Export', JSON.stringify({path: gated, format: 'markdown'})]], callbackID: 'gate'}));
+			};
+			ws.onmessage = (m) => { if (String(m.data)[0] === 'c') got.push(String(m.data)); if (got.length === 2) resolve(got); };
+			ws.onerror = () => resolve('socket error');
+			setTimeout(() => resolve(got), 8000);
+		});
+		return JSON.stringify(out);
+	}`, internal, exports[0], exports[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	said := r.Value.Str()
+	t.Logf("a page on %s against %s: %s", hostile.URL, internal, said)
+	for _, f := range exports {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("a page on 127.0.0.1 exported %s through the dev build's IPC (%s)", f, said)
+		}
+	}
+	var out struct{ Token, Text string }
+	_ = json.Unmarshal([]byte(said), &out)
+	if regexp.MustCompile(`^200 [0-9a-f]{64}$`).MatchString(out.Token) {
+		t.Errorf("a page of another origin read the dev build's token: %s", out.Token)
+	}
+	for _, path := range []string{"/waymark/dev-token", "/waymark/text"} {
+		req, _ := http.NewRequest("GET", "http://"+internal+path, nil)
+		req.Host = "attacker.example:" + strings.Split(internal, ":")[1]
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("%s under a rebinding host name: %d %.60s", path, resp.StatusCode, body)
+		}
 	}
 }

@@ -6,15 +6,18 @@
 #                    `desktop` too, or it has no window); run it as
 #                    `devserver=localhost:34115 bin/waymark-dev` and a browser (or rod) at
 #                    http://localhost:34115 reaches the same bound methods as the window
+# With --frontend it builds only frontend/dist (build/package.sh builds its own binary).
 # The wails CLI is not needed (nor used): it expects package main at the repository
 # root, and on Linux all it adds to `go build` is CGO_ENABLED=1 and the tags.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dev=""
+only_frontend=""
 for a in "$@"; do
   case "$a" in
     --dev) dev=1 ;;
-    *) echo "usage: bash build/build.sh [--dev]" >&2; exit 2 ;;
+    --frontend) only_frontend=1 ;;
+    *) echo "usage: bash build/build.sh [--dev | --frontend]" >&2; exit 2 ;;
   esac
 done
 
@@ -44,6 +47,7 @@ if newer_than frontend/dist/index.html frontend/src frontend/index.html frontend
   echo "build: frontend (vite build)"
   (cd frontend && npm run build --silent >/dev/null)
 fi
+[ -z "$only_frontend" ] || exit 0
 
 # Go's build cache makes an unchanged build cheap, but linking the cgo binary still
 # takes seconds, so skip it when no Go source, module file or embedded asset changed.

@@ -7,6 +7,10 @@
 #                          answers (else 1, the reason in LIB_ERROR); killed when the shell exits
 #   wait_window PID        the Waymark window of process PID, shown within 60 s: its id in WID
 #                          (else 1, the reason in LIB_ERROR)
+#   check_window_identity WID DESKTOP
+#                          window WID is the .desktop file DESKTOP's: its WM_CLASS names the
+#                          file's StartupWMClass, and it has an icon (_NET_WM_ICON); a line
+#                          saying so in IDENTITY (else 1, the reason in LIB_ERROR)
 #   stop_app PID           ends the app and gives it 5 s to close its database, then kills it
 #   take_screenshot WID FILE
 #                          a screenshot of window WID: SHOT_COLOURS colours, SHOT_HASH its pixels
@@ -54,6 +58,25 @@ wait_window() { # PID
   done
   LIB_ERROR="no Waymark window appeared within 60 s"
   return 1
+}
+
+check_window_identity() { # WID DESKTOP
+  local wid=$1 desktop=$2 class want icon
+  want=$(sed -n 's/^StartupWMClass=//p' "$desktop")
+  class=$(xprop -id "$wid" WM_CLASS 2>/dev/null | sed -n 's/^WM_CLASS(STRING) = //p')
+  if [ -z "$want" ] || [[ "$class" != "\"$want\","* ]]; then
+    LIB_ERROR="the window's WM_CLASS is $class, not the .desktop file's StartupWMClass \"$want\""
+    return 1
+  fi
+  # _NET_WM_ICON is width, height, then the pixels: 0x100, 0x100 for the 256 px icon.
+  icon=$(xprop -id "$wid" -f _NET_WM_ICON 32x _NET_WM_ICON 2>/dev/null | head -c 200)
+  if [[ "$icon" != *"_NET_WM_ICON(CARDINAL) = 0x"[1-9a-f]* ]]; then
+    LIB_ERROR="the window has no icon (_NET_WM_ICON: ${icon:-absent})"
+    return 1
+  fi
+  local -a f
+  read -r -a f <<<"${icon//,/ }"
+  IDENTITY="WM_CLASS $class matches StartupWMClass=$want; icon $(printf '%d×%d' "${f[2]}" "${f[3]}")"
 }
 
 stop_app() { # PID

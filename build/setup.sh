@@ -45,7 +45,8 @@ packages=(
   xvfb xauth                          # a display for the window on machines without one
   x11-utils xdotool                   # find the window (xwininfo, xdotool search)
   imagemagick                         # screenshots (import) and their check (identify)
-  python3.11-doc debian-reference-en  # real documentation sites (HTML) the browsing tests read on loopback
+  python3.11-doc debian-reference-en  # real documentation sites (HTML) the browsing tests read on loopback:
+  bash-doc maint-guide                # the Python docs, Debian Reference, the one-page Bash manual, maint-guide
   dbus-daemon gnome-keyring           # a Secret Service for the model key test (dbus-run-session)
   dbus at-spi2-core python3-pyatspi   # the screen-reader tier: session bus, AT-SPI bus, Atspi for Python
   orca                                # ...and the screen reader itself (its debug log: what it speaks)
@@ -53,6 +54,10 @@ packages=(
   hunspell-ru hunspell-en-us          # spelling dictionaries (WebKitGTK's underlines, the spelling list)
   libhunspell-dev                     # cgo: backend/spelling links libhunspell
   sqlite3                             # the screenshot tier sets the dark theme in its throw-away profile
+  dpkg-dev desktop-file-utils appstream lintian libgtk-3-bin  # the package: dpkg-shlibdeps, and the package tier's checks (gtk-launch)
+  librsvg2-bin                        # build/linux/icons.sh renders the icon's PNG sizes from its SVG
+  pandoc                              # DOCX and EPUB export (the package recommends it)
+  epubcheck libreoffice-writer-nogui poppler-utils  # export tests: EPUB validator, DOCX opened by LibreOffice, PDF pages and fonts
 )
 # One dpkg-query for all of them (it names the installed ones; unknown ones go to stderr).
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${packages[@]}" 2>/dev/null |

@@ -27,14 +27,25 @@
 #              English War and Peace (../shared/corpus; else the sample) with a
 #              throw-away database; build/a11y/check.py reads the accessibility tree and
 #              listens to AT-SPI events while xdotool presses keys (named outline tree,
-#              messages as live-region events, <= 100 events per workspace switch, focus),
-#              then runs Orca headless and checks what its debug log says it spoke
+#              messages as live-region events, <= 100 events per workspace switch, focus);
+#              then the window on the Russian War and Peace: build/a11y/speech.py starts
+#              Orca 43 (after any other Orca of this user has ended) and checks what Orca
+#              SAYS after each action (results, counts, errors, state changes said once
+#              and in full; the place after a jump; the edit to review in words), and
+#              that keys typed at 150 ms a key with Orca running are no later than
+#              150 ms beyond the same typing without Orca
 #   screens    the production window on the Russian War and Peace at 1024×700, 1280×860
 #              and 1920×1080, light and dark (build/screens.sh): the window measures its
 #              own layout after each resize (title on one line, every label inside its
 #              section, the text wider than the side panel, lines of 45–80 characters,
 #              panels that scroll) and must report no problem; the screenshots go to
 #              build/screenshots/window-SIZE-THEME.png
+#   package    the Debian package (build/package.sh, docs/install.md): lintian without errors,
+#              its files listed, the binary stripped, desktop-file-validate and appstreamcli
+#              validate on what it installs; then installed on this machine (apt-get install
+#              ./dist/….deb: CI's machine is a throw-away one), the installed waymark
+#              --version and a CLI call, the window opened by gtk-launch waymark under a
+#              private Xvfb (WM_CLASS = StartupWMClass, an icon), and the package removed
 # Every step runs even when an earlier one failed (so one run shows everything); the
 # script exits non-zero if any failed. The last line is "N passed, N failed".
 # `bash build/test.sh desktop` (or gofmt, vet, deadcode, frontend, gotest, race, a11y, screens) runs only those steps.
@@ -46,8 +57,8 @@ start=$(date +%s)
 # Arguments pick steps by name (e.g. `bash build/test.sh desktop`); none runs them all.
 selected=("$@")
 for s in "${selected[@]}"; do
-  case "$s" in gofmt | vet | deadcode | frontend | gotest | race | desktop | a11y | screens) ;; *)
-    echo "usage: bash build/test.sh [gofmt] [vet] [deadcode] [frontend] [gotest] [race] [desktop] [a11y] [screens]" >&2
+  case "$s" in gofmt | vet | deadcode | frontend | gotest | race | desktop | a11y | screens | package) ;; *)
+    echo "usage: bash build/test.sh [gofmt] [vet] [deadcode] [frontend] [gotest] [race] [desktop] [a11y] [screens] [package]" >&2
     exit 2
     ;;
   esac
@@ -153,6 +164,10 @@ desktop_tier() { # runs in step's subshell: its trap and exits stay there
   title=$(xdotool getwindowname "$wid")
   echo "desktop: window $wid \"$title\" ($(xwininfo -id "$wid" | awk '/Width|Height/ {printf "%s ", $2}'))"
   [ "$title" = "Waymark — manuscript.md" ] || fail "the window title is \"$title\", not \"Waymark — manuscript.md\""
+  # The window is the menu entry's: WM_CLASS names the .desktop file's StartupWMClass,
+  # and it has an icon (a 256×256 _NET_WM_ICON), whatever the binary is called.
+  check_window_identity "$wid" build/linux/waymark.desktop || fail "$LIB_ERROR"
+  echo "desktop: $IDENTITY"
 
   # The window appears before its page has loaded and asked the backend for the
   # manuscript: wait for a drawn picture that two screenshots in a row agree on.
@@ -194,7 +209,7 @@ desktop_tier() { # runs in step's subshell: its trap and exits stay there
     kill -0 "$app" 2>/dev/null || fail "the dev build exited before serving localhost:$port"
     sleep 0.5
   done
-  WAYMARK_DEV_URL=http://localhost:$port go test -tags "$tags" -count=1 -v -run '^TestDesktopDevIPC$' ./app/ >"$work/dev-test.log" 2>&1 || true
+  WAYMARK_DEV_URL=http://localhost:$port WAYMARK_DEV_LOG="$work/app.log" go test -tags "$tags" -count=1 -v -run '^TestDesktopDevIPC$' ./app/ >"$work/dev-test.log" 2>&1 || true
   grep -q -- '--- PASS: TestDesktopDevIPC' "$work/dev-test.log" || {
     tail -30 "$work/dev-test.log"
     fail "the dev build's bindings at localhost:$port failed the IPC scenario"
@@ -214,13 +229,20 @@ a11y_tier() { # runs in step's subshell: its trap and exits stay there
     echo "a11y: $book is missing; using the sample manuscript"
     cp app/sample/manuscript.md "$work/book.md"
   fi
+  # Orca's speech is judged on the Russian book (when the corpus is there).
+  [ -f ../shared/corpus/books/war-and-peace.ru.md ] && cp ../shared/corpus/books/war-and-peace.ru.md "$work/book-ru.md"
   # The corpus is read-only (as CI lays it) and cp keeps the mode: the window
   # rightly refuses to edit a read-only book, and this tier runs commands.
-  chmod 0644 "$work/book.md"
+  chmod 0644 "$work"/book*.md
   # A session bus of its own (the at-spi bus is found through it), so nothing of
   # the user's desktop is heard or touched; build/a11y/session.sh runs inside it.
+  # XDG_RUNTIME_DIR and HOME of its own too: the AT-SPI bus's socket, Orca's and
+  # speech-dispatcher's files stay in $work (else ~/.cache/at-spi/bus is shared
+  # with every other session of this user).
+  mkdir -m 0700 "$work/run"
   rc=0
-  dbus-run-session -- bash build/a11y/session.sh "$work" 2>&1 | grep -v 'Failed to set fd limit\|Activating service\|Successfully activated' || rc=${PIPESTATUS[0]}
+  XDG_RUNTIME_DIR="$work/run" HOME="$work" dbus-run-session -- bash build/a11y/session.sh "$work" 2>&1 |
+    grep -v 'Failed to set fd limit\|Activating service\|Successfully activated' || rc=${PIPESTATUS[0]}
   rm -rf "$work"
   return "$rc"
 }
@@ -242,6 +264,105 @@ screens_tier() { # runs in step's subshell: its trap stays there
   bash build/screens.sh "$swork/waymark" build/screenshots $book
 }
 
+package_tier() { # runs in step's subshell: its trap and exits stay there
+  pwork=$(mktemp -d)
+  installed=""
+  app=""
+  cleanup() {
+    [ -n "$app" ] && stop_app "$app"
+    if [ -n "$installed" ]; then
+      DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq waymark >/dev/null 2>&1 || true
+    fi
+    rm -rf "$pwork"
+  }
+  trap cleanup EXIT
+  fail() {
+    echo "package: $*"
+    exit 1
+  }
+  deb=$(bash build/package.sh --out "$pwork/dist" | tail -1)
+  [ -f "$deb" ] || fail "build/package.sh made no .deb"
+  echo "package: built $(basename "$deb") ($(du -h "$deb" | cut -f1))"
+
+  # lintian: no error (warnings are listed, not fatal).
+  lintian --no-tag-display-limit "$deb" >"$pwork/lintian.txt" 2>&1 || true
+  grep "^[EWI]: " "$pwork/lintian.txt" || true
+  if grep -q '^E: ' "$pwork/lintian.txt"; then
+    cat "$pwork/lintian.txt"
+    fail "lintian reports errors"
+  fi
+  echo "package: lintian: no errors ($(grep -c '^W: ' "$pwork/lintian.txt" || true) warnings)"
+
+  # The files, the fields, a stripped binary.
+  dpkg-deb --contents "$deb" | awk '{print $6}' >"$pwork/files.txt"
+  for f in ./usr/bin/waymark ./usr/share/applications/waymark.desktop \
+    ./usr/share/icons/hicolor/scalable/apps/waymark.svg ./usr/share/icons/hicolor/48x48/apps/waymark.png \
+    ./usr/share/icons/hicolor/256x256/apps/waymark.png ./usr/share/metainfo/io.github.waymark.Waymark.metainfo.xml \
+    ./usr/share/man/man1/waymark.1.gz ./usr/share/waymark/autoconsent/compact-rules.json ./usr/share/doc/waymark/copyright; do
+    grep -qx "$f" "$pwork/files.txt" || fail "the package lacks $f"
+  done
+  depends=$(dpkg-deb --field "$deb" Depends)
+  for d in libgtk-3-0 libwebkit2gtk-4.1-0 chromium hunspell-ru hunspell-en-us fonts-paratype; do
+    [[ "$depends" == *"$d"* ]] || fail "Depends lacks $d: $depends"
+  done
+  for d in golang gcc nodejs -dev; do
+    [[ "$depends" != *"$d"* ]] || fail "Depends names a build tool ($d): $depends"
+  done
+  [ "$(dpkg-deb --field "$deb" Recommends)" = "pandoc, orca" ] || fail "Recommends is not pandoc, orca"
+  mkdir "$pwork/root"
+  dpkg-deb -x "$deb" "$pwork/root"
+  if readelf -S "$pwork/root/usr/bin/waymark" | grep -q '\.symtab'; then fail "/usr/bin/waymark is not stripped"; fi
+  desktop-file-validate "$pwork/root/usr/share/applications/waymark.desktop" | grep -v '^.*: hint: ' || true
+  desktop-file-validate "$pwork/root/usr/share/applications/waymark.desktop" >/dev/null || fail "desktop-file-validate failed"
+  appstreamcli validate --no-net "$pwork/root/usr/share/metainfo/io.github.waymark.Waymark.metainfo.xml" || fail "appstreamcli validate failed"
+  echo "package: files, Depends and Recommends as they should be; the binary stripped; .desktop and metainfo valid"
+
+  # Installed on this machine, as a user installs it.
+  if dpkg-query -W -f='${db:Status-Status}' waymark 2>/dev/null | grep -qx installed; then
+    echo "package: a waymark package was installed already; it is replaced by this one, and removed at the end"
+  fi
+  installed=1
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$deb" >"$pwork/apt.log" 2>&1 || {
+    tail -20 "$pwork/apt.log"
+    fail "apt-get install $(basename "$deb") failed"
+  }
+  [ "$(command -v waymark)" = /usr/bin/waymark ] || fail "waymark is not /usr/bin/waymark on PATH after installing"
+  version=$(dpkg-deb --field "$deb" Version)
+  v=$(waymark --version)
+  [[ "$v" == "waymark $version (commit "*", built "*")" ]] || fail "waymark --version printed \"$v\""
+  [[ "$v" != *"commit unknown"* ]] || fail "waymark --version has no commit: $v"
+  echo "package: installed; $v"
+  cp app/sample/manuscript.md "$pwork/book.md"
+  out=$(HOME="$pwork" WAYMARK_DB="$pwork/cli.db" waymark call Outline --doc "$pwork/book.md" '{}')
+  [[ "$out" == *"Chapter One: The Ledger"* ]] || fail "waymark call Outline printed: $out"
+  echo "package: waymark call Outline works on a book"
+
+  # The menu entry opens the window: gtk-launch runs its Exec line.
+  start_xvfb 1280x860 "$pwork/xvfb.log" || fail "$LIB_ERROR"
+  mkdir -p "$pwork/home"
+  HOME="$pwork/home" XDG_DATA_HOME="$pwork/home/data" WAYMARK_DB="$pwork/home/w.db" GTK_OVERLAY_SCROLLING=0 \
+    gtk-launch waymark >"$pwork/launch.log" 2>&1 || fail "gtk-launch waymark failed: $(cat "$pwork/launch.log")"
+  WID=""
+  for _ in $(seq 1 120); do
+    WID=$(xdotool search --onlyvisible --name '^Waymark — ' 2>/dev/null | head -1 || true)
+    [ -n "$WID" ] && break
+    sleep 0.5
+  done
+  [ -n "$WID" ] || fail "gtk-launch waymark opened no window within 60 s"
+  app=$(xdotool getwindowpid "$WID" 2>/dev/null || true)
+  [ "$(readlink "/proc/$app/exe" 2>/dev/null)" = /usr/bin/waymark ] || fail "the window is not the installed /usr/bin/waymark"
+  check_window_identity "$WID" "$pwork/root/usr/share/applications/waymark.desktop" || fail "$LIB_ERROR"
+  echo "package: gtk-launch waymark opened \"$(xdotool getwindowname "$WID")\"; $IDENTITY"
+  stop_app "$app"
+  app=""
+
+  DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq waymark >/dev/null 2>&1 || fail "apt-get remove waymark failed"
+  installed=""
+  [ ! -e /usr/bin/waymark ] || fail "/usr/bin/waymark is still there after removing the package"
+  [ ! -e /usr/share/applications/waymark.desktop ] || fail "the menu entry is still there after removing the package"
+  echo "package: removed cleanly"
+}
+
 run() { # KEY NAME COMMAND...
   local key=$1
   shift
@@ -256,6 +377,7 @@ run race "go test -race" race_tests
 run desktop desktop desktop_tier
 run a11y "a11y (screen reader)" a11y_tier
 run screens screens screens_tier
+run package package package_tier
 
 echo "== ${#passed[@]} of $((${#passed[@]} + ${#failed[@]})) steps passed in $(($(date +%s) - start)) s${failed:+; failed: ${failed[*]}}"
 echo "waymark: ${#passed[@]} passed, ${#failed[@]} failed"

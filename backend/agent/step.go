@@ -56,6 +56,11 @@ type LimitError struct{ msg string }
 
 func (e *LimitError) Error() string { return e.msg }
 
+// JSONReplyTokens is the answer a turn asking for one JSON document (the
+// cursor sub-agent's action) may take, and the room its request leaves for
+// it in the model's context budget.
+const JSONReplyTokens = 512
+
 // Step runs one model turn on msgs; schema asks for one JSON document instead
 // of tool calls (the cursor sub-agent).
 func (s *Stepper) Step(ctx context.Context, msgs []llm.Message, schema *llm.JSONSchema) (Turn, error) {
@@ -67,6 +72,9 @@ func (s *Stepper) Step(ctx context.Context, msgs []llm.Message, schema *llm.JSON
 	}
 	s.Turns++
 	req := llm.Request{Messages: msgs, JSONSchema: schema}
+	if schema != nil {
+		req.MaxTokens = JSONReplyTokens // one JSON document
+	}
 	if schema == nil {
 		req.Tools = s.Tools
 	}

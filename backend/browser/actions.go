@@ -24,11 +24,14 @@ type ActOptions struct {
 
 // ActResult reports an action and where it left the page.
 type ActResult struct {
-	Number         int        `json:"number"`
-	Action         string     `json:"action"`
-	Role           string     `json:"role"`
-	Name           string     `json:"name"`
-	Value          string     `json:"value,omitempty"`
+	Number int    `json:"number"`
+	Action string `json:"action"`
+	Role   string `json:"role"`
+	Name   string `json:"name"`
+	Value  string `json:"value,omitempty"`
+	// TypedChars is how many characters a type action left in the field
+	// (its value is never said back).
+	TypedChars     int        `json:"typed_chars,omitempty"`
 	Selected       string     `json:"selected,omitempty"`
 	RetriedWithTab bool       `json:"retried_with_tab,omitempty"`
 	Focused        *Described `json:"focused,omitempty"`
@@ -77,7 +80,7 @@ func (s *Session) Act(ctx context.Context, o ActOptions) (*ActResult, error) {
 // act is Act with the lock held and the options checked.
 func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 	defer s.release(ctx)
-	n, err := s.validate(ctx)
+	n, err := s.keptNumber(ctx, o.Index)
 	if err != nil {
 		return nil, err
 	}
@@ -91,6 +94,7 @@ func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 		return nil, n.notNumbered(o.Index)
 	}
 	it := n.items[o.Index-1]
+	s.markFocus(n.url, it)
 	w, err := s.world(ctx, it.frame.frameID)
 	if err != nil {
 		n.markStale("a frame went away")
@@ -300,9 +304,8 @@ func (s *Session) typeInto(ctx context.Context, it *Item, w *world, text string,
 		if text == "" && v.Value != "" {
 			return false, "the field could not be cleared", nil
 		}
-		if !v.Password {
-			res.Value = clipRunes(v.Value, 200)
-		}
+		// What was typed is not said back: how much was.
+		res.TypedChars = len([]rune(v.Value))
 		if v.Value != text && !v.Password && strings.TrimSpace(text) != "" {
 			res.Note = "The field now shows a different value than typed (it may format or limit input)."
 		}
@@ -398,6 +401,11 @@ func (s *Session) Press(ctx context.Context, key string) (*PressResult, error) {
 		return nil, err
 	}
 	defer unlock()
+	// Keys typed one by one count as typing: the field's value is not said
+	// back, and a password's is guarded (before the key too: Enter may send
+	// the form).
+	s.notePressed(ctx, false)
+	defer s.notePressed(ctx, len([]rune(k.key)) == 1 || k.key == "Backspace" || k.key == "Delete" || k.key == "Space")
 	before := s.ev.snapshot()
 	res := &PressResult{Key: key}
 	dialog, err := s.watchInput(ctx, func(ctx context.Context) error { return pressKey(ctx, s.page, mods, k) })
@@ -645,4 +653,39 @@ func (s *Session) scrollToItem(ctx context.Context, index int, vw, vh float64, i
 		return pt.Rect[2] > 0, nil // in its frame's viewport; the frame itself may need a scroll of the page
 	}
 	return visible(), nil
+}
+
+// keptNumber is validate for acting on number index: when the list is out
+// of date only because elements were added or removed (search results drawn
+// below, a banner gone), the page is numbered again, and when the elements up
+// to index kept their numbers the new list stands and the action goes ahead.
+// Only a number whose element really moved or went away is refused.
+func (s *Session) keptNumber(ctx context.Context, index int) (*numbering, error) {
+	n, err := s.validate(ctx)
+	var se *StaleError
+	if err == nil || !errors.As(err, &se) || n == nil || !n.onlyGrown() || index < 1 || index > len(n.items) {
+		return n, err
+	}
+	old := n.items[:index]
+	if _, lerr := s.listFull(ctx, ListOptions{Scope: n.scope, Limit: n.limit, Offset: n.offset}); lerr != nil {
+		return n, err
+	}
+	fresh := s.current.Load()
+	if fresh == nil || fresh == n {
+		return n, err
+	}
+	if samePrefix(old, fresh.items) {
+		return fresh, nil
+	}
+	// Refused: the old numbers stay the ones in force (stale), so that the
+	// same number said again is refused again, never acted on as another
+	// element.
+	s.current.Store(n)
+	it := n.items[index-1]
+	for _, f := range fresh.items {
+		if f.ID == it.ID && f.Frame == it.Frame {
+			return nil, &StaleError{Generation: n.gen, Moved: fmt.Sprintf("element %d (%s) is number %d now", index, label(it), f.Number)}
+		}
+	}
+	return nil, &StaleError{Generation: n.gen, Moved: fmt.Sprintf("element %d (%s) is no longer on the page", index, label(it))}
 }

@@ -52,8 +52,9 @@ type Options struct {
 	// instead of launching one. The session then works in a browser context of
 	// its own and Close disposes that context, never the user's browser.
 	ControlURL string
-	// ScreenshotDir receives browser_screenshot files. Empty: a "waymark-screenshots"
-	// folder in the system temp dir.
+	// ScreenshotDir receives browser_screenshot files (0600, in a folder only
+	// the user may enter). Empty: ~/.cache/waymark/screenshots
+	// ($XDG_CACHE_HOME/waymark/screenshots).
 	ScreenshotDir string
 	// StaleThreshold is how many interactive nodes may be added to or removed from
 	// the page after a list before the numbering is stale (default 1: any).
@@ -77,6 +78,10 @@ type Options struct {
 	DownloadConflict string
 	// ExtraFlags are added to Chromium's command line ("name=value" or "name").
 	ExtraFlags []string
+
+	// ownScreenshotDir: ScreenshotDir is Waymark's own folder (the default),
+	// kept 0700; a folder the caller chose keeps its mode.
+	ownScreenshotDir bool
 }
 
 func (o Options) withDefaults() Options {
@@ -106,7 +111,7 @@ func (o Options) withDefaults() Options {
 		o.DownloadConflict = ConflictRename
 	}
 	if o.ScreenshotDir == "" {
-		o.ScreenshotDir = filepath.Join(os.TempDir(), "waymark-screenshots")
+		o.ScreenshotDir, o.ownScreenshotDir = defaultScreenshotDir(), true
 	}
 	return o
 }
@@ -158,7 +163,7 @@ func StartBrowser(ctx context.Context, opts Options) (*BrowserProcess, error) {
 	p := &BrowserProcess{exited: make(chan struct{})}
 	p.profile = opts.ProfileDir
 	if p.profile == "" {
-		dir, err := os.MkdirTemp("", "waymark-chromium-")
+		dir, err := newTempProfile()
 		if err != nil {
 			return nil, fmt.Errorf("browser profile: %w", err)
 		}
@@ -273,7 +278,10 @@ type Session struct {
 	dl      *downloads
 	frames  *oopifs                   // out-of-process frames by frame id
 	current atomic.Pointer[numbering] // the last list; read by the event loop
-	overlay *overlayState
+	// focusMarks: the element each page (by address) was last acted on,
+	// focused again on coming back to it (session lock held).
+	focusMarks map[string]focusMark
+	overlay    *overlayState
 
 	consentJS string // the consent world's script (consentSource)
 	// consentRules are autoconsent's rules, given to a document when its
@@ -284,7 +292,13 @@ type Session struct {
 	closeOnce sync.Once
 	closeErr  error
 
-	typed typedSecrets // text typed into password fields (policy.go)
+	typed   typedSecrets // text typed into password fields (policy.go)
+	typedIn typedFields  // the fields typed into (typed.go)
+
+	// grant is the grant in force for the browser's own requests, guard
+	// what stops them (guard.go).
+	grant atomic.Pointer[Grant]
+	guard *requestGuard
 }
 
 type overlayState struct {
@@ -358,6 +372,10 @@ func (s *Session) connect(ctx context.Context, control string) error {
 	}
 	s.tabs = []proto.TargetTargetID{page.TargetID}
 	s.watchTabs()
+	s.frames = newOOPIFs()
+	if err := s.startGuard(ctx); err != nil {
+		return err
+	}
 	if err := s.startDownloads(ctx); err != nil {
 		return err
 	}

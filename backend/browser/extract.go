@@ -34,14 +34,17 @@ type Landmark struct {
 // Field is one form field with its label; Number is its number in the current
 // list when that list is still valid.
 type Field struct {
-	Number   int    `json:"number,omitempty"`
-	Label    string `json:"label"`
-	Kind     string `json:"kind"`
-	Type     string `json:"type,omitempty"`
-	Value    string `json:"value,omitempty"`
-	Checked  *bool  `json:"checked,omitempty"`
-	Required bool   `json:"required,omitempty"`
-	Disabled bool   `json:"disabled,omitempty"`
+	Number int    `json:"number,omitempty"`
+	Label  string `json:"label"`
+	Kind   string `json:"kind"`
+	Type   string `json:"type,omitempty"`
+	Value  string `json:"value,omitempty"`
+	// Typed is how many characters were typed into the field; its value is
+	// then never given (typed.go).
+	Typed    int   `json:"typed,omitempty"`
+	Checked  *bool `json:"checked,omitempty"`
+	Required bool  `json:"required,omitempty"`
+	Disabled bool  `json:"disabled,omitempty"`
 
 	id string // data-blind-id, when the element has one
 }
@@ -57,9 +60,13 @@ type Summary struct {
 	MainText  string     `json:"main_text"`
 	// TextChars is the length of the whole main text; MoreAt, when the gist
 	// is not all of it, is where browser_read goes on (from).
-	TextChars int     `json:"text_chars"`
-	MoreAt    int     `json:"more_at,omitempty"`
-	Fields    []Field `json:"fields"`
+	TextChars int `json:"text_chars"`
+	MoreAt    int `json:"more_at,omitempty"`
+	// HeadingsTotal is how many headings the page has; Headings is the
+	// window of them from HeadingsFrom (0-based), at most 60.
+	HeadingsTotal int     `json:"headings_total"`
+	HeadingsFrom  int     `json:"headings_from,omitempty"`
+	Fields        []Field `json:"fields"`
 	// Live are the page's status and alert messages (what just happened).
 	Live []LiveMessage `json:"live,omitempty"`
 	Text string        `json:"text"`
@@ -79,8 +86,17 @@ const MaxGist = 1500
 // fields with their labels (never a password's value). Only mode "summary"
 // exists.
 func (s *Session) Extract(ctx context.Context, mode string) (*Summary, error) {
+	return s.ExtractFrom(ctx, mode, 0)
+}
+
+// ExtractFrom is Extract with the headings window starting at heading
+// headingsFrom+1 ("more headings").
+func (s *Session) ExtractFrom(ctx context.Context, mode string, headingsFrom int) (*Summary, error) {
 	if mode != "" && mode != "summary" {
 		return nil, invalid("mode %q: only summary is supported", mode)
+	}
+	if headingsFrom < 0 {
+		return nil, invalid("headings_from %d: 0 or more", headingsFrom)
 	}
 	ctx, unlock, err := s.lock(ctx)
 	if err != nil {
@@ -118,15 +134,20 @@ func (s *Session) Extract(ctx context.Context, mode string) (*Summary, error) {
 	// on with "read more" or "read from heading N".
 	if rd, err := s.readPage(ctx); err == nil {
 		first, next := portion(rd.text, 0, MaxGist)
-		sum.MainText, sum.TextChars = spaced(first), len(rd.text)
+		// One block a line, as the page shows it (code keeps its lines).
+		sum.MainText, sum.TextChars = first, len(rd.text)
 		if next < len(rd.text) {
 			sum.MainText += " …"
 			sum.MoreAt = next
 		}
-		sum.Headings = rd.headings[:min(len(rd.headings), maxSummaryHeads)]
+		from := min(headingsFrom, len(rd.headings))
+		sum.Headings, sum.HeadingsTotal, sum.HeadingsFrom = rd.headings[from:min(len(rd.headings), from+maxSummaryHeads)], len(rd.headings), from
+	} else {
+		sum.HeadingsTotal = len(sum.Headings)
 	}
 	for _, f := range raw.Fields {
 		f.Field.id = f.ID
+		f.Field.Typed = s.hideTyped("", f.ID, &f.Field.Value)
 		sum.Fields = append(sum.Fields, f.Field)
 	}
 	if sum.Headings == nil {
@@ -137,6 +158,24 @@ func (s *Session) Extract(ctx context.Context, mode string) (*Summary, error) {
 	}
 	if sum.Fields == nil {
 		sum.Fields = []Field{}
+	}
+	// A page with fields and no list of its own yet is numbered first, so
+	// each field is said with the number to act by (issue 23, point 8).
+	if n := s.current.Load(); len(sum.Fields) > 0 && (n == nil || n.staleReason() != "" || len(n.frames) == 0 || n.frames[0].token != raw.Token) {
+		if _, err := s.listFull(ctx, ListOptions{}); err == nil {
+			var again struct {
+				Token  string `json:"token"`
+				Fields []struct {
+					ID string `json:"id"`
+				} `json:"fields"`
+			}
+			if err := s.call(ctx, w, "summary", nil, &again); err == nil && len(again.Fields) == len(sum.Fields) {
+				raw.Token = again.Token
+				for i := range sum.Fields {
+					sum.Fields[i].id = again.Fields[i].ID
+				}
+			}
+		}
 	}
 	// Number the fields when the current list still describes this document.
 	if n := s.current.Load(); n != nil && n.staleReason() == "" && len(n.frames) > 0 && n.frames[0].token == raw.Token {
@@ -164,8 +203,38 @@ func (s *Session) Extract(ctx context.Context, mode string) (*Summary, error) {
 			}
 		}
 	}
+	sum.Fields = onceEach(sum.Fields)
 	sum.Text = summaryText(sum)
 	return sum, nil
+}
+
+// onceEach keeps each field once: a field the numbering does not hold (a
+// hidden copy of a search box) goes when another of the same label and kind
+// has a number, and a field said twice under one number is said once.
+func onceEach(fields []Field) []Field {
+	numbered := map[string]bool{}
+	for _, f := range fields {
+		if f.Number > 0 {
+			numbered[f.Label+"\x00"+f.Kind] = true
+		}
+	}
+	out := fields[:0]
+	seen := map[string]bool{}
+	for _, f := range fields {
+		key := f.Label + "\x00" + f.Kind
+		if f.Number == 0 && numbered[key] {
+			continue
+		}
+		k := fmt.Sprintf("%s\x00%d", key, f.Number)
+		if f.Number > 0 || f.Label != "" {
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // numberFields gives each field its number in the numbering (0: none).
@@ -208,6 +277,13 @@ func summaryText(s *Summary) string {
 				fmt.Fprintf(&b, "%s- Level %d: %s\n", strings.Repeat("  ", max(0, min(h.Level, 6)-1)), h.Level, h.Text)
 			}
 		}
+		if shown := s.HeadingsFrom + len(s.Headings); s.HeadingsFrom > 0 || shown < s.HeadingsTotal {
+			fmt.Fprintf(&b, "Headings %d to %d of %d", s.HeadingsFrom+1, shown, s.HeadingsTotal)
+			if shown < s.HeadingsTotal {
+				fmt.Fprintf(&b, "; the rest: browser_extract with headings_from %d", shown)
+			}
+			b.WriteString(".\n")
+		}
 	} else {
 		b.WriteString("Headings: none\n")
 	}
@@ -230,9 +306,9 @@ func summaryText(s *Summary) string {
 		}
 	}
 	if s.MoreAt > 0 {
-		fmt.Fprintf(&b, "Main text (the first %d of %d characters): %s\n", s.MoreAt, s.TextChars, s.MainText)
+		fmt.Fprintf(&b, "Main text (the first %d of %d characters; the rest: browser_read from %d):\n%s\n", s.MoreAt, s.TextChars, s.MoreAt, s.MainText)
 	} else {
-		fmt.Fprintf(&b, "Main text: %s\n", orNone(s.MainText))
+		fmt.Fprintf(&b, "Main text:\n%s\n", orNone(s.MainText))
 	}
 	if len(s.Fields) > 0 {
 		b.WriteString("Form fields:\n")
@@ -248,6 +324,9 @@ func summaryText(s *Summary) string {
 			fmt.Fprintf(&b, "%s (%s)", orNone(f.Label), kind)
 			if f.Value != "" {
 				fmt.Fprintf(&b, " = %q", f.Value)
+			}
+			if f.Typed > 0 {
+				fmt.Fprintf(&b, ", %d characters typed", f.Typed)
 			}
 			if f.Checked != nil {
 				if *f.Checked {
@@ -310,13 +389,17 @@ func (s *Session) Screenshot(ctx context.Context, fullPage bool) (*ScreenshotRes
 	if err != nil {
 		return nil, fmt.Errorf("screenshot: %w", err)
 	}
-	if err := os.MkdirAll(s.opts.ScreenshotDir, 0o755); err != nil {
+	mkdir := func(d string) error { return os.MkdirAll(d, 0o700) }
+	if s.opts.ownScreenshotDir {
+		mkdir = privateDir
+	}
+	if err := mkdir(s.opts.ScreenshotDir); err != nil {
 		return nil, fmt.Errorf("screenshot folder: %w", err)
 	}
 	base := "waymark-" + time.Now().Format("20060102-150405.000")
 	path := filepath.Join(s.opts.ScreenshotDir, base+".png")
 	for i := 2; ; i++ {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if os.IsExist(err) {
 			path = filepath.Join(s.opts.ScreenshotDir, fmt.Sprintf("%s-%d.png", base, i))
 			continue

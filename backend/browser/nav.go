@@ -15,14 +15,17 @@ import (
 // PageState describes the page after a navigation or an action: where it is
 // and whether it settled, in words a model can check its goal against.
 type PageState struct {
-	URL         string   `json:"url"`
-	Title       string   `json:"title"`
-	Status      int      `json:"http_status,omitempty"`
-	Loaded      bool     `json:"loaded"`
-	NetworkIdle bool     `json:"network_idle"`
-	Navigated   bool     `json:"navigated,omitempty"`
-	Dialogs     []string `json:"dialogs,omitempty"`
-	Note        string   `json:"note,omitempty"`
+	URL         string `json:"url"`
+	Title       string `json:"title"`
+	Status      int    `json:"http_status,omitempty"`
+	Loaded      bool   `json:"loaded"`
+	NetworkIdle bool   `json:"network_idle"`
+	Navigated   bool   `json:"navigated,omitempty"`
+	// Focused is the element that had the focus when the page was left, given
+	// it again on coming back or forward to the page.
+	Focused *Described `json:"focused,omitempty"`
+	Dialogs []string   `json:"dialogs,omitempty"`
+	Note    string     `json:"note,omitempty"`
 	// Banners says which consent banners the hook closed after this action.
 	Banners *BannerReport `json:"banners,omitempty"`
 }
@@ -397,8 +400,10 @@ func (s *Session) Navigate(ctx context.Context, rawURL string) (*PageState, erro
 		}
 	}
 	if err != nil {
-		if first != nil && len(cands) > 1 {
-			return nil, fmt.Errorf("could not open %s (%s) nor %s: %w", cands[0], first.text, cands[1], err)
+		var nf *navFailed
+		if errors.As(err, &nf) {
+			// Said plainly, once: "Nothing answers at localhost:8699."
+			return nil, &NavError{URL: nf.url, Code: nf.text}
 		}
 		return nil, err
 	}
@@ -415,7 +420,55 @@ func (s *Session) Navigate(ctx context.Context, rawURL string) (*PageState, erro
 // navFailed is a navigation the browser could not complete (its net::ERR_…).
 type navFailed struct{ url, text string }
 
-func (e *navFailed) Error() string { return fmt.Sprintf("could not open %s: %s", e.url, e.text) }
+func (e *navFailed) Error() string { return (&NavError{URL: e.url, Code: e.text}).Error() }
+
+// NavError is an address that could not be opened, said plainly: Host is
+// the address as the user would say it (no scheme), Code the browser's own
+// error (net::ERR_CONNECTION_REFUSED), for logs and for doors that say it in
+// another language.
+type NavError struct {
+	URL, Code string
+}
+
+// Host is the site's address without its scheme ("localhost:8699").
+func (e *NavError) Host() string {
+	if u, err := url.Parse(e.URL); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return e.URL
+}
+
+// Kind is what went wrong, in one word: refused (nothing listens there),
+// unknown (no such name), offline, timeout, or other.
+func (e *NavError) Kind() string {
+	switch {
+	case strings.Contains(e.Code, "ERR_CONNECTION_REFUSED"), strings.Contains(e.Code, "ERR_ADDRESS_UNREACHABLE"), strings.Contains(e.Code, "ERR_EMPTY_RESPONSE"),
+		strings.Contains(e.Code, "ERR_CONNECTION_RESET"), strings.Contains(e.Code, "ERR_CONNECTION_CLOSED"), strings.Contains(e.Code, "ERR_SSL_PROTOCOL_ERROR"):
+		return "refused"
+	case strings.Contains(e.Code, "ERR_NAME_NOT_RESOLVED"):
+		return "unknown"
+	case strings.Contains(e.Code, "ERR_INTERNET_DISCONNECTED"):
+		return "offline"
+	case strings.Contains(e.Code, "TIMED_OUT"):
+		return "timeout"
+	}
+	return "other"
+}
+
+func (e *NavError) Error() string {
+	switch e.Kind() {
+	case "refused":
+		return fmt.Sprintf("Nothing answers at %s.", e.Host())
+	case "unknown":
+		return fmt.Sprintf("There is no site called %s: the name is not known.", e.Host())
+	case "offline":
+		return "This computer is not connected to a network."
+	case "timeout":
+		return fmt.Sprintf("%s did not answer in time.", e.Host())
+	}
+	why := strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(strings.TrimPrefix(e.Code, "net::"), "ERR_"), "_", " "))
+	return fmt.Sprintf("Could not open %s (%s).", e.Host(), why)
+}
 
 // noServerThere: the errors that mean nothing answers that scheme at that
 // address (no TLS on a plain-http port, nothing listening), after which the
@@ -518,7 +571,70 @@ func (s *Session) history(ctx context.Context, delta int) (*PageState, error) {
 	if err := (proto.PageNavigateToHistoryEntry{EntryID: h.Entries[i].ID}).Call(p); err != nil {
 		return nil, err
 	}
-	return s.afterNav(ctx, before, false, ""), nil
+	st := s.afterNav(ctx, before, false, "")
+	st.Focused = s.refocus(ctx, st.URL)
+	return st, nil
+}
+
+// focusMark is the element a page was left from (the last one acted on), to
+// give it the focus again on coming back: by its data-blind-id when the page
+// comes back whole (the back-forward cache), else by its tag, name and link.
+type focusMark struct {
+	ID, Tag, Name, Href string
+}
+
+// markFocus remembers it as the element the page at url was last acted on;
+// the session lock is held.
+func (s *Session) markFocus(url string, it *Item) {
+	if it == nil || it.Frame != "" || url == "" {
+		return
+	}
+	if s.focusMarks == nil {
+		s.focusMarks = map[string]focusMark{}
+	}
+	s.focusMarks[noFragment(url)] = focusMark{ID: it.ID, Tag: it.Tag, Name: it.Name, Href: it.Href}
+}
+
+const refocusJS = `function(m) {
+	const norm = s => (s == null ? '' : String(s)).replace(/[\s\u00a0\u200b]+/g, ' ').trim();
+	let el = m.id ? document.querySelector('[data-blind-id="' + CSS.escape(m.id) + '"]') : null;
+	if (!el && m.tag) {
+		for (const c of document.getElementsByTagName(m.tag)) {
+			if (m.href && c.href !== m.href) continue;
+			if (m.name && !norm(c.innerText || c.textContent || c.getAttribute('aria-label') || c.value).startsWith(m.name.slice(0, 40))) continue;
+			el = c;
+			break;
+		}
+	}
+	if (!el) return JSON.stringify(null);
+	el.focus({ preventScroll: false });
+	if (document.activeElement !== el) return JSON.stringify(null);
+	return JSON.stringify({ name: m.name, tag: el.tagName.toLowerCase() });
+}`
+
+// refocus gives the focus back to the element the page at url was left
+// from, and says which; nil when there is none or it is gone.
+func (s *Session) refocus(ctx context.Context, url string) *Described {
+	m, ok := s.focusMarks[noFragment(url)]
+	if !ok {
+		return nil
+	}
+	w, err := s.topWorld(ctx)
+	if err != nil {
+		return nil
+	}
+	var got *struct {
+		Name string `json:"name"`
+		Tag  string `json:"tag"`
+	}
+	if err := s.evalIn(ctx, w, refocusJS, map[string]any{"id": m.ID, "tag": m.Tag, "name": m.Name, "href": m.Href}, &got); err != nil || got == nil {
+		return nil
+	}
+	role := "link"
+	if got.Tag != "a" {
+		role = got.Tag
+	}
+	return &Described{Role: role, Name: got.Name, Tag: got.Tag}
 }
 
 // Reload reloads the page.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,19 +19,25 @@ import (
 // browser_find return it. Number is what the user and the model act by; ID is
 // the element's data-blind-id inside its own document (Frame says which one).
 type Item struct {
-	Number   int    `json:"number"`
-	ID       string `json:"id"`
-	Role     string `json:"role"`
-	Name     string `json:"name"`
-	Tag      string `json:"tag"`
-	Type     string `json:"type,omitempty"`
-	Value    string `json:"value,omitempty"`
+	Number int    `json:"number"`
+	ID     string `json:"id"`
+	Role   string `json:"role"`
+	Name   string `json:"name"`
+	Tag    string `json:"tag"`
+	Type   string `json:"type,omitempty"`
+	Value  string `json:"value,omitempty"`
+	// Typed is how many characters were typed into the field in this
+	// session; its value is then never given (typed.go).
+	Typed    int    `json:"typed,omitempty"`
 	Href     string `json:"href,omitempty"`
 	Disabled bool   `json:"disabled,omitempty"`
 	Checked  *bool  `json:"checked,omitempty"`
 	// Frame is the path of the iframe the element lives in: data-blind-frame
 	// ids from the top document down, joined by "/"; empty for the top document.
 	Frame string `json:"frame,omitempty"`
+	// FrameOrigin is the origin of the document of an element inside a frame
+	// (scheme://host:port): the page it shows may be another site's.
+	FrameOrigin string `json:"frame_origin,omitempty"`
 
 	frame  *frameRef
 	extra  string     // the extra labels the page gave (aria-label, placeholder, title…)
@@ -78,6 +83,10 @@ type numbering struct {
 
 	mu    sync.Mutex
 	stale string
+	// grown: the only reason it is stale is that elements were added or
+	// removed in documents it took elements from (no document replaced, no
+	// frame gone); numbers before the first change still hold.
+	grown bool
 }
 
 func (n *numbering) markStale(reason string) {
@@ -86,6 +95,23 @@ func (n *numbering) markStale(reason string) {
 	if n.stale == "" {
 		n.stale = reason
 	}
+}
+
+// markGrown marks n stale because elements were added or removed.
+func (n *numbering) markGrown(reason string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.stale == "" {
+		n.stale, n.grown = reason, true
+	}
+}
+
+// onlyGrown reports whether n is stale only because elements were added or
+// removed.
+func (n *numbering) onlyGrown() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.stale != "" && n.grown
 }
 
 func (n *numbering) staleReason() string {
@@ -126,6 +152,9 @@ var ErrNoList = errors.New("no numbering yet: call browser_list_interactives fir
 type StaleError struct {
 	Generation int64
 	Reason     string
+	// Moved says which element asked for moved or went away, when the page
+	// was numbered again to check.
+	Moved string
 }
 
 func (e *StaleError) Error() string {
@@ -133,7 +162,10 @@ func (e *StaleError) Error() string {
 	if e.Reason != "" {
 		why = e.Reason
 	}
-	return fmt.Sprintf("numbering is stale (%s since list %d); call browser_list_interactives again", why, e.Generation)
+	if e.Moved != "" {
+		return fmt.Sprintf("numbering is stale: %s; call browser_list_interactives again", e.Moved)
+	}
+	return fmt.Sprintf("numbering is stale (%s since the last list); call browser_list_interactives again", why)
 }
 
 // ListOptions select the window of a list.
@@ -468,6 +500,10 @@ func (s *Session) enumerate(ctx context.Context, scope string, stop int) (*numbe
 				it := &Item{ID: e.ID, Role: e.Role, Name: e.Name, Tag: e.Tag, Type: e.Type, Value: e.Value, Href: href,
 					Disabled: e.Dis, Checked: e.Chk, Frame: path, frame: fr, rect: e.R}
 				it.extra = e.S
+				it.Typed = s.hideTyped(it.Frame, it.ID, &it.Value)
+				if path != "" {
+					it.FrameOrigin = originOf(fr.url)
+				}
 				n.items = append(n.items, it)
 			case "f":
 				child := e.Fid
@@ -577,7 +613,7 @@ func (s *Session) validate(ctx context.Context) (*numbering, error) {
 		} else if c.Token != fr.token {
 			n.markStale("the document was replaced")
 		} else if c.Changes >= s.opts.StaleThreshold {
-			n.markStale(fmt.Sprintf("%d interactive elements were added or removed", c.Changes))
+			n.markGrown("elements were added or removed")
 		}
 		if r := n.staleReason(); r != "" {
 			return n, &StaleError{Generation: n.gen, Reason: r}
@@ -918,7 +954,8 @@ func (s *Session) Find(ctx context.Context, o FindOptions) (*FindResult, error) 
 			hits = append(hits, scored{it, sc})
 		}
 	}
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].score < hits[j].score })
+	// In document order, as the page reads: a listener going on with "more"
+	// hears the matches in the order the page has them.
 	res := &FindResult{Generation: n.gen, Relisted: relisted, Total: len(hits), Offset: o.Offset, Matches: []*Item{}}
 	for i := o.Offset; i < len(hits) && i < o.Offset+o.Limit; i++ {
 		res.Matches = append(res.Matches, hits[i].it)

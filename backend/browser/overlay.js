@@ -266,10 +266,19 @@
       else if (t === 'image') name = get('alt') || norm(el.value);
     }
     if (!name && (tag === 'IMG' || tag === 'AREA')) name = get('alt');
-    if (!name && !isField(el)) name = textOf(el, 0);
-    if (!name) name = placeholder || title;
+    // The text an element shows names it, unless that text is only signs
+    // (">>>", "«", "×"): then its title or description says what it does
+    // (Sphinx's prompt-hiding button, a sidebar's collapse arrow).
+    let described = '';
+    const db = el.getAttribute('aria-describedby');
+    if (db) described = norm(db.split(/\s+/).map(id => { const t = id && byIdRef(el, id); return t ? (t.textContent || '') : ''; }).join(' '));
+    if (!name && !isField(el)) {
+      const shown = textOf(el, 0);
+      name = (!/[\p{L}\p{N}]/u.test(shown) && (title || described)) || shown;
+    }
+    if (!name) name = placeholder || title || described;
     if (!name && isField(el)) name = get('name') || get('id');
-    return [clip(norm(name), 80), norm([aria, placeholder, title, labels, labelled].join(' '))];
+    return [clip(norm(name), 80), norm([aria, placeholder, title, labels, labelled, described].join(' '))];
   }
 
   function valueOf(el) {

@@ -99,8 +99,8 @@ func TestPagingReusesNumbering(t *testing.T) {
 	evalText(t, s, `() => { const b = document.createElement('button'); b.textContent = 'Inserted'; document.querySelector('main').prepend(b); return 'ok'; }`)
 	_, err = s.Act(testCtx(t), ActOptions{Index: 60, Action: "click"})
 	var se *StaleError
-	if !errors.As(err, &se) {
-		t.Fatalf("act after an element was added: %v, want a StaleError", err)
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "is number 61 now") {
+		t.Fatalf("act after an element was added before it: %v, want a StaleError saying it is 61 now", err)
 	}
 	w := s.walks
 	r := mustList(t, s, ListOptions{Limit: 50})

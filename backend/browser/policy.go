@@ -54,6 +54,10 @@ func realPath(p string) string {
 	return abs
 }
 
+// Allows reports whether the local path p is one the grant covers (the
+// assistant checks a model's file: address with it before the call).
+func (g Grant) Allows(p string) bool { return g.allows(p) }
+
 // allows reports whether the local path p is one the grant covers.
 func (g Grant) allows(p string) bool {
 	if g.User {
@@ -122,22 +126,38 @@ func checkUpload(ctx context.Context, files []string) error {
 type typedSecrets struct {
 	mu sync.Mutex
 	s  []string
+	// fields are the values of password fields typed key by key
+	// (browser_press), by field: the last value of each counts.
+	fields map[string]string
+}
+
+// setField remembers the value of a password field typed key by key; it
+// reports whether it is a password worth guarding (three characters or more).
+func (t *typedSecrets) setField(key, value string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.fields == nil {
+		t.fields = map[string]string{}
+	}
+	t.fields[key] = value
+	return len([]rune(value)) >= 3
 }
 
 // add remembers a password (three characters or more: shorter ones would
-// match everyday addresses).
-func (t *typedSecrets) add(text string) {
+// match everyday addresses); it reports whether it was new.
+func (t *typedSecrets) add(text string) bool {
 	if len([]rune(text)) < 3 {
-		return
+		return false
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, s := range t.s {
 		if s == text {
-			return
+			return false
 		}
 	}
 	t.s = append(t.s, text)
+	return true
 }
 
 // carriedBy reports whether the address holds a remembered password, as it
@@ -145,7 +165,13 @@ func (t *typedSecrets) add(text string) {
 func (t *typedSecrets) carriedBy(u string) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if len(t.s) == 0 {
+	all := append([]string(nil), t.s...)
+	for _, v := range t.fields {
+		if len([]rune(v)) >= 3 {
+			all = append(all, v)
+		}
+	}
+	if len(all) == 0 {
 		return false
 	}
 	forms := []string{strings.ToLower(u)}
@@ -157,7 +183,7 @@ func (t *typedSecrets) carriedBy(u string) bool {
 		forms = append(forms, strings.ToLower(dec))
 		cur = dec
 	}
-	for _, s := range t.s {
+	for _, s := range all {
 		ls := strings.ToLower(s)
 		for _, f := range forms {
 			if strings.Contains(f, ls) || strings.Contains(f, strings.ToLower(url.QueryEscape(s))) || strings.Contains(f, strings.ToLower(url.PathEscape(s))) {
@@ -168,15 +194,11 @@ func (t *typedSecrets) carriedBy(u string) bool {
 	return false
 }
 
-// notePasswordTyped remembers text when the element number index of the
-// current list is a password field.
-func (s *Session) notePasswordTyped(index int, text string) {
-	n := s.current.Load()
-	if n == nil || index < 1 || index > len(n.items) {
-		return
-	}
-	if strings.EqualFold(n.items[index-1].Type, "password") {
-		s.typed.add(text)
+// notePassword remembers a password typed in the session: from now on no
+// request carries it (the guard looks at every navigation).
+func (s *Session) notePassword(text string) {
+	if s.typed.add(text) {
+		s.guardDocuments()
 	}
 }
 

@@ -33,7 +33,7 @@ const (
 // text as rendered (innerText: hidden parts left out, paragraphs on lines of
 // their own) and every visible heading of the page in document order, with
 // whether it lies in that text.
-const readJS = `function() {
+const readJS = `function(opt) {
 	const norm = s => (s == null ? '' : String(s)).replace(/[\s\u00a0\u200b]+/g, ' ').trim();
 	const clip = (s, n) => (s.length > n ? s.slice(0, n - 1).trimEnd() + '…' : s);
 	const vis = el => {
@@ -63,7 +63,57 @@ const readJS = `function() {
 		const main = !!root && root.contains(h);
 		headings.push({ level, text, main, key: norm(h.innerText || h.textContent).slice(0, 200), after: main ? after(h) : '' });
 	}
-	return JSON.stringify({ title: document.title, url: location.href, text: root ? (root.innerText || '') : '', headings });
+	// Program code as shown: its lines keep every space.
+	const pre = [];
+	let preChars = 0;
+	for (const p of root.querySelectorAll('pre')) {
+		if (preChars > 200000 || !vis(p)) continue;
+		const t = p.innerText || '';
+		preChars += t.length;
+		pre.push(t);
+	}
+	// "Here": the target of the address's #fragment, else the focused
+	// element, else the first block at the top of the screen. Its heading
+	// (the heading it is, is in, holds, or the first after it) places it in
+	// the text; a key (its first line) when no heading does.
+	let here = null;
+	if (opt && opt.here) {
+		let target = null, by = '';
+		try {
+			const h = decodeURIComponent(location.hash.slice(1));
+			if (h) target = document.getElementById(h) || document.getElementsByName(h)[0] || null;
+			if (target) by = 'target';
+		} catch (e) { /* a malformed fragment names nothing */ }
+		const a = document.activeElement;
+		if (!target && a && a !== document.body && a !== document.documentElement && root.contains(a)) { target = a; by = 'focus'; }
+		if (!target) {
+			by = 'screen';
+			const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+			for (let e = walker.nextNode(); e; e = walker.nextNode()) {
+				const r = e.getBoundingClientRect();
+				if (r.top >= -1 && r.height > 0 && /^(P|H[1-6]|LI|PRE|DT|DD|TD|BLOCKQUOTE|DIV)$/.test(e.tagName) && norm(e.innerText)) { target = e; break; }
+			}
+		}
+		if (target) {
+			const hs = document.querySelectorAll('h1,h2,h3,h4,h5,h6,[role="heading" i]');
+			let hh = target.closest('h1,h2,h3,h4,h5,h6,[role="heading" i]');
+			if (!hh && by !== 'focus') {
+				for (const h of hs) {
+					if (target.contains(h) || (target.compareDocumentPosition(h) & Node.DOCUMENT_POSITION_FOLLOWING)) { hh = h; break; }
+					}
+			}
+			let index = -1;
+			if (hh) {
+				const key = norm(hh.innerText || hh.textContent).slice(0, 200);
+				index = headings.findIndex(x => x.key === key && x.main);
+			}
+			let block = target;
+			while (block && block !== root && getComputedStyle(block).display.startsWith('inline')) block = block.parentElement;
+			const line = ((block && block.innerText) || '').split('\n').map(norm).find(l => l) || '';
+			here = { by, heading: index, key: line.slice(0, 80), label: norm(target.innerText || target.textContent || target.getAttribute('aria-label')).slice(0, 120) };
+		}
+	}
+	return JSON.stringify({ title: document.title, url: location.href, text: root ? (root.innerText || '') : '', headings, pre, here });
 }`
 
 // hereJS finds where "here" is in the list: given the ids of the top
@@ -113,6 +163,10 @@ type ReadOptions struct {
 	From    int // character offset in the main text
 	Heading int // read from this heading (its number in the page's headings, from 1)
 	Chars   int // portion size (default 1500)
+	// Here reads from "here": the target of the address's #fragment (an
+	// in-page link just followed), else the focused element, else the top
+	// of the screen.
+	Here bool
 	// ContinueURL is the address of the page the last portion came from:
 	// when the page is another one now, reading starts again from the top.
 	ContinueURL string
@@ -129,8 +183,12 @@ type ReadResult struct {
 	// Heading is the heading the portion starts at, when read from one.
 	Heading  *Heading `json:"heading,omitempty"`
 	Headings int      `json:"headings"`
-	Note     string   `json:"note,omitempty"`
-	Text     string   `json:"text"`
+	// Here names where reading from here started (a heading, a paragraph's
+	// first line), and HereBy how it was found: target, focus or screen.
+	Here   string `json:"here,omitempty"`
+	HereBy string `json:"here_by,omitempty"`
+	Note   string `json:"note,omitempty"`
+	Text   string `json:"text"`
 }
 
 // readable is the page's main text and numbered headings.
@@ -138,10 +196,20 @@ type readable struct {
 	title, url string
 	text       []rune
 	headings   []Heading
+	// here is where "here" is in text (-1: not found), and what it is.
+	here      int
+	hereLabel string
+	hereBy    string
 }
 
 // readPage gets the page's readable text (the session lock is held).
 func (s *Session) readPage(ctx context.Context) (*readable, error) {
+	return s.readPageAt(ctx, false)
+}
+
+// readPageAt is readPage that also places "here" (the fragment's target,
+// the focus, or the top of the screen) in the text when here is true.
+func (s *Session) readPageAt(ctx context.Context, here bool) (*readable, error) {
 	w, err := s.topWorld(ctx)
 	if err != nil {
 		return nil, err
@@ -157,12 +225,19 @@ func (s *Session) readPage(ctx context.Context) (*readable, error) {
 			Key   string `json:"key"`
 			After string `json:"after"`
 		} `json:"headings"`
+		Pre  []string `json:"pre"`
+		Here *struct {
+			By      string `json:"by"`
+			Heading int    `json:"heading"`
+			Key     string `json:"key"`
+			Label   string `json:"label"`
+		} `json:"here"`
 	}
-	if err := s.evalIn(ctx, w, readJS, nil, &raw); err != nil {
+	if err := s.evalIn(ctx, w, readJS, map[string]any{"here": here}, &raw); err != nil {
 		return nil, fmt.Errorf("reading the page: %w", err)
 	}
-	text := readableText(raw.Text)
-	r := &readable{title: spaced(raw.Title), url: raw.URL, text: []rune(text)}
+	text := readableText(raw.Text, raw.Pre...)
+	r := &readable{title: spaced(raw.Title), url: raw.URL, text: []rune(text), here: -1}
 	pos := 0 // byte offset in text: headings come in document order
 	for i, h := range raw.Headings {
 		hd := Heading{Number: i + 1, Level: h.Level, Text: h.Text, At: -1}
@@ -180,6 +255,16 @@ func (s *Session) readPage(ctx context.Context) (*readable, error) {
 			}
 		}
 		r.headings = append(r.headings, hd)
+	}
+	if h := raw.Here; h != nil {
+		r.hereBy, r.hereLabel = h.By, spaced(h.Label)
+		if h.Heading >= 0 && h.Heading < len(r.headings) && r.headings[h.Heading].At >= 0 {
+			r.here, r.hereLabel = r.headings[h.Heading].At, r.headings[h.Heading].Text
+		} else if k := spaced(h.Key); k != "" {
+			if j := strings.Index(text, k); j >= 0 {
+				r.here = utf8.RuneCountInString(text[:j])
+			}
+		}
 	}
 	return r, nil
 }
@@ -203,10 +288,24 @@ func (s *Session) evalIn(ctx context.Context, w *world, fn string, arg any, out 
 }
 
 // readableText is innerText for listening: spaces (no-break ones too)
-// collapsed within a line, empty lines dropped, one paragraph a line.
-func readableText(s string) string {
+// collapsed within a line, empty lines dropped, one paragraph a line. A line
+// of program code (a line of one of pre, the page's <pre> blocks) keeps
+// every space: "...     a, b = 0, 1" means its indentation.
+func readableText(s string, pre ...string) string {
+	code := map[string]bool{}
+	for _, p := range pre {
+		for _, line := range strings.Split(p, "\n") {
+			if l := strings.TrimRight(line, " \t\u00a0\r"); strings.TrimSpace(l) != "" {
+				code[l] = true
+			}
+		}
+	}
 	var out []string
 	for _, line := range strings.Split(s, "\n") {
+		if l := strings.TrimRight(line, " \t\u00a0\r"); code[l] {
+			out = append(out, strings.NewReplacer("\t", "    ", "\u00a0", " ", "\u200b", "").Replace(l))
+			continue
+		}
 		if l := spaced(line); l != "" {
 			// Indentation is kept (program code means it), as plain spaces.
 			indent := len(line) - len(strings.TrimLeft(line, " \t\u00a0"))
@@ -255,11 +354,19 @@ func portion(text []rune, from, n int) (string, int) {
 			end = cut
 		}
 	}
-	next := end
+	// The next portion starts at the next line's start, so a line of code
+	// keeps its indentation.
+	next, nl := end, -1
 	for next < len(text) && unicode.IsSpace(text[next]) {
+		if text[next] == '\n' {
+			nl = next
+		}
 		next++
 	}
-	return strings.TrimSpace(string(text[from:end])), next
+	if nl >= 0 {
+		next = nl + 1
+	}
+	return strings.TrimRight(strings.TrimLeft(string(text[from:end]), "\n"), " \n"), next
 }
 
 // Read returns a portion of the page's main text: from a character offset,
@@ -271,8 +378,8 @@ func (s *Session) Read(ctx context.Context, o ReadOptions) (*ReadResult, error) 
 	if o.Heading < 0 {
 		return nil, invalid("heading %d: headings count from 1", o.Heading)
 	}
-	if o.Heading > 0 && o.From > 0 {
-		return nil, invalid("give from or heading, not both")
+	if (o.Heading > 0 && o.From > 0) || (o.Here && (o.Heading > 0 || o.From > 0)) {
+		return nil, invalid("give one of from, heading and here")
 	}
 	if o.Chars == 0 {
 		o.Chars = DefaultPortion
@@ -285,12 +392,13 @@ func (s *Session) Read(ctx context.Context, o ReadOptions) (*ReadResult, error) 
 		return nil, err
 	}
 	defer unlock()
-	r, err := s.readPage(ctx)
+	r, err := s.readPageAt(ctx, o.Here)
 	if err != nil {
 		return nil, err
 	}
 	res := &ReadResult{Title: r.title, URL: r.url, Total: len(r.text), Headings: len(r.headings), From: o.From}
-	if o.ContinueURL != "" && o.ContinueURL != r.url {
+	// An in-page link (#fragment) keeps the reader on the same page.
+	if o.ContinueURL != "" && noFragment(o.ContinueURL) != noFragment(r.url) {
 		res.From, res.Note = 0, "This is another page than the one read before: reading it from the start."
 	}
 	if o.Heading > 0 {
@@ -305,6 +413,19 @@ func (s *Session) Read(ctx context.Context, o ReadOptions) (*ReadResult, error) 
 			return nil, fmt.Errorf("heading %d (%s) is not in the main text of the page (it heads a menu or side panel); its links are in the list", h.Number, h.Text)
 		}
 		res.Heading, res.From = &h, h.At
+	}
+	if o.Here {
+		if r.here < 0 {
+			res.Note = "The place could not be found in the main text: reading from the start."
+		} else {
+			res.From, res.Here, res.HereBy = r.here, r.hereLabel, r.hereBy
+			for i := range r.headings {
+				if r.headings[i].At == r.here {
+					h := r.headings[i]
+					res.Heading = &h
+				}
+			}
+		}
 	}
 	if res.From > len(r.text) {
 		return nil, fmt.Errorf("from %d is past the end of the main text (%d characters)", res.From, len(r.text))
@@ -371,4 +492,12 @@ func (s *Session) ListFromHere(ctx context.Context, o ListOptions) (*ListResult,
 	out := n.result(note)
 	out.Banners = r.Banners
 	return out, nil
+}
+
+// noFragment is an address without its #fragment.
+func noFragment(u string) string {
+	if i := strings.IndexByte(u, '#'); i >= 0 {
+		return u[:i]
+	}
+	return u
 }

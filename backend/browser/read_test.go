@@ -90,7 +90,7 @@ func TestToolReadByPortions(t *testing.T) {
 		{map[string]any{"heading": 9}, "there is no heading 9: the page has 5 headings (1 to 5)"},
 		{map[string]any{"heading": 5}, "heading 5 (Related) is not in the main text of the page"},
 		{map[string]any{"from": 10000000}, "past the end of the main text"},
-		{map[string]any{"from": 5, "heading": 2}, "give from or heading, not both"},
+		{map[string]any{"from": 5, "heading": 2}, "give one of from, heading and here"},
 		{map[string]any{"chars": 50}, "minimum: 50/1 is less than 200"},
 	} {
 		if msg := r.fails("browser_read", c.args); !strings.Contains(msg, c.want) {

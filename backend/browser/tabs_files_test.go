@@ -210,7 +210,13 @@ func TestActByIndexFallback(t *testing.T) {
 	r.ok("browser_navigate", map[string]any{"url": site.URL + "/dynamic.html"})
 	list := r.ok("browser_list_interactives", nil)
 	victim := num(t, list, "Victim")
+	// A button added before Victim moves it.
 	r.ok("browser_overlay_act", map[string]any{"index": num(t, list, "Add"), "action": "click"})
+	rs, err := r.ss.Get(testCtx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evalText(t, rs, `() => { const b = document.createElement('button'); b.textContent = 'Before'; document.body.prepend(b); return 'ok'; }`)
 	// overlay_act refuses the stale number; act_by_index re-lists and finds Victim.
 	if msg := r.fails("browser_overlay_act", map[string]any{"index": victim, "action": "click"}); !strings.Contains(msg, "stale") {
 		t.Fatalf("stale act: %q", msg)

@@ -26,7 +26,7 @@ func actByIndexTool(ss *Sessions) tools.Tool {
 
 func (s *Session) toolActByIndex(ctx context.Context, a actByIndexArgs) (any, error) {
 	if a.Action == "type" {
-		s.notePasswordTyped(a.Index, a.Text)
+		s.noteTyped(a.Index, a.Text)
 	}
 	return s.ActByIndex(ctx, ActOptions{Index: a.Index, Action: a.Action, Text: a.Text})
 }

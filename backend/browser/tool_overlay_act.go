@@ -30,7 +30,7 @@ func overlayActTool(ss *Sessions) tools.Tool {
 
 func (s *Session) toolOverlayAct(ctx context.Context, a overlayActArgs) (any, error) {
 	if a.Action == "type" {
-		s.notePasswordTyped(a.Index, a.Text)
+		s.noteTyped(a.Index, a.Text)
 	}
 	return s.Act(ctx, ActOptions{Index: a.Index, Action: a.Action, Text: a.Text, Limit: a.Limit, Offset: a.Offset})
 }

@@ -16,6 +16,10 @@ type Result struct {
 	Status string `json:"status"`
 	Error  string `json:"error,omitempty"`
 	Data   any    `json:"data,omitempty"`
+	// Refused says what the page asked the browser for during the call (or
+	// since the last one) that the policy stopped: a local file not given to
+	// this session, an address carrying a password (guard.go).
+	Refused []string `json:"refused,omitempty"`
 }
 
 // OK wraps data in a successful Result.
@@ -70,13 +74,20 @@ func sessionTool[A any](ss *Sessions, name, description string, run func(s *Sess
 		if err != nil {
 			return Fail("the browser could not be started: " + err.Error()), nil
 		}
+		// The browser's own requests from now on are judged by this call's
+		// grant (guard.go).
+		s.setGrant(GrantFrom(ctx))
 		data, err := run(s, ctx, a)
 		if err != nil {
 			if errors.Is(err, tools.ErrInvalidArgs) {
 				return nil, fmt.Errorf("%s: %w", call.Name, err)
 			}
-			return Fail(err.Error()), nil
+			r := Fail(err.Error())
+			r.Refused = s.takeRefused()
+			return r, nil
 		}
-		return OK(data), nil
+		r := OK(data)
+		r.Refused = s.takeRefused()
+		return r, nil
 	})
 }

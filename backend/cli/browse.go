@@ -47,58 +47,59 @@ func runBrowse(ctx context.Context, args []string, in io.Reader, out io.Writer) 
 
 // browseLoop is the terminal loop of `waymark browse`: a number command or a goal
 // in, short progress lines out, so a blind user can browse from a terminal with a
-// screen reader. Number commands need no model; goals need a model server.
+// screen reader. It is a front end of the BrowseCommand and BrowserGoal tools (the
+// window's Browser workspace is the other): number commands need no model, goals
+// need a model server.
 func browseLoop(ctx context.Context, reg *tools.Registry, model llm.Model, startURL string, in io.Reader, out io.Writer) error {
 	lines := bufio.NewScanner(in)
 	lines.Buffer(make([]byte, 64*1024), 1<<20)
 	say := func(format string, a ...any) { fmt.Fprintf(out, format+"\n", a...) }
-	var state web.Browsing
-	var run func(step web.BrowseStep)
-	run = func(step web.BrowseStep) {
-		say("%s", step.Say)
-		if step.Tool == "" {
-			return
-		}
-		b, _ := json.Marshal(step.Args)
-		// A number command is the user's own: a file: address or a file it
-		// names is theirs (the assistant's goals get no such grant).
-		res, err := reg.Call(browser.WithGrant(ctx, browser.Grant{User: true}), tools.Call{Name: step.Tool, Args: b}, tools.Context{})
+	state := &web.Browsing{Door: web.DoorTerminal}
+	bctx := web.WithBrowsing(ctx, state)
+	call := func(args web.BrowseCommandArgs) web.BrowseAnswer {
+		b, _ := json.Marshal(args)
+		res, err := reg.Call(bctx, tools.Call{Name: "BrowseCommand", Args: b}, tools.Context{})
 		if err != nil {
-			say("Error: %s", web.Spoken(err.Error()))
+			return web.BrowseAnswer{Status: "error", Text: web.Spoken(err.Error())}
+		}
+		a, _ := res.(web.BrowseAnswer)
+		return a
+	}
+	var show func(a web.BrowseAnswer)
+	show = func(a web.BrowseAnswer) {
+		if t := a.Lines(); t != "" {
+			say("%s", t)
+		}
+		// A JavaScript dialog is the user's to answer, never Waymark's.
+		d := a.Dialog
+		if d == nil {
 			return
 		}
-		state.Observe(step, res)
-		say("%s", web.RenderResult(step.Tool, res))
-		// A JavaScript dialog is the user's to answer, never Waymark's.
-		if d := web.OpenDialog(res); d != nil {
-			say("The page asks (%s): %s", d.Type, d.Message)
-			args := map[string]any{}
-			switch d.Type {
-			case "alert":
-				say("Press Enter to close it.")
-				fmt.Fprint(out, "? ")
-				lines.Scan()
-				args["accept"] = true
-			case "prompt":
-				say("Type your answer, or just Enter to cancel.")
-				fmt.Fprint(out, "? ")
-				lines.Scan()
-				if ans := lines.Text(); ans != "" {
-					args["accept"], args["text"] = true, ans
-				} else {
-					args["accept"] = false
-				}
-			default:
-				say("Answer yes (OK) or no (Cancel).")
-				fmt.Fprint(out, "? ")
-				lines.Scan()
-				args["accept"] = isYes(lines.Text())
+		l := a.Lang
+		ans := web.DialogAnswer{}
+		switch d.Type {
+		case "alert":
+			say("%s", pick(l, "Press Enter to close it.", "Нажмите Enter, чтобы закрыть."))
+			fmt.Fprint(out, "? ")
+			lines.Scan()
+			ans.Accept = true
+		case "prompt":
+			say("%s", pick(l, "Type your answer, or just Enter to cancel.", "Введите ответ или просто нажмите Enter для отмены."))
+			fmt.Fprint(out, "? ")
+			lines.Scan()
+			if t := lines.Text(); t != "" {
+				ans.Accept, ans.Text = true, t
 			}
-			run(web.BrowseStep{Tool: "browser_dialog", Args: args, Say: "Answering the page."})
+		default:
+			say("%s", pick(l, "Answer yes (OK) or no (Cancel).", "Ответьте да (OK) или нет (Отмена)."))
+			fmt.Fprint(out, "? ")
+			lines.Scan()
+			ans.Accept = isYes(lines.Text())
 		}
+		show(call(web.BrowseCommandArgs{Dialog: &ans}))
 	}
 	if startURL != "" {
-		run(web.BrowseStep{Tool: "browser_navigate", Args: map[string]any{"url": startURL}, Say: "Opening " + startURL + "."})
+		show(call(web.BrowseCommandArgs{Command: "go to " + startURL}))
 	}
 	say("Ready. Type a number command (list, click 5, type 3 hello, press Enter, read page), or a goal. Say help for the commands; quit ends.")
 	_, builtin := model.(author.Builtin)
@@ -113,39 +114,57 @@ func browseLoop(ctx context.Context, reg *tools.Registry, model llm.Model, start
 		case "":
 			continue
 		case "quit", "exit", "q", "выход", "выйти":
-			say("Bye.")
+			say("%s", pick(web.LangOf(line), "Bye.", "До свидания."))
 			return nil
 		}
-		step, err := state.Parse(line)
-		if err == nil {
-			run(step)
+		a := call(web.BrowseCommandArgs{Command: line})
+		if !a.NeedsModel || builtin {
+			show(a)
 			continue
 		}
-		if builtin {
-			say("%v", err)
-			continue
+		goal(bctx, reg, line, a.Lang, say, out, lines)
+	}
+}
+
+// goal gives a line that is no number command to the browser assistant (the
+// BrowserGoal tool), its progress lines said as they come.
+func goal(ctx context.Context, reg *tools.Registry, line string, l web.Lang, say func(string, ...any), out io.Writer, lines *bufio.Scanner) {
+	ctx = web.WithGoalOptions(ctx, web.GoalOptions{AskTimeout: 5 * time.Minute,
+		Ask: func(ctx context.Context, q string) (string, error) {
+			fmt.Fprint(out, "? ")
+			if !lines.Scan() {
+				return "", nil
+			}
+			return lines.Text(), nil
+		}})
+	b, _ := json.Marshal(web.BrowserGoalArgs{Goal: line})
+	res, err := reg.Call(ctx, tools.Call{Name: "BrowserGoal", Args: b}, tools.Context{Progress: func(p tools.Progress) {
+		switch p.Event {
+		case "step":
+			say("%s", p.Text)
+		case "question":
+			say("%s %s", pick(l, "Question:", "Вопрос:"), p.Text)
 		}
-		a := &web.Assistant{Reg: reg, Model: model, Progress: func(l string) { say("%s", l) },
-			AskTimeout: 5 * time.Minute,
-			Ask: func(ctx context.Context, q string) (string, error) {
-				say("Question: %s", q)
-				fmt.Fprint(out, "? ")
-				if !lines.Scan() {
-					return "", nil
-				}
-				return lines.Text(), nil
-			}}
-		res, err := a.Run(ctx, line)
-		if err != nil {
-			say("Stopped: %v", err)
-			continue
-		}
-		if res.Done {
-			say("Goal reached: %s", res.Reason)
+	}})
+	if err != nil {
+		say("%s %s", pick(l, "Stopped:", "Остановлено:"), web.Spoken(err.Error()))
+		return
+	}
+	if r, ok := res.(web.AssistantResult); ok {
+		if r.Done {
+			say("%s %s", pick(l, "Goal reached:", "Цель достигнута:"), r.Reason)
 		} else {
-			say("Goal not reached: %s", res.Reason)
+			say("%s %s", pick(l, "Goal not reached:", "Цель не достигнута:"), r.Reason)
 		}
 	}
+}
+
+// pick is the sentence of the listener's language.
+func pick(l web.Lang, en, ru string) string {
+	if l == web.Russian {
+		return ru
+	}
+	return en
 }
 
 func isYes(s string) bool {
@@ -155,6 +174,3 @@ func isYes(s string) bool {
 	}
 	return false
 }
-
-// The listener's lines come from backend/agent (the window's browser
-// workspace says the same).

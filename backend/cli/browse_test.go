@@ -44,7 +44,7 @@ func TestBrowseLoopByNumbers(t *testing.T) {
 	for _, want := range []string{
 		"Page: Weather.",
 		"2 elements:\n1. textbox City\n2. button Forget",
-		"Done: type 1 (City).",
+		"Done: typed 5 characters into City (1).",
 		"The page asks (confirm): Forget the city?",
 		"kept Kazan",
 		"need a model server", // a goal without a model is refused plainly

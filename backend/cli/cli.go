@@ -43,6 +43,7 @@ Usage:
                                        (list, click 5, type 3 hello, read page) or, with a model
                                        server, goals in plain words; for use with a screen reader
   waymark help                         this text
+  waymark --version                    the version, the commit and the build date
 
 Exit status of "call": 0 the tool succeeded (its result on stdout); 1 the tool failed
 ({"error": "..."} on stdout); 2 the command line was wrong.
@@ -64,6 +65,14 @@ func (e UsageError) Error() string { return e.Msg }
 // Split takes the subcommand off the front of a command line: "" when the
 // line opens the window (no arguments, a flag, or a FILE.md).
 func Split(args []string) (cmd string, rest []string) {
+	if len(args) > 0 {
+		switch args[0] {
+		case "--version", "-V", "version":
+			return "version", args[1:]
+		case "--help", "-h":
+			return "help", args[1:]
+		}
+	}
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") && !strings.HasSuffix(strings.ToLower(args[0]), ".md") {
 		return args[0], args[1:]
 	}
@@ -88,10 +97,13 @@ func Run(ctx context.Context, cmd string, args []string, stdin io.Reader, stdout
 	case "help":
 		fmt.Fprint(stdout, Usage)
 		return 0
+	case "version":
+		printVersion(stdout)
+		return 0
 	case "bench":
 		err = UsageError{"the benchmarks are a command of their own: go run -tags sqlite_fts5 ./cmd/waymark-bench [browser|window] (in the repository)"}
 	default:
-		err = UsageError{fmt.Sprintf("unknown command %q; commands: call, tools, agent, mcp, browse, help (or a FILE.md to open)", cmd)}
+		err = UsageError{fmt.Sprintf("unknown command %q; commands: call, tools, agent, mcp, browse, help, --version (or a FILE.md to open)", cmd)}
 	}
 	return Exit(err, stderr)
 }
@@ -290,9 +302,6 @@ func runTools(args []string, stdout io.Writer) error {
 	return nil
 }
 
-// Version is the program's version, reported to MCP clients.
-const Version = "0.1.0"
-
 // runMCP serves the registry over MCP on stdio. Logs go to standard error: standard
 // output belongs to the protocol.
 func runMCP(ctx context.Context, args []string) error {
@@ -306,6 +315,8 @@ func runMCP(ctx context.Context, args []string) error {
 	// An MCP client reaches local files (file: addresses, uploads) only
 	// inside what the user named in the server's command line.
 	grant := browser.Grant{Files: f.AllowFiles}
+	// Temporary browser profiles a killed Waymark left behind go now.
+	browser.RemoveStaleProfiles()
 	bopts := waymark.BrowserOptions(f.Headless, false)
 	st, err := OpenStore(f.DB)
 	if err != nil {

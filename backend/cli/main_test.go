@@ -176,11 +176,11 @@ func TestCLIBadInput(t *testing.T) {
 		code             int
 		want             string
 	}{
-		{"unknown tool", "Frobnicate", `{}`, 1, "unknown tool \"Frobnicate\"; known tools: CheckDisk, CreateCursor"},
+		{"unknown tool", "Frobnicate", `{}`, 1, "unknown tool \"Frobnicate\"; known tools: Characters, CheckDisk, CreateCursor"},
 		{"not an object", "Find", `[1,2]`, 1, "arguments must be a JSON object"},
 		{"not JSON", "Find", `{query:`, 1, "arguments must be a JSON object"},
 		{"wrong type", "Find", `{"query": 5}`, 1, "invalid arguments for Find"},
-		{"unknown field", "Find", `{"query": "x", "colour": 1}`, 1, "unknown field \"colour\"; allowed fields: after, all, exact, forward, includeCodeAndQuotes, limit, query"},
+		{"unknown field", "Find", `{"query": "x", "colour": 1}`, 1, "unknown field \"colour\"; allowed fields: after, all, exact, forward, fromIndex, includeCodeAndQuotes, limit, matchCase, occurrences, partOfWord, query, regex, toIndex"},
 		{"missing field", "CursorNext", `{}`, 1, "cursorName"},
 		{"malformed pointer", "Read", `{"pointer":"r1:zz"}`, 1, "malformed pointer"},
 		{"pointer object without serialized", "Read", `{"pointer":{"label":"x"}}`, 1, "invalid arguments for Read"},
@@ -302,5 +302,30 @@ func TestCLIAgentAndRunCursorAgent(t *testing.T) {
 	code = run(context.Background(), []string{"agent", "--doc", c.doc, "--db", c.db, "make it better"}, nil, &out, &errb)
 	if code != 1 || !strings.Contains(out.String(), "needs a model server") {
 		t.Fatalf("not understood: %d %s", code, out.String())
+	}
+}
+
+// TestCLIAgentExitsNonZeroWhenNothingWasDone: `waymark agent` exits 1 when the
+// command found or changed nothing (a phrase that is not in the book), as
+// `waymark call` does for a failed tool, and 0 when it did something.
+func TestCLIAgentExitsNonZeroWhenNothingWasDone(t *testing.T) {
+	c := newCLI(t)
+	for _, k := range []struct {
+		cmd  string
+		code int
+		says string
+	}{
+		{`find the first mention of "Zvezdochkin"`, 1, `No mention of`},
+		{"найди первое упоминание «Звёздочкин»", 1, "Упоминаний «Звёздочкин» не найдено"},
+		{`replace "Zvezdochkin" with "Z"`, 1, "does not occur"},
+		{`delete the paragraph with "Zvezdochkin"`, 1, "does not occur"},
+		{`count "Zvezdochkin"`, 1, "does not occur"},
+		{`find the first mention of "Pierre"`, 0, "Pierre stayed."},
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"agent", "--doc", c.doc, "--db", c.db, k.cmd}, nil, &out, &errb)
+		if code != k.code || !strings.Contains(out.String(), k.says) {
+			t.Errorf("%s: exit %d, want %d; %s", k.cmd, code, k.code, out.String())
+		}
 	}
 }

@@ -5,7 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -110,6 +113,30 @@ func TestMCPStdioSurvivesMalformedFrames(t *testing.T) {
 	}
 }
 
+// mcpClient starts `waymark mcp --headless` with args and connects the
+// go-sdk client to it over its standard input and output; call runs a tool
+// and gives its text and whether it is an error.
+func mcpClient(t *testing.T, bin, home string, args ...string) (call func(name string, args map[string]any) (string, bool)) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	t.Cleanup(cancel)
+	cmd := exec.Command(bin, append([]string{"mcp", "--headless", "--db", filepath.Join(home, "w.db")}, args...)...)
+	cmd.Env = append(os.Environ(), "WAYMARK_MODEL_URL=", "WAYMARK_BROWSER_URL=", "HOME="+home)
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return func(name string, args map[string]any) (string, bool) {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return res.Content[0].(*sdk.TextContent).Text, res.IsError
+	}
+}
+
 // TestMCPFileAddressesOnlyAllowed: over MCP, through the go-sdk client on the
 // process's standard input and output, file:///etc/passwd is not opened nor
 // uploaded (issue 13: it was opened and extracted); a file inside a folder
@@ -123,23 +150,7 @@ func TestMCPFileAddressesOnlyAllowed(t *testing.T) {
 	}
 	page := filepath.Join(allowed, "page.html")
 	_ = os.WriteFile(page, []byte("<title>Shared page</title><p>hello from the shared folder</p>"), 0o600)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.Command(bin, "mcp", "--headless", "--db", filepath.Join(dir, "w.db"), "--allow-file", allowed)
-	cmd.Env = append(os.Environ(), "WAYMARK_MODEL_URL=", "WAYMARK_BROWSER_URL=", "HOME="+dir)
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	call := func(name string, args map[string]any) (string, bool) {
-		t.Helper()
-		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		return res.Content[0].(*sdk.TextContent).Text, res.IsError
-	}
+	call := mcpClient(t, bin, dir, "--allow-file", allowed)
 	if text, isErr := call("browser_navigate", map[string]any{"url": "file:///etc/passwd"}); !isErr || !strings.Contains(text, "only when the user asked for them") {
 		t.Fatalf("file:///etc/passwd over MCP: %s", text)
 	}
@@ -152,4 +163,282 @@ func TestMCPFileAddressesOnlyAllowed(t *testing.T) {
 	if text, isErr := call("browser_upload", map[string]any{"index": 1, "files": []string{"/etc/passwd"}}); !isErr || !strings.Contains(text, "only when the user asked for them") {
 		t.Fatalf("upload of /etc/passwd over MCP: %s", text)
 	}
+}
+
+// rawMCP is `waymark mcp` driven by raw JSON-RPC lines on its standard input
+// and output, initialized.
+type rawMCP struct {
+	t *testing.T
+	// home and tmp are its HOME and TMPDIR.
+	home, tmp string
+	cmd       *exec.Cmd
+	stdin     io.WriteCloser
+	lines     chan []byte
+	stderr    *bytes.Buffer
+}
+
+func startRawMCP(t *testing.T, bin string, args ...string) *rawMCP {
+	t.Helper()
+	return startRawMCPIn(t, shortTempDir(t), bin, args...)
+}
+
+// shortTempDir is a temporary folder with a short path: Chromium's
+// singleton socket inside a profile in it must fit a socket address.
+func shortTempDir(t *testing.T) string {
+	t.Helper()
+	d, err := os.MkdirTemp("", "wm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(d) })
+	return d
+}
+
+// startRawMCPIn starts the server with TMPDIR tmp and a home of its own.
+func startRawMCPIn(t *testing.T, tmp, bin string, args ...string) *rawMCP {
+	t.Helper()
+	home := t.TempDir()
+	cmd := exec.Command(bin, append([]string{"mcp", "--db", filepath.Join(home, "w.db")}, args...)...)
+	cmd.Env = append(os.Environ(), "WAYMARK_MODEL_URL=", "WAYMARK_BROWSER_URL=", "HOME="+home, "TMPDIR="+tmp, "XDG_CACHE_HOME=", "XDG_DATA_HOME=")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	r := &rawMCP{t: t, home: home, tmp: tmp, cmd: cmd, stdin: stdin, lines: make(chan []byte, 64), stderr: &bytes.Buffer{}}
+	cmd.Stderr = r.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stdin.Close()
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	})
+	go func() {
+		br := bufio.NewReader(stdout)
+		for {
+			l, err := br.ReadBytes('\n')
+			if len(l) > 0 {
+				r.lines <- l
+			}
+			if err != nil {
+				close(r.lines)
+				return
+			}
+		}
+	}()
+	r.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	r.next(90 * time.Second)
+	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return r
+}
+
+func (r *rawMCP) send(frame string) {
+	r.t.Helper()
+	if _, err := io.WriteString(r.stdin, frame+"\n"); err != nil {
+		r.t.Fatalf("write %.60q: %v (stderr: %s)", frame, err, r.stderr.String())
+	}
+}
+
+// next is the next line the server wrote (the test fails after wait).
+func (r *rawMCP) next(wait time.Duration) []byte {
+	r.t.Helper()
+	select {
+	case l, ok := <-r.lines:
+		if !ok {
+			r.t.Fatalf("the server closed its output (stderr: %s)", r.stderr.String())
+		}
+		return l
+	case <-time.After(wait):
+		r.t.Fatalf("no reply within %s (stderr: %s)", wait, r.stderr.String())
+	}
+	return nil
+}
+
+// rawID is the id member of a reply exactly as it was written.
+func rawID(t *testing.T, line []byte) string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(line, &m); err != nil {
+		t.Fatalf("reply is not JSON: %s", line)
+	}
+	return string(m["id"])
+}
+
+// TestMCPRequestIDsEchoedExactly drives the real `waymark mcp` with raw
+// JSON-RPC: every reply carries its request's id byte for byte (issue 21:
+// 1.5 came back as 1, a 30-digit id as -9223372036854775808), and a request
+// whose id is still in flight is refused with an error naming the id, while
+// the first one still gets its own reply.
+func TestMCPRequestIDsEchoedExactly(t *testing.T) {
+	bin := buildCLI(t)
+	r := startRawMCP(t, bin, "--headless")
+	for _, id := range []string{`1.5`, `123456789012345678901234567890`, `-7`, `1e3`, `"abc"`, `"1"`, `0.1`, `"ключ"`, `-0`} {
+		r.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list"}`)
+		l := r.next(30 * time.Second)
+		if got := rawID(t, l); got != id {
+			t.Errorf("id %s came back as %s", id, got)
+		}
+		if !bytes.Contains(l, []byte(`"tools"`)) {
+			t.Errorf("id %s: no tool list in %.200s", id, l)
+		}
+	}
+	// A request kept in flight: a page that answers only when the test says.
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.URL.Path == "/slow" {
+			<-release
+		}
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<title>Slow</title><p>at last</p>")
+	}))
+	defer srv.Close()
+	defer func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	}()
+	// The browser starts first, so that the slow call is in flight at once.
+	r.send(`{"jsonrpc":"2.0","id":"warm","method":"tools/call","params":{"name":"browser_navigate","arguments":{"url":"` + srv.URL + `/fast"}}}`)
+	if got := rawID(t, r.next(90*time.Second)); got != `"warm"` {
+		t.Fatalf("warm-up reply id %s", got)
+	}
+	big := `98765432109876543210987654321`
+	r.send(`{"jsonrpc":"2.0","id":` + big + `,"method":"tools/call","params":{"name":"browser_navigate","arguments":{"url":"` + srv.URL + `/slow"}}}`)
+	// The frames are read in order: the first is in flight when the second
+	// arrives.
+	r.send(`{"jsonrpc":"2.0","id":` + big + `,"method":"tools/list"}`)
+	dup := r.next(30 * time.Second)
+	if rawID(t, dup) != big || !bytes.Contains(dup, []byte(`"error"`)) || !bytes.Contains(dup, []byte("in flight")) {
+		t.Fatalf("a duplicate id in flight: %s", dup)
+	}
+	close(release)
+	first := r.next(60 * time.Second)
+	if rawID(t, first) != big || !bytes.Contains(first, []byte("Slow")) {
+		t.Fatalf("the first request's reply: %s", first)
+	}
+	// Once answered, the id may be used again.
+	r.send(`{"jsonrpc":"2.0","id":` + big + `,"method":"tools/list"}`)
+	if l := r.next(30 * time.Second); rawID(t, l) != big || !bytes.Contains(l, []byte(`"tools"`)) {
+		t.Fatalf("the id reused after its reply: %.200s", l)
+	}
+}
+
+// TestMCPGrantHoldsForEveryNavigation: with --allow-file naming one page,
+// nothing that page makes the browser do reaches another local file: a
+// script sending it to file:, a meta refresh, a click on a link, a new tab
+// and a frame are all stopped, and the result says so; a link to another
+// granted file still opens (issue 21: browser_navigate to the granted page
+// ended on file:///etc/shadow and browser_read returned it).
+func TestMCPGrantHoldsForEveryNavigation(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	granted := filepath.Join(dir, "granted")
+	if err := os.Mkdir(granted, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(dir, "secret.html")
+	if err := os.WriteFile(secret, []byte("<title>Secret</title><p>SECRET-CONTENT root:x:0:0</p>"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fileURL := func(p string) string { return "file://" + p }
+	pages := map[string]string{
+		"script.html":  `<title>Script</title><p>moving on</p><script>location.href = "` + fileURL(secret) + `"</script>`,
+		"refresh.html": `<title>Refresh</title><meta http-equiv="refresh" content="0; url=` + fileURL(secret) + `"><p>moving on</p>`,
+		"link.html":    `<title>Links</title><p><a href="` + fileURL(secret) + `">Secret link</a></p><p><a href="` + fileURL(secret) + `" target="_blank">Secret tab</a></p><p><a href="other.html">Other page</a></p>`,
+		"popup.html":   `<title>Popup</title><p>opening</p><script>window.open("` + fileURL(secret) + `")</script>`,
+		"frame.html":   `<title>Frame</title><p>framed</p><iframe src="` + fileURL(secret) + `"></iframe>`,
+		"other.html":   `<title>Other</title><p>another granted page</p>`,
+	}
+	for name, body := range pages {
+		if err := os.WriteFile(filepath.Join(granted, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	call := mcpClient(t, bin, dir, "--allow-file", granted)
+	// leaked reports whether anything the client can read, in any tab,
+	// shows the secret.
+	leaked := func() string {
+		var tabs struct {
+			Data struct {
+				Tabs []struct {
+					Index   int  `json:"index"`
+					Current bool `json:"current"`
+				} `json:"tabs"`
+			} `json:"data"`
+		}
+		text, _ := call("browser_tabs", map[string]any{})
+		_ = json.Unmarshal([]byte(text), &tabs)
+		cur := 1
+		for _, tab := range tabs.Data.Tabs {
+			if tab.Current {
+				cur = tab.Index
+			}
+			call("browser_switch_tab", map[string]any{"index": tab.Index})
+			for _, tool := range []string{"browser_extract", "browser_read", "browser_list_interactives"} {
+				if text, _ := call(tool, map[string]any{}); strings.Contains(text, "SECRET-CONTENT") {
+					return fmt.Sprintf("tab %d, %s: %s", tab.Index, tool, text)
+				}
+			}
+		}
+		call("browser_switch_tab", map[string]any{"index": cur})
+		return ""
+	}
+	number := func(list, name string) int {
+		var l struct {
+			Data struct {
+				Items []struct {
+					Number int    `json:"number"`
+					Name   string `json:"name"`
+				} `json:"items"`
+			} `json:"data"`
+		}
+		_ = json.Unmarshal([]byte(list), &l)
+		for _, it := range l.Data.Items {
+			if it.Name == name {
+				return it.Number
+			}
+		}
+		t.Fatalf("no %q in %s", name, list)
+		return 0
+	}
+	for _, page := range []string{"script.html", "refresh.html", "popup.html", "frame.html"} {
+		t.Run(page, func(t *testing.T) {
+			text, isErr := call("browser_navigate", map[string]any{"url": fileURL(filepath.Join(granted, page))})
+			if isErr {
+				t.Fatalf("the granted page: %s", text)
+			}
+			// Whatever the page does afterwards happens under the same grant.
+			_, _ = call("browser_wait", map[string]any{"ms": 500})
+			if l := leaked(); l != "" {
+				t.Fatalf("the page reached the secret file: %s", l)
+			}
+		})
+	}
+	t.Run("click and new tab", func(t *testing.T) {
+		call("browser_navigate", map[string]any{"url": fileURL(filepath.Join(granted, "link.html"))})
+		list, _ := call("browser_list_interactives", map[string]any{})
+		text, _ := call("browser_overlay_act", map[string]any{"index": number(list, "Secret link"), "action": "click"})
+		if !strings.Contains(text, "was not opened") {
+			t.Errorf("the click's result does not say the file was stopped: %s", text)
+		}
+		if l := leaked(); l != "" {
+			t.Fatalf("a click reached the secret file: %s", l)
+		}
+		list, _ = call("browser_list_interactives", map[string]any{})
+		call("browser_overlay_act", map[string]any{"index": number(list, "Secret tab"), "action": "click"})
+		if l := leaked(); l != "" {
+			t.Fatalf("a new tab reached the secret file: %s", l)
+		}
+		list, _ = call("browser_list_interactives", map[string]any{})
+		if text, _ := call("browser_overlay_act", map[string]any{"index": number(list, "Other page"), "action": "click"}); !strings.Contains(text, "Other") {
+			t.Fatalf("a link to another granted file: %s", text)
+		}
+	})
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
 	"github.com/waymark/waymark/backend/tools"
+	"github.com/waymark/waymark/backend/waymark"
 )
 
 // cliProcessEnv makes the test binary a `waymark call` process (see
@@ -121,7 +122,7 @@ func TestTypingBesideAnotherDoor(t *testing.T) {
 	if _, err := ws.Open(context.Background(), doc); err != nil {
 		t.Fatal(err)
 	}
-	reg, _ := NewRegistry(ws, nil)
+	reg := waymark.New(waymark.Config{WS: ws}).Registry
 	w := &window{t: t, reg: reg, doc: doc, rev: 1, text: doorsBook}
 
 	// 1. The CLI edits chapter III while the window's editor is at revision 1.

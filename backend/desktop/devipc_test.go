@@ -2,8 +2,12 @@ package desktop
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/gorilla/websocket"
@@ -35,10 +39,12 @@ func TestDevGuardRefusesForeignOrigins(t *testing.T) {
 	}
 	go inner.Serve(il)
 	defer inner.Close()
-	public, err := FreeLoopbackAddr()
+	pl, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	public := pl.Addr().String()
+	pl.Close()
 	_, port, _ := net.SplitHostPort(public)
 	g, err := NewDevGuard("localhost:"+port, il.Addr().String())
 	if err != nil {
@@ -100,3 +106,70 @@ func TestDevGuardRefusesForeignOrigins(t *testing.T) {
 		t.Fatalf("rebinding host: %d", resp.StatusCode)
 	}
 }
+
+// TestDevGate: the dev build's one binding runs the window's methods only
+// for the per-run token, which it serves to loopback names and same-origin
+// requests alone (issue 21: a page on 127.0.0.1 called DesktopApp.Call
+// Export through Wails' own dev server).
+func TestDevGate(t *testing.T) {
+	target := &gateTarget{}
+	g, err := NewDevGate(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := DevTokenHandler(g, http.NotFoundHandler())
+	get := func(host, site string) (int, string) {
+		req := httptest.NewRequest("GET", "http://"+host+DevTokenPath, nil)
+		if site != "" {
+			req.Header.Set("Sec-Fetch-Site", site)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		return w.Code, w.Body.String()
+	}
+	code, token := get("localhost:34115", "same-origin")
+	if code != 200 || len(token) != 64 {
+		t.Fatalf("the own page's token: %d %q", code, token)
+	}
+	for _, c := range []struct{ host, site string }{
+		{"attacker.example:34115", ""}, {"127.0.0.1:34115", "cross-site"}, {"127.0.0.1:34115", "same-site"},
+	} {
+		if code, body := get(c.host, c.site); code != http.StatusForbidden || strings.Contains(body, token) {
+			t.Errorf("host %s, Sec-Fetch-Site %q: %d %q", c.host, c.site, code, body)
+		}
+	}
+	if code, _ := get("[::1]:34115", ""); code != 200 {
+		t.Errorf("a program on ::1: %d", code)
+	}
+	for _, bad := range []string{"", "0123", strings.Repeat("0", 64)} {
+		if _, err := g.Invoke(bad, "Export", []json.RawMessage{[]byte(`"/tmp/x"`)}); err == nil || target.exported != "" {
+			t.Fatalf("token %q: %v, exported %q", bad, err, target.exported)
+		}
+	}
+	res, err := g.Invoke(token, "Export", []json.RawMessage{[]byte(`"/tmp/x"`)})
+	if err != nil || res != "exported /tmp/x" || target.exported != "/tmp/x" {
+		t.Fatalf("with the token: %v %v %q", res, err, target.exported)
+	}
+	if _, err := g.Invoke(token, "Fail", nil); err == nil || err.Error() != "it failed" {
+		t.Fatalf("a method's error: %v", err)
+	}
+	for _, c := range []struct {
+		method string
+		args   []json.RawMessage
+	}{{"Nope", nil}, {"Export", nil}, {"Export", []json.RawMessage{[]byte(`7`)}}, {"unexported", nil}} {
+		if _, err := g.Invoke(token, c.method, c.args); err == nil {
+			t.Errorf("%s %s was run", c.method, c.args)
+		}
+	}
+}
+
+type gateTarget struct{ exported string }
+
+func (g *gateTarget) Export(path string) (string, error) {
+	g.exported = path
+	return "exported " + path, nil
+}
+
+func (g *gateTarget) Fail() error { return errors.New("it failed") }
+
+func (g *gateTarget) unexported() {}

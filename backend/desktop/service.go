@@ -48,6 +48,10 @@ type App struct {
 	emit func(name string, data any)
 	// dialogs are the native file dialogs (nil in the UI tier: paths are typed).
 	dialogs FileDialogs
+	// notice shows a message in the window's native notice (nil: none).
+	notice func(text string)
+	// proc is where the processes are listed (/proc; a fixture in tests).
+	proc string
 	// newBrowser makes the browser sessions for the current settings.
 	newBrowser func(Settings) *browser.Sessions
 
@@ -92,7 +96,8 @@ type App struct {
 
 	browserMu sync.Mutex
 	downloads []browser.Download
-	// browsing remembers where the last list and reading stopped ("more").
+	// browsing is the window's number-browsing conversation (BrowseCommand
+	// goes on with it: "more", reading places, the language).
 	browsing web.Browsing
 	history  []BrowserVisit
 }
@@ -117,6 +122,9 @@ type Config struct {
 	Emit func(name string, data any)
 	// Dialogs are the native file dialogs; nil: paths are typed.
 	Dialogs FileDialogs
+	// Notice shows a message in the window's native notice, which a screen
+	// reader speaks (app/screenreader_gtk.go); nil: there is none.
+	Notice func(text string)
 }
 
 // New builds the window's services over the registry; the settings stored in
@@ -124,7 +132,7 @@ type Config struct {
 func New(cfg Config) *App {
 	w := cfg.Waymark
 	a := &App{w: w, ws: w.WS, reg: w.Registry, rt: w.Runtime, st: w.WS.Store, newBrowser: cfg.NewBrowser, envModel: cfg.EnvModel,
-		emit: cfg.Emit, dialogs: cfg.Dialogs}
+		emit: cfg.Emit, dialogs: cfg.Dialogs, notice: cfg.Notice, proc: "/proc"}
 	a.settings = a.loadSettings(context.Background())
 	a.applyModel(a.settings)
 	if a.newBrowser != nil {

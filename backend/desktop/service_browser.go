@@ -38,14 +38,19 @@ type BrowserItem struct {
 
 // BrowserView is the outcome of one step in the browser workspace: the short
 // line to say, the tool's status, and the refreshed state (numbered elements,
-// tabs, downloads).
+// tabs, downloads). Say and Result are BrowseCommand's answer, in the
+// command's language: the terminal says the same lines.
 type BrowserView struct {
 	Say    string          `json:"say"`
 	Tool   string          `json:"tool"`
 	Status string          `json:"status"`
 	Error  string          `json:"error,omitempty"`
 	Result string          `json:"result"`
+	Lang   string          `json:"lang"`
 	Data   json.RawMessage `json:"data,omitempty"`
+	// NeedsModel: the line is no number command; it may be a goal in plain
+	// words (BrowserGoal, when a model server is set).
+	NeedsModel bool `json:"needsModel,omitempty"`
 	// Items is the current numbering (refreshed after every step), Total how
 	// many there are in all.
 	Items []BrowserItem `json:"items"`
@@ -61,12 +66,12 @@ type BrowserView struct {
 	Dialog *browser.Dialog `json:"dialog,omitempty"`
 }
 
-// browserCtx binds the window's current browser to ctx for the browser
-// tools. What the window asks for is the user's own command, so a file:
-// address or file it names is theirs (the assistant's goals run with no such
-// grant: Assistant.Run replaces it).
+// browserCtx binds the window's current browser and its browsing
+// conversation to ctx for the browser tools. What the window asks for is the
+// user's own command, so a file: address or file it names is theirs (the
+// assistant's goals run with no such grant: Assistant.Run replaces it).
 func (a *App) browserCtx(ctx context.Context) context.Context {
-	ctx = browser.WithGrant(ctx, browser.Grant{User: true})
+	ctx = web.WithBrowsing(browser.WithGrant(ctx, browser.Grant{User: true}), &a.browsing)
 	a.ssMu.Lock()
 	defer a.ssMu.Unlock()
 	if a.ss == nil {
@@ -85,9 +90,9 @@ func (a *App) needBrowser() error {
 }
 
 // BrowserCommand runs a direct command ("list", "click 5", "type 3 hello",
-// "go to example.org", in English or Russian) with no model. Anything else is
-// a goal for the assistant when a model server is configured, or an error
-// listing the commands.
+// "go to example.org", in English or Russian) with no model, through the
+// BrowseCommand tool. Anything else comes back with NeedsModel: a goal for the
+// assistant when a model server is configured.
 func (a *App) BrowserCommand(text string) (BrowserView, error) {
 	if err := a.needBrowser(); err != nil {
 		return BrowserView{}, err
@@ -96,56 +101,46 @@ func (a *App) BrowserCommand(text string) (BrowserView, error) {
 	if text == "" {
 		return BrowserView{}, errors.New("type a command (list, click 5, type 3 hello, go to example.org) or a goal")
 	}
-	step, err := a.browsing.Parse(text)
-	if err != nil {
-		return BrowserView{}, err
-	}
-	a.browserLog("command", loggedCommand(step, text))
-	return a.browserStep(step)
+	a.browserLog("command", loggedCommand(text))
+	return a.browserStep(web.BrowseCommandArgs{Command: text})
 }
 
 // loggedCommand is a number command as the transcript keeps it: text typed
 // into a field (a password, a code, a message) is never stored, only the
 // field's number.
-func loggedCommand(step web.BrowseStep, text string) string {
-	if step.Tool == "browser_overlay_act" && step.Args["action"] == "type" {
+func loggedCommand(text string) string {
+	if st, err := new(web.Browsing).Parse(text); err == nil && st.Tool == "browser_overlay_act" && st.Args["action"] == "type" {
 		verb, _, _ := strings.Cut(text, " ")
-		return fmt.Sprintf("%s %v (typed text not kept)", verb, step.Args["index"])
+		return fmt.Sprintf("%s %v (typed text not kept)", verb, st.Args["index"])
 	}
-	return web.HideSecrets(text, web.SecretsIn(text))
+	return text // the store hides a secret it states (store.HideSecrets)
 }
 
-// BrowserAct acts on a numbered element of the mirrored list: click, type or select.
+// BrowserAct acts on a numbered element of the mirrored list: click, type or
+// select, said as the number command it is.
 func (a *App) BrowserAct(index int, action, text string) (BrowserView, error) {
 	if err := a.needBrowser(); err != nil {
 		return BrowserView{}, err
 	}
+	var cmd string
 	switch action {
 	case "click":
+		cmd = fmt.Sprintf("click %d", index)
 	case "type", "select":
 		if text == "" {
 			return BrowserView{}, fmt.Errorf("%s %d needs the text to %s", action, index, action)
 		}
+		cmd = fmt.Sprintf("%s %d %s", action, index, text)
 	default:
 		return BrowserView{}, fmt.Errorf("action %q: click, type or select", action)
 	}
-	args := map[string]any{"index": index, "action": action}
-	say := fmt.Sprintf("Clicking %d.", index)
-	if action != "click" {
-		args["text"] = text
-		say = fmt.Sprintf("Typing into %d.", index)
-	}
 	a.browserLog("command", fmt.Sprintf("%s %d", action, index))
-	return a.browserStep(web.BrowseStep{Tool: "browser_overlay_act", Args: args, Say: say})
+	return a.browserStep(web.BrowseCommandArgs{Command: cmd})
 }
 
 // BrowserAnswerDialog answers the page's JavaScript dialog with the user's choice.
 func (a *App) BrowserAnswerDialog(accept bool, text string) (BrowserView, error) {
-	args := map[string]any{"accept": accept}
-	if text != "" {
-		args["text"] = text
-	}
-	return a.browserStep(web.BrowseStep{Tool: "browser_dialog", Args: args, Say: "Answering the page."})
+	return a.browserStep(web.BrowseCommandArgs{Dialog: &web.DialogAnswer{Accept: accept, Text: text}})
 }
 
 // BrowserRefresh numbers the page again and returns the state.
@@ -153,49 +148,46 @@ func (a *App) BrowserRefresh() (BrowserView, error) {
 	if err := a.needBrowser(); err != nil {
 		return BrowserView{}, err
 	}
-	return a.browserStep(web.BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{"limit": 200}, Say: "Listing the elements."})
+	ctx := a.browserCtx(a.context())
+	v := BrowserView{Tool: "browser_list_interactives", Status: "ok", Items: []BrowserItem{}, Tabs: []browser.Tab{}}
+	a.fillBrowserState(ctx, &v, true)
+	return v, nil
 }
 
-// browserStep runs one browser tool through the registry, then refreshes the
-// numbering (so the mirrored list always holds the numbers to act by), tabs
-// and downloads.
-func (a *App) browserStep(step web.BrowseStep) (BrowserView, error) {
+// browserStep runs one command through BrowseCommand (the interpreter the
+// terminal uses too), then refreshes the numbering (so the mirrored list
+// always holds the numbers to act by), tabs and downloads.
+func (a *App) browserStep(args web.BrowseCommandArgs) (BrowserView, error) {
 	ctx := a.browserCtx(a.context())
-	v := BrowserView{Say: step.Say, Tool: step.Tool, Items: []BrowserItem{}, Tabs: []browser.Tab{}}
-	if step.Tool == "" {
-		// Help, or the end of the list or text: words only, no tool.
-		v.Status, v.Result = "ok", step.Say
-		a.browserLog("result", v.Result)
-		a.fillBrowserState(ctx, &v, false)
-		return v, nil
-	}
-	b, _ := json.Marshal(step.Args)
-	res, err := a.reg.Call(ctx, tools.Call{Name: step.Tool, Args: b}, tools.Context{})
+	v := BrowserView{Items: []BrowserItem{}, Tabs: []browser.Tab{}}
+	b, _ := json.Marshal(args)
+	res, err := a.reg.Call(ctx, tools.Call{Name: "BrowseCommand", Args: b}, tools.Context{})
 	if err != nil {
-		// Said in the listener's words, not the tools' names.
 		err = errors.New(web.Spoken(err.Error()))
 		a.browserLog("error", err.Error())
 		return v, err
 	}
-	a.browsing.Observe(step, res)
-	v.Result = web.RenderResult(step.Tool, res)
-	if r, ok := res.(browser.Result); ok {
-		v.Status, v.Error = r.Status, r.Error
-		v.Data, _ = json.Marshal(r.Data)
-		if r.Status == "ok" && (step.Tool == "browser_click_and_wait_download" || step.Tool == "browser_download_wait") {
-			var d browser.Download
-			if json.Unmarshal(v.Data, &d) == nil && d.Path != "" {
-				a.browserMu.Lock()
-				a.downloads = append(a.downloads, d)
-				a.browserMu.Unlock()
-			}
+	ans, _ := res.(web.BrowseAnswer)
+	v.Say, v.Tool, v.Status, v.Result, v.Lang, v.Data, v.Dialog, v.NeedsModel = ans.Say, ans.Tool, ans.Status, ans.Text, string(ans.Lang), ans.Data, ans.Dialog, ans.NeedsModel
+	if ans.Status != "ok" {
+		v.Error = ans.Text
+	}
+	if ans.Status == "ok" && (ans.Tool == "browser_click_and_wait_download" || ans.Tool == "browser_download_wait") {
+		var d browser.Download
+		if json.Unmarshal(ans.Data, &d) == nil && d.Path != "" {
+			a.browserMu.Lock()
+			a.downloads = append(a.downloads, d)
+			a.browserMu.Unlock()
 		}
 	}
-	v.Dialog = web.OpenDialog(res)
-	a.browserLog("result", v.Result)
+	if ans.Status == "not_a_command" {
+		a.browserLog("error", ans.Text)
+	} else {
+		a.browserLog("result", ans.Lines())
+	}
 	if v.Dialog == nil {
-		a.fillBrowserState(ctx, &v, step.Tool != "browser_list_interactives" && step.Tool != "browser_find")
-		if step.Tool == "browser_list_interactives" {
+		a.fillBrowserState(ctx, &v, ans.Tool != "" && ans.Tool != "browser_list_interactives" && ans.Tool != "browser_find")
+		if ans.Tool == "browser_list_interactives" && ans.Status == "ok" {
 			a.itemsFrom(v.Data, &v)
 		}
 	}
@@ -261,10 +253,12 @@ func (a *App) noteVisit(url, title string) {
 	_ = a.st.SaveSession(context.Background(), browserSessionID, "browser", 0, b)
 }
 
-// browserLog keeps the browser session's transcript (commands and results,
-// never typed text) and sends it as a "browser:log" event.
+// browserLog keeps the browser session's transcript (commands and results)
+// and sends it as a "browser:log" event: both without any text typed into a
+// field or secret the user's words state (the store hides them, issue 21).
 func (a *App) browserLog(role, text string) {
 	_ = a.st.EnsureSession(context.Background(), browserSessionID, "browser", 0)
+	text = a.st.HideSecrets(role, text)
 	b, _ := json.Marshal(text)
 	_ = a.st.AppendTranscript(context.Background(), browserSessionID, role, string(b))
 	a.send("browser:log", map[string]string{"role": role, "text": text})
@@ -305,9 +299,10 @@ func (a *App) BrowserSessionState() (BrowserSession, error) {
 	return out, nil
 }
 
-// BrowserGoal pursues a goal in plain words with the assistant (needs a model
-// server). Progress lines arrive as "browser:progress" events, questions as
-// "browser:ask" (answer with BrowserAnswer); Stop cancels.
+// BrowserGoal pursues a goal in plain words with the assistant, through the
+// BrowserGoal tool (needs a model server). Progress lines arrive as
+// "browser:progress" events, questions as "browser:ask" (answer with
+// BrowserAnswer); Stop cancels.
 func (a *App) BrowserGoal(goal string) (web.AssistantResult, error) {
 	if err := a.needBrowser(); err != nil {
 		return web.AssistantResult{}, err
@@ -316,8 +311,7 @@ func (a *App) BrowserGoal(goal string) (web.AssistantResult, error) {
 	if goal == "" {
 		return web.AssistantResult{}, errors.New("say what you want to do on the web, e.g. find the weather in Kazan")
 	}
-	model := a.model()
-	if _, builtin := model.(author.Builtin); builtin {
+	if _, builtin := a.model().(author.Builtin); builtin {
 		return web.AssistantResult{}, fmt.Errorf("%w: goals in plain words need a model server (Settings → Model server). Without one, use number commands: say help to hear them", agent.ErrNeedsModel)
 	}
 	ctx, done, err := a.begin("browser goal")
@@ -328,33 +322,33 @@ func (a *App) BrowserGoal(goal string) (web.AssistantResult, error) {
 	a.settingsMu.Lock()
 	s := a.settings
 	a.settingsMu.Unlock()
-	// A password or code the goal states is never stored: the transcript
-	// keeps the goal, the progress lines and the outcome without it.
-	secrets := web.SecretsIn(goal)
-	hide := func(text string) string { return web.HideSecrets(text, secrets) }
-	a.browserLog("goal", hide(goal))
-	as := &web.Assistant{Reg: a.reg, Model: model, MaxSteps: s.IterationLimit, Pause: time.Duration(s.PauseMs) * time.Millisecond,
+	// A password or code the goal states is never stored nor said: the
+	// transcript keeps the goal, the progress lines and the outcome without
+	// it (browserLog; the store remembers it from the goal).
+	a.browserLog("goal", goal)
+	ctx = web.WithGoalOptions(a.browserCtx(ctx), web.GoalOptions{Pause: time.Duration(s.PauseMs) * time.Millisecond,
 		AskTimeout: time.Duration(s.AskTimeoutSec) * time.Second, Screenshots: true,
-		Progress: func(line string) {
-			a.browserLog("progress", hide(line))
-			a.send("browser:progress", line)
-		},
-		Log: func(l web.StepLog) { a.send("browser:step", l) },
-		Ask: a.ask,
-	}
-	res, err := as.Run(a.browserCtx(ctx), goal)
+		Log: func(l web.StepLog) { a.send("browser:step", l) }, Ask: a.ask})
+	args, _ := json.Marshal(web.BrowserGoalArgs{Goal: goal, MaxSteps: min(max(s.IterationLimit, 0), 100)})
+	out, err := a.reg.Call(ctx, tools.Call{Name: "BrowserGoal", Args: args}, tools.Context{Progress: func(p tools.Progress) {
+		if p.Event == "step" {
+			a.browserLog("progress", p.Text)
+			a.send("browser:progress", a.st.HideSecrets("progress", p.Text))
+		}
+	}})
+	res, _ := out.(web.AssistantResult)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			a.browserLog("result", "Stopped.")
 			return res, errors.New("stopped")
 		}
-		a.browserLog("error", hide(err.Error()))
+		a.browserLog("error", err.Error())
 		return res, err
 	}
 	if res.Done {
-		a.browserLog("result", hide("Goal reached: "+res.Reason))
+		a.browserLog("result", "Goal reached: "+res.Reason)
 	} else {
-		a.browserLog("result", hide("Goal not reached: "+res.Reason))
+		a.browserLog("result", "Goal not reached: "+res.Reason)
 	}
 	return res, nil
 }
@@ -403,6 +397,7 @@ func (a *App) BrowserAnswer(answer string) error {
 	}
 	a.askCh <- answer
 	a.askCh = nil
+	a.st.HideSecrets("answer", answer) // a secret it states is hidden from now on
 	a.browserLog("answer", "(answered)")
 	return nil
 }

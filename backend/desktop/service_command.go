@@ -19,9 +19,12 @@ type EditDiff struct {
 	Revision int64  `json:"revision"`
 	Op       string `json:"op"`
 	Summary  string `json:"summary"`
-	Before   string `json:"before"`
-	After    string `json:"after"`
-	Context  string `json:"context"`
+	// Description is the edit in words, with where it is: what the window
+	// shows and says (Summary names the tool and the item).
+	Description string `json:"description"`
+	Before      string `json:"before"`
+	After       string `json:"after"`
+	Context     string `json:"context"`
 	// Pos is the edit's place in the editor (UTF-16), at the newest revision.
 	Pos int `json:"pos"`
 }
@@ -159,7 +162,7 @@ func (a *App) RunCommand(command string) (CommandResult, error) {
 		var es manuscript.EditsSinceResult
 		if err := a.call(context.Background(), "EditsSince", manuscript.EditsSinceArgs{SinceRevision: head}, &es); err == nil {
 			for _, e := range es.Edits {
-				d := EditDiff{Revision: e.Revision, Op: e.Op, Summary: e.Summary, Before: e.Before, After: e.After, Context: contexts[e.Revision], Pos: e.Utf16Offset}
+				d := EditDiff{Revision: e.Revision, Op: e.Op, Summary: e.Summary, Description: e.Description, Before: e.Before, After: e.After, Context: contexts[e.Revision], Pos: e.Utf16Offset}
 				if es.Head != cur {
 					d.Pos = -1 // the book changed again meanwhile
 				}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"os/exec"
@@ -36,6 +37,10 @@ type Settings struct {
 	// so in words. Both are reported, never taken from the caller.
 	ModelKeyStore string `json:"modelKeyStore"`
 	ModelKeyNote  string `json:"modelKeyNote,omitempty"`
+	// ModelKeyOrigin is the server (scheme://host:port) the key was given
+	// for: the key is sent there only (issue 21), and saving another address
+	// forgets it. Reported, never taken from the caller.
+	ModelKeyOrigin string `json:"modelKeyOrigin,omitempty"`
 
 	// Browser: cookie banners, pace and limits, downloads.
 	BannersEnabled   bool   `json:"bannersEnabled"`
@@ -47,6 +52,10 @@ type Settings struct {
 	AskTimeoutSec    int    `json:"askTimeoutSec"`
 	DownloadDir      string `json:"downloadDir"`
 	DownloadConflict string `json:"downloadConflict"`
+
+	// Author is the name exported books carry when their front matter names
+	// none (kept as the book.author setting, which the Export tool reads).
+	Author string `json:"author"`
 
 	// Window.
 	Speech   bool   `json:"speech"`
@@ -75,6 +84,9 @@ func (a *App) loadSettings(ctx context.Context) Settings {
 		_ = json.Unmarshal([]byte(raw), &s)
 	}
 	s.ClearModelKey, s.ModelKeyNote = false, ""
+	if author, ok, err := a.st.Setting(ctx, manuscript.AuthorSetting); err == nil && ok {
+		s.Author = author
+	}
 	switch {
 	case s.ModelKeyStore == "keyring":
 		key, err := secretService.get()
@@ -98,7 +110,10 @@ func (a *App) loadSettings(ctx context.Context) Settings {
 	}
 	s.ModelKeySet = s.ModelKey != ""
 	if !s.ModelKeySet {
-		s.ModelKeyStore = ""
+		s.ModelKeyStore, s.ModelKeyOrigin = "", ""
+	} else if s.ModelKeyOrigin == "" {
+		// Stored by an older Waymark: it was given with the saved address.
+		s.ModelKeyOrigin = originOf(s.ModelURL)
 	}
 	if s.ModelKeyStore == "database" && s.ModelKeyNote == "" {
 		s.ModelKeyNote = noKeyringNote
@@ -153,6 +168,9 @@ func (s Settings) validate() error {
 	if !okTheme {
 		bad("theme %q: %s", s.Theme, strings.Join(Themes, ", "))
 	}
+	if len([]rune(s.Author)) > 200 || strings.ContainsAny(s.Author, "\n\r") {
+		bad("author: one line of at most 200 characters")
+	}
 	if s.FontSize < 10 || s.FontSize > 40 {
 		bad("font size %d: from 10 to 40 pixels", s.FontSize)
 	}
@@ -185,11 +203,21 @@ func (a *App) SaveSettings(s Settings) (Settings, error) {
 	}
 	a.settingsMu.Lock()
 	old := a.settings
+	forgot := false
 	switch {
 	case s.ClearModelKey:
 		s.ModelKey = ""
-	case s.ModelKey == "":
+	case s.ModelKey != "":
+		// A key given now belongs to the address saved with it.
+	case old.ModelKey != "" && sameOrigin(old.ModelKeyOrigin, s.ModelURL):
 		s.ModelKey = old.ModelKey
+	case old.ModelKey != "":
+		// Another server: the old one's key is not for it.
+		forgot = true
+	}
+	s.ModelKeyOrigin = ""
+	if s.ModelKey != "" {
+		s.ModelKeyOrigin = originOf(s.ModelURL)
 	}
 	s.ModelKeySet, s.ClearModelKey, s.ModelKeyNote = s.ModelKey != "", false, ""
 	// The key goes to the system keyring when there is one; the database
@@ -210,12 +238,21 @@ func (a *App) SaveSettings(s Settings) (Settings, error) {
 			s.ModelKeyStore, s.ModelKeyNote = "database", noKeyringNote
 		}
 	}
-	stored.ModelKeyStore, stored.ModelKeyNote = s.ModelKeyStore, ""
+	stored.ModelKeyStore, stored.ModelKeyNote, stored.ModelKeyOrigin = s.ModelKeyStore, "", s.ModelKeyOrigin
 	if s.ModelKeyStore == "keyring" {
 		stored.ModelKey = ""
 	}
+	if forgot {
+		s.ModelKeyNote = fmt.Sprintf("The server address changed, so the key given for %s was forgotten: a key is sent only to the server it was given for. Enter the key of the new server if it needs one.", old.ModelKeyOrigin)
+	}
+	s.Author = strings.TrimSpace(s.Author)
+	stored.Author = ""
 	b, _ := json.Marshal(stored)
 	if err := a.st.SetSetting(a.context(), SettingsKey, string(b)); err != nil {
+		a.settingsMu.Unlock()
+		return Settings{}, err
+	}
+	if err := a.st.SetSetting(a.context(), manuscript.AuthorSetting, s.Author); err != nil {
 		a.settingsMu.Unlock()
 		return Settings{}, err
 	}
@@ -234,6 +271,31 @@ func (a *App) SaveSettings(s Settings) (Settings, error) {
 	out := s
 	out.ModelKey = ""
 	return out, nil
+}
+
+// originOf is the origin of a server address (scheme://host:port, with the
+// scheme's own port written out), "" when it has none.
+func originOf(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		switch scheme {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+}
+
+// sameOrigin reports whether the address raw is on the server origin.
+func sameOrigin(origin, raw string) bool {
+	return origin != "" && originOf(origin) == originOf(raw)
 }
 
 func browserOptionsChanged(a, b Settings) bool {
@@ -262,7 +324,9 @@ func (a *App) applyModel(s Settings) {
 	var m llm.Model = author.Builtin{}
 	if s.ModelURL != "" {
 		cfg := llm.DefaultConfig(s.ModelURL, s.Model)
-		cfg.APIKey = s.ModelKey
+		if sameOrigin(s.ModelKeyOrigin, s.ModelURL) {
+			cfg.APIKey = s.ModelKey
+		}
 		if c, err := llm.NewClient(cfg); err == nil {
 			m = c
 		}
@@ -289,11 +353,15 @@ type ConnectionReport = llm.ProbeReport
 
 // TestConnection asks a model server three small things — plain chat, a tool
 // call, and an answer under a JSON schema — and says which work (the
-// ProbeModelServer tool). An empty key uses the stored one.
+// ProbeModelServer tool). An empty key uses the stored one only when the
+// address is the server it was given for: another address gets no key
+// (issue 21).
 func (a *App) TestConnection(serverURL, model, key string) (ConnectionReport, error) {
 	if key == "" {
 		a.settingsMu.Lock()
-		key = a.settings.ModelKey
+		if sameOrigin(a.settings.ModelKeyOrigin, serverURL) {
+			key = a.settings.ModelKey
+		}
 		a.settingsMu.Unlock()
 	}
 	var r ConnectionReport
@@ -327,6 +395,9 @@ func (a *App) Capabilities() Capabilities {
 		NativeDialogs: a.dialogs != nil, Browser: a.newBrowser != nil, Commands: author.Understood, BrowseCommands: web.BrowseCommands,
 		LayoutReport: os.Getenv(layoutEnv) != ""}
 	c.Formats = []string{"markdown", "html"}
+	if _, err := browser.FindBin(""); err == nil {
+		c.Formats = append(c.Formats, "pdf")
+	}
 	if c.Pandoc != "" {
 		c.Formats = append(c.Formats, "docx", "epub")
 	}
@@ -341,26 +412,4 @@ func speechProgram() string {
 		}
 	}
 	return ""
-}
-
-// Speak says a progress line aloud when speech is on (off by default, so it
-// never doubles a screen reader). It returns at once.
-func (a *App) Speak(text string) error {
-	a.settingsMu.Lock()
-	on := a.settings.Speech
-	a.settingsMu.Unlock()
-	if !on || strings.TrimSpace(text) == "" {
-		return nil
-	}
-	p := speechProgram()
-	if p == "" {
-		return errors.New("speech is on, but neither speech-dispatcher (spd-say) nor espeak-ng is installed (Debian: apt-get install speech-dispatcher)")
-	}
-	// Neither program takes "--"; a line starting with "-" would read as an option.
-	cmd := exec.Command(p, strings.TrimLeft(text, "- "))
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("speech: %w", err)
-	}
-	go cmd.Wait()
-	return nil
 }

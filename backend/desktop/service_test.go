@@ -168,10 +168,32 @@ func TestDesktopSettingsAndExport(t *testing.T) {
 	if _, err := a.Call("Export", `{"format":"html","path":"relative.html"}`); err == nil || !strings.Contains(err.Error(), "must be absolute") {
 		t.Fatalf("relative export path: %v", err)
 	}
-	if manuscript.PandocPath() == "" {
-		_, err := a.Call("Export", `{"format":"docx","path":"`+filepath.Join(filepath.Dir(doc), "b.docx")+`"}`)
-		if err == nil || !strings.Contains(err.Error(), "needs pandoc, which is not installed") {
-			t.Fatalf("docx without pandoc: %v", err)
+	// The author's name in Settings goes with the books (one line only).
+	s, _ = a.Settings()
+	s.Author = "Mira\nEllison"
+	if _, err := a.SaveSettings(s); err == nil || !strings.Contains(err.Error(), "author: one line") {
+		t.Fatalf("an author of two lines: %v", err)
+	}
+	s.Author = "  Mira Ellison "
+	if out, err := a.SaveSettings(s); err != nil || out.Author != "Mira Ellison" {
+		t.Fatalf("save the author: %v %q", err, out.Author)
+	}
+	if again := New(Config{Waymark: a.w}); again.settings.Author != "Mira Ellison" {
+		t.Fatalf("the author was not stored: %q", again.settings.Author)
+	}
+	res, err := a.Call("Export", `{"format":"html","path":"`+filepath.Join(filepath.Dir(doc), "b.html")+`"}`)
+	if err != nil || !strings.Contains(res, `"author":"Mira Ellison"`) || !strings.Contains(res, `"title":"The Lighthouse Keeper's Ledger"`) {
+		t.Fatalf("export after saving the author: %v %s", err, res)
+	}
+	// Without pandoc, DOCX and EPUB say exactly what to install.
+	t.Setenv("PATH", t.TempDir())
+	for _, f := range []string{"docx", "epub"} {
+		_, err := a.Call("Export", `{"format":"`+f+`","path":"`+filepath.Join(filepath.Dir(doc), "b."+f)+`"}`)
+		if err == nil || !strings.Contains(err.Error(), strings.ToUpper(f)+" export needs pandoc, which is not installed: install it with sudo apt install pandoc") {
+			t.Fatalf("%s without pandoc: %v", f, err)
 		}
+	}
+	if c := a.Capabilities(); c.Pandoc != "" || strings.Contains(strings.Join(c.Formats, " "), "docx") {
+		t.Errorf("without pandoc the window still offers DOCX: %+v", c.Formats)
 	}
 }

@@ -21,6 +21,12 @@ func (a *App) serveAsset(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	if !ownHost(r.Host) {
+		// A page of another name that points at a loopback port (DNS
+		// rebinding) reads no book: the dev build's server answers any name.
+		http.Error(w, fmt.Sprintf("host %q is not this window", r.Host), http.StatusForbidden)
+		return
+	}
 	a.serveText(w, r)
 }
 

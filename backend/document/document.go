@@ -159,7 +159,7 @@ func readRawOnce(path string, maxSize int64) (src []byte, info os.FileInfo, agai
 		return nil, nil, false, fmt.Errorf("%w: %s is a folder; give the path of a Markdown file", ErrBadFile, path)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, nil, false, fmt.Errorf("%w: %s is not a regular file (%s); Waymark opens only ordinary files, not devices, pipes or sockets", ErrBadFile, path, fileKind(fi.Mode()))
+		return nil, nil, false, fmt.Errorf("%w: %s is not a regular file (%s); Waymark opens only ordinary files, not devices, pipes or sockets", ErrBadFile, path, FileKind(fi.Mode()))
 	}
 	if fi.Size() > maxSize {
 		return nil, nil, false, fmt.Errorf("%w: %s is %d bytes, over the limit of %d bytes; raise the limit (--max-size) or split the manuscript", ErrBadFile, path, fi.Size(), maxSize)
@@ -192,8 +192,14 @@ func readRawOnce(path string, maxSize int64) (src []byte, info os.FileInfo, agai
 	return src, after, changed, nil
 }
 
-func fileKind(m os.FileMode) string {
+// FileKind names what a file that is not a regular one is, for errors
+// that say why it was refused: "a character device", "a folder"…
+func FileKind(m os.FileMode) string {
 	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&os.ModeSymlink != 0:
+		return "a symbolic link"
 	case m&os.ModeNamedPipe != 0:
 		return "a named pipe (FIFO)"
 	case m&os.ModeCharDevice != 0:

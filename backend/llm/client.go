@@ -13,6 +13,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	openai "github.com/openai/openai-go/v3"
@@ -36,6 +38,14 @@ type Client struct {
 	backoff    Backoff
 	chat       openai.ChatCompletionService
 	models     openai.ModelService
+	httpClient *http.Client
+	// contextTokens is the context budget (see budget.go); noTokenizer is set
+	// once the server showed it has no /tokenize.
+	contextTokens int
+	noTokenizer   atomic.Bool
+	tokenized     atomic.Int64
+	countMu       sync.Mutex
+	counted       map[uint64]int // the server's counts of the last requests
 }
 
 var _ Model = (*Client)(nil)
@@ -71,6 +81,16 @@ func NewClient(cfg Config) (*Client, error) {
 		onRetry:    cfg.OnRetry,
 		backoff:    cfg.Backoff,
 	}
+	switch {
+	case cfg.ContextTokens < 0:
+		return nil, fmt.Errorf("context budget %d is negative; use 0 for the default (%d tokens) or the model's window in tokens", cfg.ContextTokens, DefaultContextTokens)
+	case cfg.ContextTokens == 0:
+		c.contextTokens = DefaultContextTokens
+	case cfg.ContextTokens < 1024:
+		return nil, fmt.Errorf("context budget %d tokens is too small to hold one request; use at least 1024 (default %d)", cfg.ContextTokens, DefaultContextTokens)
+	default:
+		c.contextTokens = cfg.ContextTokens
+	}
 	if c.timeout == 0 {
 		c.timeout = DefaultTimeout
 	}
@@ -93,6 +113,8 @@ func NewClient(cfg Config) (*Client, error) {
 	if httpClient == nil {
 		httpClient = defaultHTTPClient()
 	}
+	c.httpClient = httpClient
+	c.counted = map[uint64]int{}
 	opts := []option.RequestOption{
 		option.WithBaseURL(base + "/"),
 		option.WithHTTPClient(httpClient),
@@ -136,9 +158,11 @@ func validateBaseURL(raw string) (string, error) {
 // defaultHTTPClient talks to the server directly: no proxy (the server is on
 // this machine or the LAN, and a proxy from the environment would break an
 // offline setup), a short dial time-out so that a stopped server is reported
-// quickly, and no overall time-out (ours is per attempt).
+// quickly, and no overall time-out (ours is per attempt). A redirect to
+// another origin goes without the key: it belongs to the server it was
+// given for (issue 21; Go itself keeps it for another port of the same host).
 func defaultHTTPClient() *http.Client {
-	return &http.Client{Transport: &http.Transport{
+	return &http.Client{CheckRedirect: keepKeyHome, Transport: &http.Transport{
 		Proxy:                 nil,
 		DialContext:           (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 		MaxIdleConns:          16,
@@ -146,6 +170,19 @@ func defaultHTTPClient() *http.Client {
 		IdleConnTimeout:       90 * time.Second,
 		ExpectContinueTimeout: time.Second,
 	}}
+}
+
+// keepKeyHome drops the Authorization header from a redirect to another
+// origin (scheme, host and port) than the first request's.
+func keepKeyHome(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	from := via[0].URL
+	if !strings.EqualFold(req.URL.Scheme, from.Scheme) || !strings.EqualFold(req.URL.Host, from.Host) {
+		req.Header.Del("Authorization")
+	}
+	return nil
 }
 
 // Name returns the configured model name, for logs and the UI.
@@ -163,6 +200,9 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	params, err := c.buildParams(req)
 	if err != nil {
 		return Response{}, &Error{Kind: KindInvalid, URL: c.baseURL, Model: c.model, Err: err}
+	}
+	if err := c.checkBudget(ctx, req); err != nil {
+		return Response{}, err
 	}
 	var lastKey string
 	same := 0

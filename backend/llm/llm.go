@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -164,6 +165,10 @@ type Config struct {
 	OnRetry func(RetryInfo)
 	// HTTPClient replaces the default client (no proxy: the server is local).
 	HTTPClient *http.Client
+	// ContextTokens is the model's context budget: no request (prompt and
+	// the room left for the answer) is sent over it; 0 means the default,
+	// 8192 tokens (see budget.go).
+	ContextTokens int
 }
 
 // DefaultConfig returns a Config for baseURL and model with every default
@@ -202,6 +207,13 @@ func ConfigFromEnv() (Config, bool) {
 	switch strings.ToLower(strings.TrimSpace(os.Getenv(EnvModelStream))) {
 	case "0", "false", "no", "off":
 		cfg.Stream = false
+	}
+	if v := strings.TrimSpace(os.Getenv(EnvContextTokens)); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			n = -1 // NewClient says what is allowed
+		}
+		cfg.ContextTokens = n
 	}
 	return cfg, true
 }

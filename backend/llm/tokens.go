@@ -39,3 +39,37 @@ func EstimateTokens(s string) int {
 	quarters := oneByte + twoByte*2 + wide*4
 	return (quarters + 3) / 4
 }
+
+// ConservativeTokens is EstimateTokens rounded up by a quarter and one token,
+// for limits that must not be passed: with no tokenizer to ask, a request
+// is sized as if its text were that much denser than the rule of thumb says.
+func ConservativeTokens(s string) int {
+	if s == "" {
+		return 0
+	}
+	n := EstimateTokens(s)
+	return n + (n+3)/4 + 1
+}
+
+// messageOverhead is what a chat template adds around each message (role
+// markers and separators), counted generously.
+const messageOverhead = 8
+
+// EstimateRequest is a conservative count of the prompt tokens of req: its
+// messages, tool declarations and JSON schema, with each message's template.
+func EstimateRequest(req Request) int {
+	n := 0
+	for _, m := range req.Messages {
+		n += ConservativeTokens(m.Content) + messageOverhead
+		for _, tc := range m.ToolCalls {
+			n += ConservativeTokens(tc.Name) + ConservativeTokens(string(tc.Arguments))
+		}
+	}
+	for _, t := range req.Tools {
+		n += ConservativeTokens(t.Name) + ConservativeTokens(t.Description) + ConservativeTokens(string(t.Parameters)) + messageOverhead
+	}
+	if req.JSONSchema != nil {
+		n += ConservativeTokens(string(req.JSONSchema.Schema))
+	}
+	return n
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -99,11 +100,16 @@ func tempPattern(path string) string {
 // write a temporary file in the same folder, fsync it, rename it over the file,
 // fsync the folder. The file keeps its permissions.
 func WriteAtomic(path string, parts ...[]byte) (err error) {
-	dir := filepath.Dir(path)
 	perm := os.FileMode(0o644)
 	if fi, err := os.Stat(path); err == nil {
 		perm = fi.Mode().Perm()
 	}
+	return writeAtomicMode(path, perm, parts...)
+}
+
+// writeAtomicMode is WriteAtomic with the new file's permission bits given.
+func writeAtomicMode(path string, perm os.FileMode, parts ...[]byte) (err error) {
+	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, tempPattern(path))
 	if err != nil {
 		return fmt.Errorf("save %s: create temporary file: %w", path, err)
@@ -147,4 +153,22 @@ func removeStaleTemps(path string) {
 			os.Remove(m)
 		}
 	}
+}
+
+// umask is the process's file-creation mask, read from /proc (setting it to
+// read it back would race with every other goroutine creating a file);
+// 022 when it cannot be read.
+func umask() os.FileMode {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0o022
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "Umask:"); ok {
+			if n, err := strconv.ParseUint(strings.TrimSpace(v), 8, 32); err == nil {
+				return os.FileMode(n) & 0o777
+			}
+		}
+	}
+	return 0o022
 }

@@ -1,6 +1,7 @@
 package manuscript
 
 import (
+	"bytes"
 	"context"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -32,6 +33,8 @@ type EditSince struct {
 	// Head: in bytes of UTF-8, and in UTF-16 code units.
 	ByteOffset  int `json:"byteOffset"`
 	Utf16Offset int `json:"utf16Offset"`
+	// Description is the edit in words, with where it is (DescribeEdit).
+	Description string `json:"description"`
 }
 
 // EditsSinceResult lists the edits in the order they were made.
@@ -41,7 +44,7 @@ type EditsSinceResult struct {
 }
 
 func editsSinceTool(ws *Workspace) tools.Tool {
-	return tools.Func("EditsSince", "The edits made after a revision (undo, redo, restore and outside changes left out), each with the text before and after and its place in the newest text (byteOffset in UTF-8 bytes, utf16Offset in UTF-16 code units), re-based over every later revision.",
+	return tools.Func("EditsSince", "The edits made after a revision (undo, redo, restore and outside changes left out), each with the text before and after, its place in the newest text (byteOffset in UTF-8 bytes, utf16Offset in UTF-16 code units), re-based over every later revision, and a description in words with the headings it is under.",
 		func(ctx context.Context, a EditsSinceArgs) (any, error) { return EditsSince(ctx, ws, a) })
 }
 
@@ -81,8 +84,80 @@ func EditsSince(ctx context.Context, ws *Workspace, a EditsSinceArgs) (EditsSinc
 				start += int64(len(later.New) - len(later.Old))
 			}
 		}
-		res.Edits = append(res.Edits, EditSince{Revision: r.Rev, Op: r.Op, Summary: r.Summary, Before: string(r.Old), After: string(r.New),
-			ByteOffset: int(start), Utf16Offset: idx.Pos(int(start))})
+		// A revision of several places (ReplaceAll, DeleteAll) is listed place
+		// by place, so the review shows each change, not the text between.
+		for _, p := range placesOf(r.Old, r.New) {
+			at := int(start) + p.at
+			res.Edits = append(res.Edits, EditSince{Revision: r.Rev, Op: r.Op, Summary: r.Summary, Before: p.before, After: p.after,
+				ByteOffset: at, Utf16Offset: idx.Pos(at)})
+		}
 	}
+	// Each edit in words, placed under the headings around it now.
+	_ = m.Do(func(d *document.Document) error {
+		for k := range res.Edits {
+			e := &res.Edits[k]
+			place := ""
+			if i := d.IndexContaining(e.ByteOffset); i >= 0 && d.Rev() == head {
+				place = d.Place(i)
+			}
+			e.Description = DescribeEdit(e.Before, e.After, place)
+		}
+		return nil
+	})
 	return res, nil
+}
+
+// place is one changed line run of a revision: its text before and after, and
+// where it starts in the revision's new bytes.
+type place struct {
+	at            int
+	before, after string
+}
+
+// placesOf splits a revision's old and new bytes into the lines that differ
+// when they line up (the same lines, or the new ones with some removed); a
+// change of any other shape is one place.
+func placesOf(old, new []byte) []place {
+	whole := []place{{0, string(old), string(new)}}
+	if bytes.Count(old, newline) == 0 && bytes.Count(new, newline) == 0 {
+		return whole
+	}
+	a, b := bytes.SplitAfter(old, newline), bytes.SplitAfter(new, newline)
+	var out []place
+	at := 0
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case bytes.Equal(a[i], b[j]):
+			at += len(b[j])
+			i, j = i+1, j+1
+		case len(a) == len(b):
+			out = append(out, place{at, string(a[i]), string(b[j])})
+			at += len(b[j])
+			i, j = i+1, j+1
+		case len(a) > len(b):
+			// Lines removed: a run of old lines until they meet the new again.
+			k := i
+			for k < len(a) && !bytes.Equal(a[k], b[j]) {
+				k++
+			}
+			if k == len(a) {
+				return whole
+			}
+			out = append(out, place{at, string(bytes.Join(a[i:k], nil)), ""})
+			i = k
+		default:
+			return whole
+		}
+	}
+	if i < len(a) {
+		out = append(out, place{at, string(bytes.Join(a[i:], nil)), ""})
+	}
+	if j < len(b) {
+		return whole
+	}
+	if len(out) <= 1 {
+		return whole
+	}
+	return out
 }

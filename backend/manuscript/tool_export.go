@@ -5,43 +5,47 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/document"
+	"github.com/waymark/waymark/backend/publish"
 	"github.com/waymark/waymark/backend/tools"
 )
 
-// ExportFormats are the formats Export writes; docx and epub need pandoc.
-var ExportFormats = []string{"markdown", "html", "docx", "epub"}
+// ExportFormats are the formats Export writes; docx and epub need pandoc,
+// pdf Chromium (both are what the Debian package depends on or recommends).
+var ExportFormats = []string{"markdown", "html", "docx", "epub", "pdf"}
 
 // PandocPath returns pandoc's path, or "" when it is not installed.
-func PandocPath() string {
-	p, err := exec.LookPath("pandoc")
-	if err != nil {
-		return ""
-	}
-	return p
-}
+func PandocPath() string { return publish.PandocPath() }
+
+// AuthorSetting is the profile setting that holds the author's name, which
+// exported books carry unless their front matter names one (the window's
+// Settings write it).
+const AuthorSetting = "book.author"
 
 type exportArgs struct {
-	Format      string `json:"format" jsonschema:"markdown, html, or docx / epub (through pandoc)"`
+	Format      string `json:"format" jsonschema:"markdown, html, pdf (printed by Chromium), or docx / epub (through pandoc)"`
 	Path        string `json:"path" jsonschema:"absolute path of the file to write"`
 	TargetSetID string `json:"targetSetId,omitempty" jsonschema:"export only this TargetSet's items, in document order"`
 	Overwrite   bool   `json:"overwrite,omitempty" jsonschema:"replace an existing file; without it (default false) an existing file is never touched"`
+	Paper       string `json:"paper,omitempty" jsonschema:"the PDF's page size: a5 (default, a paperback's page) or a4"`
 }
 
 func (exportArgs) Refine(s *jsonschema.Schema) {
 	tools.Enum(tools.Prop(s, "format"), ExportFormats...)
+	tools.Enum(tools.Prop(s, "paper"), publish.PaperNames...)
 	tools.MinLength(tools.Prop(s, "path"), 1)
 }
 
 // exportTool is the Export tool: the manuscript, or one TargetSet, written to a file.
 func exportTool(ws *Workspace) tools.Tool {
-	return tools.Func("Export", "Export the manuscript (or one TargetSet's items) to a file: markdown, html, or docx / epub through pandoc when it is installed. It writes the absolute path given, anywhere the user running Waymark may write; an existing file is replaced only with overwrite: true, and the manuscript itself never (compared as files, so not through a symbolic or hard link either).", ws.toolExport)
+	return tools.Func("Export", "Export the manuscript (or one TargetSet's items) to a file an author can send: markdown, html, pdf (A5 or A4, printed by Chromium), or docx / epub through pandoc when it is installed. Books carry their title (front matter, else the first heading), author (front matter, else Settings) and language (detected: ru or en), a table of contents, and chapters as EPUB sections and new PDF pages. It writes the absolute path given, anywhere the user running Waymark may write; an existing file is replaced only with overwrite: true, and never the manuscript itself, Waymark's database, or anything that is not a regular file.", ws.toolExport)
 }
 
 func (ws *Workspace) toolExport(ctx context.Context, a exportArgs) (any, error) {
@@ -49,7 +53,21 @@ func (ws *Workspace) toolExport(ctx context.Context, a exportArgs) (any, error) 
 	if err != nil {
 		return nil, err
 	}
-	return export(ctx, m, a.Format, a.Path, a.TargetSetID, a.Overwrite)
+	var own []string
+	author := ""
+	if ws.Store != nil {
+		own = append(own, ws.Store.Path())
+		author, _, _ = ws.Store.Setting(ctx, AuthorSetting)
+	}
+	return export(ctx, m, exportRequest{exportArgs: a, author: author, own: own})
+}
+
+// exportRequest is an Export call with what the workspace adds: the
+// author's name from Settings and Waymark's own files, never written.
+type exportRequest struct {
+	exportArgs
+	author string
+	own    []string // the database (its -wal, -shm and -journal files go with it)
 }
 
 // isManuscript reports whether path names the manuscript's file: the same
@@ -69,33 +87,74 @@ func isManuscript(path, manuscriptPath string) bool {
 	return false
 }
 
-func export(ctx context.Context, m *Manuscript, format, path, setID string, overwrite bool) (any, error) {
-	if !filepath.IsAbs(path) {
-		return nil, fmt.Errorf("%w for Export: path %q must be absolute (e.g. /home/you/book.html)", tools.ErrInvalidArgs, path)
+// sameFileOrName reports whether path is file, as a file (through links) or
+// by its name in the same folder (a database's -wal file may not exist yet).
+func sameFileOrName(path, file string) bool {
+	if isManuscript(path, file) {
+		return true
 	}
-	path = filepath.Clean(path)
-	if path == filepath.Clean(m.Path) {
-		return nil, fmt.Errorf("%w for Export: %s is the manuscript itself; choose another file name", tools.ErrInvalidArgs, path)
+	pd, err1 := filepath.EvalSymlinks(filepath.Dir(path))
+	fd, err2 := filepath.EvalSymlinks(filepath.Dir(file))
+	return err1 == nil && err2 == nil && pd == fd && filepath.Base(path) == filepath.Base(file)
+}
+
+// ownFile says which of Waymark's own files path is ("" when none): the
+// database of revisions and settings, or its write-ahead log, shared-memory
+// index or rollback journal. Writing over one loses every book's history.
+func ownFile(path string, own []string) string {
+	for _, db := range own {
+		if db == "" {
+			continue
+		}
+		for _, f := range []struct{ suffix, what string }{
+			{"", "Waymark's database (revisions, target sets and settings)"},
+			{"-wal", "Waymark's database log (-wal)"},
+			{"-shm", "Waymark's database index (-shm)"},
+			{"-journal", "Waymark's database journal"},
+		} {
+			if sameFileOrName(path, db+f.suffix) {
+				return f.what
+			}
+		}
 	}
-	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("%w for Export: the folder %s does not exist", tools.ErrInvalidArgs, filepath.Dir(path))
+	return ""
+}
+
+// exportMode is the new file's permission bits: the book's own when it is
+// written beside the book (a private book gives a private export), else
+// what the process's umask allows of 0666, as any program's new file.
+func exportMode(path, book string) os.FileMode {
+	if bi, err := os.Stat(book); err == nil {
+		pd, err1 := filepath.EvalSymlinks(filepath.Dir(path))
+		bd, err2 := filepath.EvalSymlinks(filepath.Dir(book))
+		if err1 == nil && err2 == nil && pd == bd {
+			return bi.Mode().Perm()
+		}
 	}
-	// The manuscript is recognised as a file, not by its name: through a
-	// symbolic link, a linked folder or a hard link it is still refused.
-	if isManuscript(path, m.Path) {
-		return nil, fmt.Errorf("%w for Export: %s is the manuscript itself (the same file under another name); choose another file name", tools.ErrInvalidArgs, path)
+	return 0o666 &^ umask()
+}
+
+func export(ctx context.Context, m *Manuscript, r exportRequest) (any, error) {
+	format, setID := r.Format, r.TargetSetID
+	path, fi, err := exportPath(m, "Export", r.Path, r.Overwrite, r.own)
+	if err != nil {
+		return nil, err
 	}
-	if _, err := os.Lstat(path); err == nil && !overwrite {
-		return nil, fmt.Errorf("%w for Export: %s exists; choose another name or pass overwrite: true to replace it", tools.ErrInvalidArgs, path)
+	if format != "pdf" && r.Paper != "" {
+		return nil, fmt.Errorf("%w for Export: paper %q is for PDF export only; leave it out for %s", tools.ErrInvalidArgs, r.Paper, format)
 	}
-	title := strings.TrimSuffix(filepath.Base(m.Path), filepath.Ext(m.Path))
+	mode := exportMode(path, m.Path)
+	if fi != nil {
+		mode = fi.Mode().Perm() // a replaced file keeps its mode
+	}
 	var src []byte
+	setName := ""
 	if setID != "" {
 		v, err := m.TargetSet(ctx, setID)
 		if err != nil {
 			return nil, err
 		}
-		title += " — " + v.Name
+		setName = v.Name
 		var b bytes.Buffer
 		_ = m.Do(func(d *document.Document) error {
 			for k, i := range v.ItemIndices {
@@ -114,20 +173,61 @@ func export(ctx context.Context, m *Manuscript, format, path, setID string, over
 			return nil
 		})
 	}
+	if format == "markdown" {
+		if err := writeExport(path, mode, src); err != nil {
+			return nil, err
+		}
+		return map[string]any{"path": path, "format": format, "bytes": len(src)}, nil
+	}
+	// The book's metadata: the whole book's, also for a set of its items.
+	whole := src
+	if setID != "" {
+		_ = m.Do(func(d *document.Document) error {
+			whole = append([]byte(nil), d.Source()...)
+			return nil
+		})
+	}
+	fields, wholeBody := publish.FrontMatter(whole)
+	meta := publish.Describe(fields, wholeBody, publish.Headings(wholeBody), strings.TrimSuffix(filepath.Base(m.Path), filepath.Ext(m.Path)), r.author)
+	_, body := publish.FrontMatter(src)
+	// A picture the book names but does not have is left out (its alt text
+	// stays), and the result says which.
+	var missing []string
+	if format != "html" {
+		body, missing = publish.DropMissingImages(body, filepath.Dir(m.Path))
+	}
+	if setName != "" {
+		meta.Title += " — " + setName
+		meta.ChapterLevel = publish.ChapterLevel(publish.Headings(body), len(body))
+	}
 	var out []byte
 	switch format {
-	case "markdown":
-		out = src
 	case "html":
-		h, err := document.RenderHTML(src, title)
+		h, err := document.RenderHTML(body, meta.Title)
 		if err != nil {
 			return nil, err
 		}
 		out = h
+	case "pdf":
+		paper := publish.Papers[r.Paper]
+		if r.Paper == "" {
+			paper = publish.Papers[publish.PaperNames[0]]
+		}
+		page, err := publish.PrintPage(body, meta, paper)
+		if err != nil {
+			return nil, err
+		}
+		pdf, err := browser.PrintPDF(ctx, browser.Options{}, page, browser.PrintOptions{Width: paper.Width, Height: paper.Height,
+			FooterTemplate: publish.FooterTemplate, BaseDir: filepath.Dir(m.Path)})
+		if err != nil {
+			return nil, fmt.Errorf("PDF export of %s: %w", filepath.Base(m.Path), err)
+		}
+		if out, err = publish.SetPDFInfo(pdf, meta.Title, meta.Author, time.Now()); err != nil {
+			return nil, err
+		}
 	case "docx", "epub":
-		pandoc := PandocPath()
-		if pandoc == "" {
-			return nil, fmt.Errorf("%s export needs pandoc, which is not installed (Debian: apt-get install pandoc); Markdown and HTML export work without it", strings.ToUpper(format))
+		if publish.PandocPath() == "" {
+			return nil, publish.NeedPandoc(format)
 		}
 		// pandoc writes a file of its own beside the target, renamed over it
 		// only when whole: a failed export never leaves half a file, nor
@@ -138,12 +238,11 @@ func export(ctx context.Context, m *Manuscript, format, path, setID string, over
 		}
 		tmp.Close()
 		defer os.Remove(tmp.Name())
-		cmd := exec.CommandContext(ctx, pandoc, "--from=gfm+footnotes", "--to="+format, "--metadata", "title="+title, "--output="+tmp.Name())
-		cmd.Stdin = bytes.NewReader(src)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
-			return nil, fmt.Errorf("pandoc could not write %s: %v %s", path, err, strings.TrimSpace(stderr.String()))
+		if err := publish.Pandoc(ctx, format, body, meta, filepath.Dir(m.Path), tmp.Name()); err != nil {
+			return nil, fmt.Errorf("export %s: %w", path, err)
+		}
+		if err := os.Chmod(tmp.Name(), mode); err != nil {
+			return nil, fmt.Errorf("export %s: %w", path, err)
 		}
 		if err := os.Rename(tmp.Name(), path); err != nil {
 			return nil, fmt.Errorf("export %s: %w", path, err)
@@ -152,10 +251,64 @@ func export(ctx context.Context, m *Manuscript, format, path, setID string, over
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"path": path, "format": format, "bytes": fi.Size()}, nil
+		return exported(path, format, fi.Size(), meta, missing), nil
 	}
-	if err := WriteAtomic(path, out); err != nil {
+	if err := writeExport(path, mode, out); err != nil {
 		return nil, err
 	}
-	return map[string]any{"path": path, "format": format, "bytes": len(out)}, nil
+	return exported(path, format, int64(len(out)), meta, missing), nil
+}
+
+// exported is Export's result: what was written, the metadata it carries,
+// and the pictures left out because their files are missing.
+func exported(path, format string, size int64, m publish.Meta, missing []string) map[string]any {
+	r := map[string]any{"path": path, "format": format, "bytes": size, "title": m.Title, "author": m.Author, "language": m.Lang}
+	if len(missing) > 0 {
+		r["imagesLeftOut"] = missing
+		r["note"] = "Pictures left out because their files are missing (their descriptions were kept): " + strings.Join(missing, ", ")
+	}
+	return r
+}
+
+// writeExport writes an export whole (a temporary file renamed over the
+// target) with the given permission bits.
+func writeExport(path string, mode os.FileMode, data []byte) error {
+	return writeAtomicMode(path, mode, data)
+}
+
+// exportPath checks the file a tool is to write: an absolute path in an
+// existing folder, not the manuscript (by name, link or inode), none of
+// Waymark's own files (own: the database paths), nothing but a regular file,
+// and not an existing file unless overwrite. tool names the tool in the
+// error. The existing file's info is returned (nil when there is none).
+func exportPath(m *Manuscript, tool, path string, overwrite bool, own []string) (string, os.FileInfo, error) {
+	if !filepath.IsAbs(path) {
+		return "", nil, fmt.Errorf("%w for %s: path %q must be absolute (e.g. /home/you/book.html)", tools.ErrInvalidArgs, tool, path)
+	}
+	path = filepath.Clean(path)
+	if path == filepath.Clean(m.Path) {
+		return "", nil, fmt.Errorf("%w for %s: %s is the manuscript itself; choose another file name", tools.ErrInvalidArgs, tool, path)
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return "", nil, fmt.Errorf("%w for %s: the folder %s does not exist", tools.ErrInvalidArgs, tool, filepath.Dir(path))
+	}
+	// The manuscript is recognised as a file, not by its name: through a
+	// symbolic link, a linked folder or a hard link it is still refused.
+	if isManuscript(path, m.Path) {
+		return "", nil, fmt.Errorf("%w for %s: %s is the manuscript itself (the same file under another name); choose another file name", tools.ErrInvalidArgs, tool, path)
+	}
+	if what := ownFile(path, own); what != "" {
+		return "", nil, fmt.Errorf("%w for %s: %s is %s, which an export must never replace; choose another file name", tools.ErrInvalidArgs, tool, path, what)
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return path, nil, nil
+	}
+	if !fi.Mode().IsRegular() {
+		return "", nil, fmt.Errorf("%w for %s: %s is %s, not a regular file; export only to a new file or over a regular one", tools.ErrInvalidArgs, tool, path, document.FileKind(fi.Mode()))
+	}
+	if !overwrite {
+		return "", nil, fmt.Errorf("%w for %s: %s exists; choose another name or pass overwrite: true to replace it", tools.ErrInvalidArgs, tool, path)
+	}
+	return path, fi, nil
 }

@@ -11,13 +11,17 @@ import (
 	"github.com/waymark/waymark/backend/tools"
 )
 
-// SpellingArgs bounds the list.
+// SpellingArgs bounds the list; Text, when given, is checked instead of the book.
 type SpellingArgs struct {
-	Limit int `json:"limit,omitempty" jsonschema:"list at most this many words (default 300)"`
+	Limit int    `json:"limit,omitempty" jsonschema:"list at most this many words (default 300)"`
+	Text  string `json:"text,omitempty" jsonschema:"check this text instead of the manuscript (at most 200000 characters, e.g. the lines on screen): every misspelt word is listed at each place it occurs, offsets relative to this text"`
 }
 
-// Refine: from 1 to 5000 words.
-func (SpellingArgs) Refine(s *jsonschema.Schema) { tools.Range(tools.Prop(s, "limit"), 1, 5000) }
+// Refine: from 1 to 5000 words, a text of at most 200 000 characters.
+func (SpellingArgs) Refine(s *jsonschema.Schema) {
+	tools.Range(tools.Prop(s, "limit"), 1, 5000)
+	tools.Prop(s, "text").MaxLength = jsonschema.Ptr(200_000)
+}
 
 // MisspeltWord is a word no dictionary knows: its first occurrence, in bytes
 // of UTF-8 and in UTF-16 code units, and how often it occurs.
@@ -30,7 +34,8 @@ type MisspeltWord struct {
 	Count     int    `json:"count"`
 }
 
-// SpellingResult lists the misspelt words of the text at Revision.
+// SpellingResult lists the misspelt words of the text at Revision (0 when a
+// text was given).
 type SpellingResult struct {
 	Revision  int64          `json:"revision"`
 	Languages []string       `json:"languages"`
@@ -42,7 +47,7 @@ type SpellingResult struct {
 var speller = sync.OnceValues(func() (*spelling.Checker, error) { return spelling.New(spelling.Dir, spelling.Languages) })
 
 func spellingTool(ws *Workspace) tools.Tool {
-	return tools.Func("Spelling", "The words of the manuscript that neither the Russian nor the English dictionary (Debian's hunspell) knows, in the order they first occur, with how often each occurs and where it first is (fromByte/toByte in UTF-8 bytes, fromUtf16/toUtf16 in UTF-16 code units).",
+	return tools.Func("Spelling", "The words of the manuscript that neither the Russian nor the English dictionary (Debian's hunspell) knows, in the order they first occur, with how often each occurs and where it first is (fromByte/toByte in UTF-8 bytes, fromUtf16/toUtf16 in UTF-16 code units). Given a text, the words of that text instead, each place listed (what the window underlines on screen).",
 		func(ctx context.Context, a SpellingArgs) (any, error) { return Spelling(ws, a) })
 }
 
@@ -52,16 +57,24 @@ func Spelling(ws *Workspace, a SpellingArgs) (SpellingResult, error) {
 	if err != nil {
 		return SpellingResult{}, err
 	}
-	m, err := ws.Current()
-	if err != nil {
-		return SpellingResult{}, err
-	}
-	text, rev := current(m)
 	limit := a.Limit
 	if limit == 0 {
 		limit = 300
 	}
-	words, err := sp.Misspelt(string(text), limit+1)
+	var text []byte
+	var rev int64
+	var words []spelling.Word
+	if a.Text != "" {
+		text = []byte(a.Text)
+		words, err = sp.Every(a.Text, limit+1)
+	} else {
+		m, cerr := ws.Current()
+		if cerr != nil {
+			return SpellingResult{}, cerr
+		}
+		text, rev = current(m)
+		words, err = sp.Misspelt(string(text), limit+1)
+	}
 	if err != nil {
 		return SpellingResult{}, err
 	}

@@ -16,6 +16,9 @@ func RegisterTools(r *tools.Registry, ws *Workspace) {
 	r.MustRegister(
 		readTool(ws),
 		replaceTextTool(ws),
+		replaceAllTool(ws),
+		deleteAllTool(ws),
+		charactersTool(ws),
 		insertAfterTool(ws),
 		insertBeforeTool(ws),
 		deleteTool(ws),

@@ -192,6 +192,10 @@ func TestUndoRevisionAndEditsSince(t *testing.T) {
 	if es.Edits[0].Before != "The brass telescope." || es.Edits[0].After != "The copper telescope." {
 		t.Errorf("first edit: %+v", es.Edits[0])
 	}
+	// In words, under its headings, with no tool name or item label.
+	if d := es.Edits[0].Description; !strings.HasPrefix(d, "Replace «The brass telescope.» with «The copper telescope.» in ") || strings.Contains(d, "ReplaceText") {
+		t.Errorf("first edit described as %q", d)
+	}
 	if err := e.call("UndoRevision", `{"revision": 2}`, nil); err == nil || !strings.Contains(err.Error(), "a later edit (revision 3") || !strings.Contains(err.Error(), "undo that first") {
 		t.Fatalf("undo of an older edit: %v", err)
 	}
@@ -312,5 +316,12 @@ func TestSpellingListsUnknownWords(t *testing.T) {
 	}
 	if err := e.call("Spelling", `{"limit": 0}`, nil); !errors.Is(err, tools.ErrInvalidArgs) {
 		t.Fatalf("limit 0: %v", err)
+	}
+	// A text of its own (the lines on screen): every place, relative to it.
+	if err := e.call("Spelling", `{"text": "😀 wrotte, and wrotte"}`, &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Words) != 2 || r.Words[0].FromUtf16 != 3 || r.Words[0].ToUtf16 != 9 || r.Words[1].FromUtf16 != 15 || r.Revision != 0 {
+		t.Fatalf("a text of its own: %+v", r)
 	}
 }

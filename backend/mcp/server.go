@@ -36,6 +36,11 @@ type scopes struct {
 	newScope func() Scope
 	mu       sync.Mutex
 	m        map[*sdk.ServerSession]Scope
+	// closing counts the scopes being closed, so that closeAll can wait for
+	// them: the process must not exit before a session's browser (and its
+	// temporary profile) is gone.
+	closing sync.WaitGroup
+	done    bool // closeAll ran: a late call gets a closed scope
 }
 
 func (s *scopes) bind(ctx context.Context, ss *sdk.ServerSession) context.Context {
@@ -43,24 +48,61 @@ func (s *scopes) bind(ctx context.Context, ss *sdk.ServerSession) context.Contex
 		return ctx
 	}
 	s.mu.Lock()
+	if s.done {
+		s.mu.Unlock()
+		sc := s.newScope()
+		_ = sc.Close()
+		return sc.Bind(ctx)
+	}
 	sc, ok := s.m[ss]
 	if !ok {
 		sc = s.newScope()
 		s.m[ss] = sc
 		go func() {
 			_ = ss.Wait()
-			s.mu.Lock()
-			delete(s.m, ss)
-			s.mu.Unlock()
-			_ = sc.Close()
+			s.end(ss)
 		}()
 	}
 	s.mu.Unlock()
 	return sc.Bind(ctx)
 }
 
+// end closes the scope of a session that ended.
+func (s *scopes) end(ss *sdk.ServerSession) {
+	s.mu.Lock()
+	sc, ok := s.m[ss]
+	delete(s.m, ss)
+	if ok {
+		s.closing.Add(1)
+	}
+	s.mu.Unlock()
+	if ok {
+		defer s.closing.Done()
+		_ = sc.Close()
+	}
+}
+
+// closeAll closes every scope and waits for those being closed: the server
+// has stopped (its input ended, or a signal).
+func (s *scopes) closeAll() {
+	s.mu.Lock()
+	s.done = true
+	for ss := range s.m {
+		s.mu.Unlock()
+		s.end(ss)
+		s.mu.Lock()
+	}
+	s.mu.Unlock()
+	s.closing.Wait()
+}
+
 // NewServer returns an MCP server exposing every tool of reg.
 func NewServer(reg *tools.Registry, version string, opts ...Options) *sdk.Server {
+	s, _ := newServer(reg, version, opts...)
+	return s
+}
+
+func newServer(reg *tools.Registry, version string, opts ...Options) (*sdk.Server, *scopes) {
 	var o Options
 	if len(opts) > 0 {
 		o = opts[0]
@@ -76,7 +118,7 @@ func NewServer(reg *tools.Registry, version string, opts ...Options) *sdk.Server
 					args = req.Params.Arguments
 				}
 				ctx = sc.bind(ctx, req.Session)
-				res, err := reg.Call(ctx, tools.Call{Name: name, Args: args}, tools.Context{})
+				res, err := reg.Call(ctx, tools.Call{Name: name, Args: args}, tools.Context{Progress: progressTo(ctx, req)})
 				if err != nil {
 					b, _ := json.Marshal(map[string]string{"error": err.Error()})
 					return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}}, nil
@@ -88,12 +130,41 @@ func NewServer(reg *tools.Registry, version string, opts ...Options) *sdk.Server
 				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
 			})
 	}
-	return s
+	return s, sc
+}
+
+// progressTo sends a running tool's progress events (a browsing goal's
+// lines) to the client as notifications/progress, when the call asked for
+// them with a progress token; nil otherwise.
+func progressTo(ctx context.Context, req *sdk.CallToolRequest) func(tools.Progress) {
+	if req.Params == nil || req.Session == nil {
+		return nil
+	}
+	token := req.Params.GetProgressToken()
+	if token == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	n := 0
+	return func(p tools.Progress) {
+		if p.Text == "" {
+			return
+		}
+		mu.Lock()
+		n++
+		step := n
+		mu.Unlock()
+		_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Progress: float64(step), Message: p.Text})
+	}
 }
 
 // ServeStdio serves reg over standard input and output until the client
 // disconnects or ctx ends. A malformed frame is answered with a JSON-RPC
-// error and the session goes on (see LineTransport).
+// error and the session goes on (see LineTransport). Every session's scope
+// (its browser) is closed before it returns, however the session ended.
 func ServeStdio(ctx context.Context, reg *tools.Registry, version string, opts ...Options) error {
-	return NewServer(reg, version, opts...).Run(ctx, stdio())
+	s, sc := newServer(reg, version, opts...)
+	err := s.Run(ctx, stdio())
+	sc.closeAll()
+	return err
 }

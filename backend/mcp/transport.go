@@ -63,17 +63,21 @@ func (t *LineTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 		max = MaxFrame
 	}
 	out := &lockedWriter{w: t.Out}
+	ids := newRequestIDs()
 	pr, pw := io.Pipe()
 	go func() {
-		pw.CloseWithError(filterFrames(t.In, pw, out, max))
+		pw.CloseWithError(filterFrames(t.In, pw, out, max, ids))
 	}()
-	// Frames reaching the SDK are checked and bounded already.
-	return (&sdk.IOTransport{Reader: pr, Writer: out, MaxLineLength: -1}).Connect(ctx)
+	// Frames reaching the SDK are checked and bounded already; its replies
+	// get the client's ids back.
+	return (&sdk.IOTransport{Reader: pr, Writer: &idWriter{w: out, ids: ids}, MaxLineLength: -1}).Connect(ctx)
 }
 
 // filterFrames copies the well-formed frames of in to good, one per line,
-// and answers every other frame on errs. It returns nil at the end of in.
-func filterFrames(in io.Reader, good io.Writer, errs io.Writer, max int) error {
+// and answers every other frame on errs. A request's id is replaced by one
+// of ids (a request whose id is in flight is answered on errs). It returns
+// nil at the end of in.
+func filterFrames(in io.Reader, good io.Writer, errs io.Writer, max int, ids *requestIDs) error {
 	r := bufio.NewReaderSize(in, 64*1024)
 	for {
 		line, tooLong, err := readFrame(r, max)
@@ -84,11 +88,15 @@ func filterFrames(in io.Reader, good io.Writer, errs io.Writer, max int) error {
 			} else {
 				reply = check(line, err != nil)
 			}
+			frame := bytes.TrimSpace(line)
+			if reply == nil {
+				frame, reply = ids.inbound(frame)
+			}
 			if reply != nil {
 				if _, werr := errs.Write(reply); werr != nil {
 					return werr
 				}
-			} else if _, werr := good.Write(append(bytes.TrimSpace(line), '\n')); werr != nil {
+			} else if _, werr := good.Write(append(frame, '\n')); werr != nil {
 				return werr
 			}
 		}

@@ -1,8 +1,8 @@
 // Package spelling checks the words of a manuscript against Debian's hunspell
 // dictionaries (hunspell-ru, hunspell-en-us in /usr/share/hunspell) through
-// libhunspell, the library WebKitGTK's own spell checking uses (via enchant):
-// the window underlines what WebKitGTK finds, and this package lists the same
-// kind of words for a screen reader, each with where it first occurs.
+// libhunspell: the window underlines the words on screen it does not know (WebKitGTK's
+// own spell checking stays off, see app/screenreader_gtk.go), and it lists them for
+// a screen reader, each with where it first occurs.
 package spelling
 
 /*
@@ -160,6 +160,27 @@ func (c *Checker) Misspelt(text string, limit int) ([]Word, error) {
 		return true
 	})
 	sort.SliceStable(out, func(i, j int) bool { return out[i].From < out[j].From })
+	return out, err
+}
+
+// Every lists each place in text where a word no dictionary knows occurs, in
+// order (Count 1 each), at most limit of them (0: no limit): what the window
+// underlines in the lines on screen.
+func (c *Checker) Every(text string, limit int) ([]Word, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []Word
+	var err error
+	eachWord(text, func(w string, from int) bool {
+		var ok bool
+		if ok, err = c.correct(w); err != nil {
+			return false
+		}
+		if !ok {
+			out = append(out, Word{Word: w, From: from, To: from + len(w), Count: 1})
+		}
+		return limit <= 0 || len(out) < limit
+	})
 	return out, err
 }
 

@@ -70,6 +70,30 @@ func TestMisspelt(t *testing.T) {
 	}
 }
 
+// TestEvery: each place of each unknown word, in order, for the lines the
+// window underlines.
+func TestEvery(t *testing.T) {
+	c := checker(t)
+	for _, tc := range []struct {
+		name, text string
+		limit      int
+		want       []Word
+	}{
+		{"clean prose", "Наташа вошла. The room was quiet.", 0, nil},
+		{"every place, both languages",
+			"Наташа вашла. Pierre sayd; вашла.", 0,
+			[]Word{{"вашла", 13, 23, 1}, {"sayd", 32, 36, 1}, {"вашла", 38, 48, 1}}},
+		{"the limit", "qwx zzq vvq", 2, []Word{{"qwx", 0, 3, 1}, {"zzq", 4, 7, 1}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := c.Every(tc.text, tc.limit)
+			if err != nil || !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("Every = %+v, %v; want %+v", got, err, tc.want)
+			}
+		})
+	}
+}
+
 // TestBook checks the start of the real Russian War and Peace: most of its
 // words are known.
 func TestBook(t *testing.T) {

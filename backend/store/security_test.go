@@ -160,3 +160,43 @@ func TestDatabaseIsPrivate(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserTranscriptHidesSecretsWhoeverWrites: whichever code writes a
+// browser session's transcript, the store keeps no secret (issue 21): the
+// text of a typing command (misspelled too), a password a goal states, and
+// afterwards any line that repeats one; a document session's lines (the
+// author's book) are kept as written.
+func TestBrowserTranscriptHidesSecretsWhoeverWrites(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := context.Background()
+	if err := s.EnsureSession(ctx, "browser:x", "browser", 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.EnsureSession(ctx, "doc:x", "document", 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ role, content, want string }{
+		{"command", `"type 3 27182818"`, `"type 3 •••"`},
+		{"command", `"tpye 2 qz7-typo"`, `"tpye 2 •••"`},
+		{"goal", `"sign in as user alice / Tr0ub4dor"`, `"sign in as user alice / •••"`},
+		{"goal", `"войди, пароль: секрет123"`, `"войди, пароль: •••"`},
+		{"result", `"PIN code (textbox) = \"27182818\", then Tr0ub4dor and qz7-typo"`, `"PIN code (textbox) = \"•••\", then ••• and •••"`},
+		{"result", `"1. textbox Password\n2. button Sign in"`, `"1. textbox Password\n2. button Sign in"`},
+		{"event", `{"say":"typing Tr0ub4dor","n":1}`, `{"n":1,"say":"typing •••"}`},
+	} {
+		if err := s.AppendTranscript(ctx, "browser:x", c.role, c.content); err != nil {
+			t.Fatal(err)
+		}
+		lines, _ := s.Transcript(ctx, "browser:x", 1)
+		if got := lines[0].Content; got != c.want {
+			t.Errorf("%s %s stored as %s, want %s", c.role, c.content, got, c.want)
+		}
+	}
+	book := `"Natasha said: the code is 1234, and typed Tr0ub4dor"`
+	if err := s.AppendTranscript(ctx, "doc:x", "event", book); err != nil {
+		t.Fatal(err)
+	}
+	if lines, _ := s.Transcript(ctx, "doc:x", 1); lines[0].Content != book {
+		t.Errorf("a document session's line changed: %s", lines[0].Content)
+	}
+}

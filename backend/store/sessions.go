@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/waymark/waymark/backend/secret"
 )
 
 // Session is a conversation the window restores on restart: a document session
@@ -71,12 +73,22 @@ func (c *core) Session(ctx context.Context, id string) (Session, bool, error) {
 	return s, true, nil
 }
 
-// AppendTranscript adds a line to a session's transcript (the session must exist).
+// AppendTranscript adds a line to a session's transcript (the session must
+// exist). In a browser session's transcript no secret is stored, whichever
+// code writes it (issue 21): the content (a JSON value, or text) goes
+// through HideSecrets.
 func (c *core) AppendTranscript(ctx context.Context, sessionID, role, content string) error {
 	if role == "" {
 		return fmt.Errorf("append to transcript %q: %w: empty role", sessionID, ErrInvalid)
 	}
 	err := c.atomic(ctx, func(q querier) error {
+		var kind string
+		if err := q.QueryRowContext(ctx, "SELECT kind FROM sessions WHERE id = ?", sessionID).Scan(&kind); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if kind == "browser" {
+			content = secret.HideJSON(content, func(s string) string { return c.HideSecrets(role, s) })
+		}
 		var seq int64
 		if err := q.QueryRowContext(ctx, "SELECT COALESCE(MAX(seq), 0) + 1 FROM transcript WHERE session_id = ?", sessionID).Scan(&seq); err != nil {
 			return err
@@ -89,6 +101,22 @@ func (c *core) AppendTranscript(ctx context.Context, sessionID, role, content st
 		return fmt.Errorf("append to transcript %q: %w", sessionID, err)
 	}
 	return nil
+}
+
+// userRoles are the transcript roles whose lines are the user's own words:
+// what they hold that looks like a secret (a password a goal states, the
+// text of a typing command, misspelled or not) is hidden and remembered.
+var userRoles = map[string]bool{"command": true, "goal": true, "answer": true}
+
+// HideSecrets is a browser transcript line as it may be stored or shown:
+// in the user's own words (role command, goal or answer) every
+// secret-looking part is hidden, and remembered; in any line, every secret
+// seen so far is hidden ("•••").
+func (c *core) HideSecrets(role, text string) string {
+	if userRoles[role] {
+		return c.secrets.Hide(text)
+	}
+	return c.secrets.HideKnown(text)
 }
 
 // Transcript returns the last limit lines of a session's transcript (0: all), oldest first.

@@ -28,6 +28,8 @@ import (
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
+
+	"github.com/waymark/waymark/backend/secret"
 )
 
 // ErrNotFound is wrapped by errors about a document, revision, target set,
@@ -103,6 +105,9 @@ type querier interface {
 type core struct {
 	q      querier
 	atomic func(ctx context.Context, fn func(q querier) error) error
+	// secrets are the secrets seen in the user's words of the browser
+	// transcripts (issue 21): hidden in every line written after (sessions.go).
+	secrets *secret.Known
 }
 
 // DefaultPath returns where the profile database lives when no path is given:
@@ -157,7 +162,7 @@ func openWith(p string, fsys fs.FS) (*Store, error) {
 	db.SetMaxOpenConns(maxOpenConns)
 	db.SetMaxIdleConns(maxOpenConns)
 	s := &Store{db: db, path: abs}
-	s.core = core{q: db, atomic: s.inTx}
+	s.core = core{q: db, atomic: s.inTx, secrets: &secret.Known{}}
 	if err := s.checkPragmas(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open database %s: %w", abs, err)
@@ -317,7 +322,7 @@ func (s *Store) Tx(ctx context.Context, fn func(tx *Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
-	tx := &Tx{core: core{q: sqlTx, atomic: savepoint(sqlTx)}}
+	tx := &Tx{core: core{q: sqlTx, atomic: savepoint(sqlTx), secrets: s.secrets}}
 	defer func() {
 		if p := recover(); p != nil {
 			_ = sqlTx.Rollback()

@@ -4,6 +4,7 @@ package testenv
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -36,4 +37,21 @@ func BookAndStore(t testing.TB, text string) (doc string, st *store.Store) {
 	}
 	t.Cleanup(func() { st.Close() })
 	return doc, st
+}
+
+// NeedProgram returns the path of a program a test checks its output with
+// (epubcheck, pdfinfo, soffice…). Missing, it fails the test under CI, where
+// build/setup.sh installs the Debian package debPkg, and skips it, saying
+// which package to install, on a developer's machine.
+func NeedProgram(t testing.TB, name, debPkg string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err == nil {
+		return p
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatalf("%s is missing (Debian package %s, which build/setup.sh installs)", name, debPkg)
+	}
+	t.Skipf("%s is missing: apt-get install %s (or bash build/setup.sh) to run this test", name, debPkg)
+	return ""
 }

@@ -28,14 +28,23 @@ import (
 // whole word is then checked as above.
 
 type forms struct {
-	full    []string // the phrase's normalised words
-	stem    []string // their stems ("" = exact only)
-	prefix  []string // what the scan looks for: a prefix of every accepted form
-	capital []bool   // written with a capital in the phrase
+	full    []string          // the phrase's normalised words
+	stem    []string          // their stems ("" = exact only)
+	set     []map[string]bool // their forms from the lexicon (nil: by stems)
+	prefix  []string          // what the scan looks for: a prefix of every accepted form
+	capital []bool            // written with a capital in the phrase
 }
 
-func newForms(phrase string, words []string) *forms {
-	f := &forms{full: words, stem: make([]string, len(words)), prefix: make([]string, len(words)), capital: make([]bool, len(words))}
+// Lexicon gives the inflected forms of a word: given a normalised word (lower
+// case, ё as е) and whether it was written with a capital, every form of the
+// entries it is a form of, itself included; nil when it knows none.
+// backend/wordforms implements it from Hunspell's Russian affix rules.
+type Lexicon interface {
+	Forms(word string, capital bool) []string
+}
+
+func newForms(phrase string, words []string, lex Lexicon) *forms {
+	f := &forms{full: words, stem: make([]string, len(words)), set: make([]map[string]bool, len(words)), prefix: make([]string, len(words)), capital: make([]bool, len(words))}
 	orig := strings.FieldsFunc(phrase, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.In(r, unicode.Mn, unicode.Me, unicode.Mc) && r != 0xAD
 	})
@@ -45,6 +54,22 @@ func newForms(phrase string, words []string) *forms {
 		if len(orig) == len(words) {
 			r, _ := utf8.DecodeRuneInString(orig[i])
 			f.capital[i] = unicode.IsUpper(r)
+		}
+		if lex != nil {
+			if fs := lex.Forms(w, f.capital[i]); len(fs) > 1 {
+				set := map[string]bool{}
+				p := w
+				for _, x := range fs {
+					x = Normalize(x)
+					set[x] = true
+					p = commonPrefix(p, x)
+				}
+				if utf8.RuneCountInString(p) >= 2 {
+					f.set[i], f.prefix[i] = set, p
+					any = true
+					continue
+				}
+			}
 		}
 		st := stemOf(w)
 		if st == "" {
@@ -99,6 +124,16 @@ func (f *forms) accept(i int, word []rune, src []byte, at int) bool {
 	w := string(word)
 	q := f.full[i]
 	if w == q {
+		return true
+	}
+	if set := f.set[i]; set != nil {
+		if !set[w] {
+			return false
+		}
+		if f.capital[i] {
+			r, _ := utf8.DecodeRune(src[at:])
+			return unicode.IsUpper(r)
+		}
 		return true
 	}
 	sq := f.stem[i]

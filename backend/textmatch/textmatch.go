@@ -218,6 +218,9 @@ type Options struct {
 	// Forms matches the inflected forms of each word (see forms.go): «Долохов»
 	// finds «Долохова», "Rostov" finds "Rostovs". Off, only the words as given.
 	Forms bool
+	// Lexicon, when set, gives the forms of the words it knows (Russian, from
+	// Hunspell's affix rules: backend/wordforms); the others go by stems.
+	Lexicon Lexicon
 }
 
 // CompileWith is Compile with options.
@@ -228,7 +231,7 @@ func CompileWith(phrase string, o Options) (*Query, error) {
 	}
 	q := &Query{phrase: phrase, words: strings.Split(n, " "), pat: []rune(n)}
 	if o.Forms {
-		q.forms = newForms(phrase, q.words)
+		q.forms = newForms(phrase, q.words, o.Lexicon)
 		if q.forms != nil {
 			q.pat = []rune(strings.Join(q.forms.prefix, " "))
 		}

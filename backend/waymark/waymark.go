@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/waymark/waymark/backend/agent/author"
+	"github.com/waymark/waymark/backend/agent/web"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
@@ -57,6 +58,7 @@ func New(cfg Config) *App {
 	author.Register(r, rt)
 	if cfg.Browser != nil {
 		browser.Register(r, cfg.Browser)
+		web.RegisterBrowsing(r, rt)
 	}
 	return &App{WS: ws, Registry: r, Runtime: rt}
 }

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # The screen-reader tier's session (build/test.sh a11y runs it inside dbus-run-session):
-# Xvfb on a free display, the AT-SPI bus, the production window ($WORK/waymark on
-# $WORK/book.md with a throw-away database in $WORK), then build/a11y/check.py.
+# Xvfb on a free display, the AT-SPI bus, then two parts:
+#   1. the production window ($WORK/waymark) on $WORK/book.md (English) with a throw-away
+#      database: build/a11y/check.py reads its accessibility tree and events;
+#   2. the window on $WORK/book-ru.md (the Russian War and Peace): build/a11y/speech.py
+#      types without Orca, starts Orca and judges each action by what Orca says, and
+#      types again with Orca running.
 # Usage: bash build/a11y/session.sh WORK
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -25,10 +29,32 @@ for _ in $(seq 1 50); do
 done
 dbus-send --session --print-reply --dest=org.a11y.Bus /org/a11y/bus org.a11y.Bus.GetAddress >/dev/null 2>&1 ||
   fail "no AT-SPI bus (org.a11y.Bus) on the session bus"
-GTK_OVERLAY_SCROLLING=0 WAYMARK_DB="$work/waymark.db" XDG_DATA_HOME="$work/data" HOME="$work" \
-  "$work/waymark" "$work/book.md" >"$work/app.log" 2>&1 &
-app=$!
-wait_window "$app" || fail "$LIB_ERROR"
-wid=$WID
+
+open_window() { # BOOK DBNAME
+  GTK_OVERLAY_SCROLLING=0 WAYMARK_DB="$work/$2" XDG_DATA_HOME="$work/data" HOME="$work" \
+    "$work/waymark" "$1" >"$work/app.log" 2>&1 &
+  app=$!
+  wait_window "$app" || fail "$LIB_ERROR"
+}
+
+rc=0
+open_window "$work/book.md" waymark.db
 # Debian's python3 (python3-pyatspi, gir1.2-atspi-2.0), not another one on PATH.
-WID=$wid BOOK="$work/book.md" /usr/bin/python3 build/a11y/check.py || fail "the screen-reader checks failed"
+WID=$WID BOOK="$work/book.md" /usr/bin/python3 build/a11y/check.py || {
+  echo "a11y: the accessibility-tree checks failed"
+  rc=1
+}
+stop_app "$app"
+wait "$app" 2>/dev/null || true
+app=""
+
+if [ -f "$work/book-ru.md" ]; then
+  open_window "$work/book-ru.md" waymark-ru.db
+  WID=$WID BOOK="$work/book-ru.md" WORK="$work" /usr/bin/python3 build/a11y/speech.py || {
+    echo "a11y: the screen reader's speech checks failed"
+    rc=1
+  }
+else
+  echo "a11y: the Russian book is missing (../shared/corpus); Orca's speech was not checked"
+fi
+exit "$rc"

@@ -5,7 +5,7 @@
 //
 //	waymark-bench [--book PATH] [--runs N]        the manuscript engine on a book
 //	waymark-bench browser [--runs N] [--vs-playwright]
-//	waymark-bench window [--book PATH] [--runs N] [--bin PATH]
+//	waymark-bench window [--book PATH] [--runs N] [--bin PATH] [--ref-bin OLD]
 //	waymark-bench cli [--book PATH] [--runs N] [--bin PATH]
 //
 // Run it from the repository: go run -tags sqlite_fts5 ./cmd/waymark-bench …
@@ -43,10 +43,12 @@ const usage = `Usage:
         measure the browser (headless Chromium) against its targets;
         --vs-playwright: side by side with Playwright MCP (build/playwright-mcp)
         and "waymark mcp" (--bin, else built from the repository)
-  waymark-bench window [--book PATH] [--runs N] [--bin PATH] [--repo PATH]
+  waymark-bench window [--book PATH] [--runs N] [--bin PATH] [--ref-bin OLD] [--repo PATH]
         cold-start the desktop window under Xvfb on the sample and on a book;
-        first paint, book open and memory against their targets (--bin: a
-        desktop build such as bin/waymark, else built from the repository)
+        first paint (≤ 0.3 s), book open (≤ 0.45 s) and memory (≤ 200 MB PSS)
+        against their targets (--bin: a desktop build such as bin/waymark, else
+        built from the repository; --ref-bin: an older build run in turn with
+        it, run by run, each figure then given as new/old)
   waymark-bench cli [--book PATH] [--runs N] [--bin PATH] [--repo PATH]
         a warm "waymark call Find" on the book as a whole process against
         grep -c -i -F on the same file (--bin: a waymark binary, else built)
@@ -70,6 +72,7 @@ func (e usageError) Error() string { return e.msg }
 // options are the flags of every bench.
 type options struct {
 	book, repo, bin string
+	refBin          string // window: an old build run in turn with the new one
 	runs            int
 	vsPlaywright    bool
 }
@@ -100,6 +103,7 @@ func dispatch(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.StringVar(&o.book, "book", "", "")
 	fs.StringVar(&o.repo, "repo", "", "")
 	fs.StringVar(&o.bin, "bin", "", "")
+	fs.StringVar(&o.refBin, "ref-bin", "", "")
 	fs.IntVar(&o.runs, "runs", 5, "")
 	fs.BoolVar(&o.vsPlaywright, "vs-playwright", false, "")
 	// Flags and the bench's name in any order (waymark-bench --runs 3 browser).
@@ -125,6 +129,9 @@ func dispatch(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	if o.runs < 1 || o.runs > 1000 {
 		return usageError{fmt.Sprintf("--runs %d: give a whole number from 1 to 1000", o.runs)}
+	}
+	if o.refBin != "" && which != "window" {
+		return usageError{"--ref-bin goes with window (waymark-bench window --bin NEW --ref-bin OLD)"}
 	}
 	if o.vsPlaywright && which != "browser" {
 		return usageError{"--vs-playwright goes with browser (waymark-bench browser --vs-playwright)"}

@@ -22,6 +22,7 @@ func TestBenchCommandLine(t *testing.T) {
 	}{
 		{[]string{"--vs-playwright"}, "--vs-playwright goes with browser"},
 		{[]string{"window", "--vs-playwright"}, "--vs-playwright goes with browser"},
+		{[]string{"browser", "--ref-bin", "/bin/true"}, "--ref-bin goes with window"},
 		{[]string{"browser", "--runs", "0"}, "--runs 0: give a whole number from 1 to 1000"},
 		{[]string{"--runs", "x"}, `invalid value "x" for flag -runs`},
 		{[]string{"browsr"}, `unknown bench "browsr": the benches are waymark-bench, waymark-bench browser, waymark-bench window and waymark-bench cli`},

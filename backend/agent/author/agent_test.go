@@ -265,11 +265,11 @@ func TestCommandAgentBuiltin(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := ca.Run(ctx, `summarise part two`)
-	if err != nil || !strings.Contains(out.(map[string]any)["summary"].(string), "Natasha waltzed at the ball") {
+	if err != nil || !strings.Contains(out.(CursorAgentResult).Summary, "Natasha waltzed at the ball") {
 		t.Fatalf("summary: %v %v", out, err)
 	}
 	before := read()
-	if _, err := ca.Run(ctx, `rewrite the ball scene more dramatically`); !errors.Is(err, agent.ErrNeedsModel) || !strings.Contains(err.Error(), "It understands:") {
+	if _, err := ca.Run(ctx, `rewrite the ball scene more dramatically`); !errors.Is(err, agent.ErrNeedsModel) || !strings.Contains(err.Error(), "does not understand") {
 		t.Fatalf("not understood: %v", err)
 	}
 	if _, err := ca.Run(ctx, `delete the paragraph with "Zvezdochkin"`); err == nil || !strings.Contains(err.Error(), "nothing was changed") {
@@ -312,6 +312,16 @@ func TestLexicalPhrase(t *testing.T) {
 			t.Errorf("ParseTask(%q).Phrase = %q, want %q", task, got, want)
 		}
 	}
+}
+
+// mustCurrent is the env's open manuscript.
+func mustCurrent(t testing.TB, e *env) *manuscript.Manuscript {
+	t.Helper()
+	m, err := e.ws.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // Stopping a model-driven command after it edited leaves the manuscript as it

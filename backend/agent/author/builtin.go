@@ -11,6 +11,7 @@ import (
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/textmatch"
+	"github.com/waymark/waymark/backend/wordforms"
 )
 
 // Builtin is the deterministic engine that plays the model's part when no model
@@ -44,7 +45,6 @@ func (b Builtin) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 
 func (b Builtin) decide(msgs []llm.Message) (Action, error) {
 	mode, task := "", ""
-	var notes []string
 	portionAt := -1
 	for i, m := range msgs {
 		if m.Role != "user" {
@@ -59,9 +59,6 @@ func (b Builtin) decide(msgs []llm.Message) (Action, error) {
 					task = v
 				}
 			}
-		}
-		if v, ok := strings.CutPrefix(m.Content, notesHeader); ok {
-			notes = append(notes, strings.Split(strings.TrimSpace(v), "\n")...)
 		}
 		if strings.HasPrefix(m.Content, `{"portion"`) {
 			portionAt = i
@@ -93,8 +90,8 @@ func (b Builtin) decide(msgs []llm.Message) (Action, error) {
 		case ModeFirstMatch:
 			return Action{Action: ActFinishNotFnd, Summary: "no mention found"}
 		case ModeSummary:
-			all := append(append([]string{}, notes...), summary)
-			return Action{Action: ActFinishSuccess, Summary: compose(all)}
+			// The runtime keeps every chapter's note and makes the result.
+			return Action{Action: ActFinishSuccess, Summary: summary}
 		}
 		return Action{Action: ActFinishSuccess, Summary: "collected every mention"}
 	}
@@ -110,7 +107,7 @@ func (b Builtin) decide(msgs []llm.Message) (Action, error) {
 	if phrase == "" {
 		return Action{}, NeedsModelError(t)
 	}
-	q, err := textmatch.CompileWith(phrase, textmatch.Options{Forms: !t.Exact})
+	q, err := textmatch.CompileWith(phrase, wordforms.Options(!t.Exact))
 	if err != nil {
 		return Action{}, err
 	}
@@ -166,23 +163,27 @@ func (b Builtin) decide(msgs []llm.Message) (Action, error) {
 	return Action{}, fmt.Errorf("built-in engine: unknown mode %q", mode)
 }
 
-// extract is the built-in engine's note on a portion: the headings it holds and
-// the first sentence of its first paragraph.
+// extract is the built-in engine's note on a portion (one chapter, or the
+// start or a later part of one): for a portion that starts a chapter, the
+// first sentence of its first paragraph of some length (of its first
+// paragraph at all when none is that long); nothing for a later part.
 func extract(pm portionMessage) string {
-	var parts []string
-	para := ""
+	if len(pm.Items) == 0 || pm.Items[0].Type != "Heading" {
+		return ""
+	}
+	short := ""
 	for _, it := range pm.Items {
 		switch it.Type {
-		case "Heading":
-			parts = append(parts, it.Text+":")
 		case "Paragraph", "ListItem", "Quote":
-			if para == "" && len(strings.Fields(it.Text)) >= 6 {
-				para = firstSentence(it.Text)
-				parts = append(parts, para)
+			if len(strings.Fields(it.Text)) >= 6 {
+				return firstSentence(it.Text)
+			}
+			if short == "" && strings.TrimSpace(it.Text) != "" {
+				short = firstSentence(it.Text)
 			}
 		}
 	}
-	return strings.Join(parts, " ")
+	return short
 }
 
 func firstSentence(s string) string {
@@ -194,102 +195,80 @@ func firstSentence(s string) string {
 	return document.Snippet(s, 160)
 }
 
-// compose joins notes into one extractive summary. The runtime keeps the notes
-// within their budget (map-reduce by chapter), so nothing is cut here.
-func compose(notes []string) string {
-	var sb strings.Builder
-	for _, n := range notes {
-		n = strings.TrimSpace(n)
-		if n == "" {
-			continue
-		}
-		if sb.Len() > 0 {
-			sb.WriteByte('\n')
-		}
-		sb.WriteString(n)
-	}
-	return sb.String()
-}
+// noteCap bounds one chapter's notes in a summary (about five sentences).
+const noteCap = 900
 
-// summaryBudget bounds the notes an AggregateSummary carries from turn to turn.
-const summaryBudget = 16000
-
-// summaryNotes are the map step's notes, grouped by the chapter (place) they came
-// from. When they outgrow the budget, every group is cut to an equal share at a
-// sentence boundary (the reduce step), so the end of the book is never dropped
-// for the sake of its beginning.
+// summaryNotes are the map step's notes, grouped by the chapter (place) they
+// came from, in reading order. All of them make the result; a request to the
+// model carries only the latest that fit its share (tail).
 type summaryNotes struct {
-	budget    int
-	groups    []noteGroup
-	condensed int
+	groups []noteGroup
 }
 
 type noteGroup struct{ place, text string }
 
 func (n *summaryNotes) add(place, text string) {
 	text = strings.TrimSpace(strings.ReplaceAll(text, "\n", " "))
-	if k := len(n.groups) - 1; k >= 0 && n.groups[k].place == place {
-		n.groups[k].text += " " + text
-	} else {
-		n.groups = append(n.groups, noteGroup{place: place, text: text})
-	}
-	if n.size() <= n.budget {
+	if text == "" {
 		return
 	}
-	n.condensed++
-	// Reduce: merge neighbours of the same outer section until a fair share is
-	// at least a sentence, then cut each group to its share.
-	for len(n.groups) > 1 && n.budget/len(n.groups) < 160 {
-		var merged []noteGroup
-		for _, g := range n.groups {
-			outer := outerPlace(g.place)
-			if k := len(merged) - 1; k >= 0 && outerPlace(merged[k].place) == outer {
-				merged[k].text += " " + g.text
-				merged[k].place = outer
-				continue
-			}
-			merged = append(merged, g)
+	if k := len(n.groups) - 1; k >= 0 && n.groups[k].place == place {
+		if !strings.Contains(n.groups[k].text, text) {
+			n.groups[k].text = cutAtSentence(n.groups[k].text+" "+text, noteCap)
 		}
-		if len(merged) == len(n.groups) {
-			break
-		}
-		n.groups = merged
+		return
 	}
-	share := n.budget / len(n.groups)
-	for k := range n.groups {
-		n.groups[k].text = cutAtSentence(n.groups[k].text, share-len(n.groups[k].place)-4)
-	}
+	n.groups = append(n.groups, noteGroup{place: place, text: cutAtSentence(text, noteCap)})
 }
 
-func (n *summaryNotes) size() int {
-	s := 0
-	for _, g := range n.groups {
-		s += len(g.place) + len(g.text) + 3
-	}
-	return s
-}
-
+// render is the summary: each chapter's note under its chapter, the outer
+// headings written once where they change ("BOOK ONE: 1805" then "CHAPTER I:
+// …", "CHAPTER II: …").
 func (n *summaryNotes) render() string {
 	var sb strings.Builder
-	for k, g := range n.groups {
-		if k > 0 {
-			sb.WriteByte('\n')
+	outer := "\x00"
+	for _, g := range n.groups {
+		o, inner := splitPlace(g.place)
+		if o != outer && o != "" {
+			if sb.Len() > 0 {
+				sb.WriteByte('\n')
+			}
+			sb.WriteString(o + "\n")
 		}
-		if g.place != "" {
-			sb.WriteString(g.place + ": ")
+		outer = o
+		if inner != "" {
+			sb.WriteString(inner + ": ")
 		}
-		sb.WriteString(g.text)
+		sb.WriteString(g.text + "\n")
 	}
-	return sb.String()
+	return strings.TrimSpace(sb.String())
 }
 
-// outerPlace drops the innermost heading of a place ("BOOK ONE: 1805, CHAPTER
-// IX" → "BOOK ONE: 1805").
-func outerPlace(p string) string {
-	if k := strings.LastIndex(p, ", "); k >= 0 {
-		return p[:k]
+// tail is the latest notes that fit in max bytes, for a request.
+func (n *summaryNotes) tail(max int) string {
+	var lines []string
+	size := 0
+	for k := len(n.groups) - 1; k >= 0; k-- {
+		l := n.groups[k].place + ": " + n.groups[k].text
+		if size+len(l)+1 > max {
+			break
+		}
+		size += len(l) + 1
+		lines = append(lines, l)
 	}
-	return p
+	for a, b := 0, len(lines)-1; a < b; a, b = a+1, b-1 {
+		lines[a], lines[b] = lines[b], lines[a]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// splitPlace splits a place into its outer headings and its innermost one
+// ("BOOK ONE: 1805, CHAPTER IX" → "BOOK ONE: 1805", "CHAPTER IX").
+func splitPlace(p string) (outer, inner string) {
+	if k := strings.LastIndex(p, ", "); k >= 0 {
+		return p[:k], p[k+2:]
+	}
+	return "", p
 }
 
 // cutAtSentence shortens s to at most n bytes, at a sentence end when there is

@@ -3,8 +3,8 @@ package author
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -12,6 +12,7 @@ import (
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/textmatch"
 	"github.com/waymark/waymark/backend/tools"
+	"github.com/waymark/waymark/backend/wordforms"
 )
 
 // Event is one line of a command's transcript: what was asked, each tool call and
@@ -34,6 +35,13 @@ type CommandAgent struct {
 	Emit    func(Event)
 	// MaxTurns bounds a model-driven command (default 12).
 	MaxTurns int
+	// Cursor is the byte offset of the caret in the window (nil: unknown),
+	// and Selection the selected bytes [from, to): "this chapter", "from
+	// here" and "the selection" are read from them.
+	Cursor    *int
+	Selection *[2]int
+
+	answered bool // an answer was emitted for the command running
 }
 
 // modelTools are the tools a model may call for an author's command.
@@ -47,30 +55,19 @@ You never see the whole book: locate text with Find (exact phrases) or RunCursor
 Edits never change the outline: a paragraph cannot become a heading. Every edit result carries a cursor context; check it.
 Call one tool per turn. When the command is done, answer the author in one or two short sentences without calling a tool.`
 
-// Understood lists the commands the built-in engine understands, for its refusal.
-const Understood = `find the first / next / last mention of "X"; collect all mentions of "X" into "SET"; replace "A" with "B"; delete the paragraph with "X"; insert "TEXT" after / before "X"; summarise part / chapter N (in Russian: найди первое / следующее упоминание «X»; собери все упоминания «X» в «НАБОР»; замени «A» на «B»; удали абзац с «X»; вставь «ТЕКСТ» после / перед «X»; перескажи часть / главу N)`
-
-var (
-	q         = `["«“„]([^"»”“]+)["»”“]`
-	reFind    = regexp.MustCompile(`(?i)^(?:please\s+|пожалуйста,?\s+)?(?:find|show(?:\s+me)?|locate|where\s+is|where's|search\s+for|look\s+for|найди|найти|покажи|где|ищи)\s+(?:the\s+)?(?:very\s+)?(first|next|last|earliest|первое|первую|первый|следующее|следующую|следующий|последнее|последнюю|последний)?\s*(?:one\b|mention|occurrence|appearance|упоминание|вхождение)?\s*(?:of\s+)?(.*)$`)
-	reCollect = regexp.MustCompile(`(?i)^(?:please\s+|пожалуйста,?\s+)?(?:collect|gather|put|save|add|собери|сложи|помести|сохрани|добавь)\s+(?:all\s+|every\s+|все\s+|всё\s+|каждое\s+|каждый\s+)?(?:the\s+)?(?:paragraphs?|scenes?|mentions?|occurrences?|places?|passages?|items?|абзацы|абзац|сцены|сцену|упоминания|упоминание|места|фрагменты|отрывки)?\s*(?:of|with|about|mentioning|that\s+mentions?|which\s+mentions?|containing|where|с\s+упоминанием|с|про|о|об|где\s+упоминается|где\s+есть|где|в\s+которых\s+есть|со\s+словом|со)?\s*` + q + `\s+(?:into|in|to|в|во)\s+(?:the\s+|a\s+)?(?:new\s+)?(?:target\s*set\s+|set\s+|collection\s+|набор\s+|новый\s+набор\s+|коллекцию\s+)?(?:` + q + `|(\S+))`)
-	reReplace = regexp.MustCompile(`(?i)^(?:replace|замени)\s+` + q + `\s+(?:with|by|на)\s+` + q)
-	reDelete  = regexp.MustCompile(`(?i)^(?:delete|remove|удали)\s+(?:the\s+)?(?:first\s+)?(?:paragraph|item|абзац|пункт)?\s*(?:with|containing|that mentions|mentioning|с|где|про)?\s*` + q)
-	reInsert  = regexp.MustCompile(`(?i)^(?:insert|add|вставь|добавь)\s+` + q + `\s+(after|before|после|перед)\s+(?:the\s+)?(?:first\s+)?(?:mention\s+of\s+|paragraph\s+with\s+|упоминания\s+)?` + q)
-	sumVerb   = `(?i)^(?:please\s+|пожалуйста,?\s+)?(?:summari[sz]e|sum\s+up|give\s+(?:me\s+)?(?:a\s+)?summary\s+of|retell|перескажи|кратко\s+изложи|изложи|суммируй|резюмируй|кратко\s+перескажи|сделай\s+(?:краткое\s+)?(?:содержание|резюме)|краткое\s+содержание)\s+(?:the\s+)?`
-	sumKind   = `(part|chapter|book|volume|часть|части|главу|глава|главы|том|тома|книгу|книги)`
-	reSummary = regexp.MustCompile(sumVerb + sumKind + `\s+(?:no\.?\s*|number\s+|номер\s+|№\s*)?([\p{L}\p{N}]+)`)
-	reSumRev  = regexp.MustCompile(sumVerb + `([\p{L}\p{N}]+)\s+` + sumKind + `(?:\s|[.!?]|$)`)
-	reSumBook = regexp.MustCompile(sumVerb + `(?:whole\s+|entire\s+|всю\s+|целую\s+|весь\s+)?(?:book|novel|manuscript|text|книгу|роман|рукопись|текст)(?:\s+(?:целиком|полностью))?[.!?]*$`)
-)
-
 // Run executes one command. Its result is the last tool result (or the answer).
+// A command that ran but found or changed nothing returns an error for which
+// errors.Is(err, ErrNothingDone) holds, its message the answer.
 func (c *CommandAgent) Run(ctx context.Context, command string) (any, error) {
 	command = strings.TrimSpace(command)
 	c.emit(Event{Event: "command", Text: command})
 	var out any
 	var err error
-	if len(splitSteps(command)) > 1 {
+	in := ParseCommand(command)
+	_, isBuiltin := c.Runtime.LLM().(Builtin)
+	c.answered = false
+	switch {
+	case len(splitSteps(command)) > 1:
 		// A command of several steps is a lazy plan: shown, not run, until
 		// the author approves it (PlanRun).
 		var p PlanProposal
@@ -78,15 +75,19 @@ func (c *CommandAgent) Run(ctx context.Context, command string) (any, error) {
 			out = p
 			c.emit(Event{Event: "answer", Text: p.Message})
 		}
-	} else if _, builtin := c.Runtime.LLM().(Builtin); builtin || readsBook(command) {
-		// Find, collect and summarise go straight to RunCursorAgent, which asks
-		// the model (when there is one) through the one-JSON-action protocol.
-		out, err = c.builtin(ctx, command)
-	} else {
-		out, err = c.withModel(ctx, command)
+	case in.Understood() && (!in.Semantic || readsBook(in)):
+		// Understood: carried out by the tools; finding, collecting and
+		// summarising go to RunCursorAgent, which asks the model (when there
+		// is one) through the one-JSON-action protocol.
+		out, err = c.carryOut(ctx, in, command)
+	case !isBuiltin:
+		out, err = c.withModel(ctx, command, in)
+	default:
+		err = c.refusal(in, command)
 	}
 	ok := err == nil
-	if err != nil {
+	var nd nothing
+	if err != nil && (!errors.As(err, &nd) || !c.answered) {
 		c.emit(Event{Event: "answer", Text: err.Error()})
 	}
 	c.emit(Event{Event: "result", Success: &ok, Result: out})
@@ -94,6 +95,9 @@ func (c *CommandAgent) Run(ctx context.Context, command string) (any, error) {
 }
 
 func (c *CommandAgent) emit(e Event) {
+	if e.Event == "answer" {
+		c.answered = true
+	}
 	if c.Emit != nil {
 		c.Emit(e)
 	}
@@ -116,19 +120,16 @@ func firstMatchArgs(task string) map[string]any {
 	return map[string]any{"forward": true, "maxElements": 20, "maxBytes": 8192, "includeContent": true, "mode": ModeFirstMatch, "taskDescription": task}
 }
 
-// readsBook tells whether a command is one the runtime carries out by reading the
-// book (find, collect, summarise), with the model's help when there is one.
-func readsBook(cmd string) bool {
-	if reCollect.MatchString(cmd) || reSummary.MatchString(cmd) || reSumRev.MatchString(cmd) || reSumBook.MatchString(cmd) {
+// readsBook tells whether an intent is one the runtime carries out by
+// reading the book (find, collect, count, summarise), with the model's help
+// when the object needs understanding.
+func readsBook(in Intent) bool {
+	switch in.Verb {
+	case VerbFind, VerbCollect, VerbSummarise, VerbContinue:
 		return true
 	}
-	// A find command that speaks of a first / next / last mention or a scene;
-	// "show the outline" and the like are left to the model.
-	m := reFind.FindStringSubmatch(cmd)
-	return m != nil && (m[1] != "" || reMentionWord.MatchString(cmd))
+	return false
 }
-
-var reMentionWord = regexp.MustCompile(`(?i)\b(?:mentions?|occurrences?|appearances?|scenes?|passages?)\b|упоминани|вхождени|сцен|эпизод`)
 
 // lastFinds is what "the next one" continues, per document: the search of each
 // phrase and which one was last.
@@ -141,6 +142,10 @@ type findState struct {
 	TaskID string `json:"taskId"`
 	Task   string `json:"task"` // the task description, constraints included
 	Phrase string `json:"phrase"`
+	Span   span   `json:"span"` // the items it reads
+	// Backward: the search reads towards the start ("the last mention"), so
+	// its next one is the one before.
+	Backward bool `json:"backward,omitempty"`
 }
 
 func (c *CommandAgent) findKey() (string, error) {
@@ -178,178 +183,13 @@ func searchKey(t Task, task string) string {
 	return textmatch.Normalize(task)
 }
 
-// builtin understands the fixed command set.
-func (c *CommandAgent) builtin(ctx context.Context, cmd string) (any, error) {
-	_, isBuiltin := c.Runtime.LLM().(Builtin)
-	if m := reCollect.FindStringSubmatch(cmd); m != nil {
-		phrase, set := m[1], m[2]
-		if set == "" {
-			set = m[3]
-		}
-		set = strings.TrimRight(set, ".!?")
-		t := ParseTask(cmd)
-		ts, err := c.call(ctx, "TargetSetCreate", map[string]any{"name": set})
-		if err != nil {
-			return nil, err
-		}
-		id := ts.(map[string]any)["targetSetId"].(string)
-		task := fmt.Sprintf("Collect every mention of %q", phrase)
-		if t.Russian {
-			task = fmt.Sprintf("Собери все упоминания «%s»", phrase)
-		}
-		if t.Exact {
-			task += " (exactly)"
-		}
-		res, err := c.call(ctx, "RunCursorAgent", map[string]any{"forward": true, "maxElements": 50, "maxBytes": 16384, "includeContent": true,
-			"mode": ModeCollect, "targetSetId": id, "taskDescription": task, "maxSteps": MaxMaxSteps})
-		if err != nil {
-			return nil, err
-		}
-		got, err := c.call(ctx, "TargetSetGet", map[string]any{"targetSetId": id})
-		if err != nil {
-			return nil, err
-		}
-		c.emit(Event{Event: "answer", Text: c.collectAnswer(got.(map[string]any), phrase, set, t.Russian, res.(CursorAgentResult))})
-		return got, nil
-	}
-	if m := reReplace.FindStringSubmatch(cmd); m != nil {
-		return c.replacePhrase(ctx, m[1], m[2])
-	}
-	if m := reInsert.FindStringSubmatch(cmd); m != nil {
-		text, where, anchor := m[1], strings.ToLower(m[2]), m[3]
-		r, err := c.findFirst(ctx, anchor)
-		if err != nil {
-			return nil, err
-		}
-		tool := "InsertAfter"
-		if where == "before" || where == "перед" {
-			tool = "InsertBefore"
-		}
-		res, err := c.call(ctx, tool, map[string]any{"pointer": r.SemanticPointer.Serialize(), "markdown": text})
-		if err != nil {
-			return nil, err
-		}
-		c.emit(Event{Event: "answer", Text: fmt.Sprintf("Inserted %s %s.", strings.ToLower(strings.TrimPrefix(tool, "Insert")), c.place(*r.FirstItemIndex))})
-		return res, nil
-	}
-	if m := reDelete.FindStringSubmatch(cmd); m != nil {
-		r, err := c.findFirst(ctx, m[1])
-		if err != nil {
-			return nil, err
-		}
-		where := c.place(*r.FirstItemIndex)
-		res, err := c.call(ctx, "Delete", map[string]any{"pointer": r.SemanticPointer.Serialize()})
-		if err != nil {
-			return nil, err
-		}
-		c.emit(Event{Event: "answer", Text: fmt.Sprintf("Deleted the paragraph in %s that mentioned %q.", where, m[1])})
-		return res, nil
-	}
-	if reSumBook.MatchString(cmd) {
-		return c.summariseBook(ctx, ParseTask(cmd).Russian || hasCyrillic(cmd))
-	}
-	if m := reSummary.FindStringSubmatch(cmd); m != nil {
-		return c.summarise(ctx, strings.ToLower(m[1]), strings.Trim(m[2], ".!?"), hasCyrillic(cmd))
-	}
-	if m := reSumRev.FindStringSubmatch(cmd); m != nil {
-		return c.summarise(ctx, strings.ToLower(m[2]), strings.Trim(m[1], ".!?"), hasCyrillic(cmd))
-	}
-	if m := reFind.FindStringSubmatch(cmd); m != nil {
-		which := strings.ToLower(m[1])
-		next := which == "next" || strings.HasPrefix(which, "следующ")
-		last := which == "last" || strings.HasPrefix(which, "последн")
-		t := ParseTask(cmd)
-		noSubject := !quoted.MatchString(cmd) && isPronoun(t.Subject)
-		key, lf := c.loadFinds(ctx)
-		task := cmd
-		var taskID string
-		if next {
-			if noSubject {
-				st, ok := lf.Tasks[lf.Last]
-				if !ok {
-					if t.Russian {
-						return nil, fmt.Errorf("продолжать нечего: в этой книге ещё не было поиска; скажите сначала, например, «найди первое упоминание «Наташа»»")
-					}
-					return nil, fmt.Errorf(`there is no earlier search in this book to continue; say first: find the first mention of "X"`)
-				}
-				task, taskID, t, noSubject = st.Task, st.TaskID, ParseTask(st.Task), false
-			} else if st, ok := lf.Tasks[searchKey(t, cmd)]; ok {
-				task, taskID = st.Task, st.TaskID
-			}
-		}
-		if noSubject {
-			if t.Russian {
-				return nil, fmt.Errorf("скажите, что найти, например: найди первое упоминание «Наташа»")
-			}
-			return nil, fmt.Errorf("say what to find, e.g. find the first mention of \"Natasha\"")
-		}
-		if t.Phrase == "" && isBuiltin {
-			return nil, NeedsModelError(t)
-		}
-		args := firstMatchArgs(task)
-		if last {
-			args["forward"] = false
-		}
-		if taskID != "" {
-			args["taskId"] = taskID
-		}
-		res, err := c.call(ctx, "RunCursorAgent", args)
-		if err != nil {
-			return nil, err
-		}
-		r := res.(CursorAgentResult)
-		sk := searchKey(t, task)
-		lf.Last = sk
-		lf.Tasks[sk] = findState{TaskID: r.TaskID, Task: task, Phrase: t.Phrase}
-		if b, err := json.Marshal(lf); err == nil && key != "" {
-			_ = c.Runtime.Store.SetSetting(ctx, key, string(b))
-		}
-		c.answerFind(r, t, next && taskID != "")
-		return r, nil
-	}
-	return nil, fmt.Errorf("%w: the built-in engine does not understand %q. It understands: %s. For anything else configure a model server (WAYMARK_MODEL_URL)", agent.ErrNeedsModel, cmd, Understood)
-}
-
-// isPronoun: "the next one", «следующее» — no subject of its own.
-func isPronoun(s string) bool {
-	switch strings.ToLower(strings.Trim(s, ".!? ")) {
-	case "", "one", "it", "mention", "occurrence", "упоминание", "его", "её", "ее", "их", "вхождение":
-		return true
-	}
-	return false
-}
-
-func (c *CommandAgent) answerFind(r CursorAgentResult, t Task, next bool) {
-	what := t.Subject
-	if !r.Success {
-		reason := r.Reason
-		if strings.HasPrefix(reason, "no mention of") || reason == "not found" {
-			if t.Russian {
-				reason = "книга прочитана до конца"
-			} else {
-				reason = "read to the end of the book"
-			}
-		}
-		switch {
-		case t.Russian && next:
-			c.emit(Event{Event: "answer", Text: fmt.Sprintf("Больше упоминаний «%s» нет (%s).", what, reason)})
-		case t.Russian:
-			c.emit(Event{Event: "answer", Text: fmt.Sprintf("Упоминаний «%s» не найдено (%s).", what, reason)})
-		default:
-			c.emit(Event{Event: "answer", Text: fmt.Sprintf("No %smention of %q found (%s).", map[bool]string{true: "further ", false: ""}[next], what, reason)})
-		}
-		return
-	}
-	c.emit(Event{Event: "answer", Text: c.quoteAt(*r.FirstItemIndex, t)})
-}
-
 // place names where item i is ("BOOK ONE: 1805, CHAPTER IX").
 func (c *CommandAgent) place(i int) string {
 	var out string
 	if m, err := c.Runtime.WS.Current(); err == nil {
 		_ = m.Do(func(d *document.Document) error {
 			if i >= 0 && i < d.Len() {
-				out = Place(d, i)
+				out = d.Place(i)
 			}
 			return nil
 		})
@@ -369,11 +209,11 @@ func (c *CommandAgent) quoteAt(i int, t Task) string {
 			if i < 0 || i >= d.Len() {
 				return nil
 			}
-			where = Place(d, i)
+			where = d.Place(i)
 			text := d.Text(i)
 			quote = document.Snippet(text, 200)
 			if t.Phrase != "" {
-				if q, err := textmatch.CompileWith(t.Phrase, textmatch.Options{Forms: !t.Exact}); err == nil {
+				if q, err := textmatch.CompileWith(t.Phrase, wordforms.Options(!t.Exact)); err == nil {
 					if s, e, ok := q.FindIn([]byte(text), []textmatch.Segment{{Start: 0, End: len(text)}}); ok {
 						quote = sentenceAround(text, s, e)
 					}
@@ -433,6 +273,13 @@ func sentenceAround(text string, s, e int) string {
 		for hi < b && !utf8.RuneStart(text[hi]) {
 			hi++
 		}
+		// Whole words at both ends.
+		if k := strings.IndexByte(text[lo:s], ' '); lo > a && k >= 0 {
+			lo += k + 1
+		}
+		if k := strings.LastIndexByte(text[e:hi], ' '); hi < b && k >= 0 {
+			hi = e + k
+		}
 		return "…" + strings.TrimSpace(text[lo:hi]) + "…"
 	}
 	return pre + out + post
@@ -457,7 +304,7 @@ func (c *CommandAgent) collectAnswer(got map[string]any, phrase, set string, ru 
 		cut = " " + r.Reason
 	}
 	if ru {
-		return fmt.Sprintf("В набор «%s» собрано %d мест с упоминанием «%s»%s.%s", set, n, phrase, span, cut)
+		return fmt.Sprintf("В набор «%s» собрано %d %s с упоминанием «%s»%s.%s", set, n, ruPlural(n, "место", "места", "мест"), phrase, span, cut)
 	}
 	return fmt.Sprintf("Collected %d passage(s) mentioning %q into the set %q%s.%s", n, phrase, set, span, cut)
 }
@@ -465,7 +312,7 @@ func (c *CommandAgent) collectAnswer(got map[string]any, phrase, set string, ru 
 // withModel lets the model drive the tools on the SPEC §4 loop (one tool per
 // step, tool calls or the text fallback). A run that fails undoes the edits it
 // applied, so the manuscript is left as it was.
-func (c *CommandAgent) withModel(ctx context.Context, command string) (any, error) {
+func (c *CommandAgent) withModel(ctx context.Context, command string, in Intent) (any, error) {
 	turns := c.MaxTurns
 	if turns <= 0 {
 		turns = 12
@@ -505,6 +352,14 @@ func (c *CommandAgent) withModel(ctx context.Context, command string) (any, erro
 		}
 		return nil, err
 	}
+	if edits == 0 && (in.Verb == VerbReplace || in.Verb == VerbInsert || in.Verb == VerbDelete || claimsEdit(res.Solution)) {
+		// The model said it changed the book, or was asked to, and called
+		// no edit tool: say so, never pass its claim on as the answer.
+		answer := say(in.Russian, fmt.Sprintf("No edit was made: the model answered %q without changing the book.", document.Snippet(res.Solution, 200)),
+			fmt.Sprintf("Ничего не изменено: модель ответила «%s», но книгу не меняла.", document.Snippet(res.Solution, 200)))
+		c.emit(Event{Event: "answer", Text: answer})
+		return map[string]any{"answer": res.Solution, "edits": 0}, nothing{answer}
+	}
 	c.emit(Event{Event: "answer", Text: res.Solution})
 	if last == nil {
 		last = map[string]any{"answer": res.Solution}
@@ -514,155 +369,30 @@ func (c *CommandAgent) withModel(ctx context.Context, command string) (any, erro
 
 // findFirst runs FirstMatch for a phrase and fails clearly when it is absent.
 // Edits address the words exactly as written, never another word form.
-func (c *CommandAgent) findFirst(ctx context.Context, phrase string) (CursorAgentResult, error) {
+func (c *CommandAgent) findFirst(ctx context.Context, phrase string, ru bool) (CursorAgentResult, error) {
 	res, err := c.call(ctx, "RunCursorAgent", firstMatchArgs(fmt.Sprintf("Find the first mention of %q (exactly)", phrase)))
 	if err != nil {
 		return CursorAgentResult{}, err
 	}
 	r := res.(CursorAgentResult)
 	if !r.Success {
-		return r, fmt.Errorf("no mention of %q in the manuscript; nothing was changed", phrase)
+		return r, nothing{say(ru, fmt.Sprintf("no mention of %q in the manuscript; nothing was changed", phrase),
+			fmt.Sprintf("«%s» в рукописи не встречается; ничего не изменено", phrase))}
 	}
 	return r, nil
 }
 
-// replacePhrase replaces the phrase's first occurrence, inside the item that holds
-// it, by rewriting that item only.
-func (c *CommandAgent) replacePhrase(ctx context.Context, from, to string) (any, error) {
-	r, err := c.findFirst(ctx, from)
-	if err != nil {
-		return nil, err
-	}
-	q, _ := textmatch.Compile(from)
-	md := r.Markdown
-	s, e, ok := q.FindIn([]byte(md), []textmatch.Segment{{Start: 0, End: len(md)}})
-	if !ok {
-		return nil, fmt.Errorf("the mention of %q in %s is inside markup the built-in engine cannot rewrite safely; nothing was changed", from, r.SemanticPointer.Label)
-	}
-	res, err := c.call(ctx, "ReplaceText", map[string]any{"pointer": r.SemanticPointer.Serialize(), "newMarkdown": md[:s] + to + md[e:]})
-	if err != nil {
-		return nil, err
-	}
-	c.emit(Event{Event: "answer", Text: fmt.Sprintf("Replaced %q with %q in %s.", md[s:e], to, c.place(*r.FirstItemIndex))})
-	return res, nil
-}
-
-// summarise gives an extractive summary of a part or chapter: the heading found by
-// its name or number (6, VI, six, «шестую»; a Russian chapter heading may be the
-// numeral alone), then the first sentences of its paragraphs.
-func (c *CommandAgent) summarise(ctx context.Context, kind, which string, ru bool) (any, error) {
-	ref, ok := sectionRef(kind, which)
-	if !ok {
-		if ru {
-			return nil, fmt.Errorf("какую %s? Назовите номер: 6, VI, шестую", kind)
-		}
-		return nil, fmt.Errorf("which %s? say a number (6, VI, six, sixth)", kind)
-	}
-	m, err := c.Runtime.WS.Current()
-	if err != nil {
-		return nil, err
-	}
-	start, level, heads := -1, 0, 0
-	_ = m.Do(func(d *document.Document) error {
-		start, level = FindSection(d, ref)
-		for i := 0; i < d.Len(); i++ {
-			if d.Item(i).Type == document.Heading {
-				heads++
-			}
-		}
-		return nil
-	})
-	if start < 0 {
-		if ru {
-			return nil, fmt.Errorf("ни один заголовок не называет %s %s (в оглавлении %d заголовков; см. Outline)", kind, which, heads)
-		}
-		return nil, fmt.Errorf("no heading names %s %s; the outline has %d headings (see Outline)", kind, which, heads)
-	}
-	var sb strings.Builder
-	var title string
-	sentences, total := 0, 0
-	err = c.Runtime.readSection(start, level, func(label, typ, text string, headingLevel int) bool {
-		if typ == "Heading" {
-			if title == "" {
-				title = text
-			} else {
-				fmt.Fprintf(&sb, "\n%s:", text)
-			}
+// claimsEdit tells whether a model's answer says it changed the book ("I have
+// deleted …", «Я удалил …»).
+func claimsEdit(s string) bool {
+	l := strings.ToLower(s)
+	for _, w := range []string{"i have deleted", "i've deleted", "i deleted", "i have replaced", "i've replaced", "i replaced", "i have inserted", "i've inserted",
+		"i inserted", "i have removed", "i've removed", "i removed", "i have changed", "i've changed", "i changed", "i have added", "i've added", "i added",
+		"has been deleted", "have been deleted", "has been replaced", "have been replaced", "were deleted", "were replaced", "was deleted", "was replaced",
+		"удалил", "заменил", "вставил", "изменил", "добавил", "исправил", "удалены", "заменены", "удалено", "заменено"} {
+		if strings.Contains(l, w) {
 			return true
 		}
-		if typ == "Paragraph" && len(strings.Fields(text)) >= 8 {
-			total++
-			if sentences < 40 {
-				fmt.Fprintf(&sb, " %s", firstSentence(text))
-				sentences++
-			}
-		}
-		return true
-	})
-	if err != nil {
-		return nil, err
 	}
-	summary := strings.TrimSpace(sb.String())
-	where := c.place(start)
-	note := ""
-	if total > sentences {
-		if ru {
-			note = fmt.Sprintf("\n(Сокращено: первые предложения %d абзацев из %d.)", sentences, total)
-		} else {
-			note = fmt.Sprintf("\n(Cut: the first sentences of %d paragraphs of %d.)", sentences, total)
-		}
-	}
-	if ru {
-		c.emit(Event{Event: "answer", Text: fmt.Sprintf("Кратко (первые предложения абзацев), %s:\n%s%s", where, summary, note)})
-	} else {
-		c.emit(Event{Event: "answer", Text: fmt.Sprintf("Summary of %s (extractive, first sentences):\n%s%s", where, summary, note)})
-	}
-	return map[string]any{"heading": title, "place": where, "summary": summary, "extractive": true, "sentences": sentences, "paragraphs": total, "cut": total > sentences}, nil
-}
-
-// summariseBook summarises the whole book with AggregateSummary (map-reduce by
-// chapter, see Runtime.Run).
-func (c *CommandAgent) summariseBook(ctx context.Context, ru bool) (any, error) {
-	task := "Summarise the whole book, chapter by chapter"
-	if ru {
-		task = "Перескажи всю книгу по главам"
-	}
-	res, err := c.call(ctx, "RunCursorAgent", map[string]any{"forward": true, "maxElements": 200, "maxBytes": 65536, "includeContent": true,
-		"mode": ModeSummary, "taskDescription": task, "maxSteps": MaxMaxSteps})
-	if err != nil {
-		return nil, err
-	}
-	r := res.(CursorAgentResult)
-	if !r.Success && r.Summary == "" {
-		return nil, fmt.Errorf("%s", r.Reason)
-	}
-	text := r.Summary
-	for _, why := range append(r.Reasons, r.Reason) {
-		if why != "" {
-			text += "\n(" + why + ")"
-		}
-	}
-	c.emit(Event{Event: "answer", Text: text})
-	return r, nil
-}
-
-// readSection walks the items from heading start until the next heading of the
-// same or a higher level.
-func (rt *Runtime) readSection(start, level int, fn func(label, typ, text string, headingLevel int) bool) error {
-	m, err := rt.WS.Current()
-	if err != nil {
-		return err
-	}
-	return m.Do(func(d *document.Document) error {
-		for i := start; i < d.Len(); i++ {
-			it := d.Item(i)
-			if i > start && it.Type == document.Heading && it.Level <= level {
-				break
-			}
-			if !fn(d.Label(i), it.Type.String(), d.Text(i), it.Level) {
-				break
-			}
-		}
-		return nil
-	})
+	return false
 }

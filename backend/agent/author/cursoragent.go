@@ -31,6 +31,16 @@ const (
 	// maxRetries is how many times in a row the runtime asks again for one JSON
 	// action before it gives up with a clear reason.
 	maxRetries = 3
+	// cursorReplyTokens is the room a cursor agent's request leaves for the
+	// model's one JSON action.
+	cursorReplyTokens = agent.JSONReplyTokens
+	// exchangeTokens is the room a portion's request keeps for the
+	// exchanges that may follow it in the same turn (a reminder, a
+	// target_set_add and its reply).
+	exchangeTokens = 400
+	// maxBadItems is how many times the model is told that an item it named
+	// is not in the book before the run stops.
+	maxBadItems = 3
 )
 
 // ErrBadOptions marks invalid RunCursorAgent arguments.
@@ -48,8 +58,12 @@ type CursorAgentOptions struct {
 	MaxSteps        *int            `json:"maxSteps,omitempty" jsonschema:"model turns allowed, 1..512 (default 128)"`
 	TaskID          string          `json:"taskId,omitempty" jsonschema:"continue an earlier task (e.g. the next mention)"`
 	State           json.RawMessage `json:"state,omitempty" jsonschema:"the state an earlier call returned (optional with taskId)"`
-	// Prefilter can switch the lexical prefilter off (for measurements); default on.
-	Prefilter *bool `json:"prefilter,omitempty" jsonschema:"show the model only portions that can hold the phrase (default true)"`
+	// Prefilter can switch the prefilter off (for measurements); default on.
+	Prefilter *bool `json:"prefilter,omitempty" jsonschema:"show the model only portions that can hold the phrase, or the names of a task that needs understanding (default true)"`
+	// FromIndex and ToIndex limit the reading to the items [fromIndex,
+	// toIndex): a chapter, the selection, from the cursor on.
+	FromIndex *int `json:"fromIndex,omitempty" jsonschema:"read from this item on (default: the start)"`
+	ToIndex   *int `json:"toIndex,omitempty" jsonschema:"read up to this item, not including it (default: the end)"`
 }
 
 // CursorAgentResult is RunCursorAgent's result (camelCase JSON).
@@ -70,6 +84,11 @@ type CursorAgentResult struct {
 	Prefiltered     bool              `json:"prefiltered"`
 	Model           string            `json:"model"`
 	Tokens          llm.Usage         `json:"tokens"`
+	// StepLimit: the run stopped at its step limit, not at the end of what it
+	// reads; StoppedAt is where (the headings of the last portion read).
+	// Continuing the task (taskId) goes on from there.
+	StepLimit bool   `json:"stepLimit,omitempty"`
+	StoppedAt string `json:"stoppedAt,omitempty"`
 }
 
 // taskState is what a later call needs to continue a task ("the next mention").
@@ -219,18 +238,75 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 		{Role: "user", Content: fmt.Sprintf("Mode: %s\nTask: %s\nThe book is read %s in portions of at most %d items / %d bytes.",
 			o.Mode, o.TaskDescription, map[bool]string{true: "forward", false: "backward"}[o.Forward], o.MaxElements, o.MaxBytes)},
 	}
-	// AggregateSummary is a map-reduce: each portion's note (map) is kept under
-	// the chapter it came from, and when the notes outgrow their budget they are
-	// condensed chapter by chapter (reduce), so the whole book stays covered.
-	notes := &summaryNotes{budget: summaryBudget}
+	if o.Mode == ModeSummary {
+		base[1].Content += "\nWrite each note in the language of the book's text, one or two sentences for the chapter the portion belongs to."
+	}
+	// AggregateSummary is a map-reduce: each portion holds one chapter (or
+	// part of one), its note (map) is kept by the runtime under that chapter,
+	// and the result joins them (reduce), so every chapter is in it. A request
+	// carries only the latest notes that fit its share of the budget.
+	notes := &summaryNotes{}
 	place := ""
 	var turn []llm.Message
+	// The context budget: every request, the reply left room for, fits it.
+	budget, _ := model.(llm.Budgeted)
+	schema := &llm.JSONSchema{Name: "cursor_action", Schema: ActionSchema}
+
+	limit := 0
+	if budget != nil {
+		limit = budget.ContextTokens() - cursorReplyTokens
+		fixed := llm.EstimateRequest(llm.Request{Messages: base, JSONSchema: schema})
+		// The portion gets what the protocol, a summary's notes (a quarter)
+		// and a few exchanges (reminders, a target_set_add reply) leave.
+		notesShare := 0
+		if o.Mode == ModeSummary {
+			notesShare = limit / 4
+		}
+		view.maxTokens = max(256, limit-fixed-notesShare-exchangeTokens)
+	}
 	request := func() []llm.Message {
 		msgs := append([]llm.Message{}, base...)
 		if len(notes.groups) > 0 {
-			msgs = append(msgs, llm.Message{Role: "user", Content: notesHeader + notes.render()})
+			share := 1 << 30
+			if limit > 0 {
+				share = limit / 4 * 2 // bytes: a quarter of the budget, at two bytes a token or more
+			}
+			msgs = append(msgs, llm.Message{Role: "user", Content: notesHeader + notes.tail(share)})
 		}
 		return append(msgs, turn...)
+	}
+	// show puts a portion in the turn, fewer of its items if the server's
+	// count says it does not fit (the rest come in the next portion).
+	show := func(portion []int, more bool) ([]int, error) {
+		view.textLimit = 0
+		for {
+			turn = []llm.Message{{Role: "user", Content: view.render(portion, more)}}
+			if budget == nil {
+				return portion, nil
+			}
+			n := budget.CountTokens(ctx, llm.Request{Messages: request(), JSONSchema: schema})
+			if n <= limit-exchangeTokens {
+				return portion, nil
+			}
+			if len(portion) == 1 {
+				// One item larger than the budget: shown cut.
+				size := len(view.d.Text(portion[0])) + len(view.d.Markdown(portion[0]))
+				if view.textLimit > 0 {
+					size = view.textLimit
+				}
+				if size < 64 {
+					return nil, fmt.Errorf("the task and the protocol alone are %d tokens, over the context budget of %d; raise the budget in Settings or %s", n, limit+cursorReplyTokens, llm.EnvContextTokens)
+				}
+				view.textLimit = size * (limit - exchangeTokens) / n * 9 / 10
+				continue
+			}
+			keep := max(1, len(portion)*limit/n-1)
+			if keep >= len(portion) {
+				keep = len(portion) - 1
+			}
+			view.putBack(portion[keep:])
+			portion, more = portion[:keep], true
+		}
 	}
 	var collected []int
 	finish := func(r CursorAgentResult) (CursorAgentResult, error) {
@@ -248,14 +324,18 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 		_ = rt.Store.LogEvent(ctx, ActFinishNotFnd, m.DocID, map[string]any{"taskId": res.TaskID, "reason": res.Reason})
 		return finish(res)
 	}
-	turn = []llm.Message{{Role: "user", Content: view.render(portion, more)}}
-	place = Place(view.d, portion[0])
+	if portion, err = show(portion, more); err != nil {
+		res.Reason = err.Error()
+		return finish(res)
+	}
+	place = view.d.Place(portion[0])
 	res.Portions = 1
 	_ = rt.Store.LogEvent(ctx, "cursor_batch", m.DocID, map[string]any{"taskId": res.TaskID, "items": len(portion), "hasMore": more})
 	retries := 0
+	badItems := 0 // item indices or pointers the model gave that are not in the book
 	// The one model turn of every agent, here asking for one JSON action.
 	turner := &agent.Stepper{Model: model, MaxTurns: steps}
-	schema := &llm.JSONSchema{Name: "cursor_action", Schema: ActionSchema}
+
 	for {
 		t, err := turner.Step(ctx, request(), schema)
 		res.Steps, res.Tokens = turner.Turns, turner.Usage
@@ -294,9 +374,12 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 				continue
 			}
 			res.Portions++
+			if portion, err = show(portion, more); err != nil {
+				res.Reason = err.Error()
+				return finish(res)
+			}
 			_ = rt.Store.LogEvent(ctx, "cursor_batch", m.DocID, map[string]any{"taskId": res.TaskID, "items": len(portion), "hasMore": more})
-			turn = []llm.Message{{Role: "user", Content: view.render(portion, more)}}
-			place = Place(view.d, portion[0])
+			place = view.d.Place(portion[0])
 		case ActTargetSetAdd:
 			if o.Mode != ModeCollect {
 				turn = append(turn, reply, llm.Message{Role: "user", Content: "target_set_add is only for CollectToTargetSet mode. " + OneActionReply})
@@ -304,6 +387,10 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 			}
 			idx, err := view.resolve(act)
 			if err != nil {
+				if badItems++; badItems > maxBadItems {
+					res.Reason = fmt.Sprintf("the model named items that are not in the book %d times (last: %v); stopped", badItems, err)
+					return finish(res)
+				}
 				turn = append(turn, reply, llm.Message{Role: "user", Content: err.Error() + " " + OneActionReply})
 				continue
 			}
@@ -356,6 +443,10 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 					}
 				}
 				if claim < 0 || claim >= view.d.Len() {
+					if badItems++; badItems > maxBadItems {
+						res.Reason = fmt.Sprintf("the model named an item that is not in the book %d times (last: %d, the book has items 0..%d); stopped", badItems, claim, view.d.Len()-1)
+						return finish(res)
+					}
 					turn = append(turn, reply, llm.Message{Role: "user", Content: fmt.Sprintf("agent_finish_success in FirstMatch mode needs firstItemIndex (an item index shown in the portions, 0..%d). %s", view.d.Len()-1, OneActionReply)})
 					continue
 				}
@@ -370,16 +461,20 @@ func (rt *Runtime) Run(ctx context.Context, o CursorAgentOptions) (CursorAgentRe
 				return finish(res)
 			default:
 				res.Success = true
-				res.Summary = act.Summary
-				if notes.condensed > 0 {
-					res.Reasons = append(res.Reasons, fmt.Sprintf("condensed: the notes were shortened %d time(s) to fit, each chapter keeping its first sentences", notes.condensed))
+				if act.Summary != "" && o.Mode == ModeSummary {
+					notes.add(place, act.Summary)
 				}
+				// The result is every chapter's note (the reduce is the
+				// runtime's), not what one last request could hold.
+				res.Summary = notes.render()
 				_ = rt.Store.LogEvent(ctx, ActFinishSuccess, m.DocID, map[string]any{"taskId": res.TaskID, "mode": o.Mode})
 				return finish(res)
 			}
 		}
 	}
 	res.Reason = fmt.Sprintf("step limit reached (%d steps) before the task finished; raise maxSteps (at most %d) or narrow the task", steps, MaxMaxSteps)
+	res.StoppedAt = place
+	res.StepLimit = true
 	if o.Mode == ModeSummary && len(notes.groups) > 0 {
 		// What was read is not thrown away: the notes so far, and where they stop.
 		res.Summary = notes.render()

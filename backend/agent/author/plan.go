@@ -115,13 +115,8 @@ func splitSteps(cmd string) []string {
 
 // builtinUnderstands tells whether the built-in engine carries out cmd.
 func builtinUnderstands(cmd string) bool {
-	for _, re := range []*regexp.Regexp{reCollect, reReplace, reInsert, reDelete, reSumBook, reSummary, reSumRev} {
-		if re.MatchString(cmd) {
-			return true
-		}
-	}
-	m := reFind.FindStringSubmatch(cmd)
-	return m != nil && (quoted.MatchString(cmd) || ParseTask(cmd).Phrase != "" || m[1] != "")
+	in := ParseCommand(cmd)
+	return in.Understood() && !in.Semantic
 }
 
 func newPlanID() string { return newID("plan_") }
@@ -152,7 +147,7 @@ func (c *CommandAgent) Propose(ctx context.Context, command string) (PlanProposa
 			steps = append(steps, PlanStepView{ID: fmt.Sprintf("s%d", i+1), Tool: "RunCommand", Arguments: args, Say: p})
 		}
 	case isBuiltin:
-		return PlanProposal{}, fmt.Errorf("%w: the built-in engine does not understand the step %q. It understands: %s. For anything else configure a model server (WAYMARK_MODEL_URL)", agent.ErrNeedsModel, unknown, Understood)
+		return PlanProposal{}, c.refusal(ParseCommand(unknown), unknown)
 	default:
 		l := c.planLoop()
 		drafted, _, _, err := l.DraftPlan(ctx, []agent.LoopMessage{{Kind: agent.KindSystem, Text: commandPrompt}, {Kind: agent.KindUser, Text: command}}, &agent.Plan{Mode: "lazy"}, nil)

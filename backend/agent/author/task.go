@@ -2,10 +2,10 @@ package author
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
 	"github.com/kljensen/snowball/russian"
@@ -15,9 +15,10 @@ import (
 	"github.com/waymark/waymark/backend/textmatch"
 )
 
-// Task is what a find / collect task asks for, read from its words: the phrase of
-// a lexical task (a quoted phrase or plainly a name), or nothing for a task that
-// needs understanding, and the constraints the author gave.
+// Task is what a find / collect task asks for, read from its words by the
+// command grammar (ParseCommand): the phrase of a lexical task (a quoted
+// phrase or plainly a name), or nothing for a task that needs understanding,
+// and the constraints the author gave.
 type Task struct {
 	// Phrase is what the text must contain; "" for a semantic task.
 	Phrase string
@@ -31,13 +32,15 @@ type Task struct {
 	ExcludeHeadings bool
 	// Only restricts the candidates to "code" blocks or "quote"s.
 	Only string
-	// Scope is a chapter or part the search is limited to ("in chapter 3") or
-	// starts after ("after chapter 3").
-	Scope *SectionRef
-	// ScopeAfter: the search starts after the section (else within it).
-	ScopeAfter bool
+	// Scope is a section the task reads within, after or from ("in chapter
+	// 3", "after chapter 3", «начиная с главы 3»); Kind "" for the whole book.
+	Scope Scope
 	// CodeAndQuotes: the task speaks of code or quotes, so they are candidates.
 	CodeAndQuotes bool
+	// Names are the names of a semantic task ("the scene where Natasha
+	// sings": Natasha), which the passages it is about must hold; Words are
+	// its other content words ("sings"), which make a passage likelier.
+	Names, Words []string
 }
 
 // SectionRef names a part of the book: its kind (chapter, part, book) and number.
@@ -50,91 +53,67 @@ type SectionRef struct {
 // Lexical tells whether the task is a phrase search.
 func (t Task) Lexical() bool { return t.Phrase != "" }
 
-var (
-	reExclHead = regexp.MustCompile(`(?i)\(?\s*(?:excluding|except(?:\s+for)?|not\s+in|without|ignoring|but\s+not(?:\s+in)?|outside(?:\s+of)?)\s+(?:the\s+|any\s+)?(?:headings?|titles?|headers?)\s*\)?|\(?\s*(?:исключая|кроме|без|не\s+в|не\s+считая|вне)\s+заголов\p{L}*\s*\)?`)
-	reOnlyCode = regexp.MustCompile(`(?i)\(?\s*\b(?:in|inside|within)\s+(?:a\s+|the\s+)?code(?:\s+blocks?)?\b\s*\)?|\(?\s*(?:^|\s)(?:в|внутри)\s+(?:блоке\s+|блоках\s+)?код\p{L}*\s*\)?`)
-	reOnlyQuot = regexp.MustCompile(`(?i)\(?\s*\b(?:in|inside|within)\s+(?:a\s+|the\s+)?(?:block\s*)?(?:quotes?|quotations?)\b\s*\)?|\(?\s*(?:^|\s)(?:в|внутри)\s+цитат\p{L}*\s*\)?`)
-	reExact    = regexp.MustCompile(`(?i)\(?\s*\b(?:exactly|exact(?:\s+form)?|verbatim|as\s+written)\b\s*\)?|\(?\s*(?:^|\s)(?:точно|в\s+точности|дословно|именно\s+так)(?:\s|$)\s*\)?`)
-	reScope    = regexp.MustCompile(`(?i)(?:^|\s)(after|from|starting\s+(?:at|from|with)|in|within|inside|после|начиная\s+с|с|в|во)\s+(?:the\s+)?(chapter|part|book|volume|глав\p{L}*|част\p{L}*|том\p{L}*|книг\p{L}*)\s+([\p{L}\p{N}]+)`)
-	reScopeRev = regexp.MustCompile(`(?i)(?:^|\s)(after|from|in|within|после|в|во)\s+(?:the\s+)?([\p{L}\p{N}]+)\s+(chapter|part|book|volume|глав\p{L}*|част\p{L}*|том\p{L}*|книг\p{L}*)(?:\s|$)`)
-	reArticle  = regexp.MustCompile(`(?i)^(?:the|a|an)\s+`)
-	reLead     = regexp.MustCompile(`(?i)^(?:please\s+|пожалуйста,?\s+)?(?:find|show(?:\s+me)?|locate|search\s+for|look\s+for|where\s+is|where's|collect|gather|put|найди|найти|покажи|ищи|где|собери|сложи|помести)?\s*(?:the\s+|me\s+)?(?:very\s+)?(?:first|next|last|earliest|первое|первую|первый|следующее|следующую|последнее|последнюю|самое\s+первое)?\s*(?:all\s+|every\s+|все\s+|всё\s+)?(?:(?:mentions?|occurrences?|appearances?|references?|упоминани\p{L}*|вхождени\p{L}*)[\s,:]+(?:of\s+|to\s+|about\s+|о\s+|об\s+|про\s+)?)?`)
-	// Titles and particles that may stand in a name ("профессора Звёздочкина",
-	// "Prince Andrew", "Anna von Berg"): compared by their Snowball stems.
-	titleStems = func() map[string]bool {
-		m := map[string]bool{}
-		for _, w := range strings.Fields("professor prince princess count countess general captain colonel major lieutenant doctor mr mrs miss madame mademoiselle monsieur lady lord sir uncle aunt emperor tsar baron baroness field marshal old young little de von van la le du di") {
-			m["en:"+english.Stem(w, false)] = true
-		}
-		for _, w := range strings.Fields("профессор князь княжна княгиня княжич граф графиня генерал капитан полковник майор поручик ротмистр доктор господин госпожа мадам мадемуазель месье мсье дядюшка тетушка дядя тетя барон баронесса император царь фельдмаршал адъютант старый старик молодой маленький фон де ван ля ле дю") {
-			m["ru:"+russian.Stem(strings.ReplaceAll(w, "ё", "е"), false)] = true
-		}
-		return m
-	}()
-)
+// Titles and particles that may stand in a name ("профессора Звёздочкина",
+// "Prince Andrew", "Anna von Berg"): compared by their Snowball stems.
+var titleStems = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("professor prince princess count countess general captain colonel major lieutenant doctor mr mrs miss madame mademoiselle monsieur lady lord sir uncle aunt emperor tsar baron baroness field marshal old young little de von van la le du di") {
+		m["en:"+english.Stem(w, false)] = true
+	}
+	for _, w := range strings.Fields("профессор князь княжна княгиня княжич граф графиня генерал капитан полковник майор поручик ротмистр доктор господин госпожа мадам мадемуазель месье мсье дядюшка тетушка дядя тетя барон баронесса император царь фельдмаршал адъютант старый старик молодой маленький фон де ван ля ле дю") {
+		m["ru:"+russian.Stem(strings.ReplaceAll(w, "ё", "е"), false)] = true
+	}
+	return m
+}()
 
-// ParseTask reads a task or an author's command.
+// ParseTask reads a task or an author's command with the command grammar.
 func ParseTask(desc string) Task {
-	var t Task
-	desc = strings.TrimSpace(desc)
-	qm := quoted.FindStringSubmatchIndex(desc)
-	rest := desc
-	if qm != nil {
-		t.Phrase = strings.TrimSpace(desc[qm[2]:qm[3]])
-		rest = desc[:qm[0]] + " " + desc[qm[1]:]
+	in := ParseCommand(desc)
+	t := Task{Subject: in.Object, Exact: in.Exact, Russian: in.Russian, ExcludeHeadings: in.ExcludeHeadings,
+		Only: in.Only, CodeAndQuotes: wantsCodeOrQuotes(desc)}
+	if in.Object != "" && !in.Semantic {
+		t.Phrase = in.Object
 	}
-	t.CodeAndQuotes = wantsCodeOrQuotes(desc)
-	t.Russian = hasCyrillic(rest)
-	if t.Phrase == "" && !hasLatin(rest) && hasCyrillic(desc) {
-		t.Russian = true
+	switch in.Scope.Kind {
+	case ScopeSection, ScopeAfter, ScopeFrom:
+		t.Scope = in.Scope
 	}
-	cut := func(re *regexp.Regexp) bool {
-		if re.MatchString(rest) {
-			rest = re.ReplaceAllString(rest, " ")
-			return true
-		}
-		return false
-	}
-	t.ExcludeHeadings = cut(reExclHead)
-	if cut(reOnlyCode) {
-		t.Only = "code"
-	} else if cut(reOnlyQuot) {
-		t.Only = "quote"
-	}
-	t.Exact = cut(reExact)
-	if m := reScope.FindStringSubmatchIndex(rest); m != nil {
-		if ref, ok := sectionRef(rest[m[4]:m[5]], rest[m[6]:m[7]]); ok {
-			t.Scope = &ref
-			t.ScopeAfter = isAfter(rest[m[2]:m[3]])
-			rest = rest[:m[0]] + " " + rest[m[1]:]
-		}
-	} else if m := reScopeRev.FindStringSubmatchIndex(rest); m != nil {
-		if ref, ok := sectionRef(rest[m[6]:m[7]], rest[m[4]:m[5]]); ok {
-			t.Scope = &ref
-			t.ScopeAfter = isAfter(rest[m[2]:m[3]])
-			rest = rest[:m[0]] + " " + rest[m[1]:]
-		}
-	}
-	if t.Phrase != "" {
-		t.Subject = t.Phrase
-		return t
-	}
-	subj := strings.TrimSpace(reLead.ReplaceAllString(strings.TrimSpace(rest), ""))
-	subj = strings.TrimSpace(strings.Trim(subj, ".!?,;:()[] "))
-	t.Subject = subj
-	if name := reArticle.ReplaceAllString(subj, ""); isName(name) {
-		t.Phrase = name
+	if in.Semantic {
+		t.Names, t.Words = namesAndWords(in.Object)
 	}
 	return t
 }
 
-func isAfter(w string) bool {
-	switch strings.ToLower(strings.Join(strings.Fields(w), " ")) {
-	case "after", "from", "starting at", "starting from", "starting with", "после", "начиная с", "с":
-		return true
+// namesAndWords splits a description into its names (capitalised words, not
+// the first) and its other content words.
+func namesAndWords(s string) (names, words []string) {
+	for k, t := range tokenize(s) {
+		if t.punct || t.quoted || fillerWord(t.low) || leadSkip.match(t.low) {
+			if t.quoted {
+				names = append(names, t.raw)
+			}
+			continue
+		}
+		r, _ := utf8.DecodeRuneInString(t.raw)
+		if unicode.IsUpper(r) && k > 0 || unicode.IsUpper(r) && isName(t.raw) && !stopWords[t.low] {
+			names = append(names, strings.TrimSuffix(strings.TrimSuffix(t.raw, "'s"), "’s"))
+		} else if utf8.RuneCountInString(t.low) > 2 && !stopWords[t.low] {
+			words = append(words, t.low)
+		}
 	}
-	return false
+	return names, words
 }
+
+// stopWords are the function words a description's content words leave out.
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`under over into onto from after before while when then than very what how why who has have had will would should could
+		his her its their our your him them they she not but for are was were being been this that with without
+		под над при для без после перед когда тогда очень что как почему кто его ее их они она оно не но или это тот эта этот`) {
+		m[w] = true
+	}
+	return m
+}()
 
 // isName tells whether a subject is plainly a name or a word to look up: one
 // word, or up to four words each written with a capital or a title/particle
@@ -289,11 +268,19 @@ func toRoman(n int) string {
 // heading that is only the number ("### VI", as in the Russian War and Peace).
 // It returns the heading's index and level, or -1.
 func FindSection(d *document.Document, ref SectionRef) (int, int) {
+	if h := findSectionIn(d, ref, 0, d.Len()); h >= 0 {
+		return h, d.Item(h).Level
+	}
+	return -1, 0
+}
+
+// findSectionRange is FindSection among the items [lo, hi), the kind as given.
+func findSectionRange(d *document.Document, ref SectionRef, lo, hi int) int {
 	words := map[string][]string{
 		"chapter": {"chapter", "глава"}, "part": {"part", "часть"}, "book": {"book", "volume", "том", "книга"},
 	}[ref.Kind]
 	bare := -1
-	for i := 0; i < d.Len(); i++ {
+	for i := lo; i < hi; i++ {
 		it := d.Item(i)
 		if it.Type != document.Heading {
 			continue
@@ -305,7 +292,7 @@ func FindSection(d *document.Document, ref SectionRef) (int, int) {
 					continue
 				}
 				if k+1 < len(ws) && ParseNumber(ws[k+1]) == ref.N || k > 0 && ParseNumber(ws[k-1]) == ref.N {
-					return i, it.Level
+					return i
 				}
 			}
 		}
@@ -313,10 +300,7 @@ func FindSection(d *document.Document, ref SectionRef) (int, int) {
 			bare = i
 		}
 	}
-	if bare >= 0 {
-		return bare, d.Item(bare).Level
-	}
-	return -1, 0
+	return bare
 }
 
 // SectionEnd is the index after the section that starts at heading i.
@@ -328,28 +312,6 @@ func SectionEnd(d *document.Document, i int) int {
 		}
 	}
 	return d.Len()
-}
-
-// Place names where item i is, as an author reads it: the headings that
-// contain it, outermost first ("BOOK ONE: 1805, CHAPTER IX"; «Том 1, Часть
-// первая, VI»), and "" before the first heading.
-func Place(d *document.Document, i int) string {
-	var path []string
-	lvl := 1 << 30
-	for j := i; j >= 0; j-- {
-		it := d.Item(j)
-		if it.Type == document.Heading && it.Level < lvl {
-			path = append(path, strings.TrimSpace(d.Text(j)))
-			lvl = it.Level
-			if lvl <= 1 {
-				break
-			}
-		}
-	}
-	for a, b := 0, len(path)-1; a < b; a, b = a+1, b-1 {
-		path[a], path[b] = path[b], path[a]
-	}
-	return strings.Join(path, ", ")
 }
 
 // admissible tells whether item i may be the answer under the task's rules:
@@ -370,20 +332,62 @@ func (t Task) admissible(d *document.Document, i int) bool {
 }
 
 // Range is the items [lo, hi) the task reads: the whole book, a section, or
-// everything after a section. ok is false when the section does not exist.
+// everything after (or from) a section. ok is false when the section does not
+// exist.
 func (t Task) Range(d *document.Document) (lo, hi int, ok bool) {
-	if t.Scope == nil {
+	return sectionRange(d, t.Scope)
+}
+
+// sectionRange is the items a section scope names; the whole book for any
+// other scope.
+func sectionRange(d *document.Document, s Scope) (lo, hi int, ok bool) {
+	switch s.Kind {
+	case ScopeSection, ScopeAfter, ScopeFrom:
+	default:
 		return 0, d.Len(), true
 	}
-	h, _ := FindSection(d, *t.Scope)
+	h := FindScope(d, s)
 	if h < 0 {
 		return 0, 0, false
 	}
 	end := SectionEnd(d, h)
-	if t.ScopeAfter {
+	switch s.Kind {
+	case ScopeAfter:
 		return end, d.Len(), true
+	case ScopeFrom:
+		return h, d.Len(), true
 	}
 	return h, end, true
+}
+
+// FindScope finds the heading of a section scope: the section within its
+// outer section when the scope names one ("chapter 3 of part 2"). A book with
+// no "part" headings reads "part N" as its N-th book ("BOOK ONE: 1805" in the
+// English War and Peace), and one with no "book" headings reads "book N" as
+// its part N. It returns -1 when no heading names it.
+func FindScope(d *document.Document, s Scope) int {
+	lo, hi := 0, d.Len()
+	if s.Within != nil {
+		p := findSectionIn(d, *s.Within, lo, hi)
+		if p < 0 {
+			return -1
+		}
+		lo, hi = p, SectionEnd(d, p)
+	}
+	return findSectionIn(d, s.Ref, lo, hi)
+}
+
+func findSectionIn(d *document.Document, ref SectionRef, lo, hi int) int {
+	if h := findSectionRange(d, ref, lo, hi); h >= 0 {
+		return h
+	}
+	alt := map[string]string{"part": "book", "book": "part"}[ref.Kind]
+	if alt == "" {
+		return -1
+	}
+	other := ref
+	other.Kind = alt
+	return findSectionRange(d, other, lo, hi)
 }
 
 // needsModel is the refusal of a task that needs understanding, in the author's
@@ -410,10 +414,12 @@ func NeedsModelError(t Task) error {
 func (t Task) rules(d *document.Document, i int, inRange bool) string {
 	it := d.Item(i)
 	switch {
-	case !inRange && t.Scope != nil && t.ScopeAfter:
-		return fmt.Sprintf("the task reads only after %s", t.Scope.Text)
-	case !inRange && t.Scope != nil:
-		return fmt.Sprintf("the task reads only within %s", t.Scope.Text)
+	case !inRange && t.Scope.Kind == ScopeAfter:
+		return fmt.Sprintf("the task reads only after %s", t.Scope.section())
+	case !inRange && t.Scope.Kind == ScopeFrom:
+		return fmt.Sprintf("the task reads only from %s on", t.Scope.section())
+	case !inRange && t.Scope.Kind != "":
+		return fmt.Sprintf("the task reads only within %s", t.Scope.section())
 	case t.Only == "code":
 		return fmt.Sprintf("it is a %s; the task asks for code blocks only", it.Type)
 	case t.Only == "quote":

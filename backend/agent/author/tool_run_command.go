@@ -2,21 +2,82 @@ package author
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/tools"
 )
 
 // RunCommandArgs are RunCommand's arguments.
 type RunCommandArgs struct {
 	Command string `json:"command" jsonschema:"the author's command, e.g. find the first mention of \"Natasha\""`
+	// Where the author is in the window's text, for "this chapter", "from
+	// here" and "the selection": positions in UTF-16 code units, as the
+	// editor counts them.
+	CursorUtf16        *int `json:"cursorUtf16,omitempty" jsonschema:"the caret, in UTF-16 code units from the start of the text (for this chapter, from here)"`
+	SelectionFromUtf16 *int `json:"selectionFromUtf16,omitempty" jsonschema:"the selection's start, in UTF-16 code units (for the selection)"`
+	SelectionToUtf16   *int `json:"selectionToUtf16,omitempty" jsonschema:"the selection's end, in UTF-16 code units"`
 }
 
-// Refine: a command is not empty.
+// Refine: a command is not empty; positions are not negative.
 func (RunCommandArgs) Refine(s *jsonschema.Schema) {
 	one := 1
 	tools.Prop(s, "command").MinLength = &one
+	for _, p := range []string{"cursorUtf16", "selectionFromUtf16", "selectionToUtf16"} {
+		tools.Min(tools.Prop(s, p), 0)
+	}
+}
+
+// place sets the agent's cursor and selection from the arguments, in bytes
+// of the current text.
+func (a RunCommandArgs) place(rt *Runtime, ca *CommandAgent) error {
+	if a.CursorUtf16 == nil && a.SelectionFromUtf16 == nil && a.SelectionToUtf16 == nil {
+		return nil
+	}
+	if (a.SelectionFromUtf16 == nil) != (a.SelectionToUtf16 == nil) {
+		return fmt.Errorf("%w: give both selectionFromUtf16 and selectionToUtf16, or neither", tools.ErrInvalidArgs)
+	}
+	m, err := rt.WS.Current()
+	if err != nil {
+		return err
+	}
+	return m.Do(func(d *document.Document) error {
+		idx := document.NewUTF16Index(d.Source())
+		at := func(u int) (int, error) {
+			b, err := idx.ByteAt(u)
+			if err != nil {
+				return 0, fmt.Errorf("%w: %v", tools.ErrInvalidArgs, err)
+			}
+			return b, nil
+		}
+		if a.CursorUtf16 != nil {
+			b, err := at(*a.CursorUtf16)
+			if err != nil {
+				return err
+			}
+			ca.Cursor = &b
+		}
+		if a.SelectionFromUtf16 != nil {
+			from, err := at(*a.SelectionFromUtf16)
+			if err != nil {
+				return err
+			}
+			to, err := at(*a.SelectionToUtf16)
+			if err != nil {
+				return err
+			}
+			if to < from {
+				from, to = to, from
+			}
+			ca.Selection = &[2]int{from, to}
+			if ca.Cursor == nil {
+				ca.Cursor = &from
+			}
+		}
+		return nil
+	})
 }
 
 // RunCommandResult is what a command said and did.
@@ -38,6 +99,9 @@ func runCommandTool(r *tools.Registry, rt *Runtime) tools.Tool {
 					out.Answer = e.Text
 				}
 			}}
+			if err := a.place(rt, ca); err != nil {
+				return nil, err
+			}
 			res, err := ca.Run(ctx, a.Command)
 			if err != nil {
 				return nil, err

@@ -7,8 +7,8 @@ import (
 )
 
 // The schema written by hand before RunCursorAgent's was generated from its Go
-// type: the generated one says the same (types, descriptions, required
-// fields, no others).
+// type (with the range fromIndex/toIndex added since): the generated one says
+// the same (types, descriptions, required fields, no others).
 const handWrittenRunCursorAgentSchema = `{"type": "object", "properties": {
 	"forward": {"type": "boolean", "description": "read from the start (true) or from the end (false)"},
 	"maxElements": {"type": "integer", "description": "items per portion, 1..200"},
@@ -20,7 +20,9 @@ const handWrittenRunCursorAgentSchema = `{"type": "object", "properties": {
 	"maxSteps": {"type": "integer", "description": "model turns allowed, 1..512 (default 128)"},
 	"taskId": {"type": "string", "description": "continue an earlier task (e.g. the next mention)"},
 	"state": {"description": "the state an earlier call returned (optional with taskId)"},
-	"prefilter": {"type": "boolean", "description": "show the model only portions that can hold the phrase (default true)"}},
+	"prefilter": {"type": "boolean", "description": "show the model only portions that can hold the phrase, or the names of a task that needs understanding (default true)"},
+	"fromIndex": {"type": "integer", "description": "read from this item on (default: the start)"},
+	"toIndex": {"type": "integer", "description": "read up to this item, not including it (default: the end)"}},
 	"required": ["forward", "maxElements", "maxBytes", "includeContent", "mode", "taskDescription"], "additionalProperties": false}`
 
 func TestRunCursorAgentSchemaAsBefore(t *testing.T) {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 
 	"github.com/waymark/waymark/backend/document"
+	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/textmatch"
+	"github.com/waymark/waymark/backend/wordforms"
 )
 
 // bookView is the cursor local to one RunCursorAgent call, with the lexical
@@ -23,13 +25,140 @@ type bookView struct {
 	cands     []int // candidate items in reading order, from the start position
 	ci        int   // next candidate to show
 	portions  int
+	// window: semantic candidates are shown with this many items on each
+	// side; seen are the items shown.
+	window int
+	seen   map[int]bool
+	// maxTokens bounds a portion's items (the context budget); 0: no bound.
+	maxTokens int
+	// textLimit cuts an item's text to this many bytes when one item alone
+	// does not fit the budget; 0: no cut.
+	textLimit int
+}
+
+// itemTokens is a conservative count of the tokens item i takes in a portion:
+// its text and its label, pointer and type in the portion's JSON.
+func itemTokens(d *document.Document, i int) int {
+	it := d.Item(i)
+	n := llm.ConservativeTokens(d.Text(i)) + 40
+	if it.Type == document.CodeBlock || it.Type == document.HTML || it.Type == document.TableCell {
+		n += llm.ConservativeTokens(d.Markdown(i))
+	}
+	return n
+}
+
+// semanticCandidates is the prefilter of a task that needs understanding
+// ("the scene where Natasha sings"): the passages that name every one of the
+// task's names, in any form, within a few items of each other, in reading
+// order. Each is shown with the items around it; the model judges them.
+func (v *bookView) semanticCandidates() {
+	const near = 2
+	var qs []*textmatch.Query
+	for _, n := range v.task.Names {
+		q, err := textmatch.CompileWith(n, wordforms.Options(true))
+		if err != nil {
+			return
+		}
+		qs = append(qs, q)
+	}
+	hit := make([][]bool, len(qs))
+	for k, q := range qs {
+		hit[k] = make([]bool, v.hi-v.lo)
+		for i := v.lo; i < v.hi; i++ {
+			if _, _, ok := q.FindIn(v.d.Source(), v.d.Item(i).Segs); ok && v.d.Candidate(i, true) {
+				hit[k][i-v.lo] = true
+			}
+		}
+	}
+	for i := max(v.lo, v.pos); i < v.hi; i++ {
+		if !hit[0][i-v.lo] {
+			continue
+		}
+		all := true
+		for k := 1; k < len(qs) && all; k++ {
+			found := false
+			for j := max(v.lo, i-near); j <= min(v.hi-1, i+near); j++ {
+				found = found || hit[k][j-v.lo]
+			}
+			all = found
+		}
+		if all {
+			v.cands = append(v.cands, i)
+		}
+	}
+	v.prefilter, v.window = true, near
+	v.seen = map[int]bool{}
+}
+
+// nextWindow is next for a semantic prefilter: the next candidates not yet
+// shown, each with the items around it, as many as the portion holds.
+func (v *bookView) nextWindow() ([]int, bool) {
+	for v.ci < len(v.cands) && v.seen[v.cands[v.ci]] {
+		v.ci++
+	}
+	if v.ci >= len(v.cands) {
+		v.pos = v.hi
+		return nil, false
+	}
+	var out []int
+	size, tokens := 0, 0
+	full := false
+	for v.ci < len(v.cands) && !full {
+		c := v.cands[v.ci]
+		var add []int
+		asz, atok := 0, 0
+		for i := max(v.lo, c-v.window); i < min(v.hi, c+v.window+1); i++ {
+			if v.seen[i] || len(out) > 0 && i <= out[len(out)-1] {
+				continue
+			}
+			it := v.d.Item(i)
+			add = append(add, i)
+			asz += it.End - it.Start
+			atok += itemTokens(v.d, i)
+		}
+		if len(out) > 0 && (size+asz > v.o.MaxBytes || len(out)+len(add) > v.o.MaxElements || v.maxTokens > 0 && tokens+atok > v.maxTokens) {
+			break
+		}
+		for _, i := range add {
+			if len(out) > 0 && v.maxTokens > 0 && tokens+itemTokens(v.d, i) > v.maxTokens {
+				full = true
+				break
+			}
+			out = append(out, i)
+			v.seen[i] = true
+			tokens += itemTokens(v.d, i)
+			size += v.d.Item(i).End - v.d.Item(i).Start
+		}
+		if !full {
+			v.ci++
+		}
+	}
+	if len(out) > 0 {
+		v.portions++
+		v.pos = out[len(out)-1] + 1
+	}
+	more := false
+	for k := v.ci; k < len(v.cands) && !more; k++ {
+		more = !v.seen[v.cands[k]]
+	}
+	return out, more
 }
 
 func newBookView(d *document.Document, o CursorAgentOptions, st *taskState) (*bookView, error) {
 	v := &bookView{d: d, o: o, task: ParseTask(o.TaskDescription)}
 	lo, hi, ok := v.task.Range(d)
 	if !ok {
-		return nil, fmt.Errorf("%w: no heading names %s; the task reads a section the outline does not have", ErrBadOptions, v.task.Scope.Text)
+		return nil, fmt.Errorf("%w: no heading names %s; the task reads a section the outline does not have", ErrBadOptions, v.task.Scope.section())
+	}
+	// The caller's range (a chapter, the selection, from the cursor on).
+	if o.FromIndex != nil {
+		lo = max(lo, *o.FromIndex)
+	}
+	if o.ToIndex != nil {
+		hi = min(hi, *o.ToIndex)
+	}
+	if lo > hi {
+		lo = hi
 	}
 	v.lo, v.hi = lo, hi
 	if o.Forward {
@@ -63,8 +192,11 @@ func newBookView(d *document.Document, o CursorAgentOptions, st *taskState) (*bo
 		}
 	}
 	v.phrase = v.task.Phrase
+	if v.phrase == "" && len(v.task.Names) > 0 && (o.Prefilter == nil || *o.Prefilter) && o.Mode != ModeSummary && o.Forward {
+		v.semanticCandidates()
+	}
 	if v.phrase != "" {
-		q, err := textmatch.CompileWith(v.phrase, textmatch.Options{Forms: !v.task.Exact})
+		q, err := textmatch.CompileWith(v.phrase, wordforms.Options(!v.task.Exact))
 		if err == nil {
 			v.lexical = true
 			v.prefilter = o.Prefilter == nil || *o.Prefilter
@@ -98,6 +230,9 @@ func (v *bookView) step() int {
 
 // next returns the next portion's item indices and whether more follow.
 func (v *bookView) next() ([]int, bool) {
+	if v.window > 0 {
+		return v.nextWindow()
+	}
 	if v.prefilter {
 		for v.ci < len(v.cands) && (v.o.Forward && v.cands[v.ci] < v.pos || !v.o.Forward && v.cands[v.ci] > v.pos) {
 			v.ci++
@@ -113,16 +248,26 @@ func (v *bookView) next() ([]int, bool) {
 	}
 	var out []int
 	size := 0
+	tokens := 0
 	for v.inRange(v.pos) && len(out) < v.o.MaxElements {
 		it := v.d.Item(v.pos)
 		sz := it.End - it.Start
 		if len(out) > 0 && size+sz > v.o.MaxBytes {
 			break
 		}
+		if v.o.Mode == ModeSummary && len(out) > 0 && it.Type == document.Heading {
+			break // a summary's portion is one chapter (or part of one)
+		}
+		t := itemTokens(v.d, v.pos)
+		if v.maxTokens > 0 && len(out) > 0 && tokens+t > v.maxTokens {
+			break // the context budget
+		}
+		tokens += t
 		size += sz
 		out = append(out, v.pos)
 		v.pos += v.step()
 	}
+
 	if len(out) > 0 {
 		v.portions++
 	}
@@ -168,6 +313,11 @@ func (v *bookView) render(idx []int, more bool) string {
 			pi.Text = v.d.Text(i)
 			if it.Type == document.CodeBlock || it.Type == document.HTML || it.Type == document.TableCell {
 				pi.Markdown = v.d.Markdown(i)
+			}
+			if v.textLimit > 0 && len(pi.Text)+len(pi.Markdown) > v.textLimit {
+				// One item larger than the budget: its beginning, and a note.
+				pi.Text = document.Snippet(pi.Text, v.textLimit/2) + fmt.Sprintf(" [cut to fit the context budget: %d more bytes]", len(pi.Text)-v.textLimit/2)
+				pi.Markdown = ""
 			}
 		}
 		pm.Items = append(pm.Items, pi)
@@ -220,4 +370,28 @@ func (v *bookView) stateJSON(o CursorAgentOptions) json.RawMessage {
 	}
 	b, _ := json.Marshal(st)
 	return b
+}
+
+// putBack returns the items of a portion that did not fit the budget, so the
+// next portion starts with them.
+func (v *bookView) putBack(items []int) {
+	if len(items) == 0 {
+		return
+	}
+	if v.window > 0 {
+		for _, i := range items {
+			delete(v.seen, i)
+		}
+		for v.ci > 0 && v.cands[v.ci-1] >= items[0]-v.window {
+			v.ci--
+		}
+		v.pos = items[0]
+		return
+	}
+	v.pos = items[0]
+	if v.prefilter {
+		for v.ci > 0 && (v.o.Forward && v.cands[v.ci-1] >= items[0] || !v.o.Forward && v.cands[v.ci-1] <= items[0]) {
+			v.ci--
+		}
+	}
 }

@@ -55,6 +55,21 @@ func scripted(t *testing.T, turns []turn) llmtest.Reply {
 	}))
 }
 
+// answering is a user who answers the questions in turn (then says
+// nothing), each question noted in asked.
+func answering(asked *[]string, answers []string) func(context.Context, string) (string, error) {
+	answers = append([]string(nil), answers...)
+	return func(_ context.Context, q string) (string, error) {
+		*asked = append(*asked, q)
+		if len(answers) == 0 {
+			return "", nil
+		}
+		ans := answers[0]
+		answers = answers[1:]
+		return ans, nil
+	}
+}
+
 // lastToolReply returns the tool message answering call id in the requests.
 func toolReply(srv *llmtest.Server, id string) string {
 	for _, req := range srv.Requests() {
@@ -338,17 +353,8 @@ func TestAssistantNavigationPolicy(t *testing.T) {
 			goal := strings.ReplaceAll(c.goal, "FILE", r.file)
 			srv := llmtest.New(t, scripted(t, []turn{{"browser_extract", map[string]any{}}, {"browser_navigate", map[string]any{"url": c.target(r)}}, {"browser_extract", map[string]any{}}}))
 			var asked []string
-			answers := append([]string(nil), c.answers...)
 			a := &web.Assistant{Reg: r.reg, Model: modelClient(t, srv.URL()), MaxSteps: 6, AskTimeout: 5 * time.Second,
-				Ask: func(_ context.Context, q string) (string, error) {
-					asked = append(asked, q)
-					if len(answers) == 0 {
-						return "", nil
-					}
-					ans := answers[0]
-					answers = answers[1:]
-					return ans, nil
-				}}
+				Ask: answering(&asked, c.answers)}
 			r.call("browser_navigate", map[string]any{"url": r.sites.URL("/inject")})
 			if _, err := a.Run(ctxFor(t), goal); err != nil {
 				t.Fatalf("run: %v", err)

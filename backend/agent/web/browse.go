@@ -2,13 +2,14 @@ package web
 
 import (
 	"encoding/json"
-	"fmt"
+	"errors"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/textmatch"
 )
 
 // BrowseStep is one browser tool call a direct command maps to.
@@ -19,16 +20,6 @@ type BrowseStep struct {
 	Say string `json:"say"`
 }
 
-// BrowseCommands is the help a listener hears for "help": the direct commands
-// the built-in engine understands, a few to a line.
-const BrowseCommands = `Number commands, in English or Russian:
-list: the numbered elements, 50 at a time; more (or next, list more): the next 50; list 51: from number 51; list from here: from the place the page shows now.
-click 5, type 3 hello, select 7 Kazan, press Enter, upload 2 /home/me/file.pdf, download 6.
-read page: title, headings, the start of the text; read more: the next part; read from heading 3; read from start.
-find search: which numbers have that word. scroll down, scroll up, scroll top, scroll bottom, scroll to 12.
-back, forward, reload, go to example.org. tabs, tab 2, open 4 in new tab, close tab. show numbers, hide numbers. quit ends.
-По-русски: список, ещё, список 51, список отсюда, нажми 5, введи 3 текст, выбери 7 Казань, клавиша ввод, прочитай страницу, читай дальше, читай с заголовка 3, найди поиск, прокрути вниз, назад, вперёд, вкладки, вкладка 2, закрой вкладку, перейди на адрес.`
-
 var keyNames = map[string]string{
 	"enter": "Enter", "ввод": "Enter", "энтер": "Enter", "tab": "Tab", "таб": "Tab", "escape": "Escape", "esc": "Escape", "эскейп": "Escape",
 	"space": "Space", "пробел": "Space", "up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight",
@@ -38,151 +29,167 @@ var keyNames = map[string]string{
 
 type browsePattern struct {
 	re   *regexp.Regexp
-	step func(m []string) (BrowseStep, error)
+	step func(m []string, l Lang) (BrowseStep, error)
 }
 
-func num(s string) (int, error) {
+func num(s string, l Lang) (int, error) {
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 {
-		return 0, fmt.Errorf("%q is not an element number; numbers start at 1 (say \"list\" to see them)", s)
+		return 0, errors.New(l.f("%q is not an element number; numbers start at 1 (say list to see them)", "«%s» — не номер элемента; номера начинаются с 1 (скажите «список», чтобы их услышать)", s))
 	}
 	return n, nil
 }
 
-func actBy(action string) func(m []string) (BrowseStep, error) {
-	return func(m []string) (BrowseStep, error) {
-		n, err := num(m[1])
+func actBy(action string) func(m []string, l Lang) (BrowseStep, error) {
+	return func(m []string, l Lang) (BrowseStep, error) {
+		n, err := num(m[1], l)
 		if err != nil {
 			return BrowseStep{}, err
 		}
 		args := map[string]any{"index": n, "action": action}
-		say := fmt.Sprintf("Clicking %d.", n)
+		say := l.f("Clicking %d.", "Нажимаю %d.", n)
 		if action != "click" {
 			text := strings.TrimSpace(m[2])
 			text = strings.Trim(text, `"«»“”`)
 			if text == "" {
-				return BrowseStep{}, fmt.Errorf("%s %d needs text after the number", action, n)
+				return BrowseStep{}, errors.New(l.f("%s %d needs text after the number", "после номера %[2]d нужен текст", action, n))
 			}
 			args["text"] = text
-			say = fmt.Sprintf("Typing into %d.", n)
+			say = l.f("Typing into %d.", "Ввожу в %d.", n)
 			if action == "select" {
-				say = fmt.Sprintf("Choosing %q in %d.", text, n)
+				say = l.f("Choosing %q in %d.", "Выбираю «%s» в %d.", text, n)
 			}
 		}
 		return BrowseStep{Tool: "browser_overlay_act", Args: args, Say: say}, nil
 	}
 }
 
-func fixed(tool, say string, args map[string]any) func(m []string) (BrowseStep, error) {
-	return func([]string) (BrowseStep, error) {
-		if args == nil {
-			args = map[string]any{}
+func fixed(tool, en, ru string, args map[string]any) func(m []string, l Lang) (BrowseStep, error) {
+	return func(_ []string, l Lang) (BrowseStep, error) {
+		a := map[string]any{}
+		for k, v := range args {
+			a[k] = v
 		}
-		return BrowseStep{Tool: tool, Args: args, Say: say}, nil
+		return BrowseStep{Tool: tool, Args: a, Say: l.t(en, ru)}, nil
 	}
 }
 
 var browsePatterns = []browsePattern{
-	{regexp.MustCompile(`(?i)^(?:list|numbers|список|перечисли|номера)$`), fixed("browser_list_interactives", "Listing the elements.", nil)},
-	{regexp.MustCompile(`(?i)^(?:list|numbers|список|номера)\s+(?:from\s+|с\s+|от\s+)?(\d+)$`), func(m []string) (BrowseStep, error) {
-		n, err := num(m[1])
+	{regexp.MustCompile(`(?i)^(?:list|numbers|список|перечисли|номера)$`), fixed("browser_list_interactives", "Listing the elements.", "Список элементов.", nil)},
+	{regexp.MustCompile(`(?i)^(?:list|numbers|список|номера)\s+(?:from\s+|с\s+|от\s+)?(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
+		n, err := num(m[1], l)
 		if err != nil {
 			return BrowseStep{}, err
 		}
-		return BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{"offset": n - 1}, Say: fmt.Sprintf("Listing from number %d.", n)}, nil
+		return BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{"offset": n - 1}, Say: l.f("Listing from number %d.", "Список с номера %d.", n)}, nil
 	}},
-	{regexp.MustCompile(`(?i)^(?:list from here|list here|список отсюда|список с этого места|перечисли отсюда)$`), fixed("browser_list_interactives", "Listing from here.", map[string]any{"from_here": true})},
-	{regexp.MustCompile(`(?i)^(?:read from (?:the )?(?:start|beginning|top)|read text|read the text|читай с начала|прочитай с начала|читай текст|прочитай текст)$`), fixed("browser_read", "Reading the text from the start.", map[string]any{"from": 0})},
-	{regexp.MustCompile(`(?i)^(?:read (?:from )?heading|read from header|читай с заголовка|прочитай с заголовка|читай заголовок|прочитай заголовок)\s+(\d+)$`), func(m []string) (BrowseStep, error) {
-		n, err := num(m[1])
-		if err != nil {
-			return BrowseStep{}, fmt.Errorf("%q is not a heading number; headings count from 1 (say read page to hear them)", m[1])
+	{regexp.MustCompile(`(?i)^(?:list from here|list here|список отсюда|список с этого места|перечисли отсюда)$`), fixed("browser_list_interactives", "Listing from here.", "Список отсюда.", map[string]any{"from_here": true})},
+	{regexp.MustCompile(`(?i)^(?:read from here|read here|читай отсюда|прочитай отсюда|читай с этого места)$`), fixed("browser_read", "Reading from here.", "Читаю отсюда.", map[string]any{"here": true})},
+	{regexp.MustCompile(`(?i)^(?:read from (?:the )?(?:start|beginning|top)|read text|read the text|читай с начала|прочитай с начала|читай текст|прочитай текст)$`), fixed("browser_read", "Reading the text from the start.", "Читаю текст с начала.", map[string]any{"from": 0})},
+	{regexp.MustCompile(`(?i)^(?:read (?:from )?heading|read from header|читай с заголовка|прочитай с заголовка|читай заголовок|прочитай заголовок)\s+(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
+		n, err := strconv.Atoi(m[1])
+		if err != nil || n < 1 {
+			return BrowseStep{}, errors.New(l.f("%q is not a heading number; headings count from 1 (say read page to hear them)", "«%s» — не номер заголовка; заголовки считаются с 1 (скажите «прочитай страницу», чтобы их услышать)", m[1]))
 		}
-		return BrowseStep{Tool: "browser_read", Args: map[string]any{"heading": n}, Say: fmt.Sprintf("Reading from heading %d.", n)}, nil
+		return BrowseStep{Tool: "browser_read", Args: map[string]any{"heading": n}, Say: l.f("Reading from heading %d.", "Читаю с заголовка %d.", n)}, nil
 	}},
-	{regexp.MustCompile(`(?i)^(?:tabs|list tabs|вкладки|список вкладок)$`), fixed("browser_tabs", "The tabs:", nil)},
-	{regexp.MustCompile(`(?i)^(?:close tab|close this tab|закрой вкладку|закрыть вкладку)$`), fixed("browser_close_tab", "Closing this tab.", nil)},
-	{regexp.MustCompile(`(?i)^(?:close tab|закрой вкладку)\s+(\d+)$`), func(m []string) (BrowseStep, error) {
-		n, err := num(m[1])
+	{regexp.MustCompile(`(?i)^(?:headings|list headings|заголовки|список заголовков)$`), fixed("browser_extract", "The headings.", "Заголовки.", map[string]any{"mode": "summary"})},
+	{regexp.MustCompile(`(?i)^(?:tabs|list tabs|вкладки|список вкладок)$`), fixed("browser_tabs", "The tabs:", "Вкладки:", nil)},
+	{regexp.MustCompile(`(?i)^(?:close tab|close this tab|закрой вкладку|закрыть вкладку)$`), fixed("browser_close_tab", "Closing this tab.", "Закрываю эту вкладку.", nil)},
+	{regexp.MustCompile(`(?i)^(?:close tab|закрой вкладку)\s+(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
+		n, err := num(m[1], l)
 		if err != nil {
 			return BrowseStep{}, err
 		}
-		return BrowseStep{Tool: "browser_close_tab", Args: map[string]any{"index": n}, Say: fmt.Sprintf("Closing tab %d.", n)}, nil
+		return BrowseStep{Tool: "browser_close_tab", Args: map[string]any{"index": n}, Say: l.f("Closing tab %d.", "Закрываю вкладку %d.", n)}, nil
 	}},
-	{regexp.MustCompile(`(?i)^(?:show numbers|show overlay|покажи номера)$`), fixed("browser_overlay_show", "Numbers shown.", nil)},
-	{regexp.MustCompile(`(?i)^(?:hide numbers|hide overlay|скрой номера|спрячь номера)$`), fixed("browser_overlay_hide", "Numbers hidden.", nil)},
+	{regexp.MustCompile(`(?i)^(?:show numbers|show overlay|покажи номера)$`), fixed("browser_overlay_show", "Numbers shown.", "Номера показаны.", nil)},
+	{regexp.MustCompile(`(?i)^(?:hide numbers|hide overlay|скрой номера|спрячь номера)$`), fixed("browser_overlay_hide", "Numbers hidden.", "Номера скрыты.", nil)},
 	{regexp.MustCompile(`(?i)^(?:click|press|нажми|кликни|щёлкни|щелкни)\s+(\d+)$`), actBy("click")},
 	{regexp.MustCompile(`(?i)^(?:type|write|enter|введи|напиши|впиши)\s+(\d+)\s+(.+)$`), actBy("type")},
 	{regexp.MustCompile(`(?i)^(?:select|choose|pick|выбери)\s+(\d+)\s+(.+)$`), actBy("select")},
-	{regexp.MustCompile(`(?i)^(?:press|key|нажми|клавиша)\s+([a-zа-яё]+)$`), func(m []string) (BrowseStep, error) {
+	{regexp.MustCompile(`(?i)^(?:press|key|нажми|клавиша)\s+([a-zа-яё]+)$`), func(m []string, l Lang) (BrowseStep, error) {
 		k, ok := keyNames[strings.ToLower(m[1])]
 		if !ok {
 			if len([]rune(m[1])) == 1 {
 				k = m[1]
 			} else {
-				return BrowseStep{}, fmt.Errorf("unknown key %q; keys: Enter, Tab, Escape, Space, Up, Down, Left, Right, Backspace, PageUp, PageDown, Home, End or one letter", m[1])
+				return BrowseStep{}, errors.New(l.f("unknown key %q; keys: Enter, Tab, Escape, Space, Up, Down, Left, Right, Backspace, PageUp, PageDown, Home, End or one letter",
+					"нет клавиши «%s»; клавиши: ввод, таб, эскейп, пробел, вверх, вниз, влево, вправо, Backspace, PageUp, PageDown, Home, End или одна буква", m[1]))
 			}
 		}
-		return BrowseStep{Tool: "browser_press", Args: map[string]any{"key": k}, Say: "Pressing " + k + "."}, nil
+		return BrowseStep{Tool: "browser_press", Args: map[string]any{"key": k}, Say: l.f("Pressing %s.", "Нажимаю клавишу %s.", k)}, nil
 	}},
-	{regexp.MustCompile(`(?i)^(?:scroll|прокрути|листай)\s+(down|up|top|bottom|вниз|вверх|наверх|в начало|в конец)$`), func(m []string) (BrowseStep, error) {
+	{regexp.MustCompile(`(?i)^(?:scroll|прокрути|листай)\s+(down|up|top|bottom|вниз|вверх|наверх|в начало|в конец)$`), func(m []string, l Lang) (BrowseStep, error) {
 		switch strings.ToLower(m[1]) {
 		case "down", "вниз":
-			return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"by_y": 600}, Say: "Scrolling down."}, nil
+			return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"by_y": 600}, Say: l.t("Scrolling down.", "Прокручиваю вниз.")}, nil
 		case "up", "вверх":
-			return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"by_y": -600}, Say: "Scrolling up."}, nil
+			return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"by_y": -600}, Say: l.t("Scrolling up.", "Прокручиваю вверх.")}, nil
 		case "top", "наверх", "в начало":
-			return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"to": "top"}, Say: "To the top."}, nil
+			return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"to": "top"}, Say: l.t("To the top.", "В начало страницы.")}, nil
 		}
-		return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"to": "bottom"}, Say: "To the bottom."}, nil
+		return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"to": "bottom"}, Say: l.t("To the bottom.", "В конец страницы.")}, nil
 	}},
-	{regexp.MustCompile(`(?i)^(?:scroll to|прокрути к|прокрути до)\s+(\d+)$`), func(m []string) (BrowseStep, error) {
-		n, _ := strconv.Atoi(m[1])
-		return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"index": n}, Say: fmt.Sprintf("Scrolling to %d.", n)}, nil
+	{regexp.MustCompile(`(?i)^(?:scroll to|прокрути к|прокрути до)\s+(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
+		n, err := num(m[1], l)
+		if err != nil {
+			return BrowseStep{}, err
+		}
+		return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"index": n}, Say: l.f("Scrolling to %d.", "Прокручиваю к %d.", n)}, nil
 	}},
-	{regexp.MustCompile(`(?i)^(?:back|go back|назад)$`), fixed("browser_back", "Going back.", nil)},
-	{regexp.MustCompile(`(?i)^(?:forward|go forward|вперёд|вперед)$`), fixed("browser_forward", "Going forward.", nil)},
-	{regexp.MustCompile(`(?i)^(?:reload|refresh|обнови|перезагрузи)$`), fixed("browser_reload", "Reloading.", nil)},
-	{regexp.MustCompile(`(?i)^(?:read page|read|summary|прочитай страницу|прочитай|что на странице)$`), fixed("browser_extract", "Reading the page.", map[string]any{"mode": "summary"})},
-	{regexp.MustCompile(`(?i)^(?:find|search for|найди)\s+(.+)$`), func(m []string) (BrowseStep, error) {
+	{regexp.MustCompile(`(?i)^(?:back|go back|назад)$`), fixed("browser_back", "Going back.", "Назад.", nil)},
+	{regexp.MustCompile(`(?i)^(?:forward|go forward|вперёд|вперед)$`), fixed("browser_forward", "Going forward.", "Вперёд.", nil)},
+	{regexp.MustCompile(`(?i)^(?:reload|refresh|обнови|перезагрузи)$`), fixed("browser_reload", "Reloading.", "Обновляю страницу.", nil)},
+	{regexp.MustCompile(`(?i)^(?:read page|read|summary|прочитай страницу|прочитай|что на странице)$`), fixed("browser_extract", "Reading the page.", "Читаю страницу.", map[string]any{"mode": "summary"})},
+	{regexp.MustCompile(`(?i)^(?:find|search for|найди)\s+(.+)$`), func(m []string, l Lang) (BrowseStep, error) {
 		t := strings.Trim(strings.TrimSpace(m[1]), `"«»“”`)
-		return BrowseStep{Tool: "browser_find", Args: map[string]any{"text": t}, Say: fmt.Sprintf("Looking for %q.", t)}, nil
+		return BrowseStep{Tool: "browser_find", Args: map[string]any{"text": t}, Say: l.f("Looking for %q.", "Ищу «%s».", t)}, nil
 	}},
-	{regexp.MustCompile(`(?i)^(?:open|открой)\s+(\d+)\s+(?:in (?:a )?new tab|в новой вкладке)$`), func(m []string) (BrowseStep, error) {
-		n, err := num(m[1])
+	{regexp.MustCompile(`(?i)^(?:open|открой)\s+(\d+)\s+(?:in (?:a )?new tab|в новой вкладке)$`), func(m []string, l Lang) (BrowseStep, error) {
+		n, err := num(m[1], l)
 		if err != nil {
 			return BrowseStep{}, err
 		}
-		return BrowseStep{Tool: "browser_open_in_new_tab", Args: map[string]any{"index": n}, Say: fmt.Sprintf("Opening %d in a new tab.", n)}, nil
+		return BrowseStep{Tool: "browser_open_in_new_tab", Args: map[string]any{"index": n}, Say: l.f("Opening %d in a new tab.", "Открываю %d в новой вкладке.", n)}, nil
 	}},
-	{regexp.MustCompile(`(?i)^(?:download|save|скачай|сохрани)\s+(\d+)$`), func(m []string) (BrowseStep, error) {
-		n, err := num(m[1])
+	{regexp.MustCompile(`(?i)^(?:download|save|скачай|сохрани)\s+(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
+		n, err := num(m[1], l)
 		if err != nil {
 			return BrowseStep{}, err
 		}
-		return BrowseStep{Tool: "browser_click_and_wait_download", Args: map[string]any{"index": n}, Say: fmt.Sprintf("Downloading %d.", n)}, nil
+		return BrowseStep{Tool: "browser_click_and_wait_download", Args: map[string]any{"index": n}, Say: l.f("Downloading %d.", "Скачиваю %d.", n)}, nil
 	}},
-	{regexp.MustCompile(`(?i)^(?:upload|attach|загрузи|прикрепи|отправь файл)\s+(\d+)\s+(.+)$`), func(m []string) (BrowseStep, error) {
-		n, err := num(m[1])
+	{regexp.MustCompile(`(?i)^(?:upload|attach|загрузи|прикрепи|отправь файл)\s+(\d+)\s+(.+)$`), func(m []string, l Lang) (BrowseStep, error) {
+		n, err := num(m[1], l)
 		if err != nil {
 			return BrowseStep{}, err
 		}
 		path := strings.Trim(strings.TrimSpace(m[2]), `"«»“”`)
-		return BrowseStep{Tool: "browser_upload", Args: map[string]any{"index": n, "files": []string{path}}, Say: fmt.Sprintf("Giving the file to %d.", n)}, nil
+		return BrowseStep{Tool: "browser_upload", Args: map[string]any{"index": n, "files": []string{path}}, Say: l.f("Giving the file to %d.", "Передаю файл в %d.", n)}, nil
 	}},
-	{regexp.MustCompile(`(?i)^(?:tab|вкладка)\s+(\d+)$`), func(m []string) (BrowseStep, error) {
-		n, err := num(m[1])
+	{regexp.MustCompile(`(?i)^(?:tab|вкладка)\s+(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
+		n, err := num(m[1], l)
 		if err != nil {
 			return BrowseStep{}, err
 		}
-		return BrowseStep{Tool: "browser_switch_tab", Args: map[string]any{"index": n}, Say: fmt.Sprintf("Switching to tab %d.", n)}, nil
+		return BrowseStep{Tool: "browser_switch_tab", Args: map[string]any{"index": n}, Say: l.f("Switching to tab %d.", "Перехожу на вкладку %d.", n)}, nil
 	}},
-	{regexp.MustCompile(`(?i)^(?:go to|open|navigate to|перейди на|открой|зайди на)\s+(\S+)$`), func(m []string) (BrowseStep, error) {
-		// The address goes as typed: the navigator picks the scheme (http first
-		// on loopback, https first elsewhere) and tries the other when the
-		// first cannot connect.
-		return BrowseStep{Tool: "browser_navigate", Args: map[string]any{"url": m[1]}, Say: "Opening " + m[1] + "."}, nil
-	}},
+	{regexp.MustCompile(`(?i)^(?:go to|open|navigate to|перейди на|перейди|открой|зайди на)\s+(\S+)$`), goTo},
+	// An address typed alone opens it: localhost:8601, 127.0.0.1:8080/x,
+	// example.org/page, http://… (a word with a dot or a port, no spaces).
+	{regexp.MustCompile(`(?i)^((?:https?://|file://)\S+|(?:localhost|[\w-]+(?:\.[\w-]+)+|\[[0-9a-f:]+\])(?::\d+)?(?:[/?#]\S*)?|localhost(?::\d+)?)$`), goTo},
+}
+
+// goTo opens an address as typed: the navigator picks the scheme (http first
+// on loopback, https first elsewhere) and tries the other when the first
+// cannot connect.
+func goTo(m []string, l Lang) (BrowseStep, error) {
+	u := m[1]
+	if !strings.ContainsAny(u, ".:/") && !strings.EqualFold(u, "localhost") {
+		return BrowseStep{}, errors.New(l.f("%q is not an address; say go to and the address, e.g. go to example.org", "«%s» — не адрес; скажите «перейди на» и адрес, например: перейди на example.org", u))
+	}
+	return BrowseStep{Tool: "browser_navigate", Args: map[string]any{"url": u}, Say: l.f("Opening %s.", "Открываю %s.", u)}, nil
 }
 
 // NotCommandError is a line that is no direct command: one short line for the
@@ -193,56 +200,109 @@ type NotCommandError struct {
 	// Usage is how the command the line starts with is said, when it starts
 	// with one but the rest does not fit ("type 3" with no text).
 	Usage string
+	Lang  Lang
+	// Door is where the listener is (DoorWindow by default).
+	Door string
 }
 
 func (e *NotCommandError) Error() string {
+	l := e.Lang
 	if e.Usage != "" {
-		return fmt.Sprintf("Not a command: %q. Say it like: %s. Say help for the commands.", e.Line, e.Usage)
+		return l.f("Not a command: %q. Say it like: %s. Say help for the commands.", "Это не команда: «%s». Скажите так: %s. Скажите «помощь», чтобы услышать команды.", e.Line, e.Usage)
 	}
 	if e.Suggestion != "" {
-		return fmt.Sprintf("Not a command: %q. Did you mean %q? Say help for the commands.", e.Line, e.Suggestion)
+		return l.f("Not a command: %q. Did you mean %q? Say help for the commands.", "Это не команда: «%s». Может быть, «%s»? Скажите «помощь», чтобы услышать команды.", e.Line, e.Suggestion)
 	}
-	return fmt.Sprintf("Not a command: %q. Goals in plain words need a model server (Settings); say help for the number commands.", e.Line)
+	switch e.Door {
+	case DoorTerminal:
+		return l.f("Not a command: %q. Goals in plain words need a model server: start waymark browse again with WAYMARK_MODEL_URL (and WAYMARK_MODEL) set to it. Say help for the number commands.",
+			"Это не команда: «%s». Цели своими словами требуют сервера модели: запустите waymark browse снова, задав WAYMARK_MODEL_URL (и WAYMARK_MODEL). Скажите «помощь», чтобы услышать команды по номерам.", e.Line)
+	case DoorMCP:
+		return l.f("Not a command: %q. A goal in plain words goes to BrowserGoal; say help for the number commands.",
+			"Это не команда: «%s». Цель своими словами — для BrowserGoal; скажите «помощь», чтобы услышать команды по номерам.", e.Line)
+	}
+	return l.f("Not a command: %q. Goals in plain words need a model server (Settings); say help for the number commands.",
+		"Это не команда: «%s». Цели своими словами требуют сервера модели (Настройки); скажите «помощь», чтобы услышать команды по номерам.", e.Line)
 }
+
+// Doors of the number browser: where a listener is, so that what to do next
+// is said in the words of that door (the window has Settings, the terminal
+// has environment variables).
+const (
+	DoorWindow   = "window"
+	DoorTerminal = "terminal"
+	DoorMCP      = "mcp"
+)
 
 func (e *NotCommandError) Unwrap() error { return agent.ErrNeedsModel }
 
+// IsGoal reports whether the line may be a goal in plain words (no typo of a
+// command, no command said wrongly).
+func (e *NotCommandError) IsGoal() bool { return e.Usage == "" && e.Suggestion == "" }
+
 // Browsing is the state of one number-browsing conversation (the terminal
-// loop, the Browser workspace): where the last list and the last reading
-// stopped, so "more", "list more", "read more" and "ещё" go on from there.
-// Its methods are safe for concurrent use.
+// loop, the Browser workspace, an MCP client's BrowseCommand calls): where
+// the last list, find, headings and reading stopped, so "more" goes on with
+// whichever came last, and where reading stood on each page left, so "back"
+// finds it again. Its methods are safe for concurrent use.
 type Browsing struct {
-	mu        sync.Mutex
-	last      string // "list" or "read": what "more" continues
-	listNext  int    // offset of the next list window
+	// Door is where the listener is (DoorWindow, DoorTerminal, DoorMCP): what
+	// to do next is said in its words.
+	Door string
+
+	mu   sync.Mutex
+	lang Lang
+	last string // "list", "find", "headings" or "read": what "more" continues
+
+	listNext  int // offset of the next list window
 	listMore  bool
 	listTotal int
-	readURL   string
+
+	findText  string
+	findNext  int
+	findTotal int
+
+	headNext  int
+	headTotal int
+
+	readURL   string // the page the reading is on (without its #fragment)
 	readNext  int
 	readMore  bool
 	readTotal int
+	// readHere: an in-page link (a #fragment) was just followed: reading
+	// goes on from its target.
+	readHere bool
+	// places keeps where reading stood on each page left, by address.
+	places map[string]readPlace
 }
+
+// readPlace is where reading stood on a page.
+type readPlace struct{ next, total int }
 
 var (
 	moreRe     = regexp.MustCompile(`(?i)^(?:more|next|go on|continue|ещё|еще|дальше|далее|продолжай)$`)
 	listMoreRe = regexp.MustCompile(`(?i)^(?:list more|list next|more elements|next elements|список дальше|список ещё|список еще|ещё список|еще список|следующие)$`)
 	readMoreRe = regexp.MustCompile(`(?i)^(?:read more|read on|read next|continue reading|keep reading|читай дальше|читать дальше|прочитай дальше|дальше читай|читай ещё|читай еще)$`)
+	headMoreRe = regexp.MustCompile(`(?i)^(?:more headings|next headings|ещё заголовки|еще заголовки|заголовки дальше)$`)
 	helpRe     = regexp.MustCompile(`(?i)^(?:help|commands|\?|помощь|команды|справка)$`)
 )
 
-// Parse maps a command to its step, going on from the remembered list or
-// reading for "more" and its kin. "help" is a step with no tool: its Say is
-// the help.
+// Parse maps a command to its step, going on from the remembered list,
+// find, headings or reading for "more" and its kin. "help" is a step with no
+// tool: its Say is the help. Everything is said in the command's language.
 func (b *Browsing) Parse(cmd string) (BrowseStep, error) {
 	c := strings.Join(strings.Fields(cmd), " ")
 	c = strings.TrimRight(c, ".!")
+	l := b.langFor(c)
 	switch {
 	case helpRe.MatchString(c):
-		return BrowseStep{Say: BrowseCommands}, nil
+		return BrowseStep{Say: Help(l)}, nil
 	case listMoreRe.MatchString(c):
-		return b.more("list"), nil
+		return b.more("list", l), nil
 	case readMoreRe.MatchString(c):
-		return b.more("read"), nil
+		return b.more("read", l), nil
+	case headMoreRe.MatchString(c):
+		return b.more("headings", l), nil
 	case moreRe.MatchString(c):
 		b.mu.Lock()
 		what := b.last
@@ -250,100 +310,201 @@ func (b *Browsing) Parse(cmd string) (BrowseStep, error) {
 		if what == "" {
 			what = "list"
 		}
-		return b.more(what), nil
+		return b.more(what, l), nil
 	}
 	for _, p := range browsePatterns {
 		if m := p.re.FindStringSubmatch(c); m != nil {
-			return p.step(m)
+			return p.step(m, l)
 		}
 	}
-	e := &NotCommandError{Line: strings.TrimSpace(cmd), Suggestion: suggest(c)}
+	e := &NotCommandError{Line: strings.TrimSpace(cmd), Suggestion: suggest(c), Lang: l, Door: b.Door}
 	if f := strings.Fields(strings.ToLower(c)); len(f) > 0 && e.Suggestion == "" {
 		e.Usage = usage[f[0]]
 	}
 	return BrowseStep{}, e
 }
 
-// more is the step that goes on with the list or the reading.
-func (b *Browsing) more(what string) BrowseStep {
+// langFor is the language of a command: Russian when it has a Cyrillic
+// letter, English when it has a Latin word that is no address, else the
+// conversation's language so far (a bare number or address keeps it).
+func (b *Browsing) langFor(c string) Lang {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if what == "read" {
-		switch {
-		case b.readURL == "":
-			return BrowseStep{Tool: "browser_read", Args: map[string]any{"from": 0}, Say: "Reading the text from the start."}
-		case !b.readMore:
-			return BrowseStep{Say: fmt.Sprintf("That was the end of the text (%d characters). Say read from start, read from heading 3, or read page.", b.readTotal)}
+	l := LangOf(c)
+	if l == Russian || !regexp.MustCompile(`^\S+$`).MatchString(c) || helpRe.MatchString(c) || moreRe.MatchString(c) {
+		b.lang = l
+		return l
+	}
+	for _, p := range browsePatterns[len(browsePatterns)-1:] {
+		if p.re.MatchString(c) && b.lang != "" {
+			return b.lang // a bare address
 		}
-		return BrowseStep{Tool: "browser_read", Args: map[string]any{"from": b.readNext, "continue_url": b.readURL}, Say: "Reading on."}
+	}
+	b.lang = l
+	return l
+}
+
+// more is the step that goes on with the list, the find, the headings or
+// the reading.
+func (b *Browsing) more(what string, l Lang) BrowseStep {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch what {
+	case "read":
+		switch {
+		case b.readHere:
+			return BrowseStep{Tool: "browser_read", Args: map[string]any{"here": true}, Say: l.t("Reading from here.", "Читаю отсюда.")}
+		case b.readURL == "":
+			return BrowseStep{Tool: "browser_read", Args: map[string]any{"from": 0}, Say: l.t("Reading the text from the start.", "Читаю текст с начала.")}
+		case !b.readMore:
+			return BrowseStep{Say: l.f("That was the end of the text (%d characters). Say read from start, read from heading 3, or read page.",
+				"Это был конец текста (%d знаков). Скажите «читай с начала», «читай с заголовка 3» или «прочитай страницу».", b.readTotal)}
+		}
+		return BrowseStep{Tool: "browser_read", Args: map[string]any{"from": b.readNext, "continue_url": b.readURL}, Say: l.t("Reading on.", "Читаю дальше.")}
+	case "find":
+		if b.findNext >= b.findTotal {
+			return BrowseStep{Say: l.f("That was the last match: %d in all. Say find and a word to look for something else.",
+				"Это было последнее совпадение, всего %d. Скажите «найди» и слово, чтобы искать другое.", b.findTotal)}
+		}
+		return BrowseStep{Tool: "browser_find", Args: map[string]any{"text": b.findText, "offset": b.findNext},
+			Say: l.f("More matches for %q.", "Ещё совпадения с «%s».", b.findText)}
+	case "headings":
+		if b.headTotal == 0 || b.headNext >= b.headTotal {
+			if b.headTotal == 0 {
+				return BrowseStep{Tool: "browser_extract", Args: map[string]any{"mode": "summary"}, Say: l.t("Reading the page.", "Читаю страницу.")}
+			}
+			return BrowseStep{Say: l.f("That was the last heading: %d in all. Say read from heading and its number.",
+				"Это был последний заголовок, всего %d. Скажите «читай с заголовка» и его номер.", b.headTotal)}
+		}
+		return BrowseStep{Tool: "browser_extract", Args: map[string]any{"mode": "summary", "headings_from": b.headNext},
+			Say: l.f("Headings from %d.", "Заголовки с %d.", b.headNext+1)}
 	}
 	switch {
 	case b.listTotal == 0 && !b.listMore:
-		return BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{}, Say: "Listing the elements."}
+		return BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{}, Say: l.t("Listing the elements.", "Список элементов.")}
 	case !b.listMore:
-		return BrowseStep{Say: fmt.Sprintf("That was the end of the list: %d elements in all. Say list to start again, or list and a number to start there.", b.listTotal)}
+		return BrowseStep{Say: l.f("That was the end of the list: %d elements in all. Say list to start again, or list and a number to start there.",
+			"Это был конец списка, всего элементов: %d. Скажите «список», чтобы начать сначала, или «список» и номер, чтобы начать с него.", b.listTotal)}
 	}
 	return BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{"offset": b.listNext},
-		Say: fmt.Sprintf("Listing from number %d.", b.listNext+1)}
+		Say: l.f("Listing from number %d.", "Список с номера %d.", b.listNext+1)}
 }
 
-// Observe remembers what a step's result says about the list and the
-// reading; a step that leads to another page forgets both.
-func (b *Browsing) Observe(step BrowseStep, res any) {
+// withoutFragment is an address without its #fragment: an in-page link
+// keeps the reader on the same page.
+func withoutFragment(u string) string {
+	if i := strings.IndexByte(u, '#'); i >= 0 {
+		return u[:i]
+	}
+	return u
+}
+
+// Observe remembers what a step's result says about the list, the find, the
+// headings and the reading; a step that leads to another page keeps where
+// reading stood on the page left, and a step back (or forward) to a page
+// finds it again (Restored says so).
+func (b *Browsing) Observe(step BrowseStep, res any) (restored *readPlace) {
 	raw, _ := json.Marshal(res)
 	var r struct {
 		Status string `json:"status"`
 		Data   struct {
-			Total      int    `json:"total"`
-			HasMore    bool   `json:"has_more"`
-			NextOffset int    `json:"next_offset"`
-			URL        string `json:"url"`
-			Next       int    `json:"next"`
-			MoreAt     int    `json:"more_at"`
-			TextChars  int    `json:"text_chars"`
-			Navigated  bool   `json:"navigated"`
+			Total         int             `json:"total"`
+			Offset        int             `json:"offset"`
+			Matches       []any           `json:"matches"`
+			HasMore       bool            `json:"has_more"`
+			NextOffset    int             `json:"next_offset"`
+			URL           string          `json:"url"`
+			Next          int             `json:"next"`
+			MoreAt        int             `json:"more_at"`
+			TextChars     int             `json:"text_chars"`
+			Navigated     bool            `json:"navigated"`
+			HeadingsTotal int             `json:"headings_total"`
+			HeadingsFrom  int             `json:"headings_from"`
+			Headings      json.RawMessage `json:"headings"` // a list (extract) or a count (read)
+			NewTabs       []any           `json:"new_tabs"`
 		} `json:"data"`
 	}
 	if json.Unmarshal(raw, &r) != nil || r.Status != "ok" {
-		return
+		return nil
 	}
 	d := r.Data
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	page := withoutFragment(d.URL)
 	switch step.Tool {
 	case "browser_list_interactives":
 		b.last, b.listTotal, b.listMore, b.listNext = "list", d.Total, d.HasMore, d.NextOffset
+	case "browser_find":
+		b.last, b.findTotal, b.findNext = "find", d.Total, d.Offset+len(d.Matches)
+		b.findText, _ = step.Args["text"].(string)
 	case "browser_read":
-		b.last, b.readURL, b.readTotal, b.readMore, b.readNext = "read", d.URL, d.Total, d.Next < d.Total, d.Next
+		b.last, b.readURL, b.readTotal, b.readMore, b.readNext, b.readHere = "read", page, d.Total, d.Next < d.Total, d.Next, false
 	case "browser_extract":
-		b.last, b.readURL, b.readTotal, b.readMore, b.readNext = "read", d.URL, d.TextChars, d.MoreAt > 0, d.MoreAt
-	case "browser_navigate", "browser_back", "browser_forward", "browser_reload", "browser_switch_tab",
-		"browser_open_in_new_tab", "browser_close_tab":
-		b.forget()
-	default:
-		if d.Navigated {
-			b.forget()
+		var heads []any
+		_ = json.Unmarshal(d.Headings, &heads)
+		b.headTotal, b.headNext = d.HeadingsTotal, d.HeadingsFrom+len(heads)
+		if d.HeadingsFrom > 0 {
+			b.last = "headings"
+			break
 		}
+		b.last, b.readURL, b.readTotal, b.readMore, b.readNext, b.readHere = "read", page, d.TextChars, d.MoreAt > 0, d.MoreAt, false
+	case "browser_navigate", "browser_back", "browser_forward", "browser_switch_tab", "browser_open_in_new_tab", "browser_close_tab":
+		b.leave()
+		if step.Tool == "browser_back" || step.Tool == "browser_forward" {
+			if p, ok := b.places[page]; ok && page != "" {
+				b.last, b.readURL, b.readNext, b.readTotal, b.readMore = "read", page, p.next, p.total, p.next < p.total
+				restored = &p
+			}
+		}
+		b.inPage(d.URL, step.Tool == "browser_navigate")
+	case "browser_reload":
+		b.listNext, b.listMore, b.listTotal = 0, false, 0
+	default:
+		switch {
+		case d.Navigated && len(d.NewTabs) == 0:
+			b.leave()
+			b.inPage(d.URL, true)
+		case step.Tool == "browser_overlay_act" && len(d.NewTabs) == 0 && strings.Contains(d.URL, "#"):
+			// An in-page link: the same page, read on from its target.
+			b.inPage(d.URL, true)
+		}
+	}
+	return restored
+}
+
+// leave keeps where reading stood on the page left and forgets the list,
+// the find and the headings; b.mu is held.
+func (b *Browsing) leave() {
+	if b.readURL != "" && b.readNext > 0 {
+		if b.places == nil {
+			b.places = map[string]readPlace{}
+		}
+		b.places[b.readURL] = readPlace{next: b.readNext, total: b.readTotal}
+	}
+	b.last, b.listNext, b.listMore, b.listTotal = "", 0, false, 0
+	b.findText, b.findNext, b.findTotal, b.headNext, b.headTotal = "", 0, 0, 0, 0
+	b.readURL, b.readNext, b.readMore, b.readTotal, b.readHere = "", 0, false, 0, false
+}
+
+// inPage notes a page whose address has a #fragment: reading goes on from
+// its target (when moved is true: a link was followed to it); b.mu is held.
+func (b *Browsing) inPage(u string, moved bool) {
+	if i := strings.IndexByte(u, '#'); moved && i >= 0 && i < len(u)-1 {
+		b.last, b.readHere, b.readURL = "read", true, withoutFragment(u)
 	}
 }
 
 // usage says how a command is said, by its first word.
 var usage = map[string]string{
 	"list": "list, list 51, list from here", "click": "click 5", "type": "type 3 hello", "select": "select 7 Kazan",
-	"press": "press Enter, press 5", "scroll": "scroll down, scroll up, scroll to 12", "read": "read page, read more, read from heading 3",
+	"press": "press Enter, press 5", "scroll": "scroll down, scroll up, scroll to 12", "read": "read page, read more, read from here, read from heading 3",
 	"find": "find search", "open": "open 4 in new tab, or open example.org", "tab": "tab 2", "download": "download 6",
 	"upload": "upload 2 /home/me/file.pdf", "go": "go to example.org", "close": "close tab, close tab 2",
 	"список": "список, список 51, список отсюда", "нажми": "нажми 5", "введи": "введи 3 привет", "выбери": "выбери 7 Казань",
-	"прокрути": "прокрути вниз, прокрути к 12", "прочитай": "прочитай страницу, читай дальше, читай с заголовка 3",
-	"читай": "читай дальше, читай с заголовка 3, читай с начала", "найди": "найди поиск", "открой": "открой 4 в новой вкладке",
+	"прокрути": "прокрути вниз, прокрути к 12", "прочитай": "прочитай страницу, читай дальше, читай отсюда, читай с заголовка 3",
+	"читай": "читай дальше, читай отсюда, читай с заголовка 3, читай с начала", "найди": "найди поиск", "открой": "открой 4 в новой вкладке",
 	"вкладка": "вкладка 2", "скачай": "скачай 6", "загрузи": "загрузи 2 /home/me/файл.pdf", "перейди": "перейди на example.org",
 	"закрой": "закрой вкладку",
-}
-
-// forget drops the list and reading (another page); b.mu is held.
-func (b *Browsing) forget() {
-	b.last, b.listNext, b.listMore, b.listTotal = "", 0, false, 0
-	b.readURL, b.readNext, b.readMore, b.readTotal = "", 0, false, 0
 }
 
 // commandWords are the first words of the commands, for a typo's suggestion.
@@ -371,7 +532,7 @@ func suggest(c string) string {
 	}
 	best, bestD := "", 3
 	for _, cw := range commandWords {
-		if d := editDistance(w, cw); d > 0 && d < bestD && len([]rune(w)) > d+1 {
+		if d := textmatch.EditDistance(w, cw); d > 0 && d < bestD && len([]rune(w)) > d+1 {
 			cand := strings.Join(append([]string{cw}, fields[1:]...), " ")
 			if _, err := new(Browsing).parseOnly(cand); err == nil {
 				best, bestD = cand, d
@@ -388,30 +549,8 @@ func (b *Browsing) parseOnly(c string) (BrowseStep, error) {
 	}
 	for _, p := range browsePatterns {
 		if m := p.re.FindStringSubmatch(c); m != nil {
-			return p.step(m)
+			return p.step(m, LangOf(c))
 		}
 	}
 	return BrowseStep{}, agent.ErrNeedsModel
-}
-
-// editDistance is the Levenshtein distance of two words, in characters.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

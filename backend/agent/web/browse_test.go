@@ -58,6 +58,12 @@ func TestParseBrowseCommand(t *testing.T) {
 		{"close tab", "browser_close_tab", `{}`},
 		{"закрой вкладку 2", "browser_close_tab", `{"index":2}`},
 		{"перейди на http://127.0.0.1:8080/shop", "browser_navigate", `{"url":"http://127.0.0.1:8080/shop"}`},
+		{"localhost:8601", "browser_navigate", `{"url":"localhost:8601"}`},
+		{"127.0.0.1:8080/docs/index.html", "browser_navigate", `{"url":"127.0.0.1:8080/docs/index.html"}`},
+		{"example.org", "browser_navigate", `{"url":"example.org"}`},
+		{"read from here", "browser_read", `{"here":true}`},
+		{"читай отсюда", "browser_read", `{"here":true}`},
+		{"headings", "browser_extract", `{"mode":"summary"}`},
 	}
 	for _, c := range cases {
 		st, err := new(Browsing).Parse(c.in)
@@ -76,7 +82,7 @@ func TestParseBrowseCommand(t *testing.T) {
 		{"clcik 5", `Not a command: "clcik 5". Did you mean "click 5"? Say help for the commands.`},
 		{"click5", `Did you mean "click 5"?`},
 		{"lsit", `Did you mean "list"?`},
-		{"нажим 5", `Did you mean "нажми 5"?`},
+		{"нажим 5", `Может быть, «нажми 5»?`},
 		{"press Hyperspace", "unknown key"},
 		{"find me a cheap kettle and buy it", ""},
 		{"buy the cheapest kettle", `Not a command: "buy the cheapest kettle". Goals in plain words need a model server (Settings); say help for the number commands.`},
@@ -110,17 +116,32 @@ func TestBrowsingMore(t *testing.T) {
 	steps := []step{
 		{"more", "browser_list_interactives", `{}`, "Listing the elements.", `{"total":120,"offset":0,"has_more":true,"next_offset":50}`},
 		{"more", "browser_list_interactives", `{"offset":50}`, "Listing from number 51.", `{"total":120,"offset":50,"has_more":true,"next_offset":100}`},
-		{"ещё", "browser_list_interactives", `{"offset":100}`, "Listing from number 101.", `{"total":120,"offset":100,"has_more":false}`},
+		{"ещё", "browser_list_interactives", `{"offset":100}`, "Список с номера 101.", `{"total":120,"offset":100,"has_more":false}`},
 		{"next", "", `null`, "That was the end of the list: 120 elements in all. Say list to start again, or list and a number to start there.", ``},
 		{"read page", "browser_extract", `{"mode":"summary"}`, "Reading the page.", `{"url":"http://x/a","text_chars":4000,"more_at":1490}`},
 		{"more", "browser_read", `{"continue_url":"http://x/a","from":1490}`, "Reading on.", `{"url":"http://x/a","from":1490,"next":2950,"total":4000}`},
-		{"читай дальше", "browser_read", `{"continue_url":"http://x/a","from":2950}`, "Reading on.", `{"url":"http://x/a","from":2950,"next":4000,"total":4000}`},
+		{"читай дальше", "browser_read", `{"continue_url":"http://x/a","from":2950}`, "Читаю дальше.", `{"url":"http://x/a","from":2950,"next":4000,"total":4000}`},
 		{"read more", "", `null`, "That was the end of the text (4000 characters). Say read from start, read from heading 3, or read page.", ``},
 		{"list more", "", `null`, "That was the end of the list: 120 elements in all. Say list to start again, or list and a number to start there.", ``},
 		{"go to example.org", "browser_navigate", `{"url":"example.org"}`, "Opening example.org.", `{"url":"https://example.org/"}`},
 		{"list more", "browser_list_interactives", `{}`, "Listing the elements.", ``},
 		{"read more", "browser_read", `{"from":0}`, "Reading the text from the start.", ``},
-		{"help", "", `null`, BrowseCommands, ``},
+		{"help", "", `null`, Help(English), ``},
+		{"помощь", "", `null`, Help(Russian), ``},
+		// A reading goes on from where a heading's portion ended; a link to
+		// another page and back finds the place again (issue 23, point 3).
+		{"read from heading 3", "browser_read", `{"heading":3}`, "Reading from heading 3.", `{"url":"http://x/b","from":900,"next":2300,"total":4000,"headings":12}`},
+		{"read more", "browser_read", `{"continue_url":"http://x/b","from":2300}`, "Reading on.", `{"url":"http://x/b","from":2300,"next":3700,"total":4000,"headings":12}`},
+		{"click 4", "browser_overlay_act", `{"action":"click","index":4}`, "Clicking 4.", `{"action":"click","navigated":true,"url":"http://x/c"}`},
+		{"read more", "browser_read", `{"from":0}`, "Reading the text from the start.", ``},
+		{"back", "browser_back", `{}`, "Going back.", `{"url":"http://x/b"}`},
+		{"read more", "browser_read", `{"continue_url":"http://x/b","from":3700}`, "Reading on.", ``},
+		// An in-page link: reading goes on from its target; find's more goes
+		// on with the matches.
+		{"click 5", "browser_overlay_act", `{"action":"click","index":5}`, "Clicking 5.", `{"action":"click","url":"http://x/b#part-2"}`},
+		{"more", "browser_read", `{"here":true}`, "Reading from here.", ``},
+		{"find package", "browser_find", `{"text":"package"}`, "Looking for \"package\".", `{"total":75,"offset":0,"matches":[1,2,3,4,5,6,7,8,9,10]}`},
+		{"more", "browser_find", `{"offset":10,"text":"package"}`, "More matches for \"package\".", ``},
 	}
 	var b Browsing
 	for _, s := range steps {

@@ -12,10 +12,25 @@ import (
 	"github.com/waymark/waymark/backend/browser"
 )
 
-// RenderResult turns a browser tool's {status, data, error} into short lines a
-// screen reader can speak: what the listener needs to know, in the commands
-// the listener says (never the tools' names).
-func RenderResult(tool string, res any) string {
+// RenderResultIn turns a browser tool's {status, data, error} into short lines
+// a screen reader can speak, in l: what the listener needs to know, in the
+// commands the listener says (never the tools' names), and what the browser's
+// guard stopped during the call.
+func RenderResultIn(l Lang, tool string, res any) string {
+	text := renderResult(l, tool, res)
+	b, _ := json.Marshal(res)
+	var g struct {
+		Refused []string `json:"refused"`
+	}
+	if json.Unmarshal(b, &g) == nil {
+		for _, r := range g.Refused {
+			text += "\n" + l.t("Stopped: ", "Остановлено: ") + Spoken(r) + "."
+		}
+	}
+	return text
+}
+
+func renderResult(l Lang, tool string, res any) string {
 	b, _ := json.Marshal(res)
 	var r struct {
 		Status string          `json:"status"`
@@ -26,7 +41,7 @@ func RenderResult(tool string, res any) string {
 		return Spoken(string(b))
 	}
 	if r.Status == "error" {
-		return "Error: " + Spoken(r.Error)
+		return l.t("Error: ", "Ошибка: ") + SpokenError(l, r.Error)
 	}
 	var d map[string]any
 	if json.Unmarshal(r.Data, &d) != nil {
@@ -34,17 +49,21 @@ func RenderResult(tool string, res any) string {
 		if json.Unmarshal(r.Data, &s) == nil && s != "" {
 			return Spoken(s)
 		}
-		return "OK."
+		return l.t("OK.", "Готово.")
 	}
 	switch tool {
 	case "browser_list_interactives":
-		return listLines(d)
+		return listLines(l, d)
 	case "browser_read":
-		return readLines(d)
+		return readLines(l, d)
+	case "browser_extract":
+		return summaryLines(l, d)
 	case "browser_tabs":
-		return tabLines(d)
+		return tabLines(l, d)
 	case "browser_scroll":
-		return scrollLine(d)
+		return scrollLine(l, d)
+	case "browser_find":
+		return findLines(l, d)
 	case "browser_upload":
 		var names []string
 		for _, f := range asList(d["files"]) {
@@ -52,101 +71,111 @@ func RenderResult(tool string, res any) string {
 		}
 		field := fmt.Sprint(first(d, "field"))
 		if field == "" {
-			field = "the file field"
+			field = l.t("the file field", "поле файла")
 		}
-		return Spoken(fmt.Sprintf("Gave %s to %v (%s).", strings.Join(names, ", "), d["number"], field))
-	}
-	if matches, ok := d["matches"].([]any); ok {
-		if len(matches) == 0 {
-			return "Nothing found."
-		}
-		var sb strings.Builder
-		for _, it := range matches {
-			m, _ := it.(map[string]any)
-			sb.WriteString(itemLine(m))
-			sb.WriteByte('\n')
-		}
-		return strings.TrimRight(sb.String(), "\n")
+		return Spoken(l.f("Gave %s to %v (%s).", "Передал %s в %v (%s).", strings.Join(names, ", "), d["number"], field))
 	}
 	if text, ok := d["text"].(string); ok && text != "" {
-		if more, _ := d["more_at"].(float64); more > 0 {
-			text += "\nSay read more for the rest of the text, or read from heading and its number."
-		}
 		return Spoken(text)
 	}
 	var parts []string
 	if a, ok := d["action"].(string); ok && d["number"] != nil {
+		verb := map[string][2]string{"click": {"click", "нажал"}, "type": {"type", "ввёл в"}, "select": {"select", "выбрал в"}}[a]
 		if sel, _ := d["selected"].(string); a == "select" && sel != "" {
-			parts = append(parts, fmt.Sprintf("Chose %s in %v (%v).", sel, d["number"], first(d, "name", "role")))
-		} else {
-			parts = append(parts, fmt.Sprintf("Done: %s %v (%v).", a, d["number"], first(d, "name", "role")))
+			parts = append(parts, l.f("Chose %s in %v (%v).", "Выбрал %s в %v (%v).", sel, d["number"], first(d, "name", "role")))
+		} else if n, _ := d["typed_chars"].(float64); a == "type" {
+			// What was typed is never said back: how much, and where.
+			parts = append(parts, l.f("Done: typed %s into %v (%v).", "Готово: %s введено в %v (%v).", characters(l, int(n)), first(d, "name", "role"), d["number"]))
+		} else if verb[0] != "" {
+			parts = append(parts, l.f("Done: %s %v (%v).", "Готово: %s %v (%v).", l.t(verb[0], verb[1]), d["number"], first(d, "name", "role")))
 		}
 	} else if k, ok := d["key"].(string); ok {
-		parts = append(parts, "Pressed "+k+".")
+		parts = append(parts, l.f("Pressed %s.", "Нажата клавиша %s.", k))
 	}
 	if tab, ok := d["tab"].(float64); ok {
 		switch tool {
 		case "browser_open_in_new_tab":
-			parts = append(parts, fmt.Sprintf("Opened in a new tab, tab %d of %v.", int(tab), d["tabs"]))
+			parts = append(parts, l.f("Opened in a new tab, tab %d of %v.", "Открыто в новой вкладке, вкладка %d из %v.", int(tab), d["tabs"]))
 		default:
-			parts = append(parts, fmt.Sprintf("Tab %d of %v.", int(tab), d["tabs"]))
+			parts = append(parts, l.f("Tab %d of %v.", "Вкладка %d из %v.", int(tab), d["tabs"]))
 		}
 	}
 	// A link to a place in a page (#fragment): the page is scrolled there,
-	// and the listener can list from that place.
+	// and the listener can read or list from that place.
 	here := false
-	if u, _ := d["url"].(string); tool == "browser_overlay_act" && d["action"] == "click" && len(asList(d["new_tabs"])) == 0 {
+	if u, _ := d["url"].(string); (tool == "browser_overlay_act" && d["action"] == "click" || tool == "browser_navigate") && len(asList(d["new_tabs"])) == 0 {
 		if i := strings.IndexByte(u, '#'); i >= 0 && i < len(u)-1 {
 			here = true
 		}
 	}
 	if nav, _ := d["navigated"].(bool); nav || d["action"] == nil {
 		if t, _ := d["title"].(string); t != "" {
-			parts = append(parts, "Page: "+t+".")
+			parts = append(parts, l.f("Page: %s.", "Страница: %s.", t))
 		} else if u, _ := d["url"].(string); u != "" {
-			parts = append(parts, "Page: "+u+".")
+			parts = append(parts, l.f("Page: %s.", "Страница: %s.", u))
 		}
 	}
 	if st, _ := d["http_status"].(float64); st >= 400 {
-		parts = append(parts, fmt.Sprintf("The server answered %d, %s: this is an error page.", int(st), strings.ToLower(http.StatusText(int(st)))))
+		parts = append(parts, l.f("The server answered %d, %s: this is an error page.", "Сервер ответил %d (%s): это страница ошибки.", int(st), strings.ToLower(http.StatusText(int(st)))))
 	}
-	if f, ok := d["focused"].(map[string]any); ok && d["navigated"] != true {
+	if f, ok := d["focused"].(map[string]any); ok && (tool == "browser_back" || tool == "browser_forward") {
+		parts = append(parts, l.f("Focus is back on %v %v.", "Фокус снова на: %v %v.", roleIn(l, fmt.Sprint(first(f, "role", "tag"))), first(f, "name")))
+	} else if ok && d["navigated"] != true {
 		if n := first(f, "name"); n != "" {
-			parts = append(parts, fmt.Sprintf("Focus: %v %v.", first(f, "role", "tag"), n))
+			parts = append(parts, l.f("Focus: %v %v.", "Фокус: %v %v.", roleIn(l, fmt.Sprint(first(f, "role", "tag"))), n))
 		}
 	}
 	if p, _ := d["path"].(string); p != "" {
-		parts = append(parts, "Saved to "+p+".")
+		parts = append(parts, l.f("Saved to %s.", "Сохранено в %s.", p))
 	}
 	for _, t := range asList(d["new_tabs"]) {
 		m, _ := t.(map[string]any)
 		title := fmt.Sprint(first(m, "title", "url"))
-		parts = append(parts, fmt.Sprintf("Opened a new tab: %v, %s. Say tab %v to go there.", m["index"], title, m["index"]))
+		parts = append(parts, l.f("Opened a new tab: %v, %s. Say tab %v to go there.", "Открыта новая вкладка: %v, %s. Скажите «вкладка %v», чтобы перейти туда.", m["index"], title, m["index"]))
 	}
 	if stale, _ := d["numbering_stale"].(bool); here {
-		parts = append(parts, "Say list from here for the elements from this place on, or list for all.")
+		parts = append(parts, l.t("Say read more to read from there, or list from here for the elements from there on.",
+			"Скажите «читай дальше», чтобы читать оттуда, или «список отсюда», чтобы услышать элементы с этого места."))
 	} else if stale {
-		parts = append(parts, "The page changed: say list for new numbers.")
+		parts = append(parts, l.t("The page changed: say list for new numbers.", "Страница изменилась: скажите «список», чтобы услышать новые номера."))
 	}
 	if note, _ := d["note"].(string); note != "" && (tool == "browser_close_tab" || tool == "browser_switch_tab") {
-		parts = append(parts, note)
+		parts = append(parts, spokenNote(l, note))
 	}
 	if tool == "browser_close_tab" {
 		for _, t := range asList(d["tabs"]) {
 			if m, _ := t.(map[string]any); m["current"] == true {
-				parts = append(parts, fmt.Sprintf("Now on tab %v: %v.", m["index"], first(m, "title", "url")))
+				parts = append(parts, l.f("Now on tab %v: %v.", "Теперь вкладка %v: %v.", m["index"], first(m, "title", "url")))
 			}
 		}
 	}
 	if len(parts) == 0 {
-		return "OK."
+		return l.t("OK.", "Готово.")
 	}
 	return Spoken(strings.Join(parts, " "))
 }
 
+// spokenNote says a tool's note in l (the notes the number commands meet).
+func spokenNote(l Lang, note string) string {
+	if l != Russian {
+		return Spoken(note)
+	}
+	switch {
+	case strings.HasPrefix(note, "This tab is current now"):
+		return "Теперь это текущая вкладка; перечислите её элементы, прежде чем действовать по номеру."
+	case strings.HasPrefix(note, "This is another page than the one read before"):
+		return "Это другая страница, не та, что читалась: читаю её с начала."
+	case strings.HasPrefix(note, "The place could not be found"):
+		return "Это место не нашлось в основном тексте: читаю с начала."
+	case strings.HasPrefix(note, "The page was still changing"):
+		return "Страница ещё менялась (загружалась), когда её нумеровали; скажите «список» ещё раз через мгновение."
+	}
+	return Spoken(note)
+}
+
 // listLines reads a window of the numbering: how many there are, the window,
 // and how to go on.
-func listLines(d map[string]any) string {
+func listLines(l Lang, d map[string]any) string {
 	var sb strings.Builder
 	total := int(numOf(d["total"]))
 	off := int(numOf(d["offset"]))
@@ -157,108 +186,247 @@ func listLines(d map[string]any) string {
 	atLeast, _ := d["total_at_least"].(bool)
 	switch {
 	case atLeast && len(items) > 0:
-		fmt.Fprintf(&sb, "More than %d elements, %d to %d:", total-1, off+1, off+len(items))
+		sb.WriteString(l.f("More than %d elements, %d to %d:", "Больше %d элементов, с %d по %d:", total-1, off+1, off+len(items)))
 	case total == 0:
-		sb.WriteString("No numbered elements on this page.")
+		sb.WriteString(l.t("No numbered elements on this page.", "На этой странице нет элементов с номерами."))
 	case len(items) == 0:
-		fmt.Fprintf(&sb, "No elements from number %d: the page has %d. Say list to start again.", off+1, total)
+		sb.WriteString(l.f("No elements from number %d: the page has %d. Say list to start again.", "С номера %d элементов нет: на странице их %d. Скажите «список», чтобы начать сначала.", off+1, total))
 	case len(items) == total:
-		fmt.Fprintf(&sb, "%d elements:", total)
+		sb.WriteString(l.f("%d elements:", "Элементов: %d.", total))
 	default:
-		fmt.Fprintf(&sb, "%d elements, %d to %d:", total, off+1, off+len(items))
+		sb.WriteString(l.f("%d elements, %d to %d:", "Элементов: %d, с %d по %d:", total, off+1, off+len(items)))
+	}
+	if note, _ := d["note"].(string); note != "" && strings.HasPrefix(note, "The page was still changing") {
+		sb.WriteString("\n" + spokenNote(l, note))
 	}
 	for _, it := range items {
 		m, _ := it.(map[string]any)
 		sb.WriteByte('\n')
-		sb.WriteString(itemLine(m))
+		sb.WriteString(itemLine(l, m))
 	}
 	if more, _ := d["has_more"].(bool); more {
 		next := int(numOf(d["next_offset"]))
 		if atLeast {
-			fmt.Fprintf(&sb, "\nSay more for %d onward.", next+1)
+			sb.WriteString(l.f("\nSay more for %d onward.", "\nСкажите «ещё», чтобы услышать с %d.", next+1))
 		} else {
-			fmt.Fprintf(&sb, "\nSay more for %d to %d.", next+1, min(total, next+len(items)))
+			sb.WriteString(l.f("\nSay more for %d to %d.", "\nСкажите «ещё», чтобы услышать с %d по %d.", next+1, min(total, next+len(items))))
 		}
 	} else if off > 0 && len(items) > 0 {
-		sb.WriteString("\nEnd of the list.")
+		sb.WriteString(l.t("\nEnd of the list.", "\nКонец списка."))
 	}
 	return Spoken(sb.String())
 }
 
+// findLines says what find found: how many, which window, how to go on.
+func findLines(l Lang, d map[string]any) string {
+	matches := asList(d["matches"])
+	total := int(numOf(d["total"]))
+	off := int(numOf(d["offset"]))
+	if len(matches) == 0 {
+		if total > 0 {
+			return l.f("No more matches: there were %d.", "Больше совпадений нет: их было %d.", total)
+		}
+		return l.t("Nothing found.", "Ничего не найдено.")
+	}
+	var sb strings.Builder
+	switch {
+	case total == 1:
+		sb.WriteString(l.t("1 match:", "1 совпадение:"))
+	case len(matches) == total:
+		sb.WriteString(l.f("%d matches:", "Совпадений: %d.", total))
+	default:
+		sb.WriteString(l.f("%d matches, %d to %d:", "Совпадений: %d, с %d по %d:", total, off+1, off+len(matches)))
+	}
+	for _, it := range matches {
+		m, _ := it.(map[string]any)
+		sb.WriteByte('\n')
+		sb.WriteString(itemLine(l, m))
+	}
+	if next := off + len(matches); next < total {
+		sb.WriteString(l.f("\nSay more for matches %d to %d.", "\nСкажите «ещё», чтобы услышать совпадения с %d по %d.", next+1, min(total, next+len(matches))))
+	}
+	return Spoken(sb.String())
+}
+
+// summaryLines is read page: title, headings (a window of them, with how
+// many in all and how to hear the rest), regions, the start of the text one
+// block a line, and the form fields, each once with its number.
+func summaryLines(l Lang, d map[string]any) string {
+	var sb strings.Builder
+	line := func(s string) { sb.WriteString(s); sb.WriteByte('\n') }
+	from := int(numOf(d["headings_from"]))
+	heads := asList(d["headings"])
+	total := int(numOf(d["headings_total"]))
+	if total < len(heads)+from {
+		total = len(heads) + from
+	}
+	if from == 0 {
+		line(l.f("Title: %s", "Название: %s", orNone(l, fmt.Sprint(first(d, "title")))))
+		line(l.f("Address: %s", "Адрес: %s", fmt.Sprint(first(d, "url"))))
+	}
+	switch {
+	case len(heads) == 0:
+		line(l.t("Headings: none", "Заголовков нет"))
+	case from == 0 && len(heads) == total:
+		line(l.t("Headings:", "Заголовки:"))
+	default:
+		line(l.f("Headings %d to %d of %d:", "Заголовки с %d по %d из %d:", from+1, from+len(heads), total))
+	}
+	for _, h := range heads {
+		m, _ := h.(map[string]any)
+		lv := int(numOf(m["level"]))
+		line(fmt.Sprintf("%s%v. %s %d: %v", strings.Repeat("  ", max(0, min(lv, 6)-1)), m["number"], l.t("Level", "Уровень"), lv, m["text"]))
+	}
+	if next := from + len(heads); next < total {
+		line(l.f("Say more headings for %d to %d.", "Скажите «ещё заголовки», чтобы услышать с %d по %d.", next+1, min(total, next+60)))
+	}
+	if from > 0 {
+		return Spoken(strings.TrimRight(sb.String(), "\n"))
+	}
+	var regions []string
+	for _, r := range asList(d["landmarks"]) {
+		m, _ := r.(map[string]any)
+		w := roleIn(l, fmt.Sprint(m["role"]))
+		if n, _ := m["name"].(string); n != "" {
+			w += " " + n
+		}
+		regions = append(regions, w)
+	}
+	if len(regions) > 0 {
+		line(l.t("Regions: ", "Области: ") + strings.Join(regions, ", "))
+	}
+	for _, lv := range asList(d["live"]) {
+		m, _ := lv.(map[string]any)
+		if m["role"] == "alert" {
+			line(l.t("Alert: ", "Внимание: ") + fmt.Sprint(m["text"]))
+		} else {
+			line(l.t("Status: ", "Состояние: ") + fmt.Sprint(m["text"]))
+		}
+	}
+	text, _ := d["main_text"].(string)
+	moreAt, chars := int(numOf(d["more_at"])), int(numOf(d["text_chars"]))
+	if moreAt > 0 {
+		line(l.f("Main text (the first %s of %s characters):", "Основной текст (первые %s из %s знаков):", thousands(moreAt), thousands(chars)))
+	} else {
+		line(l.t("Main text:", "Основной текст:"))
+	}
+	line(orNone(l, text))
+	if fields := asList(d["fields"]); len(fields) > 0 {
+		line(l.t("Form fields:", "Поля формы:"))
+		for _, f := range fields {
+			m, _ := f.(map[string]any)
+			kind := fmt.Sprint(m["kind"])
+			if m["type"] == "password" {
+				kind = l.t("password field", "поле пароля")
+			} else {
+				kind = roleIn(l, kind)
+			}
+			s := fmt.Sprintf("%s %s", kind, orNone(l, fmt.Sprint(first(m, "label"))))
+			if n := int(numOf(m["number"])); n > 0 {
+				s = fmt.Sprintf("%d. %s", n, s)
+			} else {
+				s = "- " + s + l.t(" (no number yet: say list)", " (номера ещё нет: скажите «список»)")
+			}
+			if v, _ := m["value"].(string); v != "" {
+				s += l.t(", value ", ", значение ") + v
+			}
+			if c, ok := m["checked"].(bool); ok {
+				s += l.t(map[bool]string{true: ", checked", false: ", not checked"}[c], map[bool]string{true: ", отмечен", false: ", не отмечен"}[c])
+			}
+			if r, _ := m["required"].(bool); r {
+				s += l.t(", required", ", обязательное")
+			}
+			if dis, _ := m["disabled"].(bool); dis {
+				s += l.t(", disabled", ", недоступно")
+			}
+			line(s)
+		}
+	}
+	if moreAt > 0 {
+		line(l.t("Say read more for the rest of the text, or read from heading and its number.", "Скажите «читай дальше», чтобы услышать остальной текст, или «читай с заголовка» и его номер."))
+	}
+	return Spoken(strings.TrimRight(sb.String(), "\n"))
+}
+
+func orNone(l Lang, s string) string {
+	if strings.TrimSpace(s) == "" {
+		return l.t("(none)", "(нет)")
+	}
+	return s
+}
+
 // readLines is one portion of the text: where it is, the text, how to go on.
-func readLines(d map[string]any) string {
+// A portion read from a heading starts with the heading (said once).
+func readLines(l Lang, d map[string]any) string {
 	var sb strings.Builder
 	if note, _ := d["note"].(string); note != "" {
-		sb.WriteString(note + "\n")
+		sb.WriteString(spokenNote(l, note) + "\n")
 	}
 	from, next, total := int(numOf(d["from"])), int(numOf(d["next"])), int(numOf(d["total"]))
-	if h, ok := d["heading"].(map[string]any); ok {
-		fmt.Fprintf(&sb, "Heading %v: %v.\n", h["number"], h["text"])
-	}
 	if total == 0 {
-		return Spoken(sb.String() + "This page has no text to read.")
+		return Spoken(sb.String() + l.t("This page has no text to read.", "На этой странице нет текста для чтения."))
 	}
-	fmt.Fprintf(&sb, "Characters %s to %s of %s:\n", thousands(from+1), thousands(next), thousands(total))
+	sb.WriteString(l.f("Characters %s to %s of %s:\n", "Знаки с %s по %s из %s:\n", thousands(from+1), thousands(next), thousands(total)))
 	sb.WriteString(fmt.Sprint(d["text"]))
 	if more, _ := d["has_more"].(bool); more {
-		sb.WriteString("\nSay read more to go on.")
+		sb.WriteString(l.t("\nSay read more to go on.", "\nСкажите «читай дальше», чтобы продолжить."))
 	} else {
-		sb.WriteString("\nEnd of the text.")
+		sb.WriteString(l.t("\nEnd of the text.", "\nКонец текста."))
 	}
 	return Spoken(sb.String())
 }
 
 // tabLines lists the tabs, the current one said so.
-func tabLines(d map[string]any) string {
+func tabLines(l Lang, d map[string]any) string {
 	tabs := asList(d["tabs"])
 	var sb strings.Builder
 	if len(tabs) == 1 {
-		sb.WriteString("1 tab:")
+		sb.WriteString(l.t("1 tab:", "1 вкладка:"))
 	} else {
-		fmt.Fprintf(&sb, "%d tabs:", len(tabs))
+		sb.WriteString(l.f("%d tabs:", "Вкладок: %d.", len(tabs)))
 	}
 	for _, t := range tabs {
 		m, _ := t.(map[string]any)
 		fmt.Fprintf(&sb, "\n%v. %v", m["index"], first(m, "title", "url"))
 		if m["current"] == true {
-			sb.WriteString(", current")
+			sb.WriteString(l.t(", current", ", текущая"))
 		}
 	}
 	if len(tabs) > 1 {
-		sb.WriteString("\nSay tab and its number to go there.")
+		sb.WriteString(l.t("\nSay tab and its number to go there.", "\nСкажите «вкладка» и её номер, чтобы перейти туда."))
 	}
 	return Spoken(sb.String())
 }
 
 // scrollLine says where the page is now.
-func scrollLine(d map[string]any) string {
+func scrollLine(l Lang, d map[string]any) string {
 	var parts []string
 	y, maxY, vh := numOf(d["y"]), numOf(d["max_y"]), numOf(d["viewport_height"])
 	switch {
 	case d["at_top"] == true && d["at_bottom"] == true:
-		parts = append(parts, "The whole page fits on the screen.")
+		parts = append(parts, l.t("The whole page fits on the screen.", "Вся страница помещается на экране."))
 	case d["at_top"] == true:
-		parts = append(parts, "At the top of the page.")
+		parts = append(parts, l.t("At the top of the page.", "В начале страницы."))
 	case d["at_bottom"] == true:
-		parts = append(parts, "At the bottom of the page.")
+		parts = append(parts, l.t("At the bottom of the page.", "В конце страницы."))
 	case maxY > 0 && vh > 0:
 		screens := int(math.Ceil((maxY + vh) / vh))
-		parts = append(parts, fmt.Sprintf("%d%% down the page, screen %d of %d.", int(math.Round(100*y/maxY)), min(screens, int(math.Round(y/vh))+1), screens))
+		parts = append(parts, l.f("%d%% down the page, screen %d of %d.", "%d%% страницы, экран %d из %d.", int(math.Round(100*y/maxY)), min(screens, int(math.Round(y/vh))+1), screens))
 	}
 	if moved, _ := d["moved"].(bool); !moved && len(parts) > 0 && d["at_top"] != true && d["at_bottom"] != true {
-		parts = append(parts, "The page did not move.")
+		parts = append(parts, l.t("The page did not move.", "Страница не сдвинулась."))
 	}
 	if v, ok := d["in_view"].(bool); ok && !v {
-		parts = append(parts, "The element is still not on the screen.")
+		parts = append(parts, l.t("The element is still not on the screen.", "Элемент всё ещё не на экране."))
 	}
 	if g, _ := d["page_grew"].(bool); g {
-		parts = append(parts, "More loaded.")
+		parts = append(parts, l.t("More loaded.", "Загрузилось ещё."))
 	}
 	if s, _ := d["numbering_stale"].(bool); s {
-		parts = append(parts, "The page changed: say list for new numbers.")
+		parts = append(parts, l.t("The page changed: say list for new numbers.", "Страница изменилась: скажите «список», чтобы услышать новые номера."))
 	}
 	if len(parts) == 0 {
-		return "OK."
+		return l.t("OK.", "Готово.")
 	}
 	return strings.Join(parts, " ")
 }
@@ -304,22 +472,42 @@ func thousands(n int) string {
 	return s
 }
 
+// characters says a count of typed characters.
+func characters(l Lang, n int) string {
+	if l == Russian {
+		switch {
+		case n%10 == 1 && n%100 != 11:
+			return fmt.Sprintf("%d знак", n)
+		case n%10 >= 2 && n%10 <= 4 && (n%100 < 12 || n%100 > 14):
+			return fmt.Sprintf("%d знака", n)
+		}
+		return fmt.Sprintf("%d знаков", n)
+	}
+	if n == 1 {
+		return "1 character"
+	}
+	return fmt.Sprintf("%d characters", n)
+}
+
 // itemLine is one numbered element as a screen reader should hear it:
-// "5. button Save", with its state.
-func itemLine(m map[string]any) string {
-	line := fmt.Sprintf("%v. %v %v", first(m, "number", "index"), first(m, "role", "tag"), first(m, "name"))
+// "5. button Save", with its state, its role in words.
+func itemLine(l Lang, m map[string]any) string {
+	line := fmt.Sprintf("%v. %v %v", first(m, "number", "index"), roleIn(l, fmt.Sprint(first(m, "role", "tag"))), first(m, "name"))
 	if c, ok := m["checked"].(bool); ok {
 		if c {
-			line += ", checked"
+			line += l.t(", checked", ", отмечен")
 		} else {
-			line += ", not checked"
+			line += l.t(", not checked", ", не отмечен")
 		}
 	}
 	if v, _ := m["value"].(string); v != "" {
-		line += ", value " + v
+		line += l.t(", value ", ", значение ") + v
+	}
+	if n, _ := m["typed"].(float64); n > 0 {
+		line += l.t(", "+characters(l, int(n))+" typed", ", введено "+characters(l, int(n)))
 	}
 	if dis, _ := m["disabled"].(bool); dis {
-		line += ", disabled"
+		line += l.t(", disabled", ", недоступен")
 	}
 	return line
 }

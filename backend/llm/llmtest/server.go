@@ -56,7 +56,15 @@ type Options struct {
 	// ChunkBytes is the size of streamed content and argument pieces
 	// (default 4), so that arguments always arrive split across chunks.
 	ChunkBytes int
+	// Tokenizer serves llama.cpp's POST /tokenize with a tokenizer denser
+	// than llm.EstimateTokens (one token per two bytes: see Tokens), so a
+	// client that sizes requests by its own estimate would pass a budget.
+	Tokenizer bool
 }
+
+// Tokens is the test tokenizer's count of s: one token per two bytes,
+// rounded up.
+func Tokens(s string) int { return (len(s) + 1) / 2 }
 
 // ChatRequest is one request as the server received it.
 type ChatRequest struct {
@@ -70,8 +78,12 @@ type ChatRequest struct {
 	Temperature    *float64
 	MaxTokens      int
 	PromptTokens   int // llm.EstimateTokens over all message contents
-	Body           json.RawMessage
-	Header         http.Header
+	// ServerTokens is the test tokenizer's count (Tokens) of every message's
+	// content, the tools and the response format: what a server with that
+	// tokenizer would hold in its context.
+	ServerTokens int
+	Body         json.RawMessage
+	Header       http.Header
 }
 
 // LastMessage returns the final message of the request (zero if none); a
@@ -86,13 +98,14 @@ func (r ChatRequest) LastMessage() llm.Message {
 // Server is the scripted model server. Create it with [New] or
 // [NewWithOptions]; it is closed by t.Cleanup.
 type Server struct {
-	t        testing.TB
-	opts     Options
-	srv      *httptest.Server
-	mu       sync.Mutex
-	replies  []Reply
-	requests []ChatRequest
-	seq      int
+	t         testing.TB
+	opts      Options
+	srv       *httptest.Server
+	mu        sync.Mutex
+	replies   []Reply
+	requests  []ChatRequest
+	seq       int
+	tokenized int
 }
 
 // New starts a server that answers chat requests with replies, in order.
@@ -111,6 +124,9 @@ func NewWithOptions(t testing.TB, opts Options, replies ...Reply) *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.chat)
 	mux.HandleFunc("GET /v1/models", s.models)
+	if opts.Tokenizer {
+		mux.HandleFunc("POST /tokenize", s.tokenize)
+	}
 	s.srv = httptest.NewServer(mux)
 	t.Cleanup(s.srv.Close)
 	return s
@@ -203,6 +219,16 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Header = r.Header.Clone()
+	for _, m := range req.Messages {
+		req.ServerTokens += Tokens(m.Content)
+		for _, tc := range m.ToolCalls {
+			req.ServerTokens += Tokens(tc.Name) + Tokens(string(tc.Arguments))
+		}
+	}
+	for _, t := range req.Tools {
+		req.ServerTokens += Tokens(t.Name) + Tokens(t.Description) + Tokens(string(t.Parameters))
+	}
+	req.ServerTokens += Tokens(string(req.ResponseFormat))
 
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
@@ -229,6 +255,28 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.write(w, r, req, seq, reply)
+}
+
+// tokenize is llama.cpp's POST /tokenize: {"content": …} → {"tokens": […]}.
+func (s *Server) tokenize(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Content string `json:"content"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+		writeJSON(w, http.StatusBadRequest, errorBody(err.Error(), "invalid_request_error"))
+		return
+	}
+	s.mu.Lock()
+	s.tokenized++
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]any{"tokens": make([]int, Tokens(in.Content))})
+}
+
+// Tokenized is how many times /tokenize was asked.
+func (s *Server) Tokenized() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tokenized
 }
 
 // write resolves handlers and delays, then sends the reply.

@@ -99,6 +99,8 @@ export interface EditDiff {
   revision: number;
   op: string;
   summary: string;
+  /** the edit in words, with where it is: what the window shows and says */
+  description: string;
   before: string;
   after: string;
   context: string;
@@ -154,7 +156,17 @@ export interface PlanRunResult {
 /** EditsSinceResult lists the edits after a revision (manuscript.EditsSinceResult). */
 export interface EditsSinceResult {
   head: number;
-  edits: { revision: number; op: string; summary: string; before: string; after: string; byteOffset: number; utf16Offset: number }[];
+  edits: {
+    revision: number;
+    op: string;
+    summary: string;
+    /** the edit in words, with the headings it is under */
+    description: string;
+    before: string;
+    after: string;
+    byteOffset: number;
+    utf16Offset: number;
+  }[];
 }
 
 export interface SearchMatch {
@@ -251,6 +263,8 @@ export interface Settings {
   modelKeyStore: string;
   /** says so in words when the key is not in the keyring */
   modelKeyNote?: string;
+  /** the server (scheme://host:port) the stored key was given for: it is sent there only */
+  modelKeyOrigin?: string;
   bannersEnabled: boolean;
   bannerPasses: number;
   bannerBudgetMs: number;
@@ -263,6 +277,7 @@ export interface Settings {
   speech: boolean;
   theme: string;
   fontSize: number;
+  author: string;
 }
 
 export interface Check {
@@ -342,6 +357,10 @@ export interface BrowserView {
   status: string;
   error?: string;
   result: string;
+  /** the command's language: en or ru */
+  lang: string;
+  /** the line is no number command; it may be a goal in plain words */
+  needsModel?: boolean;
   /** the tool's data, as the tool returned it */
   data?: unknown;
   items: BrowserItem[];
@@ -387,7 +406,7 @@ type Bound = Record<string, (...args: unknown[]) => Promise<unknown>>;
 
 declare global {
   interface Window {
-    go?: { main?: { DesktopApp?: Bound } };
+    go?: { main?: { DesktopApp?: Bound; DevGate?: { Invoke: (token: string, method: string, args: unknown[]) => Promise<unknown> } } };
     runtime?: {
       EventsOn: (name: string, cb: (...data: unknown[]) => void) => () => void;
       EventsOff?: (name: string) => void;
@@ -398,8 +417,24 @@ declare global {
 
 function app(): Bound {
   const a = window.go?.main?.DesktopApp;
-  if (!a) throw new Error('The Waymark backend is not connected (window.go.main.DesktopApp is missing).');
-  return a;
+  if (a) return a;
+  const gate = window.go?.main?.DevGate;
+  if (gate) return devApp(gate);
+  throw new Error('The Waymark backend is not connected (window.go.main.DesktopApp is missing).');
+}
+
+/** The dev build binds DevGate alone: each call carries the per-run token,
+ * which the dev build serves to its own pages only (Wails' own dev server
+ * answers any page that finds its port). */
+let devToken: Promise<string> | undefined;
+function devApp(gate: { Invoke: (token: string, method: string, args: unknown[]) => Promise<unknown> }): Bound {
+  devToken ??= fetch('/waymark/dev-token', { cache: 'no-store' }).then(async (r) => {
+    if (!r.ok) throw new Error(`the dev build's token could not be read: ${(await r.text()).trim() || r.statusText}`);
+    return r.text();
+  });
+  return new Proxy({} as Bound, {
+    get: (_t, method: string) => async (...args: unknown[]) => gate.Invoke(await devToken!, method, args),
+  });
 }
 
 async function call<T>(method: string, ...args: unknown[]): Promise<T> {
@@ -499,7 +534,7 @@ export const api = {
   saveSettings: (s: Settings) => call<Settings>('SaveSettings', s),
   testConnection: (url: string, model: string, key: string) => call<ConnectionReport>('TestConnection', url, model, key),
   capabilities: () => call<Capabilities>('Capabilities'),
-  speak: (text: string) => call<void>('Speak', text),
+  say: (text: string) => call<void>('Say', text),
   browserCommand: (text: string) => call<BrowserView>('BrowserCommand', text),
   browserAct: (n: number, action: string, text: string) => call<BrowserView>('BrowserAct', n, action, text),
   browserRefresh: () => call<BrowserView>('BrowserRefresh'),

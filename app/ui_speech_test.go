@@ -1,0 +1,176 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod/lib/input"
+
+	"github.com/waymark/waymark/app/sample"
+)
+
+// noticeLog records what the window said through its native notice (the
+// Notice hook of desktop.Config: in the window, the GTK notification Orca 43
+// speaks; here, a list the test reads).
+type noticeLog struct {
+	mu   sync.Mutex
+	said []string
+}
+
+func (n *noticeLog) add(text string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.said = append(n.said, text)
+}
+
+// since is what was said after the first k utterances.
+func (n *noticeLog) since(k int) []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return append([]string(nil), n.said[min(k, len(n.said)):]...)
+}
+
+func (n *noticeLog) count() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.said)
+}
+
+// hear runs do, waits until what is said matches want (10 s), then a moment
+// more (an utterance said twice would come within it), and returns what was
+// said meanwhile.
+func (e *uiEnv) hear(do func(), want string) []string {
+	e.t.Helper()
+	mark := e.said.count()
+	do()
+	re := regexp.MustCompile(want)
+	for i := 0; i < 100; i++ {
+		for _, s := range e.said.since(mark) {
+			if re.MatchString(s) {
+				time.Sleep(600 * time.Millisecond)
+				return e.said.since(mark)
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	e.t.Fatalf("the window never said /%s/; it said %q", want, e.said.since(mark))
+	return nil
+}
+
+// once checks that exactly one utterance matches want.
+func once(t *testing.T, what string, said []string, want string) string {
+	t.Helper()
+	re := regexp.MustCompile(want)
+	var hits []string
+	for _, s := range said {
+		if re.MatchString(s) {
+			hits = append(hits, s)
+		}
+	}
+	if len(hits) != 1 {
+		t.Errorf("%s: /%s/ said %d times: %q", what, want, len(hits), said)
+		return ""
+	}
+	return hits[0]
+}
+
+// toolWords are what an author must never hear: tool names, item labels, a
+// double full stop.
+var toolWords = regexp.MustCompile(`ReplaceText|InsertText|RunCursorAgent|\bH\d\.p\d+|[^.]\.\.(?:\s|$)`)
+
+// TestUIScreenReaderWords: what the window says (through the native notice a
+// screen reader speaks) after each action an author does: every result, once,
+// in one utterance per action; where the cursor landed after a jump; the edit
+// to review in words, also on its Accept and Undo buttons; no tool names.
+func TestUIScreenReaderWords(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "manuscript.md")
+	if err := os.WriteFile(doc, sample.Manuscript, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := uiBrowser(t)
+	e := startUI(t, b, dir, doc, filepath.Join(dir, "ui.db"))
+	time.Sleep(500 * time.Millisecond)
+
+	t.Run("opening a book is said once", func(t *testing.T) {
+		e.t = t
+		once(t, "opening", e.said.since(0), `^Opened manuscript\.md, [\d.]+ KB: [\d,]+ words, \d+ headings\.$`)
+	})
+
+	t.Run("the word counts in sentences, each time", func(t *testing.T) {
+		e.t = t
+		for i := 0; i < 2; i++ {
+			said := e.hear(func() { e.keys(input.ControlLeft, input.ShiftLeft, input.KeyW) }, `^Book `)
+			c := once(t, "Ctrl+Shift+W", said, `^Book [\d,]+ words\. .+\. Selection [\d,]+ words\. Today [+-]?[\d,]+ words\.$`)
+			if strings.ContainsAny(c, "·:") {
+				t.Errorf("the counts are said with symbols a screen reader names: %q", c)
+			}
+		}
+	})
+
+	t.Run("Enter on an outline entry says where the cursor landed", func(t *testing.T) {
+		e.t = t
+		said := e.hear(func() { e.click("Chapter Three: The Light") }, `line \d+\.$`)
+		once(t, "outline", said, `^The Lighthouse Keeper's Ledger, Chapter Three: The Light, line 1\.$`)
+		if sel := e.js(`() => document.querySelectorAll('[role=treeitem][aria-selected=true]').length`); sel != "0" {
+			t.Errorf("%s outline entries are selected while the focus is in the text", sel)
+		}
+	})
+
+	t.Run("a command's answer, the edit in words, Accept", func(t *testing.T) {
+		e.t = t
+		e.keys(input.ControlLeft, input.ShiftLeft, input.KeyK)
+		e.fill("command", `replace "tin of matches" with "box of matches"`)
+		said := e.hear(func() { e.keys(input.Enter) }, `^Replaced`)
+		a := once(t, "the answer", said, `^Replaced "tin of matches" with "box of matches" in .*To review: Replace «…the tin of…» with «…the box of…» in The Lighthouse Keeper's Ledger, Chapter One: The Ledger\. Tab to Accept or Undo\.$`)
+		for _, s := range said {
+			if toolWords.MatchString(s) {
+				t.Errorf("said %q (answer %q)", s, a)
+			}
+		}
+		// A command that answers at once is not announced as running first.
+		if len(said) > 0 && strings.HasPrefix(said[0], "Running:") && e.said.count() > 0 {
+			t.Logf("said while running: %q", said[0])
+		}
+		name := e.js(`() => document.querySelector('.edits button').getAttribute('aria-label')`)
+		if !strings.HasPrefix(name, "Accept: Replace «…the tin of…» with «…the box of…» in ") {
+			t.Errorf("the Accept button is named %q", name)
+		}
+		if sel := e.js(`() => document.querySelectorAll('[role=treeitem][aria-selected=true]').length`); sel != "0" {
+			t.Errorf("an outline entry got selected while the focus is in the command field (Orca: \"Outline tree, …\")")
+		}
+		said = e.hear(func() { e.click("Accept") }, `^Kept`)
+		k := once(t, "Accept", said, `^Kept: Replace «…the tin of…» with «…the box of…» in .*Chapter One: The Ledger\.$`)
+		if toolWords.MatchString(k) {
+			t.Errorf("Kept says %q", k)
+		}
+	})
+
+	t.Run("an unknown command is refused in one line, said once", func(t *testing.T) {
+		e.t = t
+		e.fill("command", "frobnicate the moon")
+		said := e.hear(func() { e.keys(input.Enter) }, `does not understand`)
+		msg := once(t, "refusal", said, `The built-in engine does not understand "frobnicate the moon"\. The nearest command: find the first mention of "X"\.`)
+		if len(msg) > 400 || strings.Contains(msg, "\n") {
+			t.Errorf("the refusal is %d characters: %q", len(msg), msg)
+		}
+	})
+
+	t.Run("workspaces: the control, or the place in the text", func(t *testing.T) {
+		e.t = t
+		said := e.hear(func() { e.keys(input.AltLeft, input.Digit3) }, `^Settings workspace\.$`)
+		once(t, "Alt+3", said, `^Settings workspace\.$`)
+		if id := e.js(`() => document.activeElement.id`); id != "model-url" {
+			t.Errorf("Alt+3 put the focus on %q, not on the first control (a heading is silent in Orca 43)", id)
+		}
+		e.keys(input.ControlLeft, input.ShiftLeft, input.KeyE)
+		time.Sleep(300 * time.Millisecond)
+		said = e.hear(func() { e.keys(input.AltLeft, input.Digit1) }, `^Manuscript workspace\.`)
+		once(t, "Alt+1", said, `^Manuscript workspace\. The Lighthouse Keeper's Ledger, Chapter Three: The Light, line 1\.$`)
+	})
+}

@@ -1,0 +1,1029 @@
+package author
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The command grammar. An author's command is read as a small sentence of
+// word classes, not matched against whole-sentence regular expressions:
+//
+//	command  = [filler] (verb | which) {constraint | scope | which | frame | object}
+//	verb     = find | collect | replace | insert | delete | summarise | count | continue
+//	frame    = replace: A (with|by|to|на) B        collect: (into|в набор) NAME
+//	           insert:  TEXT (before|after|перед|после) ANCHOR
+//	scope    = [in|в] chapter N | N-th chapter | this chapter | the selection |
+//	           from here (to the end) | after/from chapter N | everywhere
+//	object   = a quoted phrase, or the words left over (a name in any case form)
+//
+// The words of each class are listed once, in English and Russian, in
+// phrase_lexicon.go as token patterns (phrasePattern): a sequence of
+// alternatives, each a word, a word prefix ("найд*") or a slot (#num, #kind,
+// #q). ParseCommand tokenises the command (quoted phrases stay one token),
+// takes out constraints and scopes wherever they stand (Russian word order is
+// free), finds the verb, applies the verb's frame, and what is left — less
+// the filler words — is the object. The result, an Intent, is what the
+// command agent carries out and what the tests compare (Intent.String).
+
+// Intent is what a command asks for.
+type Intent struct {
+	// Verb is one of the Verb* constants; "" when the command is not understood.
+	Verb string
+	// Which is first, next, last or all ("" when the command does not say).
+	Which string
+	// Object is what is sought or changed, as written: a quoted phrase, a name
+	// in any case form, or (Semantic) a description that needs understanding.
+	Object   string
+	Semantic bool
+	// With is replace's new text; Set is collect's set name.
+	With, Set string
+	// Text, Heading, Where and Anchor are insert's: the text (a heading when
+	// Heading), before or after, and what it goes next to.
+	Text    string
+	Heading bool
+	Where   string
+	Anchor  Scope
+	// Scope limits where the command reads or changes.
+	Scope Scope
+	// Constraints.
+	ExcludeHeadings, Exact, Forms bool
+	Only                          string // "code" or "quote"
+	// Russian: the command is in Russian, so is the answer.
+	Russian bool
+	// Names are the capitalised words of the command (outside its verbs), for
+	// the nearest command a refusal offers.
+	Names []string
+}
+
+// Verbs.
+const (
+	VerbFind      = "find"
+	VerbCollect   = "collect"
+	VerbReplace   = "replace"
+	VerbInsert    = "insert"
+	VerbDelete    = "delete"
+	VerbSummarise = "summarise"
+	VerbCount     = "count"
+	VerbContinue  = "continue"
+)
+
+// Scope kinds.
+const (
+	ScopeSection   = "in"        // a section: chapter, part or book N
+	ScopeAfter     = "after"     // everything after a section
+	ScopeFrom      = "from"      // a section and everything after it
+	ScopeThis      = "this"      // the section the cursor is in
+	ScopeSelection = "selection" // the selected text
+	ScopeHere      = "here"      // from the cursor to the end
+	ScopeBook      = "book"      // the whole book, said explicitly
+	ScopePhrase    = "phrase"    // (an insert's anchor) the first mention of a phrase
+)
+
+// Scope is where a command reads or changes: Kind and, for sections, Ref
+// (within the section Within when the command names both: "chapter 3 of
+// part 2", «в третьей главе второй части»).
+type Scope struct {
+	Kind   string
+	Ref    SectionRef
+	Within *SectionRef
+	// Phrase is an anchor phrase (Kind ScopePhrase).
+	Phrase string
+}
+
+// section is "chapter 3" or "chapter 3 of part 2".
+func (s Scope) section() string {
+	out := fmt.Sprintf("%s %d", s.Ref.Kind, s.Ref.N)
+	if s.Within != nil {
+		out += fmt.Sprintf(" of %s %d", s.Within.Kind, s.Within.N)
+	}
+	return out
+}
+
+func (s Scope) String() string {
+	switch s.Kind {
+	case ScopeSection, ScopeAfter, ScopeFrom:
+		return s.Kind + " " + s.section()
+	case ScopeThis:
+		return "in this " + s.Ref.Kind
+	case ScopeSelection:
+		return "in selection"
+	case ScopeHere:
+		return "from here"
+	case ScopePhrase:
+		return strconv.Quote(s.Phrase)
+	}
+	return ""
+}
+
+// String is the intent in a fixed notation, for tests and logs:
+// `replace all "Пьер" with "Петр" in chapter 3 forms`.
+func (in Intent) String() string {
+	if in.Verb == "" {
+		return "?"
+	}
+	parts := []string{in.Verb}
+	obj := func() {
+		if in.Object == "" {
+			return
+		}
+		if in.Semantic {
+			parts = append(parts, "~"+strconv.Quote(in.Object))
+		} else {
+			parts = append(parts, strconv.Quote(in.Object))
+		}
+	}
+	switch in.Verb {
+	case VerbFind, VerbDelete:
+		if in.Which != "" {
+			parts = append(parts, in.Which)
+		}
+		obj()
+	case VerbReplace:
+		parts = append(parts, in.Which)
+		obj()
+		parts = append(parts, "with", strconv.Quote(in.With))
+	case VerbCollect:
+		obj()
+		parts = append(parts, "into", in.Set)
+	case VerbInsert:
+		if in.Heading {
+			parts = append(parts, "heading")
+		}
+		parts = append(parts, strconv.Quote(in.Text), in.Where)
+		if in.Anchor.Kind == ScopeSection {
+			parts = append(parts, in.Anchor.section())
+		} else if in.Anchor.Kind == ScopeThis {
+			parts = append(parts, "this "+in.Anchor.Ref.Kind)
+		} else {
+			parts = append(parts, in.Anchor.String())
+		}
+	case VerbSummarise:
+		switch in.Scope.Kind {
+		case ScopeSection:
+			parts = append(parts, in.Scope.section())
+		case ScopeThis:
+			parts = append(parts, "this "+in.Scope.Ref.Kind)
+		case "", ScopeBook:
+			parts = append(parts, "book")
+		default:
+			parts = append(parts, in.Scope.String())
+		}
+	case VerbCount:
+		obj()
+	}
+	if in.Verb != VerbSummarise && in.Verb != VerbInsert && in.Scope.Kind != "" && in.Scope.Kind != ScopeBook {
+		parts = append(parts, in.Scope.String())
+	}
+	if in.ExcludeHeadings {
+		parts = append(parts, "-headings")
+	}
+	if in.Exact {
+		parts = append(parts, "exact")
+	}
+	if in.Forms {
+		parts = append(parts, "forms")
+	}
+	if in.Only != "" {
+		parts = append(parts, in.Only)
+	}
+	return strings.Join(parts, " ")
+}
+
+// Understood tells whether the intent can be carried out as it stands: a verb,
+// and the object or target the verb needs.
+func (in Intent) Understood() bool {
+	switch in.Verb {
+	case VerbFind:
+		return in.Object != "" || in.Which == "next"
+	case VerbCollect:
+		return in.Object != "" && in.Set != ""
+	case VerbCount, VerbDelete:
+		return in.Object != ""
+	case VerbReplace:
+		return in.Object != "" && !in.Semantic && in.With != ""
+	case VerbInsert:
+		return in.Text != "" && in.Anchor.Kind != ""
+	case VerbSummarise:
+		return in.Scope.Kind != "" // "summarise each" says not what
+	case VerbContinue:
+		return true
+	}
+	return false
+}
+
+// tok is one token of a command: a word, a quoted phrase, or a punctuation mark.
+type tok struct {
+	raw    string // as written (a quote's inside)
+	low    string // lower case, ё → е, accents dropped
+	quoted bool
+	punct  bool
+	pos    int
+	used   bool
+}
+
+// Quotation marks: each opener with the closers it takes.
+var quotePairs = map[rune]string{'"': "\"”“", '«': "»", '“': "”\"", '„': "“”\"", '‘': "’'", '\'': "'’", '‹': "›"}
+
+// tokenize splits a command into words, quoted phrases and punctuation marks.
+// A single quote opens a phrase only at the start of a word and closes only at
+// its end, so "Natasha's" and «д'Артаньян» stay words.
+func tokenize(s string) []tok {
+	var out []tok
+	rs := []rune(s)
+	byteAt := make([]int, len(rs)+1)
+	for i, b := 0, 0; i < len(rs); i++ {
+		byteAt[i] = b
+		b += utf8.RuneLen(rs[i])
+	}
+	byteAt[len(rs)] = len(s)
+	isWord := func(r rune) bool {
+		return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc)
+	}
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case unicode.IsSpace(r):
+			i++
+		case quotePairs[r] != "" && (r != '\'' && r != '‘' || i == 0 || !isWord(rs[i-1])):
+			closers := quotePairs[r]
+			depth, j := 0, i+1
+			for ; j < len(rs); j++ {
+				if rs[j] == r && r == '«' {
+					depth++
+					continue
+				}
+				if strings.ContainsRune(closers, rs[j]) {
+					if (r == '\'' || r == '‘') && j+1 < len(rs) && isWord(rs[j+1]) {
+						continue // an apostrophe inside a word
+					}
+					if depth > 0 {
+						depth--
+						continue
+					}
+					break
+				}
+			}
+			if j >= len(rs) {
+				// No closing mark: the mark is punctuation.
+				out = append(out, tok{raw: string(r), low: string(r), punct: true, pos: byteAt[i]})
+				i++
+				continue
+			}
+			inner := strings.TrimSpace(string(rs[i+1 : j]))
+			if inner != "" {
+				out = append(out, tok{raw: inner, low: lowWord(inner), quoted: true, pos: byteAt[i]})
+			}
+			i = j + 1
+		case isWord(r):
+			j := i
+			for j < len(rs) && (isWord(rs[j]) || (rs[j] == '\'' || rs[j] == '’' || rs[j] == '-') && j+1 < len(rs) && isWord(rs[j+1]) && j > i) {
+				j++
+			}
+			w := string(rs[i:j])
+			out = append(out, tok{raw: w, low: lowWord(w), pos: byteAt[i]})
+			i = j
+		default:
+			out = append(out, tok{raw: string(r), low: string(r), punct: true, pos: byteAt[i]})
+			i++
+		}
+	}
+	return out
+}
+
+// lowWord is a word as the lexicon compares it: lower case, ё as е, stress
+// marks and accents dropped (é → e), й kept.
+func lowWord(w string) string {
+	var sb strings.Builder
+	for _, r := range strings.ToLower(w) {
+		switch {
+		case r == 'ё':
+			r = 'е'
+		case r == '’':
+			r = '\''
+		case unicode.Is(unicode.Mn, r):
+			continue
+		case r >= 0xC0 && r < 0x250:
+			if b, ok := latinBase[r]; ok {
+				r = b
+			}
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}
+
+// latinBase: accented Latin letters an author may type in a command.
+var latinBase = map[rune]rune{'à': 'a', 'á': 'a', 'â': 'a', 'ä': 'a', 'è': 'e', 'é': 'e', 'ê': 'e', 'ë': 'e',
+	'ì': 'i', 'í': 'i', 'î': 'i', 'ï': 'i', 'ò': 'o', 'ó': 'o', 'ô': 'o', 'ö': 'o', 'ù': 'u', 'ú': 'u', 'û': 'u', 'ü': 'u', 'ý': 'y', 'ç': 'c', 'ñ': 'n'}
+
+// phrasePattern is a sequence of token alternatives, written as a string:
+// elements are separated by spaces, alternatives by "|", the words of a
+// multi-word alternative by "_"; a trailing "?" makes an element optional,
+// a trailing "*" on a word matches every word starting so. Slots: #num (a
+// number in digits, Roman numerals or words), #ord (an ordinal word), #kind (a
+// section kind: chapter, part, book, глава, часть, том, книга in any case),
+// #q (a quoted phrase), #w (any word), #set (a set noun).
+type phrasePattern []pelem
+
+type pelem struct {
+	alts [][]string
+	opt  bool
+}
+
+func pat(s string) phrasePattern {
+	var p phrasePattern
+	for _, f := range strings.Fields(s) {
+		e := pelem{}
+		if strings.HasSuffix(f, "?") && len(f) > 1 {
+			e.opt, f = true, f[:len(f)-1]
+		}
+		for _, a := range strings.Split(f, "|") {
+			e.alts = append(e.alts, strings.Split(a, "_"))
+		}
+		p = append(p, e)
+	}
+	return p
+}
+
+// match tries the pattern at token i; it returns the end and the tokens the
+// slots took, in order.
+func (p phrasePattern) match(ts []tok, i int) (int, []int, bool) {
+	if len(p) == 0 {
+		return i, nil, true
+	}
+	e := p[0]
+	for _, alt := range e.alts {
+		j := i
+		var caps []int
+		ok := true
+		for _, w := range alt {
+			if j >= len(ts) || ts[j].used {
+				ok = false
+				break
+			}
+			slot, good := slotMatch(w, ts[j])
+			if !good {
+				ok = false
+				break
+			}
+			if slot {
+				caps = append(caps, j)
+			}
+			j++
+		}
+		if !ok {
+			continue
+		}
+		if end, more, ok := p[1:].match(ts, j); ok {
+			return end, append(caps, more...), true
+		}
+	}
+	if e.opt {
+		return p[1:].match(ts, i)
+	}
+	return 0, nil, false
+}
+
+// slotMatch tells whether the pattern word w takes token t, and whether w is
+// a slot (whose token the match reports).
+func slotMatch(w string, t tok) (slot, ok bool) {
+	switch w {
+	case "#q":
+		return true, t.quoted
+	case "#w":
+		return true, !t.quoted && !t.punct
+	case "#num":
+		return true, !t.quoted && !t.punct && ParseNumber(t.low) > 0
+	case "#ord":
+		return true, !t.quoted && !t.punct && ordinalWord(t.low)
+	case "#kind":
+		return true, !t.quoted && !t.punct && sectionKindOf(t.low) != ""
+	case "#set":
+		return true, !t.quoted && !t.punct && setNouns[t.low]
+	case ",":
+		return false, t.punct && (t.low == "," || t.low == ":" || t.low == "—" || t.low == "-")
+	}
+	if t.quoted || t.punct {
+		return false, false
+	}
+	if strings.HasSuffix(w, "*") {
+		return false, strings.HasPrefix(t.low, w[:len(w)-1])
+	}
+	return false, t.low == w
+}
+
+// ordinalWord: "third", «третьей», "3rd", «3-й».
+func ordinalWord(w string) bool {
+	if n := ParseNumber(w); n > 0 {
+		if _, err := strconv.Atoi(w); err == nil {
+			return false
+		}
+		return roman(w) == 0
+	}
+	return false
+}
+
+// rule is a pattern with what it means.
+type rule struct {
+	p  phrasePattern
+	do func(in *Intent, ts []tok, caps []int)
+}
+
+// apply finds every match of the rules among the unused tokens, left to
+// right, marks its tokens used and calls its action.
+func apply(in *Intent, ts []tok, rules []rule) bool {
+	any := false
+	for i := 0; i < len(ts); i++ {
+		for _, r := range rules {
+			end, caps, ok := r.p.match(ts, i)
+			if !ok || end == i {
+				continue
+			}
+			for k := i; k < end; k++ {
+				ts[k].used = true
+			}
+			r.do(in, ts, caps)
+			any = true
+			i = end - 1
+			break
+		}
+	}
+	return any
+}
+
+// ParseCommand reads an author's command in English or Russian.
+func ParseCommand(cmd string) Intent {
+	cmd = strings.TrimSpace(cmd)
+	ts := tokenize(cmd)
+	// A command typed inside quotes as a whole: read its inside.
+	if len(ts) == 1 && ts[0].quoted && strings.ContainsRune(ts[0].raw, ' ') {
+		ts = tokenize(ts[0].raw)
+	}
+	var in Intent
+	in.Russian = commandRussian(ts)
+	apply(&in, ts, constraintRules)
+	apply(&in, ts, placeRules)
+	verbAt := findVerb(&in, ts)
+	if in.Verb == VerbInsert || in.Verb == "put" {
+		insertFrame(&in, ts, verbAt)
+	}
+	if in.Verb == "put" {
+		in.Verb = VerbCollect
+	}
+	apply(&in, ts, sectionRules)
+	apply(&in, ts, whichRules)
+	switch in.Verb {
+	case VerbCollect:
+		collectFrame(&in, ts)
+	case VerbReplace:
+		replaceFrame(&in, ts)
+	case "":
+		// No verb: "first mention of X", «следующее упоминание Пьера».
+		if in.Which != "" || hasMentionNoun(ts) {
+			in.Verb = VerbFind
+		}
+	}
+	if in.Verb == VerbContinue && in.Which == "" && objectOf(&in, ts, true) != "" {
+		in.Verb, in.Which = VerbFind, "next" // "continue searching for Pierre"
+	}
+	switch in.Verb {
+	case VerbFind, VerbCollect, VerbDelete, VerbCount:
+		in.Object = objectOf(&in, ts, false)
+		if in.Verb == VerbFind && in.Which == "" && (in.Object != "" || in.Scope.Kind == "") {
+			in.Which = "first"
+		}
+		if in.Verb == VerbDelete && in.Which == "" {
+			in.Which = "first"
+			if pluralItems(ts) {
+				in.Which = "all"
+			}
+		}
+	case VerbReplace:
+		in.Object = objectOf(&in, ts, false)
+		if in.Which == "" {
+			in.Which = "all"
+		}
+	case VerbSummarise:
+		if in.Scope.Kind == "" && bookWords[strings.ToLower(objectOf(&in, ts, true))] {
+			in.Scope = Scope{Kind: ScopeBook} // "summarise the book", «перескажи роман»
+		}
+	}
+	if in.Verb == VerbFind && in.Which == "all" {
+		in.Which = "first"
+	}
+	in.Names = namesOf(ts)
+	if in.Exact {
+		in.Forms = false
+	}
+	return in
+}
+
+// commandRussian: the command's own words (quotes aside) are Russian, or it
+// has only quoted words and they are Russian.
+func commandRussian(ts []tok) bool {
+	cyr, lat := 0, 0
+	for _, t := range ts {
+		if t.quoted || t.punct {
+			continue
+		}
+		for _, r := range t.raw {
+			if unicode.Is(unicode.Cyrillic, r) {
+				cyr++
+			} else if r < 0x250 && unicode.IsLetter(r) {
+				lat++
+			}
+		}
+	}
+	if cyr == 0 && lat == 0 {
+		for _, t := range ts {
+			for _, r := range t.raw {
+				if unicode.Is(unicode.Cyrillic, r) {
+					return true
+				}
+			}
+		}
+	}
+	return cyr > lat
+}
+
+// findVerb finds the command's verb: the first verb phrase, left to right. It
+// returns where the verb phrase ends (-1: none).
+func findVerb(in *Intent, ts []tok) int {
+	for i := 0; i < len(ts); i++ {
+		for _, v := range verbRules {
+			end, _, ok := v.p.match(ts, i)
+			if !ok || end == i {
+				continue
+			}
+			if v.notAfterArticle && i > 0 && articles[ts[i-1].low] {
+				continue
+			}
+			for k := i; k < end; k++ {
+				ts[k].used = true
+			}
+			in.Verb = v.verb
+			// A verb may be said twice («кратко перескажи», "find and show"):
+			// take its synonyms right after it too.
+			for j := end; j < len(ts); j++ {
+				if j > end && !ts[j-1].used {
+					break
+				}
+				for _, w := range verbRules {
+					if w.verb != v.verb {
+						continue
+					}
+					if e2, _, ok := w.p.match(ts, j); ok && e2 > j {
+						for k := j; k < e2; k++ {
+							ts[k].used = true
+						}
+						j = e2 - 1
+						break
+					}
+				}
+			}
+			if v.verb == VerbFind {
+				// "find all mentions of X and put them into a set": a collect.
+				for j := end; j < len(ts); j++ {
+					for _, w := range verbRules {
+						if w.verb != "put" && w.verb != VerbCollect {
+							continue
+						}
+						if e2, _, ok := w.p.match(ts, j); ok && e2 > j && setFollows(ts, e2) {
+							for k := j; k < e2; k++ {
+								ts[k].used = true
+							}
+							in.Verb = VerbCollect
+							return end
+						}
+					}
+				}
+			}
+			if v.verb == "put" {
+				// add / put / save: into a set → collect; before/after → insert.
+				in.Verb = VerbInsert
+				if setFollows(ts, end) {
+					in.Verb = "put"
+				}
+			}
+			return end
+		}
+	}
+	return -1
+}
+
+// setFollows tells whether a set is named after token i: "into …", "in/to a
+// set …", «в набор …», or a preposition before a quoted name.
+func setFollows(ts []tok, i int) bool {
+	for j := i; j < len(ts); j++ {
+		if ts[j].used || ts[j].quoted {
+			continue
+		}
+		if ts[j].low == "into" {
+			return true
+		}
+		if setPrep[ts[j].low] && j+1 < len(ts) {
+			k := j + 1
+			for k < len(ts)-1 && (articles[ts[k].low] || newWords[ts[k].low]) {
+				k++
+			}
+			if ts[j+1].quoted || setNouns[ts[k].low] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var newWords = map[string]bool{"new": true, "новый": true, "новую": true, "новое": true}
+
+// insertFrame reads TEXT (before|after) ANCHOR after an insert verb.
+func insertFrame(in *Intent, ts []tok, from int) {
+	if from < 0 {
+		from = 0
+	}
+	if in.Scope.Kind == ScopeHere && in.Verb == VerbInsert {
+		// "insert X after the cursor", «вставь X после курсора»: the place
+		// rules took the anchor already.
+		at := len(ts)
+		for j := from; j < len(ts); j++ {
+			if ts[j].used {
+				at = j
+				break
+			}
+		}
+		in.Where, in.Anchor, in.Scope = "after", Scope{Kind: ScopeHere}, Scope{}
+		insertText(in, ts, from, at)
+		return
+	}
+	// The anchor: the last before/after with something after it.
+	at := -1
+	for j := len(ts) - 1; j >= from; j-- {
+		if !ts[j].used && !ts[j].quoted && insertWhere[ts[j].low] != "" && j+1 < len(ts) {
+			at = j
+			break
+		}
+	}
+	if at < 0 {
+		return // no anchor: "put" is then collect's, and insert is not understood
+	}
+	if in.Verb == "put" {
+		in.Verb = VerbInsert
+	}
+	in.Where = insertWhere[ts[at].low]
+	ts[at].used = true
+	// What follows is a section, this chapter, or a phrase.
+	rest := ts[at+1:]
+	var anchor Intent
+	if len(rest) > 0 && rest[0].used && in.Scope.Kind == ScopeThis {
+		in.Anchor, in.Scope = in.Scope, Scope{} // "after this chapter": taken by the place rules
+	} else if apply(&anchor, rest, sectionRules) || apply(&anchor, rest, placeRules) {
+		in.Anchor = anchor.Scope
+	} else {
+		apply(&Intent{}, rest, anchorFillers)
+		var words []string
+		for k := range rest {
+			if rest[k].used || rest[k].punct && !rest[k].quoted {
+				continue
+			}
+			rest[k].used = true
+			if rest[k].quoted {
+				words = []string{rest[k].raw}
+				break
+			}
+			words = append(words, rest[k].raw)
+		}
+		if len(words) > 0 {
+			in.Anchor = Scope{Kind: ScopePhrase, Phrase: strings.Join(words, " ")}
+		}
+	}
+	for k := range rest {
+		rest[k].used = true
+	}
+	insertText(in, ts, from, at)
+}
+
+// insertText is an insert's text: a quoted phrase, else the words between the
+// verb and the anchor.
+func insertText(in *Intent, ts []tok, from, at int) {
+	apply(in, ts[from:at], insertNouns)
+	var words []string
+	for k := from; k < at; k++ {
+		t := &ts[k]
+		if t.used || t.punct {
+			continue
+		}
+		if t.quoted {
+			in.Text, t.used = t.raw, true
+			return
+		}
+		if len(words) == 0 && articles[t.low] {
+			t.used = true
+			continue
+		}
+		words = append(words, t.raw)
+		t.used = true
+	}
+	in.Text = strings.Join(words, " ")
+}
+
+// collectFrame takes "into (a set called) NAME" / «в набор NAME».
+func collectFrame(in *Intent, ts []tok) {
+	for j := len(ts) - 1; j >= 0; j-- {
+		t := ts[j]
+		if t.used || t.quoted || !setPrep[t.low] {
+			continue
+		}
+		k := j + 1
+		for k < len(ts) && !ts[k].used && (articles[ts[k].low] || newWords[ts[k].low]) {
+			k++
+		}
+		noun := k < len(ts) && setNouns[ts[k].low]
+		if noun {
+			k++
+		}
+		for k < len(ts) && !ts[k].used && setNamed[ts[k].low] {
+			k++
+		}
+		if k >= len(ts) || ts[k].used {
+			continue
+		}
+		if !noun && t.low != "into" && !ts[k].quoted && !(t.low == "to" || t.low == "in") {
+			continue
+		}
+		if !noun && !ts[k].quoted && t.low != "into" {
+			// "to X"/"в X" without a set noun names a set only at the end.
+			if k != lastWord(ts) {
+				continue
+			}
+		}
+		var name []string
+		for m := j; m < k; m++ {
+			ts[m].used = true
+		}
+		for ; k < len(ts) && !ts[k].used && !ts[k].punct; k++ {
+			ts[k].used = true
+			if ts[k].quoted {
+				name = []string{ts[k].raw}
+				break
+			}
+			name = append(name, ts[k].raw)
+		}
+		in.Set = strings.TrimRight(strings.Join(name, " "), ".!?")
+		return
+	}
+}
+
+func lastWord(ts []tok) int {
+	for k := len(ts) - 1; k >= 0; k-- {
+		if !ts[k].punct {
+			return k
+		}
+	}
+	return -1
+}
+
+// replaceFrame splits the rest at the connector: A (with|by|to|на) B.
+func replaceFrame(in *Intent, ts []tok) {
+	seen := false
+	for j := range ts {
+		t := &ts[j]
+		if t.used || t.punct {
+			continue
+		}
+		if !seen {
+			if !articles[t.low] && !whichWord(t.low) {
+				seen = true
+			}
+			continue
+		}
+		if t.quoted || !replaceWith[t.low] && t.low != "→" {
+			continue
+		}
+		t.used = true
+		var with []string
+		for k := j + 1; k < len(ts); k++ {
+			u := &ts[k]
+			if u.used {
+				if len(with) > 0 {
+					break
+				}
+				continue
+			}
+			if u.punct {
+				if len(with) > 0 {
+					break
+				}
+				u.used = true
+				continue
+			}
+			u.used = true
+			if u.quoted {
+				with = []string{u.raw}
+				break
+			}
+			with = append(with, u.raw)
+		}
+		in.With = strings.Join(with, " ")
+		return
+	}
+	// "→" is punctuation to the tokenizer.
+	for j := range ts {
+		if ts[j].punct && (ts[j].raw == "→" || ts[j].raw == ">") && !ts[j].used {
+			ts[j].used = true
+			for k := j + 1; k < len(ts); k++ {
+				if !ts[k].used && !ts[k].punct {
+					ts[k].used = true
+					in.With = ts[k].raw
+					return
+				}
+			}
+		}
+	}
+}
+
+func whichWord(w string) bool {
+	for _, r := range whichRules {
+		if end, _, ok := r.p.match([]tok{{low: w}}, 0); ok && end == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// hasMentionNoun: "mention", «упоминание», "appearance".
+func hasMentionNoun(ts []tok) bool {
+	for _, t := range ts {
+		if !t.quoted && mentionNouns.match(t.low) {
+			return true
+		}
+	}
+	return false
+}
+
+// pluralItems: "paragraphs", «абзацы» — the command speaks of several.
+func pluralItems(ts []tok) bool {
+	for _, t := range ts {
+		switch t.low {
+		case "paragraphs", "items", "passages", "lines", "абзацы", "пункты", "строки", "места", "фрагменты":
+			return true
+		}
+	}
+	return false
+}
+
+// objectOf is what is left of the command: a quoted phrase, or the words that
+// are not filler. A name (or one word, or exact words) is lexical; anything
+// else is a description that needs understanding (Semantic), kept as written
+// from its first content word.
+func objectOf(in *Intent, ts []tok, peek bool) string {
+	var quoted string
+	first, last := -1, -1
+	unused := make([]bool, len(ts))
+	for k := range ts {
+		unused[k] = !ts[k].used
+	}
+	var content []string
+	gap := false // the content words are not one run ("Natasha and Pierre")
+	for k, t := range ts {
+		if t.used || t.punct {
+			continue
+		}
+		if t.quoted {
+			if quoted == "" {
+				quoted = t.raw
+			}
+			continue
+		}
+		if fillerWord(t.low) {
+			continue
+		}
+		if first < 0 {
+			first = k
+		} else if k != last+1 {
+			gap = true
+		}
+		last = k
+		content = append(content, t.raw)
+	}
+	if peek {
+		if quoted != "" {
+			return quoted
+		}
+		return strings.Join(content, " ")
+	}
+	for k := range ts {
+		ts[k].used = true
+	}
+	if quoted != "" {
+		return quoted
+	}
+	if len(content) == 0 {
+		return ""
+	}
+	obj := strings.Join(content, " ")
+	obj = strings.TrimSuffix(strings.TrimSuffix(obj, "'s"), "’s")
+	if in.Exact || !gap && isName(obj) && (capitalised(obj) || !describes(ts, unused) && !itemNoun(ts, last+1)) {
+		return obj
+	}
+	// A description: the words as written, from the first that is not an
+	// article, a mention noun or a word of the command's frame, to the last
+	// content word.
+	for first > 0 {
+		k := first - 1
+		for k >= 0 && ts[k].punct && unused[k] {
+			k--
+		}
+		if k < 0 || !unused[k] || ts[k].quoted || leadSkip.match(ts[k].low) {
+			break
+		}
+		first = k
+	}
+	var sb strings.Builder
+	for k := first; k <= last; k++ {
+		if !unused[k] || ts[k].quoted {
+			continue
+		}
+		if ts[k].punct {
+			if sb.Len() > 0 && !strings.ContainsAny(ts[k].raw, "()[]") {
+				sb.WriteString(ts[k].raw)
+			}
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(ts[k].raw)
+	}
+	in.Semantic = true
+	return sb.String()
+}
+
+// namesOf lists the capitalised words that are not the command's first word
+// and the quoted phrases: what a refusal's nearest command can use.
+func namesOf(ts []tok) []string {
+	var out []string
+	firstWord := true
+	for _, t := range ts {
+		if t.punct {
+			continue
+		}
+		if t.quoted {
+			out = append(out, t.raw)
+			firstWord = false
+			continue
+		}
+		r, _ := utf8.DecodeRuneInString(t.raw)
+		if !firstWord && unicode.IsUpper(r) && !fillerWord(t.low) {
+			out = append(out, t.raw)
+		}
+		firstWord = false
+	}
+	return out
+}
+
+// sectionKindOf names the section kind of a word ("chapter", «главе») or "".
+func sectionKindOf(w string) string {
+	return sectionKinds[w]
+}
+
+var bookWords = map[string]bool{"book": true, "novel": true, "manuscript": true, "text": true, "story": true, "everything": true,
+	"книгу": true, "книга": true, "книги": true, "роман": true, "романа": true, "рукопись": true, "рукописи": true, "текст": true, "все": true, "всё": true}
+
+// capitalised: a word of s starts with a capital letter.
+func capitalised(s string) bool {
+	for _, w := range strings.Fields(s) {
+		r, _ := utf8.DecodeRuneInString(w)
+		if unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// itemNoun: the word at k names items ("paragraphs"): a lower-case word
+// before it is an adjective ("empty paragraphs"), not a phrase to find.
+func itemNoun(ts []tok, k int) bool {
+	if k >= len(ts) || ts[k].quoted || ts[k].punct {
+		return false
+	}
+	switch ts[k].low {
+	case "paragraph", "paragraphs", "passage", "passages", "scene", "scenes", "lines", "line", "items", "sentences", "chapters", "headings":
+		return true
+	}
+	return strings.HasPrefix(ts[k].low, "абзац") || strings.HasPrefix(ts[k].low, "строк") || strings.HasPrefix(ts[k].low, "сцен") || strings.HasPrefix(ts[k].low, "предложени") || strings.HasPrefix(ts[k].low, "заголов")
+}
+
+// describes tells whether the words left around an object describe a passage
+// ("the first scene at the ball"), so that a lone lower-case word is not
+// taken for a name.
+func describes(ts []tok, unused []bool) bool {
+	for k, t := range ts {
+		if unused[k] && !t.punct && !t.quoted && descriptive.match(t.low) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,174 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/waymark/waymark/backend/browser"
+	"github.com/waymark/waymark/backend/tools"
+)
+
+// BrowseCommandArgs are BrowseCommand's arguments: a number command, or the
+// answer to the page's JavaScript dialog.
+type BrowseCommandArgs struct {
+	Command string `json:"command,omitempty" jsonschema:"a number command in English or Russian: list, more, click 5, type 3 hello, read page, read from here, back, find search, список, нажми 5, читай дальше; help lists them"`
+	// Dialog answers the dialog the page opened (the last answer's dialog).
+	Dialog *DialogAnswer `json:"dialog,omitempty" jsonschema:"the user's answer to the page's JavaScript dialog"`
+}
+
+// DialogAnswer is the user's answer to a page's JavaScript dialog.
+type DialogAnswer struct {
+	Accept bool   `json:"accept" jsonschema:"OK (true) or Cancel (false)"`
+	Text   string `json:"text,omitempty" jsonschema:"the text typed into a prompt"`
+}
+
+// Refine: a command or a dialog answer.
+func (BrowseCommandArgs) Refine(s *jsonschema.Schema) {
+	one := 1
+	tools.Prop(s, "command").MinLength = &one
+}
+
+// BrowseAnswer is what a number command said and did: Say is the short line
+// said before it runs ("Clicking 5."), Text the answer's lines, both in the
+// command's language.
+type BrowseAnswer struct {
+	Say  string `json:"say"`
+	Text string `json:"text"`
+	Lang Lang   `json:"lang"`
+	// Status is ok, error (the command ran and failed: Text says why) or
+	// not_a_command (Text says so; NeedsModel: it may be a goal in plain
+	// words, for BrowserGoal).
+	Status     string `json:"status"`
+	NeedsModel bool   `json:"needs_model,omitempty"`
+	// Tool and Data are the browser tool the command ran and its data (for
+	// the window's mirrored list; never read aloud).
+	Tool string          `json:"tool,omitempty"`
+	Data json.RawMessage `json:"data,omitempty"`
+	// Dialog is a JavaScript dialog the page opened: the user answers it
+	// with BrowseCommand's dialog argument.
+	Dialog *browser.Dialog `json:"dialog,omitempty"`
+}
+
+// Lines is the answer as a listener hears it: Say, then Text.
+func (a BrowseAnswer) Lines() string {
+	return strings.TrimSpace(strings.TrimSpace(a.Say) + "\n" + a.Text)
+}
+
+// Do runs one number command on reg's browser tools, as the user's own (a
+// file: address it names is theirs), and says the answer in the command's
+// language. It is the one interpreter every door uses: the terminal, the
+// window, MCP (BrowseCommand).
+func (b *Browsing) Do(ctx context.Context, reg *tools.Registry, line string) BrowseAnswer {
+	step, err := b.Parse(line)
+	l := b.Lang()
+	if err != nil {
+		a := BrowseAnswer{Text: err.Error(), Lang: l, Status: "not_a_command"}
+		var nc *NotCommandError
+		if errors.As(err, &nc) {
+			a.NeedsModel = nc.IsGoal()
+		} else {
+			a.Status = "error"
+		}
+		return a
+	}
+	return b.Run(ctx, reg, step)
+}
+
+// Lang is the language of the last command.
+func (b *Browsing) Lang() Lang {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.lang == "" {
+		return English
+	}
+	return b.lang
+}
+
+// AnswerDialog answers the page's JavaScript dialog with the user's choice.
+func (b *Browsing) AnswerDialog(ctx context.Context, reg *tools.Registry, d DialogAnswer) BrowseAnswer {
+	l := b.Lang()
+	args := map[string]any{"accept": d.Accept}
+	if d.Text != "" {
+		args["text"] = d.Text
+	}
+	return b.Run(ctx, reg, BrowseStep{Tool: "browser_dialog", Args: args, Say: l.t("Answering the page.", "Отвечаю странице.")})
+}
+
+// Run runs one parsed step and says its answer.
+func (b *Browsing) Run(ctx context.Context, reg *tools.Registry, step BrowseStep) BrowseAnswer {
+	l := b.Lang()
+	a := BrowseAnswer{Say: step.Say, Lang: l, Status: "ok", Tool: step.Tool}
+	if step.Tool == "" {
+		// Help, or the end of a list or text: words only, no tool.
+		a.Text, a.Say = step.Say, ""
+		return a
+	}
+	args, _ := json.Marshal(step.Args)
+	res, err := reg.Call(browser.WithGrant(ctx, browser.Grant{User: true}), tools.Call{Name: step.Tool, Args: args}, tools.Context{})
+	if err != nil {
+		msg := err.Error()
+		if i := strings.Index(msg, tools.ErrInvalidArgs.Error()+": "); i >= 0 {
+			msg = msg[i+len(tools.ErrInvalidArgs.Error())+2:]
+		}
+		a.Status, a.Text = "error", l.t("Error: ", "Ошибка: ")+SpokenError(l, msg)
+		return a
+	}
+	restored := b.Observe(step, res)
+	a.Text = RenderResultIn(l, step.Tool, res)
+	if r, ok := res.(browser.Result); ok {
+		if r.Status != "ok" {
+			a.Status = "error"
+		}
+		a.Data, _ = json.Marshal(r.Data)
+		if step.Tool == "browser_read" {
+			var d browser.ReadResult
+			if json.Unmarshal(a.Data, &d) == nil && d.Here != "" {
+				a.Say = l.f("Reading from %s.", "Читаю с места «%s».", d.Here)
+			}
+		}
+	}
+	if restored != nil {
+		a.Text += "\n" + l.f("Your reading place here is kept: say read more to go on from character %s.",
+			"Место чтения на этой странице сохранено: скажите «читай дальше», чтобы продолжить со знака %s.", thousands(restored.next+1))
+	}
+	a.Dialog = OpenDialog(res)
+	if a.Dialog != nil {
+		a.Text += "\n" + l.f("The page asks (%s): %s", "Страница спрашивает (%s): %s", a.Dialog.Type, a.Dialog.Message)
+	}
+	return a
+}
+
+// browsingKey carries a conversation's Browsing in a context: a door with
+// its own conversation (the window) hands it to BrowseCommand.
+type browsingKey struct{}
+
+// WithBrowsing makes BrowseCommand calls under ctx go on with conversation b.
+func WithBrowsing(ctx context.Context, b *Browsing) context.Context {
+	return context.WithValue(ctx, browsingKey{}, b)
+}
+
+// browseCommandTool is BrowseCommand: the number-command interpreter as a
+// tool, one conversation per registry unless the door hands its own.
+func browseCommandTool(r *tools.Registry) tools.Tool {
+	own := &Browsing{Door: DoorMCP}
+	return tools.Func("BrowseCommand", "Run one number command of the accessible browser, as a blind user says it (list, more, click 5, type 3 hello, read page, read more, read from here, find search, back, tabs; in English or Russian), and return what the listener hears in the command's language: say, then text. \"more\" goes on with the last list, find, headings or reading. A line that is no command comes back with status not_a_command (needs_model: give it to BrowserGoal).",
+		func(ctx context.Context, a BrowseCommandArgs) (any, error) {
+			b := own
+			if c, ok := ctx.Value(browsingKey{}).(*Browsing); ok && c != nil {
+				b = c
+			}
+			switch {
+			case a.Dialog != nil && a.Command != "":
+				return nil, errors.New("give command or dialog, not both")
+			case a.Dialog != nil:
+				return b.AnswerDialog(ctx, r, *a.Dialog), nil
+			case strings.TrimSpace(a.Command) == "":
+				return nil, errors.New("give a command (help lists them) or a dialog answer")
+			}
+			return b.Do(ctx, r, a.Command), nil
+		})
+}

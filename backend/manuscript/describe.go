@@ -1,0 +1,67 @@
+package manuscript
+
+import "strings"
+
+// maxQuoted is how many words of a changed passage are quoted; a longer one
+// keeps its first and last words around an ellipsis.
+const maxQuoted = 12
+
+// DescribeEdit says an edit as an author reads it, for the list of edits to
+// review and for a screen reader: what changed, with a word of the text
+// around it on each side, and where — «Replace «…сказал Пьер, …» with
+// «…сказал Петр, …» in Том 1, Часть первая, II». No tool names, no item
+// labels: before and after are the Markdown the edit removed and inserted,
+// place the headings around it (Document.Place).
+func DescribeEdit(before, after, place string) string {
+	x, y := strings.Fields(before), strings.Fields(after)
+	p := 0
+	for p < len(x) && p < len(y) && x[p] == y[p] {
+		p++
+	}
+	s := 0
+	for s < len(x)-p && s < len(y)-p && x[len(x)-1-s] == y[len(y)-1-s] {
+		s++
+	}
+	where := " in " + place
+	if place == "" {
+		where = " before the first heading"
+	}
+	old, new := x[p:len(x)-s], y[p:len(y)-s]
+	switch {
+	case len(old) == 0 && len(new) == 0:
+		return "Change the spacing" + where
+	case len(old) == 0:
+		return "Insert " + quoted(y, p, len(y)-s) + where
+	case len(new) == 0:
+		return "Delete " + quoted(x, p, len(x)-s) + strings.Replace(where, " in ", " from ", 1)
+	}
+	return "Replace " + quoted(x, p, len(x)-s) + " with " + quoted(y, p, len(y)-s) + where
+}
+
+// quoted is «words[from:to]» with the word before and after it, an ellipsis
+// where the passage goes on.
+func quoted(words []string, from, to int) string {
+	part := words[from:to]
+	if len(part) > maxQuoted {
+		part = append(append(append([]string{}, part[:maxQuoted/2]...), "…"), part[len(part)-maxQuoted/2+1:]...)
+	}
+	var b strings.Builder
+	b.WriteString("«")
+	if from > 0 {
+		if from > 1 {
+			b.WriteString("…")
+		}
+		b.WriteString(words[from-1])
+		b.WriteByte(' ')
+	}
+	b.WriteString(strings.Join(part, " "))
+	if to < len(words) {
+		b.WriteByte(' ')
+		b.WriteString(words[to])
+		if to+1 < len(words) {
+			b.WriteString("…")
+		}
+	}
+	b.WriteString("»")
+	return b.String()
+}

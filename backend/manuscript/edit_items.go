@@ -1,0 +1,152 @@
+package manuscript
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/waymark/waymark/backend/document"
+	"github.com/waymark/waymark/backend/store"
+)
+
+// ItemChange is one item's part of a multi-item edit: its new Markdown, or
+// its removal.
+type ItemChange struct {
+	Index       int
+	NewMarkdown string
+	Delete      bool
+}
+
+// Place is where one change of a multi-item edit went: the item (its index in
+// the text after the edit) and its bytes there.
+type Place struct {
+	Index      int
+	Start, End int // in the text after the edit; End == Start for a deletion
+	Deleted    bool
+}
+
+// EditItems applies the changes plan returns as ONE revision: one Undo takes
+// them all back, and EditsSince lists each place. Every change is checked on
+// its own first, as ReplaceText and Delete check theirs (the outline stays, a
+// table keeps its shape); if any is refused nothing is written. TargetSet
+// members move with their items exactly (a member in a deleted item is marked
+// deleted). A pointer taken before the edit to an item between the first and
+// the last change must be looked up again (it names a rewritten range).
+func (m *Manuscript) EditItems(ctx context.Context, summary string, plan func(d *document.Document) ([]ItemChange, error)) (Outcome, []Place, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	d := m.doc
+	changes, err := plan(d)
+	if err != nil {
+		return Outcome{}, nil, err
+	}
+	if len(changes) == 0 {
+		return Outcome{}, nil, fmt.Errorf("%w: nothing to change", document.ErrBadInput)
+	}
+	type piece struct {
+		start, end int
+		new        []byte
+		index      int
+		deleted    bool
+	}
+	var pieces []piece
+	seen := map[int]bool{}
+	anyDelete := false
+	for _, c := range changes {
+		if seen[c.Index] {
+			return Outcome{}, nil, fmt.Errorf("%w: item %d is changed twice in one edit", document.ErrBadInput, c.Index)
+		}
+		seen[c.Index] = true
+		var e *document.Edit
+		if c.Delete {
+			e, err = d.PlanDelete(c.Index)
+		} else {
+			e, err = d.PlanReplaceText(c.Index, c.NewMarkdown)
+		}
+		if err != nil {
+			return Outcome{}, nil, fmt.Errorf("%s: %w", d.Label(c.Index), err)
+		}
+		pieces = append(pieces, piece{start: e.Start, end: e.OldEnd, new: e.New, index: c.Index, deleted: c.Delete})
+		anyDelete = anyDelete || c.Delete
+	}
+	sort.Slice(pieces, func(a, b int) bool { return pieces[a].start < pieces[b].start })
+	for k := 1; k < len(pieces); k++ {
+		if pieces[k].start < pieces[k-1].end {
+			return Outcome{}, nil, fmt.Errorf("%w: the changes of %s and %s overlap", document.ErrBadInput, d.Label(pieces[k-1].index), d.Label(pieces[k].index))
+		}
+	}
+	src := d.Source()
+	start, end := pieces[0].start, pieces[len(pieces)-1].end
+	var buf bytes.Buffer
+	at := start
+	for _, p := range pieces {
+		buf.Write(src[at:p.start])
+		buf.Write(p.new)
+		at = p.end
+	}
+	buf.Write(src[at:end])
+	op := store.OpReplaceText
+	if anyDelete {
+		op = store.OpDelete
+	}
+	e, err := d.PlanSplice(op, start, end, buf.Bytes(), anyDelete)
+	if err != nil {
+		return Outcome{}, nil, fmt.Errorf("the %d changes together: %w", len(pieces), err)
+	}
+	// Where each piece lands, and how TargetSet members move.
+	shift := func(off int) (int, bool) {
+		delta := 0
+		for _, p := range pieces {
+			switch {
+			case off < p.start:
+				return off + delta, true
+			case off < p.end && p.deleted:
+				return 0, false
+			case off < p.end:
+				return off + delta, true // the rewritten item keeps its start
+			}
+			delta += len(p.new) - (p.end - p.start)
+		}
+		return off + delta, true
+	}
+	remap := func(tx *store.Tx, rev int64) error {
+		members, err := tx.AliveTargetMembers(ctx, m.DocID)
+		if err != nil {
+			return err
+		}
+		var moves []store.MemberMove
+		for _, mem := range members {
+			from := int(mem.ByteOffset)
+			if mem.Rev != d.Rev() {
+				if from, err = d.Rebase(mem.Rev, from); err != nil {
+					continue // already unplaceable; left as it is
+				}
+			}
+			off, ok := shift(from)
+			moves = append(moves, store.MemberMove{ID: mem.ID, NewOffset: int64(off), Gone: !ok})
+		}
+		return tx.RemapTargetMembers(ctx, m.DocID, rev, moves)
+	}
+	out, err := m.commitWith(ctx, e, 0, summary, remap)
+	if err != nil {
+		return Outcome{}, nil, err
+	}
+	places := make([]Place, 0, len(pieces))
+	delta := 0
+	for _, p := range pieces {
+		s := p.start + delta
+		pl := Place{Start: s, End: s + len(p.new), Deleted: p.deleted}
+		if p.deleted {
+			pl.End = s
+		}
+		if i, ok := m.doc.IndexAt(s); ok && !p.deleted {
+			pl.Index = i
+		} else {
+			pl.Index = m.doc.IndexContaining(s)
+		}
+		places = append(places, pl)
+		delta += len(p.new) - (p.end - p.start)
+	}
+	return out, places, nil
+}

@@ -1,0 +1,224 @@
+package manuscript
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/waymark/waymark/backend/document"
+	"github.com/waymark/waymark/backend/tools"
+)
+
+// ReplaceAllArgs are ReplaceAll's arguments: what to replace, with what, how
+// the query is read, and where.
+type ReplaceAllArgs struct {
+	Query string `json:"query" jsonschema:"the text to replace"`
+	With  string `json:"with" jsonschema:"the new text (may be empty to remove the words)"`
+	MatchOptions
+	// First replaces only the first occurrence in the range.
+	First bool `json:"first,omitempty" jsonschema:"only the first occurrence (default: every occurrence)"`
+	ItemRange
+	IncludeCodeAndQuotes bool `json:"includeCodeAndQuotes,omitempty" jsonschema:"also in code blocks and block quotes (default false)"`
+	// FromUtf16 and ToUtf16 limit the replace to the matches within these
+	// positions of the text (an editor's current match, or its selection).
+	FromUtf16 *int `json:"fromUtf16,omitempty" jsonschema:"only matches at or after this position, in UTF-16 code units (an editor's current match or selection)"`
+	ToUtf16   *int `json:"toUtf16,omitempty" jsonschema:"only matches that end at or before this position, in UTF-16 code units"`
+	// Preview lists the places without changing anything.
+	Preview bool `json:"preview,omitempty" jsonschema:"list what would change, change nothing"`
+}
+
+// Refine: a query is not empty.
+func (ReplaceAllArgs) Refine(s *jsonschema.Schema) {
+	tools.MinLength(tools.Prop(s, "query"), 1)
+	refineRange(s)
+	tools.Min(tools.Prop(s, "fromUtf16"), 0)
+	tools.Min(tools.Prop(s, "toUtf16"), 0)
+}
+
+// ItemRange limits a tool to the items [fromIndex, toIndex) (a chapter, the
+// selection, from the cursor on); absent ends mean the book's ends.
+type ItemRange struct {
+	FromIndex *int `json:"fromIndex,omitempty" jsonschema:"the first item of the range (default 0)"`
+	ToIndex   *int `json:"toIndex,omitempty" jsonschema:"the item after the range (default: the end of the book)"`
+}
+
+func refineRange(s *jsonschema.Schema) {
+	tools.Min(tools.Prop(s, "fromIndex"), 0)
+	tools.Min(tools.Prop(s, "toIndex"), 0)
+}
+
+// bounds checks the range against d.
+func (r ItemRange) bounds(d *document.Document) (int, int, error) {
+	lo, hi := 0, d.Len()
+	if r.FromIndex != nil {
+		lo = *r.FromIndex
+	}
+	if r.ToIndex != nil {
+		hi = *r.ToIndex
+	}
+	if lo < 0 || hi > d.Len() || lo > hi {
+		return 0, 0, fmt.Errorf("%w: the range [%d, %d) is not within the book's %d items", tools.ErrInvalidArgs, lo, hi, d.Len())
+	}
+	return lo, hi, nil
+}
+
+// ReplacePlace is one item a replace changed (or would change).
+type ReplacePlace struct {
+	Index    int              `json:"index"`
+	Pointer  document.Pointer `json:"pointer"`
+	Section  string           `json:"section"` // the headings around it, "BOOK ONE: 1805, CHAPTER III"
+	Count    int              `json:"count"`   // occurrences replaced in it
+	Before   string           `json:"before"`  // its text around the first occurrence, before
+	After    string           `json:"after"`   // and after
+	Found    []string         `json:"found"`   // the words as they were in the text
+	Replaced []string         `json:"replaced"`
+}
+
+// ReplaceAllResult says how many occurrences changed, where, and in which
+// revision (one revision for all of them: one Undo takes them back).
+type ReplaceAllResult struct {
+	Count    int            `json:"count"`
+	Items    int            `json:"items"`
+	Preview  bool           `json:"preview"`
+	Revision int64          `json:"revision,omitempty"`
+	Summary  string         `json:"summary"`
+	Places   []ReplacePlace `json:"places"`
+}
+
+func replaceAllTool(ws *Workspace) tools.Tool {
+	return tools.Func("ReplaceAll", "Replace every occurrence of a phrase (or only the first) in the book or in a range of items, as ONE revision that one Undo reverts; with forms, each inflected form becomes the same form of the new text (Пьера → Петра). preview lists the places without changing anything. The query is read by the engine's rules (whole words, any case, ё = е, accents ignored) unless matchCase, partOfWord or regex say otherwise.",
+		func(ctx context.Context, a ReplaceAllArgs) (any, error) { return ReplaceAll(ctx, ws, a) })
+}
+
+// ReplaceAll is ReplaceAll's handler.
+func ReplaceAll(ctx context.Context, ws *Workspace, a ReplaceAllArgs) (ReplaceAllResult, error) {
+	mt, err := compileMatcher(a.Query, a.MatchOptions)
+	if err != nil {
+		return ReplaceAllResult{}, err
+	}
+	m, err := ws.Current()
+	if err != nil {
+		return ReplaceAllResult{}, err
+	}
+	res := ReplaceAllResult{Preview: a.Preview, Places: []ReplacePlace{}}
+	plan := func(d *document.Document) ([]ItemChange, error) {
+		lo, hi, err := a.ItemRange.bounds(d)
+		if err != nil {
+			return nil, err
+		}
+		src := d.Source()
+		// Positions in UTF-16 (an editor's), as bytes.
+		within := [2]int{0, len(src)}
+		if a.FromUtf16 != nil || a.ToUtf16 != nil {
+			idx := document.NewUTF16Index(src)
+			for k, p := range []*int{a.FromUtf16, a.ToUtf16} {
+				if p == nil {
+					continue
+				}
+				b, err := idx.ByteAt(*p)
+				if err != nil {
+					return nil, fmt.Errorf("%w: %v", tools.ErrInvalidArgs, err)
+				}
+				within[k] = b
+			}
+		}
+		var changes []ItemChange
+		for i := lo; i < hi && !(a.First && res.Count > 0); i++ {
+			if !d.Candidate(i, a.IncludeCodeAndQuotes) {
+				continue
+			}
+			it := d.Item(i)
+			var sb strings.Builder
+			at := it.Start
+			place := ReplacePlace{Index: i, Pointer: d.PointerTo(i), Section: d.Place(i)}
+			mt.each(d, it, func(s, e int, sub []int) bool {
+				if s < it.Start || e > it.End || s < within[0] || e > within[1] {
+					return true // across the item's edge, or outside the positions asked
+				}
+				rep := mt.replacement(src, a.Query, a.With, s, e, sub)
+				sb.Write(src[at:s])
+				sb.WriteString(rep)
+				at = e
+				place.Count++
+				place.Found = append(place.Found, string(src[s:e]))
+				place.Replaced = append(place.Replaced, rep)
+				if place.Count == 1 {
+					place.Before = around(src, it.Start, it.End, s, e, "")
+					place.After = around(src, it.Start, it.End, s, e, rep)
+				}
+				return !a.First
+			})
+			if place.Count == 0 {
+				continue
+			}
+			sb.Write(src[at:it.End])
+			changes = append(changes, ItemChange{Index: i, NewMarkdown: sb.String()})
+			res.Count += place.Count
+			res.Places = append(res.Places, place)
+		}
+		res.Items = len(res.Places)
+		return changes, nil
+	}
+	if a.Preview {
+		err = m.Do(func(d *document.Document) error { _, err := plan(d); return err })
+		res.Summary = fmt.Sprintf("%d occurrence(s) of %q in %d item(s) would be replaced with %q", res.Count, a.Query, res.Items, a.With)
+		return res, err
+	}
+	summary := fmt.Sprintf("Replace %q with %q", a.Query, a.With)
+	out, places, err := m.EditItems(ctx, summary, func(d *document.Document) ([]ItemChange, error) {
+		ch, err := plan(d)
+		if err == nil && len(ch) == 0 {
+			err = fmt.Errorf("%w: %q does not occur%s; nothing was changed", document.ErrBadInput, a.Query, rangeWords(a.ItemRange))
+		}
+		return ch, err
+	})
+	if err != nil {
+		return ReplaceAllResult{}, err
+	}
+	_ = m.Do(func(d *document.Document) error {
+		for k := range res.Places {
+			if k < len(places) && places[k].Index >= 0 && places[k].Index < d.Len() {
+				res.Places[k].Index = places[k].Index
+				res.Places[k].Pointer = d.PointerTo(places[k].Index)
+			}
+		}
+		return nil
+	})
+	res.Revision = out.Rev
+	res.Summary = fmt.Sprintf("replaced %d occurrence(s) of %q with %q in %d item(s), revision %d", res.Count, a.Query, a.With, res.Items, out.Rev)
+	return res, nil
+}
+
+func rangeWords(r ItemRange) string {
+	if r.FromIndex != nil || r.ToIndex != nil {
+		return " in the range"
+	}
+	return " in the book"
+}
+
+// around is the item's text near [s, e) with that span shown as rep (or as it
+// is when rep is ""), at most about 160 bytes, on whole characters.
+func around(src []byte, lo, hi, s, e int, rep string) string {
+	a, b := max(lo, s-80), min(hi, e+80)
+	for a > lo && a < len(src) && src[a]&0xC0 == 0x80 {
+		a--
+	}
+	for b < hi && src[b]&0xC0 == 0x80 {
+		b++
+	}
+	mid := string(src[s:e])
+	if rep != "" {
+		mid = rep
+	}
+	out := string(src[a:s]) + mid + string(src[e:b])
+	out = strings.Join(strings.Fields(out), " ")
+	if a > lo {
+		out = "…" + out
+	}
+	if b < hi {
+		out += "…"
+	}
+	return out
+}

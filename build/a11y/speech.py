@@ -1,0 +1,467 @@
+#!/usr/bin/python3
+"""The screen reader's own words: Orca 43 runs on the window and every action is
+judged by what Orca SAID (its speech, logged by build/a11y/orca-customizations.py),
+not by which AT-SPI events were sent.
+
+Run by build/a11y/session.sh inside the tier's private session bus, with the
+window open on the Russian War and Peace ($BOOK) and no Orca yet. It
+
+  1. types into the command field and the text without Orca (the reference of
+     this run, on this machine, at this moment);
+  2. starts Orca (waiting for another Orca of this user to end: only one runs
+     per user; it is never stopped here) with a throw-away preferences folder;
+  3. runs each action an author does and checks Orca's speech: every result,
+     count, error and state change said by itself, once and in full (not cut
+     off by Orca before it could be heard), the place the author lands on, the
+     edit to review described in words, no tool names or internal pointers;
+  4. types again with Orca running: no key may be late by more than KEY_LIMIT
+     (150 ms at 150 ms a key) beyond what the same typing took without Orca.
+
+Environment: WID (the X window), BOOK (the book it shows), WORK (a folder for
+Orca's preferences and speech log), ORCA_WAIT (seconds to wait for another
+Orca, default 600), ORCA_DEBUG (set: Orca's debug log in WORK too). Prints what Orca said for each action; exit status 0 when
+every check passed.
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import gi
+
+gi.require_version("Atspi", "2.0")
+from gi.repository import Atspi  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import latency  # noqa: E402
+from xtest import Keyboard  # noqa: E402
+
+WID = os.environ["WID"]
+BOOK = os.environ["BOOK"]
+WORK = os.environ["WORK"]
+ORCA = "/usr/bin/orca"
+ORCA_WAIT = float(os.environ.get("ORCA_WAIT", "600"))
+KEY_PACE = 0.150
+KEY_LIMIT = 0.150
+# What Orca's speech takes to say a text: espeak-ng's default rate is about 175
+# words a minute, some 15 characters a second.
+CHARS_PER_SECOND = 15.0
+
+failures = []
+kb = None
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what, flush=True)
+    if not ok:
+        failures.append(what)
+
+
+def key(*keys):
+    """Hotkeys through xdotool, in the Latin layout."""
+    kb.latin()
+    subprocess.run(["xdotool", "key", "--clearmodifiers"] + list(keys), check=True)
+
+
+def type_text(text, pace=0.04):
+    """Text through XTest, in the layout that has each letter."""
+    kb.prepare(text)
+    for ch in text:
+        kb.type_char(ch)
+        time.sleep(pace)
+
+
+# --- Orca --------------------------------------------------------------------------
+
+
+class Speech:
+    """What Orca said: the JSON lines orca-customizations.py appends."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def all(self):
+        out = []
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                for line in f:
+                    try:
+                        out.append(json.loads(line))
+                    except ValueError:
+                        pass
+        except OSError:
+            pass
+        return out
+
+    def said(self, since, until=None):
+        return [e for e in self.all() if e["kind"] == "speak" and e["t"] >= since and (until is None or e["t"] < until)]
+
+    def wait(self, since, pattern=None, seconds=15.0, quiet=1.2):
+        """Waits until an utterance matching pattern came (if given) and then
+        nothing was said for quiet seconds; returns what was said since."""
+        end = time.time() + seconds
+        seen = None
+        while time.time() < end:
+            es = self.said(since)
+            if pattern is None or any(re.search(pattern, e["text"]) for e in es):
+                if seen is None or len(es) != seen[0]:
+                    seen = (len(es), time.time())
+                elif time.time() - seen[1] >= quiet:
+                    break
+            time.sleep(0.1)
+        return self.said(since)
+
+
+def other_orcas():
+    r = subprocess.run(["pgrep", "-u", str(os.getuid()), "-x", "orca"], capture_output=True, text=True)
+    return [int(p) for p in r.stdout.split()]
+
+
+def start_orca(log):
+    """Starts Orca with a throw-away preferences folder holding the speech
+    logger; None (with the reason printed) when another Orca of this user ran
+    all along."""
+    end = time.time() + ORCA_WAIT
+    while other_orcas():
+        if time.time() > end:
+            print(f"SKIP the Orca checks: another Orca of this user (pid {other_orcas()}) ran for {ORCA_WAIT:.0f} s; "
+                  "only one Orca runs per user, and this tier never stops one it did not start", flush=True)
+            return None
+        time.sleep(2)
+    prefs = os.path.join(WORK, "orca")
+    os.makedirs(prefs, exist_ok=True)
+    shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)), "orca-customizations.py"), prefs)
+    env = dict(os.environ, WAYMARK_ORCA_SPEECH=log)
+    args = [ORCA, "-u", prefs]
+    if os.environ.get("ORCA_DEBUG"):  # Orca's own debug log, to see why it said what it said
+        args += ["--debug-file", os.path.join(WORK, "orca-debug.log")]
+    p = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    sp = Speech(log)
+    end = time.time() + 60
+    while time.time() < end and not any(e["text"] == "Screen reader on." for e in sp.said(0)):
+        if p.poll() is not None:
+            print(f"FAIL Orca exited at once (status {p.returncode})", flush=True)
+            return None
+        time.sleep(0.2)
+    return p
+
+
+# --- the window through AT-SPI ----------------------------------------------------
+
+
+def find_app():
+    d = Atspi.get_desktop(0)
+    for i in range(d.get_child_count()):
+        a = d.get_child_at_index(i)
+        if a is not None and (a.get_name() or "").startswith("waymark"):
+            return a
+    return None
+
+
+def walk(o, out):
+    out.append(o)
+    try:
+        n = o.get_child_count()
+    except Exception:
+        return out
+    for i in range(n):
+        try:
+            c = o.get_child_at_index(i)
+        except Exception:
+            c = None
+        if c is not None:
+            walk(c, out)
+    return out
+
+
+class Focus:
+    """Where the focus is, from AT-SPI's focus events (as Orca learns it)."""
+
+    def __init__(self):
+        self.obj = None
+        self.listener = Atspi.EventListener.new(self._on)
+        self.listener.register("object:state-changed:focused")
+
+    def _on(self, ev):
+        if ev.detail1 == 1:
+            self.obj = ev.source
+
+    def role_name(self):
+        try:
+            return self.obj.get_role_name(), self.obj.get_name() or ""
+        except Exception:
+            return "", ""
+
+    def wait(self, role, name, seconds=20):
+        """Waits until the focus is on an object of role whose name matches."""
+        def on():
+            r, n = self.role_name()
+            return r == role and re.search(name, n)
+        return bool(latency.wait_for(on, seconds))
+
+    def text(self):
+        try:
+            return (Atspi.Text.get_text(self.obj, 0, -1) or "").strip()
+        except Exception:
+            return ""
+
+
+focus = None
+speech_log = None  # what Orca says, once it runs
+
+
+def type_into(role, name, text, clear=True, since=None):
+    """Types text into the field the focus must be on (role, name), once it is
+    there and Orca has said so (as an author waits to hear where they are: a
+    letter typed while Orca still thinks the focus is on the page is a
+    structural-navigation key to it), and waits until the field holds it."""
+    if not focus.wait(role, name):
+        r, n = focus.role_name()
+        check(False, f"the focus reached no {role} /{name}/ to type into (it is on {r} {n!r})")
+        return False
+    if since is not None and speech_log is not None:
+        label = re.sub(r"[\^$]", "", name)
+        latency.wait_for(lambda: any(label in e["text"] for e in speech_log.said(since)), 15)
+    if clear:
+        key("ctrl+a", "BackSpace")
+        latency.wait_for(lambda: focus.text() == "", 10)
+    type_text(text)
+    got = latency.wait_for(lambda: focus.text() == text, 60)
+    if not got:
+        check(False, f"typing into {role} /{name}/: it holds {focus.text()!r}, not {text!r}")
+    return bool(got)
+
+
+def find(role, name=None):
+    app = find_app()
+    if app is None:
+        return None
+    for o in walk(app, []):
+        try:
+            if o.get_role_name() == role and (name is None or re.search(name, o.get_name() or "")):
+                return o
+        except Exception:
+            pass
+    return None
+
+
+# --- one action, judged by what Orca said --------------------------------------------
+
+record = []  # (action, [what Orca said]) for the report
+
+
+def said_text(es):
+    return [e["text"] for e in es]
+
+
+def cut_off(sp, e, until):
+    """Whether Orca stopped speaking before it could have said e in full:
+    speech is queued (Orca 43 interrupts only through speech.stop, on a key
+    press or a new window), so e starts once what was queued before it is said."""
+    es = sp.all()
+    start = e["t"]
+    t = 0.0
+    for x in es:
+        if x["t"] > e["t"]:
+            break
+        if x["kind"] == "stop":
+            t = x["t"]
+        elif x["kind"] in ("speak", "key", "char"):
+            t = max(t, x["t"]) + len(x["text"]) / CHARS_PER_SECOND
+    end = max(start, t)
+    stops = [x for x in es if x["kind"] == "stop" and e["t"] < x["t"] < min(end, until)]
+    return bool(stops)
+
+
+def action(sp, name, do, want=(), never=(), seconds=20.0, quiet=1.5):
+    """Runs do(); then each pattern of want must be said exactly once, in full,
+    and no pattern of never said at all. Returns what was said."""
+    t0 = time.time()
+    do()
+    es = sp.wait(t0, want[0] if want else None, seconds, quiet)
+    texts = said_text(es)
+    record.append((name, texts))
+    print(f"  {name}: Orca said {texts}", flush=True)
+    for w in want:
+        hits = [e for e in es if re.search(w, e["text"])]
+        check(len(hits) == 1, f"{name}: said /{w}/ once (heard {len(hits)} times)")
+        if len(hits) >= 1:
+            check(not cut_off(sp, hits[0], time.time()), f"{name}: /{w}/ not cut off before it was said in full")
+    for n in never:
+        bad = [t for t in texts if re.search(n, t)]
+        check(not bad, f"{name}: nothing said matches /{n}/ ({bad[:2]})")
+    return texts
+
+
+# --- key latency --------------------------------------------------------------------
+
+EDITOR_TEXT = "Наташа вошла в комнату."
+COMMAND_TEXT = "найди «Наташа» в саду"
+
+
+def type_latency(where, text):
+    """Types text at KEY_PACE a key into the command field or at the end of the
+    text; returns the latencies (seconds, None for a letter that never came)."""
+    t = time.time()
+    if where == "command":
+        key("ctrl+shift+k")
+        focus.wait("entry", r"^Command")
+    else:
+        key("ctrl+shift+e")
+        focus.wait("entry", r"^Manuscript text$")
+    if speech_log is not None:
+        # Orca has taken in where the focus went (it speaks the field, or the place).
+        latency.wait_for(lambda: speech_log.said(t), 15)
+    if where == "command":
+        key("ctrl+a", "BackSpace")
+    else:
+        key("ctrl+End", "Return", "Return")
+    latency.pump(1.5)
+    lat, _ = latency.type_timed(kb, text, pace=KEY_PACE, settle=60)
+    if where == "command":
+        key("ctrl+a", "BackSpace")
+    latency.pump(1.0)
+    return lat
+
+
+def worst(lat):
+    got = [x for x in lat if x is not None]
+    return max(got) if len(got) == len(lat) else float("inf")
+
+
+# --- the run ------------------------------------------------------------------------
+
+
+def main():
+    global kb, focus
+    Atspi.init()
+    kb = Keyboard()
+    focus = Focus()
+    subprocess.run(["xdotool", "windowfocus", "--sync", WID], check=True)
+    if not latency.wait_for(lambda: find("entry", r"^Manuscript text$"), 60):
+        print("FAIL the window's text is not in its accessibility tree")
+        return 1
+
+    # 1. The reference: the same typing without Orca.
+    ref = {}
+    for where, text in (("command", COMMAND_TEXT), ("text", EDITOR_TEXT)):
+        ref[where] = type_latency(where, text)
+        print(f"without Orca, typing in the {where}: {latency.summary(ref[where], KEY_LIMIT)}", flush=True)
+
+    # 2. Orca.
+    log = os.path.join(WORK, "orca-speech.jsonl")
+    orca = start_orca(log)
+    if orca is None:
+        return 1 if os.path.exists(log) else 0
+    try:
+        return run_with_orca(Speech(log), ref)
+    finally:
+        orca.terminate()
+        try:
+            orca.wait(10)
+        except subprocess.TimeoutExpired:
+            orca.kill()
+
+
+def run_with_orca(sp, ref):
+    global speech_log
+    speech_log = sp
+    book2 = os.path.join(WORK, "book2.md")
+    shutil.copy(BOOK, book2)
+    os.chmod(book2, 0o644)
+    subprocess.run(["xdotool", "windowfocus", "--sync", WID], check=True)
+    sp.wait(time.time(), None, 10, 2.0)  # Orca reads the window it finds
+
+    tool_words = r"ReplaceText|InsertText|DeleteText|RunCursorAgent|\bH\d\.p\d+|\.\.(?!\.)"
+    def open_book():
+        t = time.time()
+        key("ctrl+o")
+        if type_into("entry", r"^Path of a Markdown file", book2, since=t):
+            key("Return")
+    action(sp, "opening a book (Ctrl+O, a path, Enter)", open_book,
+           want=[r"^Opened book2\.md, [\d.]+ MB: [\d,]+ words, \d+ headings\.$"], seconds=90)
+    focus.wait("entry", r"^Manuscript text$", 30)
+    for i in (1, 2, 3):
+        action(sp, f"the word counts (Ctrl+Shift+W, {i} of 3)", lambda: key("ctrl+shift+w"),
+               want=[r"^Book [\d,]+ words"], never=["·"])
+    action(sp, "entering focus mode (Ctrl+Shift+Enter)", lambda: key("ctrl+shift+Return"),
+           want=[r"^Distraction-free mode: only the text"])
+    action(sp, "leaving focus mode (Escape)", lambda: key("Escape"), want=[r"^Distraction-free mode off\."])
+
+    def search():
+        t = time.time()
+        key("ctrl+shift+f")
+        if type_into("entry", r"^Find in the manuscript", "Наташа", since=t):
+            key("Return")
+    action(sp, "a search (Ctrl+Shift+F, Наташа, Enter)", search,
+           want=[r"^\d[\d,]* match(es)? for “Наташа”\.$"], seconds=60)
+
+    def command(text):
+        def do():
+            t = None if focus.role_name()[1].startswith("Command") else time.time()
+            key("ctrl+shift+k")
+            if type_into("entry", r"^Command", text, since=t):
+                key("Return")
+        return do
+    action(sp, "a command's answer (найди «И Наташа не могла больше говорить»)",
+           command("найди «И Наташа не могла больше говорить»"),
+           want=[r"Том 1, Часть первая, VIII: «И Наташа не могла больше говорить"],
+           never=[r"^Outline tree", tool_words], seconds=90)
+    action(sp, "an error (an unknown command)", command("фывапролд"),
+           want=[r"фывапролд"], never=[tool_words], seconds=90)
+    action(sp, "a replace (замени «Пьер» на «Петр»)", command("замени «Пьер» на «Петр»"),
+           want=[r"Пьер.*Петр"], never=[r"^Outline tree", tool_words], seconds=90)
+    # The edit to review, by Tab from the command field: its words, then Accept.
+    heard = []
+    for _ in range(8):
+        heard += action(sp, "Tab", lambda: key("Tab"), seconds=5, quiet=1.0)
+        if focus.role_name()[0] == "push button" and focus.role_name()[1].startswith("Accept"):
+            break
+    diff = [t for t in heard if re.search(r"^Accept\b.*Пьер.*Петр", t)]
+    check(bool(diff), f"the diff: Tab to Accept says the edit in words ({heard})")
+    check(not [t for t in heard if re.search(tool_words, t)], "the diff: no tool names or pointers said")
+    action(sp, "Accept", lambda: key("Return"), want=[r"^Kept: .*Пьер.*Петр"], never=[tool_words])
+    action(sp, "a second replace (замени «Наташа» на «Наталья»)", command("замени «Наташа» на «Наталья»"),
+           want=[r"Наташа.*Наталья"], seconds=90)
+    for _ in range(8):
+        action(sp, "Tab", lambda: key("Tab"), seconds=5, quiet=1.0)
+        if focus.role_name()[0] == "push button" and focus.role_name()[1].startswith("Undo this edit"):
+            break
+    action(sp, "Undo this edit", lambda: key("Return"), want=[r"^Undone: .*Наташа.*Наталья"], never=[tool_words])
+    action(sp, "Alt+3", lambda: key("alt+3"), want=[r"^Settings workspace\.$", r"^Server address entry"])
+    action(sp, "Alt+1", lambda: key("alt+1"), want=[r"^Manuscript workspace\. .*, line \d+\.$"])
+    def outline_enter():
+        key("ctrl+shift+o")
+        if focus.wait("tree item", r"words\)$"):
+            was = focus.role_name()[1]
+            key("Down")
+            latency.wait_for(lambda: focus.role_name()[1] != was, 10)
+            key("Return")
+    action(sp, "Enter on an outline entry (Ctrl+Shift+O, Down, Enter)", outline_enter,
+           want=[r"^Том 1, Часть первая, [IVXLC]+, line 1\.$"], seconds=30)
+
+    # 4. Typing with Orca: no key later than KEY_LIMIT beyond the reference.
+    for where, text in (("command", COMMAND_TEXT), ("text", EDITOR_TEXT)):
+        lat = type_latency(where, text)
+        print(f"with Orca, typing in the {where}: {latency.summary(lat, KEY_LIMIT)}", flush=True)
+        print("  ms a key: " + " ".join("-" if x is None else str(int(1000 * x)) for x in lat), flush=True)
+        base = worst(ref[where])
+        got = worst(lat)
+        check(got <= max(base, KEY_LIMIT) + KEY_LIMIT,
+              f"typing in the {where} with Orca: the latest key {1000 * got:.0f} ms, "
+              f"at most {1000 * KEY_LIMIT:.0f} ms beyond {1000 * max(base, KEY_LIMIT):.0f} ms "
+              f"(the latest without Orca {1000 * base:.0f} ms)")
+
+    print("\nwhat Orca said, action by action:")
+    for name, texts in record:
+        print(f"  {name}: {texts}")
+    print(f"speech: {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

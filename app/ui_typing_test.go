@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -190,7 +191,13 @@ func TestUITypingConflict(t *testing.T) {
 			if strings.Contains(got, bk.mine) {
 				t.Errorf("the author's version is still in the book after choosing the other one:\n%s", got)
 			}
-			if f := e.focused(); f != "editor" {
+			// The focus goes back to the text once the choice is saved.
+			f := e.focused()
+			for i := 0; i < 30 && f != "editor"; i++ {
+				time.Sleep(100 * time.Millisecond)
+				f = e.focused()
+			}
+			if f != "editor" {
 				t.Errorf("after choosing, the focus is on %s, not in the text", f)
 			}
 			if e.editorText() != got {
@@ -468,5 +475,79 @@ func TestUIOpenAnotherBook(t *testing.T) {
 		if got := e.js(`() => document.querySelector('#set-path')?.value ?? document.querySelector('#ms-panel-sets').textContent`); got != bk.want {
 			t.Errorf("the set %q of %s is exported to %q, want %q", bk.set, filepath.Base(bk.path), got, bk.want)
 		}
+	}
+}
+
+// TestUINewBook: Ctrl+N makes a new book from its title (the file named after
+// it, beside the open book) and opens it; opening a path where no book is yet
+// offers to create it there; a path that is taken is refused, the file left as
+// it was. Issue 19 point 12: on the code before, Ctrl+N did nothing and the
+// missing path gave "stat …: no such file or directory".
+func TestUINewBook(t *testing.T) {
+	b := uiBrowser(t)
+	dir := t.TempDir()
+	en := filepath.Join(dir, "keeper.md")
+	if err := os.WriteFile(en, []byte(longBook(false, 3)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := startUI(t, b, dir, en, filepath.Join(dir, "ui.db"))
+	rawError := regexp.MustCompile(`stat |no such file|ENOENT`)
+
+	// Ctrl+N, a Russian title, Enter.
+	e.keys(input.ControlLeft, input.KeyN)
+	e.waitText("dialog[open] #new-title", "New book")
+	if f := e.focused(); f != "INPUT#new-book-title:" {
+		t.Fatalf("Ctrl+N focused %s, not the title", f)
+	}
+	e.fill("new-book-title", "Хранитель маяка")
+	ru := filepath.Join(dir, "Хранитель-маяка.md")
+	if p := e.js(`() => document.querySelector('#new-book-path').value`); p != ru {
+		t.Errorf("the new book's file is %q, want %q", p, ru)
+	}
+	e.keys(input.Enter)
+	e.waitText("[role=status]", "Opened Хранитель-маяка.md")
+	e.doc = ru
+	if got := e.fileHas("# Хранитель маяка", true); got != "# Хранитель маяка\n" {
+		t.Errorf("the new book holds %q", got)
+	}
+	if h := e.js(`() => document.querySelector('h1').textContent`); h != "Waymark — Хранитель-маяка.md" {
+		t.Errorf("the title is %q", h)
+	}
+	// The new book takes typing like any other.
+	e.js(`() => { const v = document.querySelector('.editor').editorView; v.dispatch({ selection: { anchor: v.state.doc.length } }); v.focus(); }`)
+	e.page.MustInsertText("\nГлава первая.")
+	e.keys(input.ControlLeft, input.KeyS)
+	e.fileHas("Глава первая.", true)
+
+	// Open… a path where no book is yet: the New dialog offers it.
+	missing := filepath.Join(dir, "ledger.md")
+	e.keys(input.ControlLeft, input.KeyO)
+	e.fill("open-path", missing)
+	e.keys(input.Enter)
+	offer := e.waitText("dialog[open] #new-missing", "There is no book at "+missing+" yet. Create it?")
+	if rawError.MatchString(offer + e.js(`() => document.querySelector('[role=alert]')?.textContent ?? ''`)) {
+		t.Errorf("a raw error is shown: %s", offer)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Fatal("the file was created before the author said so")
+	}
+	e.fill("new-book-title", "The Ledger")
+	if p := e.js(`() => document.querySelector('#new-book-path').value`); p != missing {
+		t.Errorf("the path tried became %q", p)
+	}
+	e.keys(input.Enter)
+	e.waitText("[role=status]", "Opened ledger.md")
+	e.doc = missing
+	e.fileHas("# The Ledger\n", true)
+
+	// A path that is taken is refused; the book there is unchanged.
+	before, _ := os.ReadFile(en)
+	e.keys(input.ControlLeft, input.KeyN)
+	e.fill("new-book-title", "Keeper")
+	e.fill("new-book-path", en)
+	e.keys(input.Enter)
+	e.waitText("[role=alert]", en+" already exists; open it with Open… (Ctrl+O)")
+	if after, _ := os.ReadFile(en); string(after) != string(before) {
+		t.Error("creating a book over an existing one changed it")
 	}
 }

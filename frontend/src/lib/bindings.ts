@@ -509,6 +509,7 @@ export const api = {
   manuscriptInfo: () => call<ManuscriptView>('ManuscriptInfo'),
   openManuscript: (path: string) => call<ManuscriptView>('OpenManuscript', path),
   chooseManuscript: () => call<ManuscriptView>('ChooseManuscript'),
+  newManuscript: (path: string, title: string) => call<ManuscriptView>('NewManuscript', path, title),
   chooseSavePath: (title: string, name: string) => call<string>('ChooseSavePath', title, name),
   recentFiles: () => call<RecentFile[]>('RecentFiles'),
   outline: () => call<OutlineView>('Outline'),

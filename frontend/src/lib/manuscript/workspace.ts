@@ -34,6 +34,10 @@ export interface Host {
   mark(ranges: { from: number; to: number }[], current: number): void;
   /** focusText gives the focus to the text. */
   focusText(): void;
+  /** where names a place in the text as an author reads it: the chapter
+   * headings and the line («Том 1, Часть первая, VIII, line 3»), never the
+   * engine's item labels. */
+  where(pos: number): string;
 }
 
 /** size says a file's size in bytes, KB or MB. */
@@ -105,4 +109,40 @@ export function place(headings: OutlineHeading[], pos: number, lineOf: (pos: num
     }
   }
   return `${path.join(', ')}, line ${fmt(lineOf(pos) - lineOf(headings[k].pos) + 1)}`;
+}
+
+// What each step of a command does, in the author's words: the transcript
+// names no tools (their raw JSON stays behind its "details" toggle).
+const steps: Record<string, [string, string]> = {
+  Read: ['Reading the text', 'Чтение текста'],
+  ReplaceText: ['Changing a paragraph', 'Правка абзаца'],
+  InsertAfter: ['Adding a paragraph', 'Вставка абзаца'],
+  InsertBefore: ['Adding a paragraph', 'Вставка абзаца'],
+  Delete: ['Deleting a paragraph', 'Удаление абзаца'],
+  ReplaceAll: ['Replacing throughout', 'Замена по всей книге'],
+  DeleteAll: ['Deleting throughout', 'Удаление по всей книге'],
+  Undo: ['Undoing', 'Отмена'],
+  Redo: ['Redoing', 'Повтор'],
+  Find: ['Searching', 'Поиск'],
+  Outline: ['Reading the outline', 'Чтение оглавления'],
+  History: ['Reading the history', 'Чтение истории'],
+  RestoreRevision: ['Restoring a version', 'Возврат версии'],
+  Export: ['Exporting', 'Экспорт'],
+  CreateCursor: ['Going through the book', 'Проход по книге'],
+  CursorNext: ['Going through the book', 'Проход по книге'],
+  RunCursorAgent: ['Reading the book for the command', 'Чтение книги для команды'],
+  RunCommand: ['Carrying out the command', 'Выполнение команды'],
+  Characters: ['Finding the people', 'Поиск персонажей'],
+  Spelling: ['Checking the spelling', 'Проверка орфографии'],
+  TypeText: ['Typing', 'Набор текста'],
+};
+
+/** stepName says what a command's step (a tool) does, in the book's
+ * language; a step not named here is a set, a plan or another task. */
+export function stepName(tool = ''): string {
+  const s = steps[tool];
+  if (s) return say(s[0], s[1]);
+  if (tool.startsWith('TargetSet')) return say('Working with a set', 'Работа с набором');
+  if (tool.startsWith('Plan')) return say('Working with the plan', 'Работа с планом');
+  return say('A step', 'Шаг');
 }

@@ -247,3 +247,49 @@ func TestDesktopTypingBesideOtherDoors(t *testing.T) {
 		})
 	}
 }
+
+// waitTitle waits until the OS window's title is want.
+func (w *desktopWindow) waitTitle(want string) {
+	w.t.Helper()
+	got := ""
+	for i := 0; i < 120; i++ {
+		if got = w.title(); got == want {
+			return
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	w.t.Fatalf("the window's title is %q, want %q; its output:\n%s", got, want, w.out.String())
+}
+
+// TestDesktopTitleFollowsBook: the OS window's title names the book open in
+// it, after Open… (Ctrl+O) and after New… (Ctrl+N), which makes the book's
+// file from its title. Issue 19 points 12 and 13: on the code before, the
+// title kept the first book's name, and Ctrl+N did nothing.
+func TestDesktopTitleFollowsBook(t *testing.T) {
+	bin := desktopBin(t)
+	dir := t.TempDir()
+	first, second := filepath.Join(dir, "keeper.md"), filepath.Join(dir, "khranitel.md")
+	if err := os.WriteFile(first, []byte("# The Keeper\n\nThe keeper climbed the stairs.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(second, []byte("# Хранитель\n\nХранитель поднялся по лестнице.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := openWindow(t, bin, dir, first, filepath.Join(dir, "w.db"))
+	w.waitTitle("Waymark — keeper.md")
+
+	w.xdotool("key", "--clearmodifiers", "ctrl+o")
+	time.Sleep(500 * time.Millisecond)
+	w.xdotool("type", "--delay", "30", second)
+	w.xdotool("key", "Return")
+	w.waitTitle("Waymark — khranitel.md")
+
+	w.xdotool("key", "--clearmodifiers", "ctrl+n")
+	time.Sleep(500 * time.Millisecond)
+	w.xdotool("type", "--delay", "30", "Second Book")
+	w.xdotool("key", "Return")
+	w.waitTitle("Waymark — Second-Book.md")
+	if b, err := os.ReadFile(filepath.Join(dir, "Second-Book.md")); err != nil || string(b) != "# Second Book\n" {
+		t.Errorf("the new book holds %q (%v)", b, err)
+	}
+}

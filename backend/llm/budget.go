@@ -106,6 +106,11 @@ func (c *Client) tokenize(ctx context.Context, text string) (int, bool) {
 		return 0, false
 	}
 	req.Header.Set("Content-Type", "application/json")
+	if c.apiKey != "" {
+		// The server's key, as on its chat requests: a server that wants
+		// one refuses its tokenizer without it too.
+		req.Header.Set("Authorization", "Bearer "+c.apiKey)
+	}
 	resp, err := c.httpClient.Do(req)
 	if err != nil {
 		return 0, false

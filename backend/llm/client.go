@@ -39,6 +39,9 @@ type Client struct {
 	chat       openai.ChatCompletionService
 	models     openai.ModelService
 	httpClient *http.Client
+	// apiKey is the server's key: the chat and model requests carry it
+	// through the SDK, the tokenizer's through tokenize.
+	apiKey string
 	// contextTokens is the context budget (see budget.go); noTokenizer is set
 	// once the server showed it has no /tokenize.
 	contextTokens int
@@ -80,6 +83,7 @@ func NewClient(cfg Config) (*Client, error) {
 		onDelta:    cfg.OnDelta,
 		onRetry:    cfg.OnRetry,
 		backoff:    cfg.Backoff,
+		apiKey:     strings.TrimSpace(cfg.APIKey),
 	}
 	switch {
 	case cfg.ContextTokens < 0:
@@ -121,8 +125,8 @@ func NewClient(cfg Config) (*Client, error) {
 		option.WithMaxRetries(0), // retries are ours: they must know about our time-outs and the caller's ctx
 		option.WithMiddleware(recordResponse),
 	}
-	if key := strings.TrimSpace(cfg.APIKey); key != "" {
-		opts = append(opts, option.WithAPIKey(key))
+	if c.apiKey != "" {
+		opts = append(opts, option.WithAPIKey(c.apiKey))
 	}
 	c.chat = openai.NewChatCompletionService(opts...)
 	c.models = openai.NewModelService(opts...)

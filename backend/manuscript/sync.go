@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/waymark/waymark/backend/document"
@@ -67,7 +69,7 @@ func (m *Manuscript) catchUpOnce(ctx context.Context) (merges []Merge, err error
 	if checkUnchanged(m.Path, m.disk, false) == nil {
 		return merges, nil
 	}
-	file, err := document.ReadFile(m.Path, m.w.MaxSize)
+	file, err := m.readSettled()
 	if err != nil {
 		return merges, nil // missing, unreadable or not text: CheckDisk says so
 	}
@@ -85,6 +87,35 @@ func (m *Manuscript) catchUpOnce(ctx context.Context) (merges []Merge, err error
 	}
 	merges = append(merges, Merge{Revision: out.Rev, Heading: m.headingAt(out.Start), Outside: true})
 	return merges, nil
+}
+
+// readSettled reads the file another program is writing once the write is
+// over: a file that changed while it was read is read again, and an empty
+// file where the book has text is looked at once more a moment later (an
+// editor that truncates the file, then writes it, leaves it empty in
+// between; taking that in would record the book emptied).
+func (m *Manuscript) readSettled() ([]byte, error) {
+	var file []byte
+	for try := 0; try < 5; try++ {
+		before, err := os.Stat(m.Path)
+		if err != nil {
+			return nil, err
+		}
+		if file, err = document.ReadFile(m.Path, m.w.MaxSize); err != nil {
+			return nil, err
+		}
+		if len(file) == 0 && len(m.doc.Source()) > 0 {
+			time.Sleep(50 * time.Millisecond)
+		}
+		after, err := os.Stat(m.Path)
+		if err != nil {
+			return nil, err
+		}
+		if os.SameFile(before, after) && after.Size() == int64(len(file)) && after.ModTime().Equal(before.ModTime()) {
+			return file, nil
+		}
+	}
+	return file, nil
 }
 
 // applyRevisions applies to the document the revisions after its own up to

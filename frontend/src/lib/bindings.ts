@@ -410,6 +410,7 @@ declare global {
     runtime?: {
       EventsOn: (name: string, cb: (...data: unknown[]) => void) => () => void;
       EventsOff?: (name: string) => void;
+      WindowSetTitle?: (title: string) => void;
     };
   }
 }
@@ -508,6 +509,7 @@ export const api = {
   manuscriptInfo: () => call<ManuscriptView>('ManuscriptInfo'),
   openManuscript: (path: string) => call<ManuscriptView>('OpenManuscript', path),
   chooseManuscript: () => call<ManuscriptView>('ChooseManuscript'),
+  newManuscript: (path: string, title: string) => call<ManuscriptView>('NewManuscript', path, title),
   chooseSavePath: (title: string, name: string) => call<string>('ChooseSavePath', title, name),
   recentFiles: () => call<RecentFile[]>('RecentFiles'),
   outline: () => call<OutlineView>('Outline'),

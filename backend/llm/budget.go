@@ -106,6 +106,12 @@ func (c *Client) tokenize(ctx context.Context, text string) (int, bool) {
 		return 0, false
 	}
 	req.Header.Set("Content-Type", "application/json")
+	if c.apiKey != "" {
+		// The server root is the key's own server (a llama.cpp started with
+		// --api-key refuses /tokenize without it); a redirect elsewhere
+		// drops it (keepKeyHome).
+		req.Header.Set("Authorization", "Bearer "+c.apiKey)
+	}
 	resp, err := c.httpClient.Do(req)
 	if err != nil {
 		return 0, false

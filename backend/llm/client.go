@@ -39,6 +39,9 @@ type Client struct {
 	chat       openai.ChatCompletionService
 	models     openai.ModelService
 	httpClient *http.Client
+	// apiKey is sent, as the OpenAI services send it, with the requests
+	// Waymark makes itself to the same server (llama.cpp's /tokenize).
+	apiKey string
 	// contextTokens is the context budget (see budget.go); noTokenizer is set
 	// once the server showed it has no /tokenize.
 	contextTokens int
@@ -123,6 +126,7 @@ func NewClient(cfg Config) (*Client, error) {
 	}
 	if key := strings.TrimSpace(cfg.APIKey); key != "" {
 		opts = append(opts, option.WithAPIKey(key))
+		c.apiKey = key
 	}
 	c.chat = openai.NewChatCompletionService(opts...)
 	c.models = openai.NewModelService(opts...)

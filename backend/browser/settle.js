@@ -55,8 +55,10 @@
   // have passed with no change to the DOM (nodes, attributes, text; not the
   // overlay's own host or marks), no layout shift reported by the browser,
   // the same document size and no short timer of the page's loading still due
-  // (marks.js); or after arg.max ms (default 500) with quiet false. It answers
-  // how long it waited and how long ago the last change it saw was (since).
+  // (marks.js) and no long task of the page since the last change; or after
+  // arg.max ms (default 500) with quiet false. It answers how long it waited,
+  // how long ago the last change it saw was (since), how many elements the
+  // document gained meanwhile (grew) and whether a long task ran (busy).
   //
   // With fromLoad (the settle after a navigation) the quiet time counts from
   // the document's last change as recorded since it began (or its last
@@ -81,17 +83,42 @@
       return de ? de.scrollWidth + 'x' + de.scrollHeight : '';
     };
     let size = sizeOf();
+    // The page's own long tasks (its thread busy for 50 ms or more: a search
+    // computing, a fetched page being parsed) are work, not quiet: the quiet
+    // time counts from the end of the last one, and busy says one ran during
+    // the look. Without this, the first look after a stall of a second saw a
+    // second of "quiet" although the page drew its next result right after.
+    let lt = null;
+    let busy = false;
+    const seen = entries => {
+      for (const e of entries) {
+        const end = e.startTime + e.duration;
+        if (end >= start) { busy = true; if (end > st.last) st.last = end; }
+      }
+    };
+    try {
+      lt = new PerformanceObserver(l => seen(l.getEntries()));
+      lt.observe({ type: 'longtask' });
+    } catch (e) { lt = null; }
+    const longTasks = () => { if (lt) seen(lt.takeRecords()); };
+    // grew: elements added during the look (results drawn in steps), as
+    // opposed to changes that only redraw (a clock, a spinner's dots).
+    const all = document.getElementsByTagName('*');
+    const count0 = all.length;
     return new Promise(res => {
       const tick = () => {
         const t = now();
+        longTasks();
         const sz = sizeOf();
         if (sz !== size) { size = sz; st.last = t; }
         // A short timer the page set while loading is still due (marks.js).
         if (!document.dispatchEvent(new CustomEvent('__WAYMARK_SETTLE__-load', { cancelable: true }))) st.last = t;
         if (t - st.last >= st.need || t - start >= max) {
           if (ob.pending()) st.last = t;
+          longTasks();
           ob.stop();
-          res({ quiet: t - st.last >= st.need, waited: Math.round(t - start), since: Math.round(t - st.last) });
+          if (lt) lt.disconnect();
+          res({ quiet: t - st.last >= st.need, waited: Math.round(t - start), since: Math.round(t - st.last), grew: all.length - count0, busy });
           return;
         }
         setTimeout(tick, Math.max(4, Math.min(16, st.need - (t - st.last))));

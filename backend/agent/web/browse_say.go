@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -170,6 +171,11 @@ var spokenErrors = []struct {
 	{regexp.MustCompile(`^the frame runs in another browser process that did not answer in time.*`), "A frame of the page did not answer in time (it may still be loading); say list again.", "Рамка страницы не ответила вовремя (может быть, ещё загружается); снова скажите «список»."},
 }
 
+// elementLabel is an element as the browser's errors name it, its role and
+// quoted name in brackets: (combobox "Language of the guide"); the role is
+// said in words of the listener's language.
+var elementLabel = regexp.MustCompile(`\(([a-z][a-z-]*)(?: ("(?:[^"\\]|\\.)*"))?\)`)
+
 // SpokenError says a browser tool's error in l, in the listener's words.
 func SpokenError(l Lang, msg string) string {
 	msg = strings.TrimSpace(msg)
@@ -180,7 +186,17 @@ func SpokenError(l Lang, msg string) string {
 				out = strings.ReplaceAll(out, "the tabs are ", "вкладки: ")
 				out = strings.ReplaceAll(out, "no tabs are open", "открытых вкладок нет")
 			}
-			return Spoken(out)
+			return Spoken(elementLabel.ReplaceAllStringFunc(out, func(m string) string {
+				p := elementLabel.FindStringSubmatch(m)
+				name := p[2]
+				if u, err := strconv.Unquote(p[2]); err == nil {
+					name = u
+				}
+				if name == "" {
+					return "(" + roleIn(l, p[1]) + ")"
+				}
+				return "(" + roleIn(l, p[1]) + l.t(" “", " «") + name + l.t("”", "»") + ")"
+			}))
 		}
 	}
 	s := Spoken(msg)

@@ -108,4 +108,14 @@ func TestEveryBrowserErrorSaidInRussian(t *testing.T) {
 		}
 	}
 	t.Logf("%d error texts, %d not said in Russian", len(msgs), bad)
+	// An element is named by its role in words, its name in the language's
+	// quotes (the old code: (combobox "Language of the guide") in Russian).
+	for l, want := range map[Lang]string{
+		Russian: "Элемент 6 (поле со списком «Language of the guide») недоступен.",
+		English: "Element 6 (combobox “Language of the guide”) is disabled.",
+	} {
+		if got := SpokenError(l, `element 6 (combobox "Language of the guide") is disabled`); got != want {
+			t.Errorf("%s: %q, want %q", l, got, want)
+		}
+	}
 }

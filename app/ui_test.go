@@ -454,7 +454,7 @@ func TestUIDesktop(t *testing.T) {
 			t.Error("the editor did not receive the command's edit")
 		}
 		transcript := e.waitText("#ms-panel-command .transcript", "Waymark: Replaced")
-		if !strings.Contains(transcript, "RunCursorAgent") || !strings.Contains(transcript, "ReplaceText") {
+		if !strings.Contains(transcript, "ReplaceAll") {
 			t.Errorf("the transcript lacks the tool calls: %s", transcript)
 		}
 		e.click("Accept")

@@ -6,13 +6,16 @@
 #   frontend   svelte-check (TypeScript) and the Vite build into frontend/dist
 #   deadcode   no product function is unreachable from app/ in both builds of the window
 #              (golang.org/x/tools/cmd/deadcode, pinned in build/deadcode.sh)
-#   go test    go test -tags sqlite_fts5 -count=1 ./... (unit, integration on real SQLite
-#              files, Chromium at /usr/bin/chromium, the corpus tier from ../shared/corpus;
-#              also two real writer processes on one book and the SIGKILL tests)
-#   race       the same Go suite under the race detector (go test -race -short): a data
-#              race is a failure (a separate step: the detector makes the suite several
-#              times slower; -short leaves out the corpus and real-site sweeps, the kill
-#              and two-process tests, which the plain step runs in full)
+#   race       the Go suite under the race detector (go test -race -short ./...: unit,
+#              integration on real SQLite files, Chromium at /usr/bin/chromium, the window
+#              under rod): a data race is a failure. -short leaves out the corpus and
+#              real-site sweeps, the kill and two-process tests (the detector makes them
+#              several times slower, and they are not where goroutines meet)
+#   go test    the tests the race step skipped, without the detector, in full: the corpus
+#              tier from ../shared/corpus, the real documentation sites, two real writer
+#              processes on one book, the SIGKILL tests (build/gotest_json.py lists them
+#              from the race step's go test -json). Every test runs once, in one of the two.
+#              Alone (`bash build/test.sh gotest`) it runs the whole suite plainly.
 #   desktop    the production binary opens its real window under Xvfb (started here on a
 #              free display, even when $DISPLAY is set), on the sample manuscript with a
 #              database in a temporary folder; a screenshot of the window is taken, must
@@ -66,6 +69,11 @@ export CGO_ENABLED=1
 tags=sqlite_fts5
 
 passed=() failed=()
+# What steps hand to later ones (the tests the race step skipped; the window's
+# production binary, built once), gone when the script ends.
+shared=$(mktemp -d)
+trap 'rm -rf "$shared"' EXIT
+skipped=$shared/skipped-tests
 step() { # NAME COMMAND...: runs one step, records its outcome, never stops the script
   local name=$1 t0 rc=0
   shift
@@ -108,23 +116,61 @@ frontend() {
 }
 
 go_tests() {
-  local log rc=0
+  # After the race step: only the tests it skipped (-short), listed in $skipped.
+  local log rc=0 pkgs names
   log=$(mktemp)
-  go test -tags "$tags" -count=1 -timeout 30m ./... 2>&1 | tee "$log" || rc=$?
+  if [ -f "$skipped" ]; then
+    if [ ! -s "$skipped" ]; then
+      echo "go test: the race step skipped no test; nothing is left to run"
+      rm -f "$log"
+      return 0
+    fi
+    pkgs=$(cut -f1 "$skipped" | sort -u | tr '\n' ' ')
+    names=$(cut -f2 "$skipped" | sort -u | paste -sd '|')
+    echo "go test: the $(wc -l <"$skipped") tests the race step skipped, in $(wc -w <<<"$pkgs") packages"
+    # shellcheck disable=SC2086 # one word a package
+    go test -tags "$tags" -count=1 -timeout 30m -run "^($names)\$" $pkgs 2>&1 | tee "$log" || rc=$?
+  else
+    go test -tags "$tags" -count=1 -timeout 30m ./... 2>&1 | tee "$log" || rc=$?
+  fi
   echo "go test: $(grep -c '^ok ' "$log" || true) packages ok, $(grep -c '^FAIL' "$log" || true) FAIL lines"
   rm -f "$log"
   return "$rc"
 }
 
 race_tests() {
-  # The whole Go suite with the race detector; any "WARNING: DATA RACE" fails the
-  # test that saw it (and so the step).
+  # The Go suite with the race detector; any "WARNING: DATA RACE" fails the test
+  # that saw it (and so the step). The tests -short skips go to $skipped for the
+  # go test step.
   local log rc=0
   log=$(mktemp)
-  go test -race -short -tags "$tags" -count=1 -timeout 30m ./... 2>&1 | tee "$log" || rc=$?
+  rm -f "$skipped"
+  go test -race -short -json -tags "$tags" -count=1 -timeout 30m ./... 2>&1 |
+    python3 build/gotest_json.py --skipped "$skipped.part" | tee "$log" || {
+    rc=${PIPESTATUS[0]}
+    [ "$rc" -ne 0 ] || rc=1 # the filter itself failed
+  }
+  # Only a whole list stands for the go test step (else it runs everything).
+  [ -f "$skipped.part" ] && mv "$skipped.part" "$skipped"
   echo "go test -race: $(grep -c '^ok ' "$log" || true) packages ok, $(grep -c '^FAIL' "$log" || true) FAIL lines, $(grep -c 'WARNING: DATA RACE' "$log" || true) data races"
   rm -f "$log"
   return "$rc"
+}
+
+# window_binary DEST: the production window with the frontend as it is now, built
+# once per run (desktop, a11y and screens run the same binary) and copied to DEST.
+# The frontend is built first when a source is newer than its build (a step run
+# alone); the frontend step builds it anyway.
+window_binary() {
+  if [ ! -f frontend/dist/index.html ] ||
+    [ -n "$(find frontend/src frontend/index.html -newer frontend/dist/index.html -print -quit)" ]; then
+    (cd frontend && npm run build --silent >/dev/null)
+  fi
+  if [ ! -x "$shared/waymark" ]; then
+    go build -tags "desktop,production,webkit2_41,$tags" -o "$shared/waymark.part" ./app
+    mv "$shared/waymark.part" "$shared/waymark"
+  fi
+  cp "$shared/waymark" "$1"
 }
 
 desktop_tier() { # runs in step's subshell: its trap and exits stay there
@@ -145,7 +191,7 @@ desktop_tier() { # runs in step's subshell: its trap and exits stay there
     exit 1
   }
 
-  go build -tags "desktop,production,webkit2_41,$tags" -o "$work/waymark" ./app
+  window_binary "$work/waymark"
 
   # Xvfb on a free display (never the user's own), killed when the step ends.
   start_xvfb 1280x860 "$work/xvfb.log" || fail "$LIB_ERROR"
@@ -205,11 +251,9 @@ desktop_tier() { # runs in step's subshell: its trap and exits stay there
 
 a11y_tier() { # runs in step's subshell: its trap and exits stay there
   work=$(mktemp -d)
-  # The window reads the frontend embedded at build time: build it first when
-  # run alone (`bash build/test.sh a11y`).
-  [ -f frontend/dist/index.html ] && [ -z "$(find frontend/src -newer frontend/dist/index.html -print -quit)" ] ||
-    (cd frontend && npm run build --silent >/dev/null)
-  go build -tags "desktop,production,webkit2_41,$tags" -o "$work/waymark" ./app
+  # The window reads the frontend embedded at build time (window_binary builds
+  # it first when run alone: `bash build/test.sh a11y`).
+  window_binary "$work/waymark"
   book=../shared/corpus/books/war-and-peace.en.md
   if [ -f "$book" ]; then cp "$book" "$work/book.md"; else
     echo "a11y: $book is missing; using the sample manuscript"
@@ -237,13 +281,8 @@ screens_tier() { # runs in step's subshell: its trap stays there
   local book
   swork=$(mktemp -d)
   trap 'rm -rf "$swork"' EXIT
-  # The frontend as it is now (the frontend step builds it too; alone, this step must
-  # when a source is newer than the build).
-  if [ ! -f frontend/dist/index.html ] ||
-    [ -n "$(find frontend/src frontend/index.html -newer frontend/dist/index.html -print -quit)" ]; then
-    (cd frontend && npm run build --silent >/dev/null)
-  fi
-  go build -tags "desktop,production,webkit2_41,$tags" -o "$swork/waymark" ./app
+  # The frontend as it is now (window_binary builds it when run alone).
+  window_binary "$swork/waymark"
   # A real book when the corpus is beside the repository, else the sample.
   book=../shared/corpus/books/war-and-peace.ru.md
   [ -f "$book" ] || book=""
@@ -358,8 +397,8 @@ run gofmt gofmt check_gofmt
 run vet "go vet" go vet -tags "$tags" ./...
 run frontend frontend frontend
 run deadcode deadcode bash build/deadcode.sh
-run gotest "go test" go_tests
 run race "go test -race" race_tests
+run gotest "go test" go_tests
 run desktop desktop desktop_tier
 run a11y "a11y (screen reader)" a11y_tier
 run screens screens screens_tier

@@ -262,6 +262,9 @@ func (l *Loop) Run(ctx context.Context, session string, msgs []LoopMessage) (Loo
 			return res, nil
 		}
 		req := l.request(msgs, plan, res.State, errs, thoughts, res.Turns == 0)
+		if l.Conversation {
+			fitConversation(ctx, l.Model, st.Tools, req, convo)
+		}
 		t, err := st.Step(ctx, append(req, convo...), nil)
 		res.Turns, res.Tokens = st.Turns, st.Usage.TotalTokens
 		var lerr *LimitError

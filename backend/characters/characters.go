@@ -348,7 +348,7 @@ func scan(text string, item int, words []word, lower map[string]int) []word {
 		switch {
 		case unicode.IsLetter(r):
 			j := i
-			for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.Is(unicode.Mn, rs[j]) || (rs[j] == '-' || rs[j] == '\'') && j+1 < len(rs) && unicode.IsLetter(rs[j+1])) {
+			for j < len(rs) && (isLetter(rs[j]) || (rs[j] == '-' || rs[j] == '\'') && j+1 < len(rs) && unicode.IsLetter(rs[j+1])) {
 				j++
 			}
 			raw := string(rs[i:j])
@@ -487,9 +487,8 @@ func patronymicBase(w string) bool {
 	return false
 }
 
+// isLetter: a letter, or a combining mark inside a word (a stress mark).
 func isLetter(r rune) bool { return unicode.IsLetter(r) || unicode.Is(unicode.Mn, r) }
-
-func lexicon() *wordforms.Dictionary { return wordforms.Default() }
 
 // caseStem is a Russian name without its case ending («Мортемаром» →
 // «мортемар», «Наташей» → «наташ»), "" when the stem would be short.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/testenv"
+	"github.com/waymark/waymark/backend/wordforms"
 )
 
 // person is one person of the hand-made list: whether they appear in the
@@ -227,7 +228,7 @@ func lemmaMatch(form, alias string) bool {
 	}
 	for k := range w {
 		ok := normWord(w[k]) == a[k]
-		for _, l := range lexicon().Lemmas(normWord(w[k]), true) {
+		for _, l := range wordforms.Default().Lemmas(normWord(w[k]), true) {
 			ok = ok || l == a[k]
 		}
 		if !ok {

@@ -288,7 +288,9 @@ func TestBrowsePythonDocs(t *testing.T) {
 		t.Errorf("a side panel's heading is not said to be outside the text")
 	}
 
-	if list := l.say("list"); !strings.HasPrefix(list, "Listing the elements.\nMore than 50 elements, 1 to 50:") || !strings.HasSuffix(list, "\nSay more for 51 onward.") {
+	// Reading the page numbered all of it (its form fields were said by
+	// number), so the list knows how many elements there are.
+	if list := l.say("list"); !regexp.MustCompile(`^Listing the elements.\n(\d{3}) elements, 1 to 50:\n`).MatchString(list) || !strings.HasSuffix(list, "\nSay more for 51 to 100.") {
 		t.Fatalf("the first page of the list:\n%s", list)
 	}
 	more := l.say("more")

@@ -412,7 +412,7 @@ func TestHelpExamplesWork(t *testing.T) {
 	for _, lang := range []web.Lang{web.English, web.Russian} {
 		t.Run(string(lang), func(t *testing.T) {
 			l := startListener(t, sites.URL("/guide"))
-			for _, ex := range web.HelpExamples(lang) {
+			for _, ex := range web.HelpExamples[lang] {
 				if strings.HasPrefix(ex, "download") || strings.HasPrefix(ex, "скачай") {
 					// Element 6 of the guide is no download: its answer comes
 					// after the download wait; it is understood all the same.

@@ -176,7 +176,7 @@ func TestCLIBadInput(t *testing.T) {
 		code             int
 		want             string
 	}{
-		{"unknown tool", "Frobnicate", `{}`, 1, "unknown tool \"Frobnicate\"; known tools: Characters, CheckDisk, CreateCursor"},
+		{"unknown tool", "Frobnicate", `{}`, 1, "unknown tool \"Frobnicate\"; known tools: BrowseCommand, BrowserGoal, Characters, CheckDisk, CreateCursor"},
 		{"not an object", "Find", `[1,2]`, 1, "arguments must be a JSON object"},
 		{"not JSON", "Find", `{query:`, 1, "arguments must be a JSON object"},
 		{"wrong type", "Find", `{"query": 5}`, 1, "invalid arguments for Find"},

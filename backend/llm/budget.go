@@ -107,9 +107,8 @@ func (c *Client) tokenize(ctx context.Context, text string) (int, bool) {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	if c.apiKey != "" {
-		// The server root is the key's own server (a llama.cpp started with
-		// --api-key refuses /tokenize without it); a redirect elsewhere
-		// drops it (keepKeyHome).
+		// The server's key, as on its chat requests: a server that wants
+		// one refuses its tokenizer without it too.
 		req.Header.Set("Authorization", "Bearer "+c.apiKey)
 	}
 	resp, err := c.httpClient.Do(req)

@@ -39,8 +39,8 @@ type Client struct {
 	chat       openai.ChatCompletionService
 	models     openai.ModelService
 	httpClient *http.Client
-	// apiKey is sent, as the OpenAI services send it, with the requests
-	// Waymark makes itself to the same server (llama.cpp's /tokenize).
+	// apiKey is the server's key: the chat and model requests carry it
+	// through the SDK, the tokenizer's through tokenize.
 	apiKey string
 	// contextTokens is the context budget (see budget.go); noTokenizer is set
 	// once the server showed it has no /tokenize.
@@ -83,6 +83,7 @@ func NewClient(cfg Config) (*Client, error) {
 		onDelta:    cfg.OnDelta,
 		onRetry:    cfg.OnRetry,
 		backoff:    cfg.Backoff,
+		apiKey:     strings.TrimSpace(cfg.APIKey),
 	}
 	switch {
 	case cfg.ContextTokens < 0:
@@ -124,9 +125,8 @@ func NewClient(cfg Config) (*Client, error) {
 		option.WithMaxRetries(0), // retries are ours: they must know about our time-outs and the caller's ctx
 		option.WithMiddleware(recordResponse),
 	}
-	if key := strings.TrimSpace(cfg.APIKey); key != "" {
-		opts = append(opts, option.WithAPIKey(key))
-		c.apiKey = key
+	if c.apiKey != "" {
+		opts = append(opts, option.WithAPIKey(c.apiKey))
 	}
 	c.chat = openai.NewChatCompletionService(opts...)
 	c.models = openai.NewModelService(opts...)

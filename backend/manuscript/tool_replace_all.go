@@ -85,6 +85,10 @@ type ReplaceAllResult struct {
 	Revision int64          `json:"revision,omitempty"`
 	Summary  string         `json:"summary"`
 	Places   []ReplacePlace `json:"places"`
+	// Op and Context are every edit's (SPEC: the cursor context after the
+	// edit, here after the last item it changed); empty for a preview.
+	Op      string `json:"op,omitempty"`
+	Context string `json:"context,omitempty"`
 }
 
 func replaceAllTool(ws *Workspace) tools.Tool {
@@ -186,7 +190,7 @@ func ReplaceAll(ctx context.Context, ws *Workspace, a ReplaceAllArgs) (ReplaceAl
 		}
 		return nil
 	})
-	res.Revision = out.Rev
+	res.Revision, res.Op, res.Context = out.Rev, out.Op, out.Context
 	res.Summary = fmt.Sprintf("replaced %d occurrence(s) of %q with %q in %d item(s), revision %d", res.Count, a.Query, a.With, res.Items, out.Rev)
 	return res, nil
 }

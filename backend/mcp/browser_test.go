@@ -37,7 +37,7 @@ func TestBrowserSessionPerMCPSession(t *testing.T) {
 	reg := tools.New()
 	def := browser.NewSessions(opts)
 	browser.Register(reg, def)
-	server := NewServer(reg, "test", Options{NewScope: func() Scope {
+	server := serverOf(reg, "test", Options{NewScope: func() Scope {
 		ss := browser.NewSessions(opts)
 		mu.Lock()
 		made = append(made, ss)

@@ -58,7 +58,7 @@ func TestBrowserGoalReportsProgressOverMCP(t *testing.T) {
 	var mu sync.Mutex
 	var heard []string
 	st, ct := sdk.NewInMemoryTransports()
-	if _, err := NewServer(reg, "test").Connect(ctx, st, nil); err != nil {
+	if _, err := serverOf(reg, "test").Connect(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, &sdk.ClientOptions{

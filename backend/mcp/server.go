@@ -96,12 +96,7 @@ func (s *scopes) closeAll() {
 	s.closing.Wait()
 }
 
-// NewServer returns an MCP server exposing every tool of reg.
-func NewServer(reg *tools.Registry, version string, opts ...Options) *sdk.Server {
-	s, _ := newServer(reg, version, opts...)
-	return s
-}
-
+// newServer returns an MCP server exposing every tool of reg, and its scopes.
 func newServer(reg *tools.Registry, version string, opts ...Options) (*sdk.Server, *scopes) {
 	var o Options
 	if len(opts) > 0 {

@@ -33,7 +33,7 @@ func TestServerListsAndCallsTools(t *testing.T) {
 	manuscript.RegisterTools(reg, ws)
 
 	serverT, clientT := sdk.NewInMemoryTransports()
-	ss, err := NewServer(reg, "test").Connect(ctx, serverT, nil)
+	ss, err := serverOf(reg, "test").Connect(ctx, serverT, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,4 +66,10 @@ func TestServerListsAndCallsTools(t *testing.T) {
 	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, `unknown field \"bogus\"`) {
 		t.Fatalf("bad arguments over MCP: %v %+v", err, res)
 	}
+}
+
+// serverOf is the MCP server Serve runs, without its scopes.
+func serverOf(reg *tools.Registry, version string, opts ...Options) *sdk.Server {
+	s, _ := newServer(reg, version, opts...)
+	return s
 }

@@ -3,6 +3,7 @@ package author
 import (
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // phrasings are the grammar's own examples: the command forms the tests of
@@ -178,4 +179,14 @@ func TestParseCommandLanguageAndNames(t *testing.T) {
 			t.Errorf("%q: russian %v names %q, want %v %q", c.say, in.Russian, in.Names, c.russian, c.names)
 		}
 	}
+}
+
+// hasCyrillic reports whether s has a Cyrillic letter (a Russian case).
+func hasCyrillic(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Cyrillic, r) {
+			return true
+		}
+	}
+	return false
 }

@@ -151,24 +151,6 @@ func isName(s string) bool {
 	return true
 }
 
-func hasCyrillic(s string) bool {
-	for _, r := range s {
-		if unicode.Is(unicode.Cyrillic, r) {
-			return true
-		}
-	}
-	return false
-}
-
-func hasLatin(s string) bool {
-	for _, r := range s {
-		if r < 0x250 && unicode.IsLetter(r) {
-			return true
-		}
-	}
-	return false
-}
-
 // Section kinds and numbers as authors write them.
 var (
 	kindWords = map[string]string{"chapter": "chapter", "part": "part", "book": "book", "volume": "book",
@@ -263,18 +245,10 @@ func toRoman(n int) string {
 	return sb.String()
 }
 
-// FindSection finds the first heading that names the section: "CHAPTER VI",
-// "Глава 6", «Часть первая», "Book One: 1805", «Том 1», or — for chapters — a
-// heading that is only the number ("### VI", as in the Russian War and Peace).
-// It returns the heading's index and level, or -1.
-func FindSection(d *document.Document, ref SectionRef) (int, int) {
-	if h := findSectionIn(d, ref, 0, d.Len()); h >= 0 {
-		return h, d.Item(h).Level
-	}
-	return -1, 0
-}
-
-// findSectionRange is FindSection among the items [lo, hi), the kind as given.
+// findSectionRange finds the first heading among the items [lo, hi) that names the
+// section: "CHAPTER VI", "Глава 6", «Часть первая», "Book One: 1805", «Том 1», or —
+// for chapters — a heading that is only the number ("### VI", as in the Russian War
+// and Peace); -1 when none does. The kind is as given.
 func findSectionRange(d *document.Document, ref SectionRef, lo, hi int) int {
 	words := map[string][]string{
 		"chapter": {"chapter", "глава"}, "part": {"part", "часть"}, "book": {"book", "volume", "том", "книга"},

@@ -67,8 +67,12 @@ func Help(l Lang) string {
 	return strings.Join(lines, "\n")
 }
 
-// HelpExamples are the commands the help of l gives as examples.
-func HelpExamples(l Lang) []string {
+// HelpExamples are the commands the help gives as examples, in each
+// language: data the help is written with (TestHelpExamplesWork says each
+// one through the terminal's door), made once when the program starts.
+var HelpExamples = map[Lang][]string{English: helpExamples(English), Russian: helpExamples(Russian)}
+
+func helpExamples(l Lang) []string {
 	var out []string
 	for _, h := range helpLines {
 		for _, m := range helpExample.FindAllStringSubmatch(l.t(h.en, h.ru), -1) {

@@ -216,7 +216,7 @@ var browseTasks = []task{
 		// each after fetching and parsing a page: the press waits for them
 		// as after a navigation, so the list said at once holds them (the
 		// old press returned before them: 44 elements, "still changing").
-		if strings.Contains(pressed+list, "still changing") || !strings.Contains(list, "More than 50 elements") {
+		if strings.Contains(pressed+list, "still changing") || !regexp.MustCompile(`(?m)^(?:More than 50|[\d,]{3,}) elements, 1 to 50:`).MatchString(list) {
 			u.dead("the list at once had not the results")
 		}
 		for range 3 {

@@ -272,7 +272,7 @@ a11y_tier() { # runs in step's subshell: its trap and exits stay there
   mkdir -m 0700 "$work/run"
   rc=0
   XDG_RUNTIME_DIR="$work/run" HOME="$work" dbus-run-session -- bash build/a11y/session.sh "$work" 2>&1 |
-    grep -v 'Failed to set fd limit\|Activating service\|Successfully activated' || rc=${PIPESTATUS[0]}
+    grep --line-buffered -v 'Failed to set fd limit\|Activating service\|Successfully activated' || rc=${PIPESTATUS[0]}
   rm -rf "$work"
   return "$rc"
 }

@@ -38,15 +38,19 @@ open_window() { # BOOK DBNAME
 }
 
 rc=0
-open_window "$work/book.md" waymark.db
-# Debian's python3 (python3-pyatspi, gir1.2-atspi-2.0), not another one on PATH.
-WID=$WID BOOK="$work/book.md" /usr/bin/python3 build/a11y/check.py || {
-  echo "a11y: the accessibility-tree checks failed"
-  rc=1
-}
-stop_app "$app"
-wait "$app" 2>/dev/null || true
-app=""
+# SPEECH_PARTS set (working on some of Orca's checks, see speech.py): the tree's
+# checks are left out.
+if [ -z "${SPEECH_PARTS:-}" ]; then
+  open_window "$work/book.md" waymark.db
+  # Debian's python3 (python3-pyatspi, gir1.2-atspi-2.0), not another one on PATH.
+  WID=$WID BOOK="$work/book.md" /usr/bin/python3 build/a11y/check.py || {
+    echo "a11y: the accessibility-tree checks failed"
+    rc=1
+  }
+  stop_app "$app"
+  wait "$app" 2>/dev/null || true
+  app=""
+fi
 
 if [ -f "$work/book-ru.md" ]; then
   open_window "$work/book-ru.md" waymark-ru.db

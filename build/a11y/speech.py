@@ -19,7 +19,8 @@ window open on the Russian War and Peace ($BOOK) and no Orca yet. It
 
 Environment: WID (the X window), BOOK (the book it shows), WORK (a folder for
 Orca's preferences and speech log), ORCA_WAIT (seconds to wait for another
-Orca, default 600), ORCA_DEBUG (set: Orca's debug log in WORK too). Prints what Orca said for each action; exit status 0 when
+Orca, default 600), ORCA_DEBUG (set: Orca's debug log in WORK too, or in
+the file it names when it is an absolute path), SPEECH_PARTS (some of PARTS only). Prints what Orca said for each action; exit status 0 when
 every check passed.
 """
 
@@ -45,6 +46,17 @@ BOOK = os.environ["BOOK"]
 WORK = os.environ["WORK"]
 ORCA = "/usr/bin/orca"
 ORCA_WAIT = float(os.environ.get("ORCA_WAIT", "600"))
+# SPEECH_PARTS: a comma-separated subset of PARTS to run (while working on one;
+# the tier runs them all).
+PARTS = ("open", "counts", "focusmode", "search", "command", "error", "replace", "workspaces", "outline",
+         "findbar", "people", "latency")
+ONLY = [x for x in os.environ.get("SPEECH_PARTS", "").split(",") if x]
+
+
+def part(name):
+    return not ONLY or name in ONLY
+
+
 KEY_PACE = 0.150
 KEY_LIMIT = 0.150
 # What Orca's speech takes to say a text: espeak-ng's default rate is about 175
@@ -138,7 +150,8 @@ def start_orca(log):
     env = dict(os.environ, WAYMARK_ORCA_SPEECH=log)
     args = [ORCA, "-u", prefs]
     if os.environ.get("ORCA_DEBUG"):  # Orca's own debug log, to see why it said what it said
-        args += ["--debug-file", os.path.join(WORK, "orca-debug.log")]
+        d = os.environ["ORCA_DEBUG"]
+        args += ["--debug-file", d if os.path.isabs(d) else os.path.join(WORK, "orca-debug.log")]
     p = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     sp = Speech(log)
     end = time.time() + 60
@@ -348,7 +361,7 @@ def main():
 
     # 1. The reference: the same typing without Orca.
     ref = {}
-    for where, text in (("command", COMMAND_TEXT), ("text", EDITOR_TEXT)):
+    for where, text in (("command", COMMAND_TEXT), ("text", EDITOR_TEXT)) if part("latency") else ():
         ref[where] = type_latency(where, text)
         print(f"without Orca, typing in the {where}: {latency.summary(ref[where], KEY_LIMIT)}", flush=True)
 
@@ -367,6 +380,27 @@ def main():
             orca.kill()
 
 
+def tab_to(sp, role, name, tabs=12, shift=False):
+    """Tab (or Shift+Tab) until the focus is on role /name/; what Orca said on
+    the way (each step recorded)."""
+    heard = []
+    for _ in range(tabs):
+        # The focus events that came meanwhile (AT-SPI's are only read while pumped).
+        latency.pump(0.3)
+        if focus.role_name()[0] == role and re.search(name, focus.role_name()[1]):
+            break
+        # Each step waits until Orca said where the focus went (slow on a loaded machine).
+        t0 = time.time()
+        name_ = "Shift+Tab" if shift else "Tab"
+        key("shift+Tab" if shift else "Tab")
+        texts = said_text(sp.wait(t0, r".", 8, 1.0))
+        record.append((name_, texts))
+        print(f"  {name_}: Orca said {texts}", flush=True)
+        heard += texts
+    latency.pump(0.3)
+    return heard
+
+
 def run_with_orca(sp, ref):
     global speech_log
     speech_log = sp
@@ -376,29 +410,35 @@ def run_with_orca(sp, ref):
     subprocess.run(["xdotool", "windowfocus", "--sync", WID], check=True)
     sp.wait(time.time(), None, 10, 2.0)  # Orca reads the window it finds
 
-    tool_words = r"ReplaceText|InsertText|DeleteText|RunCursorAgent|\bH\d\.p\d+|\.\.(?!\.)"
-    def open_book():
-        t = time.time()
-        key("ctrl+o")
-        if type_into("entry", r"^Path of a Markdown file", book2, since=t):
-            key("Return")
-    action(sp, "opening a book (Ctrl+O, a path, Enter)", open_book,
-           want=[r"^Opened book2\.md, [\d.]+ MB: [\d,]+ words, \d+ headings\.$"], seconds=90)
-    focus.wait("entry", r"^Manuscript text$", 30)
-    for i in (1, 2, 3):
-        action(sp, f"the word counts (Ctrl+Shift+W, {i} of 3)", lambda: key("ctrl+shift+w"),
-               want=[r"^Book [\d,]+ words"], never=["·"])
-    action(sp, "entering focus mode (Ctrl+Shift+Enter)", lambda: key("ctrl+shift+Return"),
-           want=[r"^Distraction-free mode: only the text"])
-    action(sp, "leaving focus mode (Escape)", lambda: key("Escape"), want=[r"^Distraction-free mode off\."])
+    tool_words = r"ReplaceText|InsertText|DeleteText|ReplaceAll|RunCursorAgent|\bH\d\.p\d+|\.\.(?!\.)"
+    # Where the author lands, as the window says it: «Том 1, Часть первая, VIII, line 3».
+    place = r"Том \d, [^.]*line \d+\."
+    if part("open"):
+        def open_book():
+            t = time.time()
+            key("ctrl+o")
+            if type_into("entry", r"^Path of a Markdown file", book2, since=t):
+                key("Return")
+        action(sp, "opening a book (Ctrl+O, a path, Enter)", open_book,
+               want=[r"^Opened book2\.md, [\d.]+ MB: [\d,]+ words, \d+ headings\.$"], seconds=90)
+        focus.wait("entry", r"^Manuscript text$", 30)
+    if part("counts"):
+        for i in (1, 2, 3):
+            action(sp, f"the word counts (Ctrl+Shift+W, {i} of 3)", lambda: key("ctrl+shift+w"),
+                   want=[r"^Book [\d,]+ words"], never=["·"])
+    if part("focusmode"):
+        action(sp, "entering focus mode (Ctrl+Shift+Enter)", lambda: key("ctrl+shift+Return"),
+               want=[r"^Distraction-free mode: only the text"])
+        action(sp, "leaving focus mode (Escape)", lambda: key("Escape"), want=[r"^Distraction-free mode off\."])
 
-    def search():
-        t = time.time()
-        key("ctrl+shift+f")
-        if type_into("entry", r"^Find in the manuscript", "Наташа", since=t):
-            key("Return")
-    action(sp, "a search (Ctrl+Shift+F, Наташа, Enter)", search,
-           want=[r"^\d[\d,]* match(es)? for “Наташа”\.$"], seconds=60)
+    if part("search"):
+        def search():
+            t = time.time()
+            key("ctrl+shift+f")
+            if type_into("entry", r"^Find in the manuscript", "Наташа", since=t):
+                key("Return")
+        action(sp, "a search (Ctrl+Shift+F, Наташа, Enter)", search,
+               want=[r"^\d[\d,]* match(es)? for “Наташа”\.$"], seconds=60)
 
     def command(text):
         def do():
@@ -407,43 +447,90 @@ def run_with_orca(sp, ref):
             if type_into("entry", r"^Command", text, since=t):
                 key("Return")
         return do
-    action(sp, "a command's answer (найди «И Наташа не могла больше говорить»)",
-           command("найди «И Наташа не могла больше говорить»"),
-           want=[r"Том 1, Часть первая, VIII: «И Наташа не могла больше говорить"],
-           never=[r"^Outline tree", tool_words], seconds=90)
-    action(sp, "an error (an unknown command)", command("фывапролд"),
-           want=[r"фывапролд"], never=[tool_words], seconds=90)
-    action(sp, "a replace (замени «Пьер» на «Петр»)", command("замени «Пьер» на «Петр»"),
-           want=[r"Пьер.*Петр"], never=[r"^Outline tree", tool_words], seconds=90)
-    # The edit to review, by Tab from the command field: its words, then Accept.
-    heard = []
-    for _ in range(8):
-        heard += action(sp, "Tab", lambda: key("Tab"), seconds=5, quiet=1.0)
-        if focus.role_name()[0] == "push button" and focus.role_name()[1].startswith("Accept"):
-            break
-    diff = [t for t in heard if re.search(r"^Accept\b.*Пьер.*Петр", t)]
-    check(bool(diff), f"the diff: Tab to Accept says the edit in words ({heard})")
-    check(not [t for t in heard if re.search(tool_words, t)], "the diff: no tool names or pointers said")
-    action(sp, "Accept", lambda: key("Return"), want=[r"^Kept: .*Пьер.*Петр"], never=[tool_words])
-    action(sp, "a second replace (замени «Наташа» на «Наталья»)", command("замени «Наташа» на «Наталья»"),
-           want=[r"Наташа.*Наталья"], seconds=90)
-    for _ in range(8):
-        action(sp, "Tab", lambda: key("Tab"), seconds=5, quiet=1.0)
-        if focus.role_name()[0] == "push button" and focus.role_name()[1].startswith("Undo this edit"):
-            break
-    action(sp, "Undo this edit", lambda: key("Return"), want=[r"^Undone: .*Наташа.*Наталья"], never=[tool_words])
-    action(sp, "Alt+3", lambda: key("alt+3"), want=[r"^Settings workspace\.$", r"^Server address entry"])
-    action(sp, "Alt+1", lambda: key("alt+1"), want=[r"^Manuscript workspace\. .*, line \d+\.$"])
-    def outline_enter():
-        key("ctrl+shift+o")
-        if focus.wait("tree item", r"words\)$"):
-            was = focus.role_name()[1]
-            key("Down")
-            latency.wait_for(lambda: focus.role_name()[1] != was, 10)
-            key("Return")
-    action(sp, "Enter on an outline entry (Ctrl+Shift+O, Down, Enter)", outline_enter,
-           want=[r"^Том 1, Часть первая, [IVXLC]+, line 1\.$"], seconds=30)
+    if part("command"):
+        action(sp, "a command's answer (найди «И Наташа не могла больше говорить»)",
+               command("найди «И Наташа не могла больше говорить»"),
+               want=[r"Том 1, Часть первая, VIII: «И Наташа не могла больше говорить"],
+               never=[r"^Outline tree", tool_words], seconds=90)
+    if part("error"):
+        action(sp, "an error (an unknown command)", command("фывапролд"),
+               want=[r"фывапролд"], never=[tool_words], seconds=90)
+    if part("replace"):
+        # The answer, not the "Running: …" line (a command on the whole book takes a while).
+        action(sp, "a replace (замени «Пьер» на «Петр»)", command("замени «Пьер» на «Петр»"),
+               want=[r"^Заменил «Пьер» на «Петр».*Tab to Accept or Undo\.$"],
+               never=[r"^Outline tree", tool_words], seconds=180)
+        # The edit to review, by Tab from the command field: its words, then Accept.
+        heard = tab_to(sp, "push button", r"^Accept\b")
+        diff = [t for t in heard if re.search(r"^Accept\b.*Пьер.*Петр", t)]
+        check(bool(diff), f"the diff: Tab to Accept says the edit in words ({heard})")
+        check(not [t for t in heard if re.search(tool_words, t)], "the diff: no tool names or pointers said")
+        action(sp, "Accept", lambda: key("Return"), want=[r"^Kept: .*Пьер.*Петр"], never=[tool_words])
+        action(sp, "a second replace (замени «Наташа» на «Наталья»)", command("замени «Наташа» на «Наталья»"),
+               want=[r"^Заменил «Наташа» на «Наталья».*Tab to Accept or Undo\.$"], never=[tool_words], seconds=180)
+        tab_to(sp, "push button", r"^Undo this edit")
+        action(sp, "Undo this edit", lambda: key("Return"), want=[r"^Undone: .*Наташа.*Наталья"], never=[tool_words])
+    if part("workspaces"):
+        t = time.time()
+        key("ctrl+shift+e")
+        focus.wait("entry", r"^Manuscript text$")
+        sp.wait(t, place, 20, 1.5)  # Orca has said the place (slow on a loaded machine)
+        action(sp, "Alt+3", lambda: key("alt+3"), want=[r"^Settings workspace\.$", r"^Server address entry"])
+        action(sp, "Alt+1", lambda: key("alt+1"), want=[r"^Manuscript workspace\. " + place + "$"])
+    if part("outline"):
+        def outline_enter():
+            key("ctrl+shift+o")
+            if focus.wait("tree item", r"words\)$"):
+                was = focus.role_name()[1]
+                key("Down")
+                latency.wait_for(lambda: focus.role_name()[1] != was, 10)
+                key("Return")
+        action(sp, "Enter on an outline entry (Ctrl+Shift+O, Down, Enter)", outline_enter,
+               want=[r"^Том 1, Часть первая, [IVXLC]+, line 1\.$"], seconds=30)
 
+    if part("findbar"):
+        # The find bar (Ctrl+F, Ctrl+H): each count, step and replace said; back in
+        # the text, the place.
+        def find_bar():
+            t = time.time()
+            key("ctrl+f")
+            type_into("entry", r"^Find$", "Наташа", since=t)
+        action(sp, "the find bar (Ctrl+F, Наташа)", find_bar,
+               want=[r"^[\d,]+ of [\d,]+ matches for “Наташа”, Том \d"], never=[tool_words], seconds=60)
+        action(sp, "the next match (Enter)", lambda: key("Return"), want=[r"^[\d,]+ of [\d,]+, Том \d"])
+        action(sp, "the previous match (Shift+Enter)", lambda: key("shift+Return"), want=[r"^[\d,]+ of [\d,]+, Том \d"])
+        def replace_bar():
+            t = time.time()
+            key("ctrl+h")
+            if type_into("entry", r"^Replace with$", "Наталья", since=t):
+                key("ctrl+Return")
+        action(sp, "Replace all's preview (Ctrl+H, Наталья, Ctrl+Enter)", replace_bar,
+               want=[r"^Replace all: [\d,]+ occurrences of “Наташа” in [\d,]+ paragraphs would become “Наталья”"],
+               seconds=90)
+        # The preview's heading has the focus (Escape then cancels it, not the bar).
+        focus.wait("heading", r"^Replace all:", 30)
+        action(sp, "Escape from the preview", lambda: key("Escape"), want=[r"^Nothing was replaced\."])
+        action(sp, "Escape from the find bar", lambda: key("Escape"), want=[r"^" + place + "$"])
+    if part("people"):
+        # The People panel: its tab, Find the people, a person, the next mention.
+        def people_tab():
+            key("ctrl+shift+k")
+            focus.wait("entry", r"^Command")
+            key("shift+Tab")
+            focus.wait("toggle button", r"^Command$")
+            key("End")
+        action(sp, "the People tab (Shift+Tab from the command field, End)", people_tab, want=[r"^People\b"])
+        tab_to(sp, "push button", r"^Find the people$")
+        action(sp, "Find the people", lambda: key("Return"),
+               want=[r"^[\d,]+ people; the most named: "], never=[tool_words], seconds=180)
+        tab_to(sp, "push button", r" — [\d,]+$")
+        action(sp, "a person (Enter)", lambda: key("Return"),
+               want=[r": [\d,]+ mentions in [\d,]+ chapters"], seconds=30)
+        tab_to(sp, "push button", r"^Next mention$")
+        action(sp, "Next mention", lambda: key("Return"), want=[r": mention 1 of [\d,]+ paragraphs\. " + place])
+
+    if not part("latency"):
+        return report()
     # 4. Typing with Orca: no key later than KEY_LIMIT beyond the reference.
     for where, text in (("command", COMMAND_TEXT), ("text", EDITOR_TEXT)):
         lat = type_latency(where, text)
@@ -456,6 +543,10 @@ def run_with_orca(sp, ref):
               f"at most {1000 * KEY_LIMIT:.0f} ms beyond {1000 * max(base, KEY_LIMIT):.0f} ms "
               f"(the latest without Orca {1000 * base:.0f} ms)")
 
+    return report()
+
+
+def report():
     print("\nwhat Orca said, action by action:")
     for name, texts in record:
         print(f"  {name}: {texts}")

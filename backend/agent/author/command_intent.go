@@ -719,7 +719,8 @@ const summaryRuns = 4
 
 // refusal says, in the command's language, that the built-in engine cannot
 // carry the command out, and offers the nearest command it does understand,
-// made of the author's own words.
+// made of the author's own words: one line, which a screen reader says whole
+// (the list of every command is under the command field).
 func (c *CommandAgent) refusal(in Intent, cmd string) error {
 	ru := in.Russian
 	near := nearest(in)
@@ -733,9 +734,9 @@ func (c *CommandAgent) refusal(in Intent, cmd string) error {
 		cmd = in.Object
 	}
 	if ru {
-		return needsModel{fmt.Sprintf("нужен сервер модели: команду «%s» встроенный помощник не понимает. Ближайшая команда, которую я понимаю: %s. Я умею: найди (первое, следующее, последнее упоминание), собери в набор, замени, вставь перед или после, удали, перескажи, посчитай. Для остального укажите сервер модели (Настройки или WAYMARK_MODEL_URL).", cmd, near)}
+		return needsModel{fmt.Sprintf("Встроенный помощник не понимает команду «%s». Ближайшая команда: %s. Остальные — под полем команды; для другого нужен сервер модели (Настройки).", cmd, near)}
 	}
-	return needsModel{fmt.Sprintf("needs a model server: the built-in engine does not understand %q. The nearest command it understands: %s. It understands: find (the first, next or last mention), collect into a set, replace, insert before or after, delete, summarise, count. For anything else set a model server (Settings, or WAYMARK_MODEL_URL).", cmd, near)}
+	return needsModel{fmt.Sprintf("The built-in engine does not understand %q. The nearest command: %s. The others are listed under the command field; anything else needs a model server (Settings).", cmd, near)}
 }
 
 // nearest is the command closest to what was asked that the built-in engine

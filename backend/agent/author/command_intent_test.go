@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/tools"
@@ -70,6 +71,10 @@ func TestRefusalsInTheCommandsLanguage(t *testing.T) {
 		answer, err := runOne(t, e, &CommandAgent{}, c.cmd)
 		if !errors.Is(err, agent.ErrNeedsModel) || !strings.Contains(answer, c.near) {
 			t.Errorf("%s: %q (%v), want the nearest command %q", c.cmd, answer, err, c.near)
+		}
+		// One line a screen reader says whole, not the list of every command.
+		if n := utf8.RuneCountInString(answer); n > 300 || strings.Contains(answer, "\n") {
+			t.Errorf("%s: the refusal is %d characters: %s", c.cmd, n, answer)
 		}
 		if hasCyrillic(c.cmd) {
 			for _, w := range strings.Fields(answer) {

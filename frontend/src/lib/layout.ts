@@ -51,7 +51,7 @@ export function measureLayout(): LayoutReport {
 
   // Sections of the window and the text of their own that must fit in them.
   const sections = [
-    ...document.querySelectorAll('#app > header, #app > footer, .workspace > [role=toolbar], #outline, .editor-column, aside.side, [role=tablist]'),
+    ...document.querySelectorAll('#app > header, #app > footer, .workspace > [role=toolbar], #outline, .editor-column, aside.side, .tablist'),
   ].filter(visible);
   for (const s of sections) {
     const sr = s.getBoundingClientRect();
@@ -60,7 +60,7 @@ export function measureLayout(): LayoutReport {
     // A region may scroll up and down; sideways only the text can (it wraps).
     if (!s.classList.contains('editor-column') && s.scrollWidth > s.clientWidth + 1)
       problems.push(`${describe(s).split(' ')[0]} overflows sideways (${s.scrollWidth} px of content in ${s.clientWidth} px)`);
-    for (const el of s.querySelectorAll('button, label, h1, h2, h3, h4, [role=tab], .save, .status')) {
+    for (const el of s.querySelectorAll('button, label, h1, h2, h3, h4, .tablist button, .save, .status')) {
       if (!visible(el)) continue;
       const r = el.getBoundingClientRect();
       const scroller = el.closest('#outline, aside.side');

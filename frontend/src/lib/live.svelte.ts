@@ -127,8 +127,10 @@ export function clearError() {
   live.alert = null;
 }
 
-/** logLine appends a transcript line to the log region (the last 30 are kept). */
-export function logLine(text: string) {
+/** logLine appends a transcript line to the log region (the last 30 are
+ * kept), and says it unless say is false (what the action's own announce
+ * will say in full: said now too, it would be heard twice). */
+export function logLine(text: string, say = true) {
   live.log = [...live.log.slice(-29), { id: next++, text }];
-  queue('log', text);
+  if (say) queue('log', text);
 }

@@ -34,6 +34,9 @@ export interface Host {
   mark(ranges: { from: number; to: number }[], current: number): void;
   /** focusText gives the focus to the text. */
   focusText(): void;
+  /** where says where pos (else the cursor) is: the headings around it and
+   * the line («Том 1, Часть первая, VIII, line 3»). */
+  where(pos?: number): string;
 }
 
 /** size says a file's size in bytes, KB or MB. */

@@ -71,7 +71,9 @@ func TestBrowserGoalReportsProgressOverMCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	p := &sdk.CallToolParams{Name: "BrowserGoal", Arguments: map[string]any{"goal": "find when the library is open"}}
+	// The goal names the site: an IP address no one named waits for the
+	// user's yes (issue 21), which this client does not give.
+	p := &sdk.CallToolParams{Name: "BrowserGoal", Arguments: map[string]any{"goal": "find when the library is open on " + site.URL}}
 	p.SetProgressToken("goal-1")
 	res, err := cs.CallTool(ctx, p)
 	if err != nil || res.IsError {

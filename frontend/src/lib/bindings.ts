@@ -216,7 +216,7 @@ export interface TargetSetView {
   targetSetId: string;
   name: string;
   items: TargetSetItem[];
-  deleted: { label: string; deletedInRevision: number }[];
+  deleted: { label: string; quote?: string; why?: string; deletedInRevision: number }[];
 }
 
 export interface RevisionInfo {

@@ -75,7 +75,9 @@ func TestUIWindowLooks(t *testing.T) {
 	// want (a slow machine draws the change a few frames after it is said).
 	shown := func(sel string, want bool) bool {
 		is := func() bool {
-			return e.js(`(s) => String(!!document.querySelector(s) && document.querySelector(s).getClientRects().length > 0)`, sel) == "true"
+			// Folded chrome keeps a box of no size with its content skipped
+			// (content-visibility: hidden, app.css): on screen is drawn and of some size.
+			return e.js(`(s) => { const el = document.querySelector(s); if (!el || !el.checkVisibility()) return 'false'; const r = el.getBoundingClientRect(); return String(r.width > 1 && r.height > 1); }`, sel) == "true"
 		}
 		for end := time.Now().Add(5 * time.Second); is() != want && time.Now().Before(end); {
 			time.Sleep(50 * time.Millisecond)

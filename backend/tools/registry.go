@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -83,8 +84,38 @@ type Tool struct {
 	InputSchema json.RawMessage
 	Handler     Handler
 
+	// schema is InputSchema parsed, when the tool was built from a Go type
+	// (FuncCall): Register then need not parse it again.
+	schema *jsonschema.Schema
+	// lazy is the schema resolved for validation, made at the tool's first
+	// call: resolving every tool's schema cost the window's start (and every
+	// CLI call) a few milliseconds per tool for tools most runs never call.
+	lazy  *resolution
+	props []string
+}
+
+type resolution struct {
+	once     sync.Once
+	raw      json.RawMessage
 	resolved *jsonschema.Resolved
-	props    []string
+	err      error
+}
+
+// resolved is the tool's schema resolved for validation (made once).
+func (t *Tool) resolved() (*jsonschema.Resolved, error) {
+	l := t.lazy
+	l.once.Do(func() {
+		// From the JSON, as a client of the tool reads it (a schema built
+		// from Go types may share parts between tools).
+		var s jsonschema.Schema
+		if l.err = json.Unmarshal(l.raw, &s); l.err == nil {
+			l.resolved, l.err = s.Resolve(nil)
+		}
+		if l.err != nil {
+			l.err = fmt.Errorf("tool %q: resolve its input schema: %w", t.Name, l.err)
+		}
+	})
+	return l.resolved, l.err
 }
 
 // Registry holds the tools by name.
@@ -106,18 +137,19 @@ func (r *Registry) Register(t Tool) error {
 	if len(t.InputSchema) == 0 {
 		t.InputSchema = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
 	}
-	var s jsonschema.Schema
-	if err := json.Unmarshal(t.InputSchema, &s); err != nil {
-		return fmt.Errorf("register tool %q: input schema: %w", t.Name, err)
+	s := t.schema
+	if s == nil {
+		s = new(jsonschema.Schema)
+		if err := json.Unmarshal(t.InputSchema, s); err != nil {
+			return fmt.Errorf("register tool %q: input schema: %w", t.Name, err)
+		}
 	}
 	if s.Type != "object" {
 		return fmt.Errorf("register tool %q: input schema must be of type object", t.Name)
 	}
-	rs, err := s.Resolve(nil)
-	if err != nil {
-		return fmt.Errorf("register tool %q: resolve schema: %w", t.Name, err)
-	}
-	t.resolved = rs
+	t.schema = nil
+	t.lazy = &resolution{raw: t.InputSchema}
+	t.props = nil
 	for p := range s.Properties {
 		t.props = append(t.props, p)
 	}
@@ -233,7 +265,11 @@ func (t *Tool) splitArgs(raw json.RawMessage) (json.RawMessage, map[string]json.
 			return nil, nil, fmt.Errorf("%w for %s: unknown field %q; allowed fields: %s", ErrInvalidArgs, t.Name, k, t.fieldList())
 		}
 	}
-	if err := t.resolved.Validate(inst); err != nil {
+	rs, err := t.resolved()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := rs.Validate(inst); err != nil {
 		return nil, nil, fmt.Errorf("%w for %s: %s; allowed fields: %s", ErrInvalidArgs, t.Name, cleanValidation(err), t.fieldList())
 	}
 	return clean, meta, nil

@@ -39,6 +39,12 @@ type Refiner interface {
 // fields: leaving a property out is the way not to give it. A's Refine method,
 // if any (its own or promoted from an embedded struct), adds the constraints.
 func SchemaFor[A any]() (json.RawMessage, error) {
+	_, raw, err := schemaFor[A]()
+	return raw, err
+}
+
+// schemaFor is SchemaFor that gives the schema parsed too.
+func schemaFor[A any]() (*jsonschema.Schema, json.RawMessage, error) {
 	typeSchemasMu.Lock()
 	opts := &jsonschema.ForOptions{TypeSchemas: make(map[reflect.Type]*jsonschema.Schema, len(typeSchemas))}
 	for t, s := range typeSchemas {
@@ -47,10 +53,10 @@ func SchemaFor[A any]() (json.RawMessage, error) {
 	typeSchemasMu.Unlock()
 	s, err := jsonschema.For[A](opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if s.Type != "object" {
-		return nil, fmt.Errorf("arguments of type %v are not a struct", reflect.TypeFor[A]())
+		return nil, nil, fmt.Errorf("arguments of type %v are not a struct", reflect.TypeFor[A]())
 	}
 	if s.Properties == nil {
 		s.Properties = map[string]*jsonschema.Schema{}
@@ -60,7 +66,8 @@ func SchemaFor[A any]() (json.RawMessage, error) {
 	if r, ok := any(a).(Refiner); ok {
 		r.Refine(s)
 	}
-	return json.Marshal(s)
+	raw, err := json.Marshal(s)
+	return s, raw, err
 }
 
 // Func builds a tool whose arguments are decoded into A (unknown fields refused)
@@ -74,11 +81,11 @@ func Func[A any](name, description string, fn func(ctx context.Context, args A) 
 // FuncCall is Func for a handler that also needs the call (its meta properties)
 // or the agent context the call imported.
 func FuncCall[A any](name, description string, fn func(ctx context.Context, args A, call Call, tc Context) (any, error)) Tool {
-	schema, err := SchemaFor[A]()
+	s, raw, err := schemaFor[A]()
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: %v", name, err))
 	}
-	return Tool{Name: name, Description: description, InputSchema: schema,
+	return Tool{Name: name, Description: description, InputSchema: raw, schema: s,
 		Handler: func(ctx context.Context, call Call, _ *Tool, tc Context) (any, error) {
 			a, err := Decode[A](call)
 			if err != nil {

@@ -41,7 +41,12 @@ type WindowBench struct {
 	// counts shared libraries once per process; PSS shares them out, so the
 	// sum over the processes is the memory the window really holds.
 	RSS, AppRSS, PSS int64
-	Runs             int
+	// CPU is the processor time the app and its WebKit processes had used
+	// by the first paint (user + system): on a machine others load, wall
+	// times stretch with the load, this much less, so it compares two builds
+	// fairly where the wall times cannot.
+	CPU  time.Duration
+	Runs int
 }
 
 var (
@@ -86,23 +91,23 @@ func benchWindows(ctx context.Context, bins []string, book string, inWindow bool
 	}
 	defer stopX()
 	type samples struct {
-		paints, opens []time.Duration
-		rss, app, pss []int64
+		paints, opens, cpus []time.Duration
+		rss, app, pss       []int64
 	}
 	all := make([]samples, len(bins))
 	for i := 0; i < runs; i++ {
 		for k, bin := range bins {
-			p, o, m, err := oneColdStart(ctx, bin, start, open, display)
+			p, o, m, c, err := oneColdStart(ctx, bin, start, open, display)
 			if err != nil {
 				return res, fmt.Errorf("%s, run %d: %w", filepath.Base(bin), i+1, err)
 			}
 			a := &all[k]
-			a.paints, a.opens, a.rss, a.app, a.pss = append(a.paints, p), append(a.opens, o), append(a.rss, m.rss), append(a.app, m.own), append(a.pss, m.pss)
+			a.paints, a.opens, a.cpus, a.rss, a.app, a.pss = append(a.paints, p), append(a.opens, o), append(a.cpus, c), append(a.rss, m.rss), append(a.app, m.own), append(a.pss, m.pss)
 		}
 	}
 	for k := range bins {
 		a := all[k]
-		res[k] = WindowBench{Book: name, Runs: runs, FirstPaint: mid(a.paints), Opened: mid(a.opens),
+		res[k] = WindowBench{Book: name, Runs: runs, FirstPaint: mid(a.paints), Opened: mid(a.opens), CPU: mid(a.cpus),
 			RSS: midInt(a.rss), AppRSS: midInt(a.app), PSS: midInt(a.pss)}
 	}
 	return res, nil
@@ -138,13 +143,14 @@ func midInt(v []int64) int64 {
 type memory struct{ rss, own, pss int64 }
 
 // oneColdStart runs the window once on book (empty: the sample) and returns
-// its first paint and memory; with open, it then has the window open that
-// file and returns how long that took too.
-func oneColdStart(ctx context.Context, bin, book, open, display string) (time.Duration, time.Duration, memory, error) {
+// its first paint, memory and the processor time used by the first paint;
+// with open, it then has the window open that file and returns how long that
+// took too.
+func oneColdStart(ctx context.Context, bin, book, open, display string) (time.Duration, time.Duration, memory, time.Duration, error) {
 	var none memory
 	dir, err := os.MkdirTemp("", "waymark-bench-window-")
 	if err != nil {
-		return 0, 0, none, err
+		return 0, 0, none, 0, err
 	}
 	defer os.RemoveAll(dir)
 	args := []string{}
@@ -157,14 +163,15 @@ func oneColdStart(ctx context.Context, bin, book, open, display string) (time.Du
 		"WAYMARK_DB="+filepath.Join(dir, "bench.db"), "XDG_DATA_HOME="+filepath.Join(dir, "data"), "HOME="+dir)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
-		return 0, 0, none, err
+		return 0, 0, none, 0, err
 	}
 	cmd.Stdout = io.Discard
 	if err := cmd.Start(); err != nil {
-		return 0, 0, none, fmt.Errorf("start %s: %w", bin, err)
+		return 0, 0, none, 0, fmt.Errorf("start %s: %w", bin, err)
 	}
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
 	painted, opened := make(chan time.Duration, 1), make(chan time.Duration, 1)
+	var cpu time.Duration         // read when the paint is reported, before anything else runs
 	exited := make(chan struct{}) // standard error closed: the window is gone
 	var mu sync.Mutex
 	var tail []string
@@ -181,6 +188,9 @@ func oneColdStart(ctx context.Context, bin, book, open, display string) (time.Du
 			for re, ch := range map[*regexp.Regexp]chan time.Duration{paintLine: painted, openedLine: opened} {
 				if m := re.FindStringSubmatch(line); m != nil {
 					n, _ := strconv.Atoi(m[1])
+					if re == paintLine && cpu == 0 {
+						cpu = treeCPU(cmd.Process.Pid)
+					}
 					select {
 					case ch <- time.Duration(n) * time.Millisecond:
 					default:
@@ -212,21 +222,58 @@ func oneColdStart(ctx context.Context, bin, book, open, display string) (time.Du
 	}
 	paint, err := wait(painted, "first paint")
 	if err != nil {
-		return 0, 0, none, err
+		return 0, 0, none, 0, err
 	}
 	var took time.Duration
 	if open != "" {
 		if took, err = wait(opened, "open of "+filepath.Base(open)); err != nil {
-			return 0, 0, none, err
+			return 0, 0, none, 0, err
 		}
 	}
 	time.Sleep(time.Second)
-	return paint, took, treeMemory(cmd.Process.Pid), nil
+	return paint, took, treeMemory(cmd.Process.Pid), cpu, nil
 }
 
-// treeMemory sums VmRSS and Pss over a process and its descendants (WebKit
-// runs the page in child processes), and gives the process's own RSS too.
-func treeMemory(pid int) (m memory) {
+// loadAverage is the machine's 1-minute load average ("?" where unknown).
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
+}
+
+// clockTick is the unit of /proc/PID/stat's times (USER_HZ, 100 on Linux).
+const clockTick = 10 * time.Millisecond
+
+// treeCPU sums the user and system time of a process and its descendants.
+func treeCPU(pid int) time.Duration {
+	var sum time.Duration
+	for _, p := range procTree(pid) {
+		f := statFields(p)
+		// After "pid (comm)": state is field 3, utime 14, stime 15.
+		if len(f) > 12 {
+			u, _ := strconv.ParseInt(f[11], 10, 64)
+			s, _ := strconv.ParseInt(f[12], 10, 64)
+			sum += time.Duration(u+s) * clockTick
+		}
+	}
+	return sum
+}
+
+// statFields are the fields of /proc/PID/stat after the command's name.
+func statFields(pid int) []string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return nil
+	}
+	// pid (comm) state ppid ...: comm may hold spaces, so read after ")".
+	s := string(b)
+	return strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+}
+
+// procTree is pid and its descendants.
+func procTree(pid int) []int {
 	children := map[int][]int{}
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
@@ -234,31 +281,34 @@ func treeMemory(pid int) (m memory) {
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...: comm may hold spaces, so read after ")".
-		s := string(b)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		if len(f) > 1 {
+		if f := statFields(p); len(f) > 1 {
 			pp, _ := strconv.Atoi(f[1])
 			children[pp] = append(children[pp], p)
 		}
 	}
+	var out []int
 	var walk func(p int)
 	walk = func(p int) {
+		out = append(out, p)
+		for _, c := range children[p] {
+			walk(c)
+		}
+	}
+	walk(pid)
+	return out
+}
+
+// treeMemory sums VmRSS and Pss over a process and its descendants (WebKit
+// runs the page in child processes), and gives the process's own RSS too.
+func treeMemory(pid int) (m memory) {
+	for _, p := range procTree(pid) {
 		r := procKB(fmt.Sprintf("/proc/%d/status", p), "VmRSS:")
 		if p == pid {
 			m.own = r
 		}
 		m.rss += r
 		m.pss += procKB(fmt.Sprintf("/proc/%d/smaps_rollup", p), "Pss:")
-		for _, c := range children[p] {
-			walk(c)
-		}
 	}
-	walk(pid)
 	return m
 }
 
@@ -327,6 +377,7 @@ func runBenchWindow(ctx context.Context, o options, stdout io.Writer) error {
 	if runs < 3 {
 		runs = 3
 	}
+	loadBefore := loadAverage()
 	sample, err := benchWindows(ctx, bins, "", false, runs)
 	if err != nil {
 		return fmt.Errorf("bench window, sample manuscript: %w", err)
@@ -352,6 +403,7 @@ func runBenchWindow(ctx context.Context, o options, stdout io.Writer) error {
 	}
 	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
 	fmt.Fprintf(tw, "Waymark bench window: cold starts under Xvfb, fresh database each, median of %d runs\n", runs)
+	fmt.Fprintf(tw, "(load average %s before, %s after: on a loaded machine the wall times stretch; the processor times and the ratios to --ref-bin compare builds)\n", loadBefore, loadAverage())
 	if len(bins) > 1 {
 		fmt.Fprintf(tw, "(--ref-bin %s ran in turn with this build, run by run: \"old\" is its median, the ratio new/old)\n", o.refBin)
 	}
@@ -362,6 +414,10 @@ func runBenchWindow(ctx context.Context, o options, stdout io.Writer) error {
 	fmt.Fprintf(tw, "open %s to an editable view (cold)\t%s\t%s\t≤ %s\t%s\n", filepath.Base(book), secs(big[0].FirstPaint), old(0, f, r), secs(targetBookOpen), verdict(big[0].FirstPaint <= targetBookOpen))
 	f, r = dur(inWin, func(w WindowBench) time.Duration { return w.Opened })
 	fmt.Fprintf(tw, "open %s in the running window (Open dialog)\t%s\t%s\t≤ %s\t%s\n", filepath.Base(book), secs(inWin[0].Opened), old(0, f, r), secs(targetBookOpen), verdict(inWin[0].Opened <= targetBookOpen))
+	f, r = dur(sample, func(w WindowBench) time.Duration { return w.CPU })
+	fmt.Fprintf(tw, "  processor time by the first paint, sample (app + WebKit)\t%s\t%s\t\t\n", secs(sample[0].CPU), old(0, f, r))
+	f, r = dur(big, func(w WindowBench) time.Duration { return w.CPU })
+	fmt.Fprintf(tw, "  processor time by the first paint, %s\t%s\t%s\t\t\n", filepath.Base(book), secs(big[0].CPU), old(0, f, r))
 	pssOld := old(0, func(int) string { return mb(big[1].PSS) }, func(int) float64 { return float64(big[0].PSS) / float64(max(big[1].PSS, 1)) })
 	fmt.Fprintf(tw, "memory with it open (PSS, app + WebKit)\t%s\t%s\t≤ %s\t%s\n", mb(big[0].PSS), pssOld, mb(targetPSS), verdict(big[0].PSS <= targetPSS))
 	fmt.Fprintf(tw, "  resident (RSS summed; of it the app)\t%s (%s)\tsample %s (%s)\t\t\n", mb(big[0].RSS), mb(big[0].AppRSS), mb(sample[0].RSS), mb(sample[0].AppRSS))

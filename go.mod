@@ -8,6 +8,7 @@ require (
 	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/openai/openai-go/v3 v3.96.0
+	github.com/sergi/go-diff v1.4.0
 	github.com/wailsapp/wails/v2 v2.16.0
 	github.com/ysmood/gson v0.7.3
 	github.com/yuin/goldmark v1.8.7

@@ -56,6 +56,7 @@ var windowActions = map[string]windowAction{
 	"SaveDocumentSession":   {View: "the window's own state (cursor, scroll) for the book"},
 	"RecentFiles":           {View: "the window's recent-files list"},
 	"ChooseManuscript":      {Tools: []string{"Outline"}, View: "the native open dialog, then OpenManuscript"},
+	"NewManuscript":         {Tools: []string{"Outline"}, View: "creates the book's file from its title, then OpenManuscript"},
 	"ChooseSavePath":        {View: "the native save dialog"},
 	// Browser.
 	"BrowserCommand":      {Tools: []string{"BrowseCommand", "browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_list_interactives", "browser_overlay_act", "browser_tabs"}, View: "the number-command interpreter (the BrowseCommand tool, which the terminal uses too), then the numbering and tabs"},

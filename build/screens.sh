@@ -52,11 +52,14 @@ for theme in light dark; do
   wid=$WID
   for size in "${sizes[@]}"; do
     w=${size%x*} h=${size#*x}
-    before=$(grep -c "layout ${w}x${h} " "$work/app.log" || true)
+    # The web view is the window less the 1-px native notice bar under it (the bar Orca
+    # reads the window's notices from, app/screenreader_gtk.go): WxH or Wx(H-1).
+    pat="layout ${w}x(${h}|$((h - 1))) "
+    before=$(grep -cE "$pat" "$work/app.log" || true)
     xdotool windowmove "$wid" 0 0 windowsize "$wid" "$w" "$h"
     line=""
     for _ in $(seq 1 60); do
-      line=$(grep "layout ${w}x${h} " "$work/app.log" | sed -n "$((before + 1))p" || true)
+      line=$(grep -E "$pat" "$work/app.log" | sed -n "$((before + 1))p" || true)
       [ -n "$line" ] && break
       kill -0 "$app" 2>/dev/null || fail "waymark exited at $size"
       sleep 0.25
@@ -71,7 +74,7 @@ for theme in light dark; do
     /usr/bin/convert "$work/shot.png" -strip -define png:exclude-chunks=date,time "$out/window-$size-$theme.png"
     echo "screens: $size $theme: ${line#*layout } ($colours colours) → $out/window-$size-$theme.png"
     # The problems themselves follow the summary line, one per line, indented.
-    awk -v s="layout ${w}x${h} " 'index($0, s) {p = ++k} p == '"$((before + 1))"' && /^  / {print}' "$work/app.log"
+    awk -v s="$pat" '$0 ~ s {p = ++k} p == '"$((before + 1))"' && /^  / {print}' "$work/app.log"
     case "$line" in *": 0 problems"*) ;; *) problems=$((problems + 1)) ;; esac
   done
   # Distraction-free mode (Ctrl+Shift+Enter) at 1280×860: the text alone.

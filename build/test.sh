@@ -19,9 +19,12 @@
 #   desktop    the production binary opens its real window under Xvfb (started here on a
 #              free display, even when $DISPLAY is set), on the sample manuscript with a
 #              database in a temporary folder; a screenshot of the window is taken, must
-#              not be blank, and is saved to build/screenshots/window.png; then a dev
-#              build serves the same bindings at localhost:34115 and rod runs one
-#              command through them (TestDesktopDevIPC)
+#              not be blank, and is saved to build/screenshots/window.png; then the
+#              window tests (TestDesktop*, app/desktop_window_test.go) drive production
+#              windows of their own with xdotool (typing while other processes edit the
+#              book, New…, the title, the place a book reopens at); then a dev build
+#              serves the same bindings at a free loopback port and rod runs one command
+#              through them (TestDesktopDevIPC)
 #   a11y       the screen-reader tier: a private session bus (dbus-run-session) with its
 #              own AT-SPI bus, Xvfb on a free display and the production window on the
 #              English War and Peace (../shared/corpus; else the sample) with a
@@ -226,27 +229,38 @@ desktop_tier() { # runs in step's subshell: its trap and exits stay there
     build/screenshots/window.png
   echo "desktop: the window rendered ($colours colours); screenshot build/screenshots/window.png"
 
-  # The dev build: the same window whose bindings Wails also serves at
-  # localhost:34115; rod drives them there for one scenario over the real IPC.
+  # The production window driven by xdotool, each test on its own book and
+  # database (app/desktop_window_test.go).
   stop_app "$app"
   wait "$app" 2>/dev/null || true
   app=""
+  WAYMARK_DESKTOP_BIN="$work/waymark" go test -tags "$tags" -count=1 -v -timeout 30m -run '^TestDesktop[A-Z]' ./app/ 2>&1 |
+    grep -v 'XGetInputFocus returned' >"$work/window-test.log" || true
+  grep -E -- '^(---|    ---|ok|FAIL|PASS)' "$work/window-test.log" || true
+  if grep -q -- '--- FAIL' "$work/window-test.log" || ! grep -q '^ok ' "$work/window-test.log"; then
+    tail -60 "$work/window-test.log"
+    fail "the window tests failed"
+  fi
+
+  # The dev build: the same window whose bindings Wails also serves at a free
+  # loopback port; rod drives them there for one scenario over the real IPC.
   go build -tags "desktop,dev,webkit2_41,$tags" -o "$work/waymark-dev" ./app
   rm -rf "$work/data" "$work/waymark.db"*
-  devserver=localhost:34115 WAYMARK_DB="$work/waymark.db" XDG_DATA_HOME="$work/data" HOME="$work" \
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  devserver=localhost:$port WAYMARK_DB="$work/waymark.db" XDG_DATA_HOME="$work/data" HOME="$work" \
     "$work/waymark-dev" >"$work/app.log" 2>&1 &
   app=$!
   for _ in $(seq 1 120); do
-    (exec 3<>/dev/tcp/127.0.0.1/34115) 2>/dev/null && break
-    kill -0 "$app" 2>/dev/null || fail "the dev build exited before serving localhost:34115"
+    (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break
+    kill -0 "$app" 2>/dev/null || fail "the dev build exited before serving localhost:$port"
     sleep 0.5
   done
-  WAYMARK_DEV_URL=http://localhost:34115 WAYMARK_DEV_LOG="$work/app.log" go test -tags "$tags" -count=1 -v -run '^TestDesktopDevIPC$' ./app/ >"$work/dev-test.log" 2>&1 || true
+  WAYMARK_DEV_URL=http://localhost:$port WAYMARK_DEV_LOG="$work/app.log" go test -tags "$tags" -count=1 -v -run '^TestDesktopDevIPC$' ./app/ >"$work/dev-test.log" 2>&1 || true
   grep -q -- '--- PASS: TestDesktopDevIPC' "$work/dev-test.log" || {
     tail -30 "$work/dev-test.log"
-    fail "the dev build's bindings at localhost:34115 failed the IPC scenario"
+    fail "the dev build's bindings at localhost:$port failed the IPC scenario"
   }
-  echo "desktop: the dev build's bindings at localhost:34115 ran a command over Wails' IPC"
+  echo "desktop: the dev build's bindings at localhost:$port ran a command over Wails' IPC"
 }
 
 a11y_tier() { # runs in step's subshell: its trap and exits stay there

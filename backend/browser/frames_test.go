@@ -151,15 +151,20 @@ func navigate(t testing.TB, s *Session, u string) {
 }
 
 // waitLog waits for the top page's #log to read want (frames report with
-// postMessage, which is asynchronous) and returns what it last read.
+// postMessage, which is asynchronous: from a frame in another process it
+// took more than the 3 s this waited on a machine loaded by others, and the
+// nested-frame cases failed once) and returns what it last read. It waits
+// as long as the test's own context, not for a fixed time.
 func waitLog(t testing.TB, s *Session, want string) string {
 	t.Helper()
 	var got string
-	for end := time.Now().Add(3 * time.Second); time.Now().Before(end); time.Sleep(30 * time.Millisecond) {
+	ctx := testCtx(t)
+	for ctx.Err() == nil {
 		got = evalText(t, s, `() => document.getElementById('log').textContent`)
 		if got == want {
 			break
 		}
+		time.Sleep(30 * time.Millisecond)
 	}
 	return got
 }

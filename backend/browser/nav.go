@@ -244,7 +244,7 @@ func (s *Session) settleLoadedPage(ctx context.Context) (idle bool, p settledPag
 		}
 		p = settledPage{Quiet: true}
 		if e.pendingDialog() == nil {
-			p = s.pageQuietSince(ctx, true)
+			p = s.pageQuietGrowing(ctx, true)
 		}
 		e.mu.Lock()
 		ok := e.netSettled(start)
@@ -259,7 +259,26 @@ func (s *Session) settleLoadedPage(ctx context.Context) (idle bool, p settledPag
 // changed for domQuiet (at most domQuietMax); false when they kept changing
 // or the page did not answer.
 func (s *Session) pageQuiet(ctx context.Context) bool {
-	return s.pageQuietSince(ctx, false).Quiet
+	return s.pageQuietGrowing(ctx, false).Quiet
+}
+
+// growMax caps the wait for a page that keeps drawing what it was asked
+// for: after domQuietMax without quiet, the page is looked at again as long
+// as each look saw it gain elements or work (a long task), up to growMax in
+// all. Sphinx's search page draws its results one by one, each after
+// fetching and parsing a page (366 results for "asyncio", 2 to 11 s on a
+// loaded machine); a clock or a spinner gains nothing and is not waited for.
+const growMax = 10 * time.Second
+
+// pageQuietGrowing is pageQuietSince, looked at again while the page grows
+// or works (results drawn in steps), at most growMax.
+func (s *Session) pageQuietGrowing(ctx context.Context, fromLoad bool) settledPage {
+	start := time.Now()
+	p := s.pageQuietSince(ctx, fromLoad)
+	for !p.Quiet && (p.Grew > 0 || p.Busy) && time.Since(start) < growMax && ctx.Err() == nil {
+		p = s.pageQuietSince(ctx, false)
+	}
+	return p
 }
 
 // settledPage is settle.js's answer: whether the page went quiet, how long
@@ -273,8 +292,12 @@ type settledPage struct {
 	// Scriptless: the document cannot change itself (answered at once).
 	Scriptless bool    `json:"scriptless"`
 	Waited     float64 `json:"waited"` // ms the page watched itself
-	at         time.Time
-	ok         bool
+	// Grew: elements the document gained during the look; Busy: a long task
+	// of the page ran during it.
+	Grew int  `json:"grew"`
+	Busy bool `json:"busy"`
+	at   time.Time
+	ok   bool
 }
 
 // lastChange is when the page last changed (zero: not known).
@@ -293,7 +316,7 @@ func (p settledPage) lastChange() time.Time {
 // quiet is answered at once; a document that cannot change itself (no
 // script, frame, plugin, handler attribute or shadow root) is quiet at once.
 func (s *Session) pageQuietSince(ctx context.Context, fromLoad bool) settledPage {
-	qctx, cancel := context.WithTimeout(ctx, domQuietMax+300*time.Millisecond)
+	qctx, cancel := context.WithTimeout(ctx, domQuietMax+time.Second)
 	defer cancel()
 	w, err := s.topWorld(qctx)
 	if err != nil {
@@ -309,7 +332,9 @@ func (s *Session) pageQuietSince(ctx context.Context, fromLoad bool) settledPage
 		s.ev.mu.Unlock()
 	}
 	if err := s.recCall(qctx, w, "settled", asked, &r); err != nil {
-		return settledPage{}
+		// A page whose thread was too busy to answer the look in time is
+		// working, not quiet.
+		return settledPage{Busy: qctx.Err() != nil && ctx.Err() == nil}
 	}
 	r.at, r.ok = time.Now(), true
 	return r

@@ -236,7 +236,13 @@ func (s *Session) readPageAt(ctx context.Context, here bool) (*readable, error) 
 	if err := s.evalIn(ctx, w, readJS, map[string]any{"here": here}, &raw); err != nil {
 		return nil, fmt.Errorf("reading the page: %w", err)
 	}
-	text := readableText(raw.Text, raw.Pre...)
+	keys := map[string]bool{}
+	for _, h := range raw.Headings {
+		if h.Main {
+			keys[spaced(h.Key)] = true
+		}
+	}
+	text := saidOnce(readableText(raw.Text, raw.Pre...), keys)
 	r := &readable{title: spaced(raw.Title), url: raw.URL, text: []rune(text), here: -1}
 	pos := 0 // byte offset in text: headings come in document order
 	for i, h := range raw.Headings {
@@ -314,6 +320,23 @@ func readableText(s string, pre ...string) string {
 			}
 			out = append(out, l)
 		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// saidOnce drops a line that says a heading's text just before the heading
+// itself: a navigation header repeating the chapter's title above it
+// (DocBook's, on every page of Debian Reference and maint-guide) was heard
+// twice, "Chapter 2. Debian package management" once from the header's
+// table and once as the heading.
+func saidOnce(text string, headings map[string]bool) string {
+	lines := strings.Split(text, "\n")
+	out := lines[:0]
+	for i, l := range lines {
+		if i+1 < len(lines) && l == lines[i+1] && headings[l] {
+			continue
+		}
+		out = append(out, l)
 	}
 	return strings.Join(out, "\n")
 }

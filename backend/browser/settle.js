@@ -41,9 +41,26 @@
       po = new PerformanceObserver(l => { if (l.getEntries().some(e => !e.hadRecentInput)) st.last = now(); });
       po.observe({ type: 'layout-shift' });
     } catch (e) { po = null; }
+    // The page's own long tasks (its thread busy for 50 ms or more: a search
+    // computing, a fetched page being parsed) are work, not quiet: the quiet
+    // time counts from the end of the last one (busy says one was seen).
+    // Without this, a look after a stall of a second saw a second of "quiet"
+    // although the page drew its next result right after.
+    const longs = entries => {
+      for (const e of entries) {
+        const end = e.startTime + e.duration;
+        if (end > st.last) { st.last = end; st.busy = true; }
+      }
+    };
+    let lo = null;
+    try {
+      lo = new PerformanceObserver(l => longs(l.getEntries()));
+      lo.observe({ type: 'longtask' });
+    } catch (e) { lo = null; }
     return {
       pending: () => mo.takeRecords().some(r => !ours(r)),
-      stop: () => { mo.disconnect(); if (po) po.disconnect(); },
+      flush: () => { if (lo) longs(lo.takeRecords()); },
+      stop: () => { mo.disconnect(); if (po) po.disconnect(); if (lo) lo.disconnect(); },
     };
   };
   let rec = null;
@@ -55,8 +72,10 @@
   // have passed with no change to the DOM (nodes, attributes, text; not the
   // overlay's own host or marks), no layout shift reported by the browser,
   // the same document size and no short timer of the page's loading still due
-  // (marks.js); or after arg.max ms (default 500) with quiet false. It answers
-  // how long it waited and how long ago the last change it saw was (since).
+  // (marks.js) and no long task of the page since the last change; or after
+  // arg.max ms (default 500) with quiet false. It answers how long it waited,
+  // how long ago the last change it saw was (since), how many elements the
+  // document gained meanwhile (grew) and whether a long task ran (busy).
   //
   // With fromLoad (the settle after a navigation) the quiet time counts from
   // the document's last change as recorded since it began (or its last
@@ -72,6 +91,9 @@
     }
     // The page's last request (arg.netAgo ms ago, as the browser reported
     // it) counts as a change: what its answer brings comes after it.
+    // A long task that ended before this call (the call waited for it) is
+    // the page's last work, as recorded from its start.
+    if (rec) rec.flush();
     const netAgo = Number(arg && arg.netAgo);
     const since = Math.max(R.last, netAgo >= 0 ? start - netAgo : start);
     const st = fromLoad ? { last: Math.min(start, since), prev: R.prev, need: Math.max(q, R.need) } : { last: start, prev: -1, need: q };
@@ -81,17 +103,23 @@
       return de ? de.scrollWidth + 'x' + de.scrollHeight : '';
     };
     let size = sizeOf();
+    // grew: elements added during the look (results drawn in steps), as
+    // opposed to changes that only redraw (a clock, a spinner's dots).
+    const all = document.getElementsByTagName('*');
+    const count0 = all.length;
     return new Promise(res => {
       const tick = () => {
         const t = now();
+        ob.flush();
         const sz = sizeOf();
         if (sz !== size) { size = sz; st.last = t; }
         // A short timer the page set while loading is still due (marks.js).
         if (!document.dispatchEvent(new CustomEvent('__WAYMARK_SETTLE__-load', { cancelable: true }))) st.last = t;
         if (t - st.last >= st.need || t - start >= max) {
           if (ob.pending()) st.last = t;
+          ob.flush();
           ob.stop();
-          res({ quiet: t - st.last >= st.need, waited: Math.round(t - start), since: Math.round(t - st.last) });
+          res({ quiet: t - st.last >= st.need, waited: Math.round(t - start), since: Math.round(t - st.last), grew: all.length - count0, busy: !!st.busy });
           return;
         }
         setTimeout(tick, Math.max(4, Math.min(16, st.need - (t - st.last))));

@@ -344,3 +344,31 @@ func TestBrowseDebianReference(t *testing.T) {
 		t.Errorf("a no-break space reached the listener:\n%s", l.log.String())
 	}
 }
+
+// Debian Reference's pages say their title once (issue 23, point 8): the
+// navigation header above each chapter repeats its heading, and read page
+// began "Chapter 2. Debian package management" twice, "Debian Reference"
+// twice on the contents page.
+func TestDebianReferenceTitleSaidOnce(t *testing.T) {
+	srv := docSites(t)
+	for _, c := range []struct{ page, title string }{
+		{"/dr/ch02.en.html", "Chapter 2. Debian package management"},
+		{"/dr/index.en.html", "Debian Reference"},
+		{"/mg/dreq.en.html", "Chapter 4. Required files under the debian directory"},
+	} {
+		l := startListener(t, srv.URL+c.page)
+		a := l.say("read page")
+		m := regexp.MustCompile(`(?s)\nMain text[^\n]*:\n(.*)`).FindStringSubmatch(a)
+		if m == nil {
+			t.Fatalf("%s: read page has no main text:\n%s", c.page, a)
+		}
+		lines := strings.Split(m[1], "\n")
+		if lines[0] != c.title || len(lines) < 2 || lines[1] == c.title {
+			t.Errorf("%s: the main text begins %q, want the title %q once", c.page, lines[:min(3, len(lines))], c.title)
+		}
+		h := l.say("read from heading 1")
+		if n := strings.Count("\n"+h+"\n", "\n"+c.title+"\n"); n != 1 {
+			t.Errorf("%s: read from heading 1 says the title %d times:\n%s", c.page, n, h)
+		}
+	}
+}

@@ -177,11 +177,11 @@ func TestCLIBadInput(t *testing.T) {
 		code             int
 		want             string
 	}{
-		{"unknown tool", "Frobnicate", `{}`, 1, "unknown tool \"Frobnicate\"; known tools: BrowseCommand, BrowserGoal, Characters, CheckDisk, CreateCursor"},
+		{"unknown tool", "Frobnicate", `{}`, 1, "unknown tool \"Frobnicate\"; known tools: BrowseCommand, BrowserGoal, Characters, CheckDisk, ConvertToUTF8, CreateCursor"},
 		{"not an object", "Find", `[1,2]`, 1, "arguments must be a JSON object"},
 		{"not JSON", "Find", `{query:`, 1, "arguments must be a JSON object"},
 		{"wrong type", "Find", `{"query": 5}`, 1, "invalid arguments for Find"},
-		{"unknown field", "Find", `{"query": "x", "colour": 1}`, 1, "unknown field \"colour\"; allowed fields: after, all, exact, forward, fromIndex, includeCodeAndQuotes, limit, matchCase, occurrences, partOfWord, query, regex, toIndex"},
+		{"unknown field", "Find", `{"query": "x", "colour": 1}`, 1, "unknown field \"colour\"; allowed fields: after, all, exact, forward, fromIndex, includeCodeAndQuotes, includeFrontMatter, limit, matchCase, occurrences, partOfWord, query, regex, toIndex"},
 		{"missing field", "CursorNext", `{}`, 1, "cursorName"},
 		{"malformed pointer", "Read", `{"pointer":"r1:zz"}`, 1, "malformed pointer"},
 		{"pointer object without serialized", "Read", `{"pointer":{"label":"x"}}`, 1, "invalid arguments for Read"},

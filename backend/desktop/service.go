@@ -18,9 +18,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -361,10 +363,60 @@ func (a *App) OpenManuscript(path string) (ManuscriptView, error) {
 	if path == "" {
 		return ManuscriptView{}, errors.New("give the path of a Markdown file to open, e.g. /home/you/novel.md")
 	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return ManuscriptView{}, NoBookError{Path: path}
+	}
 	if _, err := a.ws.Open(a.context(), path); err != nil {
 		return ManuscriptView{}, err
 	}
 	return a.ManuscriptInfo()
+}
+
+// NoBookError is the refusal to open a path where no file is: the window
+// offers to create the book there (NewManuscript).
+type NoBookError struct{ Path string }
+
+func (e NoBookError) Error() string {
+	return fmt.Sprintf("there is no book at %s yet; New… (Ctrl+N) creates it", e.Path)
+}
+
+// NewManuscript creates a new book at path from its title (the file holds the
+// title as its first heading) and opens it. Nothing that exists is ever
+// replaced: a path that is taken, or whose folder is missing, is refused with
+// what to do instead. A path without an extension gets ".md".
+func (a *App) NewManuscript(path, title string) (ManuscriptView, error) {
+	path, title = strings.TrimSpace(path), strings.Join(strings.Fields(title), " ")
+	if path == "" {
+		return ManuscriptView{}, errors.New("give the path of the new book, e.g. /home/you/novel.md")
+	}
+	if !filepath.IsAbs(path) {
+		return ManuscriptView{}, fmt.Errorf("give the new book's full path (from /), not %q", path)
+	}
+	if filepath.Ext(path) == "" {
+		path += ".md"
+	}
+	if title == "" {
+		title = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return ManuscriptView{}, fmt.Errorf("the folder %s does not exist; choose a folder that does, nothing was created", filepath.Dir(path))
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return ManuscriptView{}, fmt.Errorf("%s already exists; open it with Open… (Ctrl+O), or give the new book another name", path)
+	}
+	if err != nil {
+		return ManuscriptView{}, fmt.Errorf("create %s: %v", path, err)
+	}
+	_, err = f.WriteString("# " + title + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(path)
+		return ManuscriptView{}, fmt.Errorf("create %s: %v; nothing was created", path, err)
+	}
+	return a.OpenManuscript(path)
 }
 
 // ChooseManuscript shows the native open dialog and opens the chosen file.

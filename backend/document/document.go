@@ -91,13 +91,22 @@ func CheckSource(name string, src []byte, maxSize int64) error {
 	if int64(len(src)) > maxSize {
 		return fmt.Errorf("%w: %s is %d bytes, over the limit of %d bytes; raise the limit (--max-size) or split the manuscript", ErrBadFile, name, len(src), maxSize)
 	}
-	if i := bytes.IndexByte(src, 0); i >= 0 {
-		line := bytes.Count(src[:i], nl) + 1
-		return fmt.Errorf("%w: %s has a NUL byte at offset %d (line %d): it looks like a binary file; Waymark opens UTF-8 Markdown text", ErrBadFile, name, i, line)
+	nul, valid := bytes.IndexByte(src, 0), true
+	if nul < 0 {
+		valid = utf8.Valid(src)
 	}
-	if !utf8.Valid(src) {
+	if nul >= 0 || !valid {
+		if u, ok := DetectUTF16(src); ok {
+			return utf16Refusal(name, u)
+		}
+	}
+	if nul >= 0 {
+		line := LineBreaks(src[:nul]) + 1
+		return fmt.Errorf("%w: %s has a NUL byte at offset %d (line %d): it looks like a binary file; Waymark opens UTF-8 Markdown text", ErrBadFile, name, nul, line)
+	}
+	if !valid {
 		i := firstInvalidUTF8(src)
-		line := bytes.Count(src[:i], nl) + 1
+		line := LineBreaks(src[:i]) + 1
 		return fmt.Errorf("%w: %s is not valid UTF-8: bad byte 0x%02x at offset %d (line %d); convert the file to UTF-8 (e.g. iconv -f CP1251 -t UTF-8)", ErrBadFile, name, src[i], i, line)
 	}
 	return nil

@@ -247,7 +247,7 @@ func TestEditsRefused(t *testing.T) {
 		{"insert other-level heading", "# T\n\n## A\n", "InsertAfter", 1, "# B", "headings keep their level"},
 		{"unclosed fence", "a\n\nb\n\nc\n", "ReplaceText", 1, "```\ncode", "would change the elements around it"},
 		{"setext swallow", "a\n\nb\n", "InsertBefore", 1, "x\n---\nmore", ""},
-		{"cell pipe", "| a | b |\n|---|---|\n| 1 | 2 |\n", "ReplaceText", 2, "x | y", "table's shape"},
+		{"cell line break", "| a | b |\n|---|---|\n| 1 | 2 |\n", "ReplaceText", 2, "x\ny", "holds one line"},
 		{"cell insert", "| a | b |\n|---|---|\n| 1 | 2 |\n", "InsertAfter", 2, "x", "cannot insert next to a table cell"},
 		{"cell delete", "| a | b |\n|---|---|\n| 1 | 2 |\n", "Delete", 2, "", "cannot delete a table cell"},
 		{"delete heading", "# T\n\ntext\n", "Delete", 0, "", "would merge its section"},

@@ -29,9 +29,10 @@ type Edit struct {
 	wStart, wEnd int // re-parsed window in old coordinates
 	lo, hi       int // old items [lo, hi) replaced by win.items
 	win          parsed
-	produced     []int // indices (in the new document) of the items the edit made
-	deleted      []int // old indices of removed items
-	cursor       int   // index (new document) the cursor is after; -1 = document start
+	produced     []int  // indices (in the new document) of the items the edit made
+	mid          []Item // those items, in the new document's offsets
+	deleted      []int  // old indices of removed items
+	cursor       int    // index (new document) the cursor is after; -1 = document start
 }
 
 // EditResult reports an applied edit.
@@ -128,6 +129,27 @@ func (d *Document) PlanReplaceText(i int, md string) (*Edit, error) {
 	case TableCell:
 		if strings.Contains(md, d.newline) {
 			return nil, fmt.Errorf("%w: a table cell holds one line; the new text for %s has line breaks", ErrBadInput, d.Label(i))
+		}
+		// A '|' of the text is text: unescaped it would end the cell and push
+		// what follows out of the table.
+		md = escapePipes(md)
+		if len(it.Segs) == 0 {
+			// A cell the row leaves out (after its last one): the text goes
+			// after the row's last cell, with the pipes a cell needs.
+			if strings.TrimSpace(md) == "" {
+				return nil, fmt.Errorf("%w: table cell %s is already empty", ErrBadInput, d.Label(i))
+			}
+			if it.Start > 0 && src[it.Start-1] == '|' {
+				md = " " + md + " |"
+			} else {
+				md = " | " + md
+			}
+			return d.plan("ReplaceText", i, it.Start, it.End, []byte(md), false)
+		}
+	case FrontMatter:
+		// The metadata may be given without its fences; they stay.
+		if first, _, _ := strings.Cut(md, d.newline); strings.TrimRight(first, " \t") != "---" {
+			md = "---" + d.newline + md + d.newline + "---"
 		}
 	}
 	cont := it.Prefix
@@ -398,7 +420,7 @@ func (d *Document) planIn(op string, target, start, oldEnd int, newBytes []byte,
 	win = append(win, d.src[e.wStart:start]...)
 	win = append(win, newBytes...)
 	win = append(win, d.src[oldEnd:e.wEnd]...)
-	e.win = linearizeWith(win, d.refs)
+	e.win = linearizeWith(win, d.refs, e.wStart == 0)
 	for k := range e.win.items {
 		shiftItem(&e.win.items[k], e.wStart)
 	}
@@ -488,6 +510,7 @@ func (d *Document) planIn(op string, target, start, oldEnd int, newBytes []byte,
 		}
 	}
 	mid := news[nb : len(news)-na]
+	e.mid = mid
 	for k := nb; k < len(olds)-na; k++ {
 		e.deleted = append(e.deleted, e.lo+k)
 	}
@@ -517,6 +540,22 @@ func (d *Document) leakReason(op string, target int) string {
 		what = fmt.Sprintf("%s on %s %s", op, d.items[target].Type, d.Label(target))
 	}
 	return what + " would change the elements around it (for example the new text joins the next paragraph, turns it into a heading, or opens a code block or HTML block that swallows what follows); end every construct you open and keep the text to the target element"
+}
+
+// escapePipes writes every '|' of a cell's text that is not escaped yet as
+// '\|', as GFM tables need (inside code spans too).
+func escapePipes(md string) string {
+	if !strings.Contains(md, "|") {
+		return md
+	}
+	var sb strings.Builder
+	for k := 0; k < len(md); k++ {
+		if md[k] == '|' && (k == 0 || md[k-1] != '\\') {
+			sb.WriteByte('\\')
+		}
+		sb.WriteByte(md[k])
+	}
+	return sb.String()
 }
 
 // checkRule applies the hierarchy rule of SPEC §1 to the items an edit produces.
@@ -551,12 +590,21 @@ func (d *Document) checkRule(op string, target int, mid []Item, removed int) err
 				return fmt.Errorf("%w: a heading (%s) must be replaced by exactly one heading of level %d; the new text makes %d element(s)", ErrHierarchy, label, t.Level, len(mid))
 			}
 		case TableCell:
+			// Filling a cell the row left out makes the next one left out
+			// addressable: an empty cell with no text of its own.
+			for len(mid) > 1 && mid[len(mid)-1].Type == TableCell && len(mid[len(mid)-1].Segs) == 0 && mid[len(mid)-1].Row == t.Row {
+				mid = mid[:len(mid)-1]
+			}
 			if len(mid) != 1 || mid[0].Type != TableCell || mid[0].Row != t.Row || mid[0].Col != t.Col {
 				return fmt.Errorf("%w: the new text for table cell %s would change the table's shape (a '|' in the text splits the cell; write it as '\\|')", ErrHierarchy, label)
 			}
 		case ListItem:
 			if len(mid) == 0 || mid[0].Type != ListItem || mid[0].Level != t.Level {
 				return fmt.Errorf("%w: list item %s must stay a list item at depth %d", ErrHierarchy, label, t.Level)
+			}
+		case FrontMatter:
+			if len(mid) != 1 || mid[0].Type != FrontMatter {
+				return fmt.Errorf("%w: the front matter must stay front matter: YAML lines (\"key: value\") between a line \"---\" and a line \"---\"", ErrHierarchy)
 			}
 		default:
 			if len(mid) == 0 {
@@ -650,7 +698,7 @@ func shiftItem(it *Item, delta int) {
 func (e *Edit) Apply() EditResult {
 	d := e.d
 	delta := len(e.New) - len(e.Old)
-	dLines := bytes.Count(e.New, nl) - bytes.Count(e.Old, nl)
+	dLines := lineDelta(d.src, e.Start, e.OldEnd, e.New)
 	dRunes := countRunes(e.New) - countRunes(e.Old)
 
 	res := EditResult{Op: e.Op, Lo: e.lo, Hi: e.hi, NewCount: len(e.win.items)}

@@ -1,8 +1,6 @@
 package document
 
 import (
-	"bytes"
-
 	"github.com/waymark/waymark/backend/textmatch"
 )
 
@@ -11,6 +9,7 @@ type FindOptions struct {
 	All                  bool // every match, not only the first
 	Backward             bool // from the end towards the start
 	IncludeCodeAndQuotes bool // code blocks and quotes count as candidates
+	IncludeFrontMatter   bool // the YAML front matter counts as a candidate
 	// After starts the search after this item index (before it when Backward);
 	// -1 searches the whole document. Used for "the next mention".
 	After int
@@ -26,7 +25,7 @@ type Match struct {
 
 // Candidate reports whether item i takes part in a search under the first-mention
 // rules of SPEC §2: headings, paragraphs, list items, table cells and image captions;
-// code blocks and quotes only on request.
+// code blocks and quotes only on request; front matter (metadata) never.
 func (d *Document) Candidate(i int, codeAndQuotes bool) bool {
 	switch d.items[i].Type {
 	case Heading, Paragraph, ListItem, TableCell, Image:
@@ -50,7 +49,7 @@ func (d *Document) Find(q *textmatch.Query, opts FindOptions) []Match {
 		i = opts.After + step
 	}
 	for ; i >= 0 && i < n; i += step {
-		if !d.Candidate(i, opts.IncludeCodeAndQuotes) {
+		if !d.Candidate(i, opts.IncludeCodeAndQuotes) && !(opts.IncludeFrontMatter && d.items[i].Type == FrontMatter) {
 			continue
 		}
 		it := &d.items[i]
@@ -58,7 +57,7 @@ func (d *Document) Find(q *textmatch.Query, opts FindOptions) []Match {
 		if !ok {
 			continue
 		}
-		out = append(out, Match{Index: i, Start: s, End: e, Line: it.Line + bytes.Count(d.src[it.Start:s], nl)})
+		out = append(out, Match{Index: i, Start: s, End: e, Line: it.Line + LineBreaks(d.src[it.Start:s])})
 		if !opts.All || (opts.Limit > 0 && len(out) >= opts.Limit) {
 			break
 		}

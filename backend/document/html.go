@@ -17,6 +17,7 @@ var htmlMarkdown = goldmark.New(goldmark.WithExtensions(extension.Table, extensi
 // RenderHTML turns a manuscript into a standalone HTML page with a title, for
 // exporting a book to read in a browser or to hand to another program.
 func RenderHTML(src []byte, title string) ([]byte, error) {
+	src = lfCopy(src[FrontMatterEnd(src):]) // front matter is metadata, not text; a lone CR ends a line
 	var body bytes.Buffer
 	if err := htmlMarkdown.Convert(src, &body); err != nil {
 		return nil, fmt.Errorf("render HTML: %w", err)

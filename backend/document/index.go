@@ -12,7 +12,7 @@ import (
 
 // IndexVersion changes whenever linearisation changes, so that a stored index made
 // by another version is never used.
-const IndexVersion = 5 // 4: a byte-order mark is not part of the text; 5: a lone CR ends a line
+const IndexVersion = 6 // 4: a byte-order mark is not part of the text; 5: a lone CR ends a line; 6: and counts as one, YAML front matter is one item, a table cell a row leaves out is one
 
 // ErrIndex is returned for an index that does not fit the source.
 var ErrIndex = errors.New("stale or damaged document index")

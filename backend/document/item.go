@@ -28,6 +28,10 @@ const (
 	Quote
 	ThematicBreak
 	HTML
+	// FrontMatter is a YAML metadata block ("---" … "---" at the very top of
+	// the book, as Jekyll, Hugo and Pandoc write it): metadata, not text — not
+	// in the outline, not a first-mention candidate, searched only on request.
+	FrontMatter
 )
 
 var typeNames = [...]string{
@@ -40,6 +44,7 @@ var typeNames = [...]string{
 	Quote:         "Quote",
 	ThematicBreak: "ThematicBreak",
 	HTML:          "Html",
+	FrontMatter:   "FrontMatter",
 }
 
 // String returns the published name of the type ("Paragraph", "ListItem", …).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"regexp"
 	"sort"
 
 	"github.com/yuin/goldmark"
@@ -42,33 +43,48 @@ type parsed struct {
 	refs  []parser.Reference
 }
 
-// linearize parses src and returns its items with offsets relative to src.
+// linearize parses a whole document (or Markdown standing alone) and returns
+// its items with offsets relative to src.
 func linearize(src []byte) parsed {
-	return linearizeWith(src, nil)
+	return linearizeWith(src, nil, true)
 }
 
 // linearizeWith is linearize of a part of a document whose link reference
 // definitions (refs) may lie outside the part: an image or link by reference
-// in an edit's window stays one.
-func linearizeWith(src []byte, refs []parser.Reference) parsed {
+// in an edit's window stays one. atStart tells whether the part begins the
+// document (only there can front matter be).
+func linearizeWith(src []byte, refs []parser.Reference, atStart bool) parsed {
+	fm := 0
+	if atStart {
+		fm = FrontMatterEnd(src)
+	}
 	// CommonMark ends a line at LF, CRLF or a lone CR; goldmark knows only the
 	// first two. A lone CR (old Mac files) is read as LF in a copy of the same
 	// length, so every offset is the source's and the bytes stay as they are.
-	if i := bytes.IndexByte(src, '\r'); i >= 0 && !onlyCRLF(src[i:]) {
-		cp := append([]byte(nil), src...)
-		for k := i; k < len(cp); k++ {
-			if cp[k] == '\r' && (k+1 == len(cp) || cp[k+1] != '\n') {
-				cp[k] = '\n'
+	// Front matter is blanked in the copy (its line ends kept): goldmark sees
+	// blank lines there, not a rule and a heading.
+	cp := lfCopy(src)
+	if fm > 0 {
+		if len(cp) > 0 && &cp[0] == &src[0] {
+			cp = append([]byte(nil), src...)
+		}
+		for k := 0; k < fm; k++ {
+			if cp[k] != '\n' && cp[k] != '\r' {
+				cp[k] = ' '
 			}
 		}
-		src = cp
 	}
+	src = cp
 	pc := parser.NewContext()
 	for _, r := range refs {
 		pc.AddReference(r)
 	}
 	root := Parser().Parse(text.NewReader(src), parser.WithContext(pc))
 	b := builder{src: src, items: make([]Item, 0, len(src)/256+16)}
+	if fm > 0 {
+		b.roots = append(b.roots, 0)
+		b.add(Item{Type: FrontMatter, Start: 0, End: fm, Segs: frontMatterLines(src, fm)})
+	}
 	for c := root.FirstChild(); c != nil; c = c.NextSibling() {
 		if fl, ok := c.(*extast.FootnoteList); ok {
 			for f := fl.FirstChild(); f != nil; f = f.NextSibling() {
@@ -92,6 +108,83 @@ func linearizeWith(src []byte, refs []parser.Reference) parsed {
 	}
 	b.roots = dedupInts(b.roots)
 	return parsed{items: b.items, roots: b.roots, refs: pc.References()}
+}
+
+// FrontMatterEnd returns where the YAML front matter at the top of src ends
+// (after its closing "---" or "...", before that line's break), or 0 when src
+// does not start with front matter. Front matter opens with a line "---" at
+// the very first byte, directly followed by a "key:" line (so a book that
+// opens with a thematic break and a blank line is not taken for it), and
+// closes with a line "---" or "...".
+func FrontMatterEnd(src []byte) int {
+	line := func(p int) (int, int) { // the line at p: its end (before the break) and the next line's start
+		e := p
+		for e < len(src) && src[e] != '\n' && src[e] != '\r' {
+			e++
+		}
+		next := e
+		if next < len(src) && src[next] == '\r' {
+			next++
+		}
+		if next < len(src) && src[next] == '\n' && (next == e || src[e] == '\r') {
+			next++
+		}
+		return e, next
+	}
+	fence := func(p, e int, marks ...string) bool {
+		l := string(bytes.TrimRight(src[p:e], " \t"))
+		for _, m := range marks {
+			if l == m {
+				return true
+			}
+		}
+		return false
+	}
+	e, p := line(0)
+	if !fence(0, e, "---") || p == e {
+		return 0
+	}
+	first, _ := line(p)
+	if !yamlKey.Match(src[p:first]) {
+		return 0
+	}
+	for p < len(src) {
+		e, next := line(p)
+		if fence(p, e, "---", "...") {
+			return e
+		}
+		if next == e { // the last line, with no break after it
+			break
+		}
+		p = next
+	}
+	return 0
+}
+
+// yamlKey is the first line of YAML front matter: a mapping key.
+var yamlKey = regexp.MustCompile(`^[A-Za-z0-9_"'][^:]*:([ \t]|$)`)
+
+// frontMatterLines are the lines between the fences of front matter ending at
+// end: its text, for a search that asks for it.
+func frontMatterLines(src []byte, end int) []textmatch.Segment {
+	var out []textmatch.Segment
+	p := bytes.IndexAny(src, "\r\n")
+	for p >= 0 && p < end {
+		if src[p] == '\r' && p+1 < len(src) && src[p+1] == '\n' {
+			p++
+		}
+		s := p + 1
+		e := s
+		for e < end && src[e] != '\n' && src[e] != '\r' {
+			e++
+		}
+		if e >= end { // the closing fence
+			break
+		}
+		out = append(out, textmatch.Segment{Start: s, End: e})
+		p = e
+	}
+	return out
 }
 
 func dedupInts(s []int) []int {
@@ -440,6 +533,15 @@ func (b *builder) visitTable(t *extast.Table) {
 			if len(segs) > 0 {
 				b.add(Item{Type: TableCell, Start: segs[0].Start, End: segs[0].End, Segs: segs,
 					Row: row, Col: col, Group: group, Rows: rows, Cols: cols})
+			} else if cell.PreviousSibling() == nil || len(b.segsOf(cell.PreviousSibling())) > 0 {
+				// The first cell a row leaves out (GFM makes it empty) is an
+				// item at the row's end, so that it can be given text; the
+				// ones after it become items as the row grows.
+				e := b.lineEnd(b.pos(r))
+				for e > b.pos(r) && (b.src[e-1] == ' ' || b.src[e-1] == '\t') {
+					e--
+				}
+				b.add(Item{Type: TableCell, Start: e, End: e, Row: row, Col: col, Group: group, Rows: rows, Cols: cols})
 			}
 			col++
 		}
@@ -475,11 +577,11 @@ func position(src []byte, items []Item, from, line, runes int) {
 		st := items[i].Start
 		if st >= from {
 			seg := src[from:st]
-			line += bytes.Count(seg, nl)
+			line += LineBreaks(seg)
 			runes += countRunes(seg)
 		} else { // cannot happen for sorted items; keep the counts monotone anyway
 			seg := src[st:from]
-			line -= bytes.Count(seg, nl)
+			line -= LineBreaks(seg)
 			runes -= countRunes(seg)
 		}
 		from = st
@@ -488,6 +590,37 @@ func position(src []byte, items []Item, from, line, runes int) {
 }
 
 var nl = []byte{'\n'}
+
+// LineBreaks counts the line ends in b as CommonMark does: LF, CRLF and a lone
+// CR (old Mac files) each end one line. A CR at the very end of b counts as a
+// line end (callers count up to an item's start, which never splits a CRLF).
+func LineBreaks(b []byte) int {
+	n := bytes.Count(b, nl)
+	for i := bytes.IndexByte(b, '\r'); i >= 0; {
+		if i+1 == len(b) || b[i+1] != '\n' {
+			n++
+		}
+		j := bytes.IndexByte(b[i+1:], '\r')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return n
+}
+
+// lineDelta is how many lines a splice of src adds (negative: removes) when
+// bytes [start, oldEnd) become new: the bytes on either side are counted with
+// it, since a CR before the splice and an LF after it may pair up or part.
+func lineDelta(src []byte, start, oldEnd int, new []byte) int {
+	a, b := max(start-1, 0), min(oldEnd+1, len(src))
+	if bytes.IndexByte(src[a:b], '\r') < 0 && bytes.IndexByte(new, '\r') < 0 {
+		return bytes.Count(new, nl) - bytes.Count(src[start:oldEnd], nl)
+	}
+	after := make([]byte, 0, start-a+len(new)+b-oldEnd)
+	after = append(append(append(after, src[a:start]...), new...), src[oldEnd:b]...)
+	return LineBreaks(after) - LineBreaks(src[a:b])
+}
 
 // countRunes counts the characters of valid UTF-8 quickly: every byte that is not a
 // continuation byte (10xxxxxx) starts a character. Eight bytes at a time.
@@ -509,6 +642,22 @@ func countRunes(b []byte) int {
 // Parser is goldmark's parser with the product's extensions: what every open
 // parses with, and the reference the open benchmark measures the rest against.
 func Parser() parser.Parser { return markdown.Parser() }
+
+// lfCopy returns src with every lone CR read as LF, in a copy of the same
+// length (so every offset is the source's), or src itself when it has none.
+func lfCopy(src []byte) []byte {
+	i := bytes.IndexByte(src, '\r')
+	if i < 0 || onlyCRLF(src[i:]) {
+		return src
+	}
+	cp := append([]byte(nil), src...)
+	for k := i; k < len(cp); k++ {
+		if cp[k] == '\r' && (k+1 == len(cp) || cp[k+1] != '\n') {
+			cp[k] = '\n'
+		}
+	}
+	return cp
+}
 
 // onlyCRLF tells whether every CR in b is followed by LF.
 func onlyCRLF(b []byte) bool {

@@ -30,7 +30,7 @@ func (d *Document) Text(i int) string {
 	switch it.Type {
 	case ThematicBreak:
 		return ""
-	case CodeBlock, HTML:
+	case CodeBlock, HTML, FrontMatter:
 		var sb strings.Builder
 		for k, s := range it.Segs {
 			if k > 0 {
@@ -109,7 +109,7 @@ func renderText(sb *strings.Builder, n ast.Node, src []byte, imageCaption bool) 
 func (d *Document) Words(i int) int {
 	it := &d.items[i]
 	switch it.Type {
-	case CodeBlock, HTML, ThematicBreak:
+	case CodeBlock, HTML, ThematicBreak, FrontMatter:
 		return 0
 	}
 	n := 0

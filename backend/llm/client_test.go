@@ -807,3 +807,24 @@ func TestAPIKeyIsSent(t *testing.T) {
 		}
 	}
 }
+
+// A server started with a key (llama.cpp's --api-key) counts tokens for a
+// client that has the key: the budget's POST /tokenize carries it as the
+// chat requests do. The old client sent /tokenize bare, got 401 on every
+// request and sized them by its own estimate (issue 21's key test saw the
+// saved server get its key on 4 of 5 requests).
+func TestTokenizeCarriesTheServersKey(t *testing.T) {
+	const key = "sk-llama-5e1c"
+	srv := llmtest.NewWithOptions(t, llmtest.Options{Tokenizer: true, APIKey: key}, llmtest.Text("ok"))
+	c, _, _ := newClient(t, srv.URL(), false, func(cfg *llm.Config) { cfg.APIKey = key })
+	req := userReq("find Ada")
+	if n := c.CountTokens(context.Background(), req); n <= 0 {
+		t.Fatalf("count %d", n)
+	}
+	if got := srv.Tokenized(); got != 1 || c.Tokenized() != 1 {
+		t.Fatalf("the server's tokenizer counted %d times (the client says %d): /tokenize went without the key", got, c.Tokenized())
+	}
+	if _, err := c.Complete(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -110,25 +110,24 @@ func (m *Manuscript) EditItems(ctx context.Context, summary string, plan func(d 
 		}
 		return off + delta, true
 	}
-	remap := func(tx *store.Tx, rev int64) error {
-		members, err := tx.AliveTargetMembers(ctx, m.DocID)
-		if err != nil {
-			return err
+	// Every item the splice re-read lands where shift says (its content hash
+	// is Follow's when Follow found it there too).
+	starts := e.Replaced()
+	followed := e.Follow(starts)
+	moves := make([]store.ItemMove, 0, len(starts))
+	for k, st := range starts {
+		off, ok := shift(st)
+		if !ok {
+			moves = append(moves, store.ItemMove{Old: int64(st), Lost: string(document.LostDeleted)})
+			continue
 		}
-		var moves []store.MemberMove
-		for _, mem := range members {
-			from := int(mem.ByteOffset)
-			if mem.Rev != d.Rev() {
-				if from, err = d.Rebase(mem.Rev, from); err != nil {
-					continue // already unplaceable; left as it is
-				}
-			}
-			off, ok := shift(from)
-			moves = append(moves, store.MemberMove{ID: mem.ID, NewOffset: int64(off), Gone: !ok})
+		mv := store.ItemMove{Old: int64(st), New: int64(off)}
+		if f := followed[k]; f.Lost == "" && f.Start == off {
+			mv.Hash = f.Hash
 		}
-		return tx.RemapTargetMembers(ctx, m.DocID, rev, moves)
+		moves = append(moves, mv)
 	}
-	out, err := m.commitWith(ctx, e, 0, summary, remap)
+	out, err := m.commitWith(ctx, e, 0, summary, moves)
 	if err != nil {
 		return Outcome{}, nil, err
 	}

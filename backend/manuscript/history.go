@@ -258,8 +258,7 @@ func (m *Manuscript) replaceAll(ctx context.Context, op string, content []byte, 
 			return Outcome{}, err
 		}
 	}
-	// TargetSet members follow their items by content, not by the splice.
-	out, err := m.commitWith(ctx, e, 0, summary, m.remapper(ctx, document.Parse(content, 0)))
+	out, err := m.commitAs(ctx, e, 0, summary)
 	if err == nil {
 		out.Summary = summary
 	}

@@ -302,6 +302,7 @@ func TestTwoProcessWriters(t *testing.T) {
 				if !strings.Contains(res, "changed by another program") && !strings.Contains(res, "another Waymark process") {
 					t.Fatalf("round %d: %s refused unclearly: %s", round, r.name, res)
 				}
+				t.Logf("REFUSED round %d: %s", round, res)
 				losses++
 			default:
 				t.Fatalf("round %d: %s: %s", round, r.name, res)

@@ -3,6 +3,7 @@
 package manuscript
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -67,6 +68,37 @@ func writable(path string, fi os.FileInfo) error {
 	}
 	if err := syscall.Access(path, 2 /* W_OK */); err != nil {
 		return fmt.Errorf("%s cannot be written by this user (%v); nothing was written", path, err)
+	}
+	return nil
+}
+
+// linked tells whether a file has other names (hard links), which a save by
+// rename would part from it.
+func linked(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && st.Nlink > 1
+}
+
+// keepOwner gives the new file f the owner and group of the file it replaces.
+// errInPlace when this user may not (another user's file): then it is written
+// in place and keeps them.
+func keepOwner(f *os.File, old os.FileInfo) error {
+	st, ok := old.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil
+	}
+	now, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("save %s: %w", f.Name(), err)
+	}
+	if cur, ok := now.Sys().(*syscall.Stat_t); ok && cur.Uid == st.Uid && cur.Gid == st.Gid {
+		return nil
+	}
+	if err := f.Chown(int(st.Uid), int(st.Gid)); err != nil {
+		if errors.Is(err, os.ErrPermission) {
+			return errInPlace
+		}
+		return fmt.Errorf("save %s: chown: %w", f.Name(), err)
 	}
 	return nil
 }

@@ -22,8 +22,6 @@ import (
 // editOps are the operations an undo can revert.
 var editOps = []string{"ReplaceText", "InsertAfter", "InsertBefore", "Delete", "Redo"}
 
-var newline = []byte("\n")
-
 // Workspace is the set of manuscripts open in one process, over one database.
 type Workspace struct {
 	Store   *store.Store
@@ -171,6 +169,7 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 			op = store.OpExternal
 		}
 		m.doc = <-parsed
+		var follow *document.Edit // the change, planned on the text before it
 		r := store.Revision{DocID: rec.ID, Op: op, SHA256: sha, Size: int64(len(text)),
 			Summary: fmt.Sprintf("%s %s (%d bytes)", op, filepath.Base(abs), len(src))}
 		if op == store.OpOpen {
@@ -178,6 +177,7 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 		} else if prev, err := w.Store.ContentAt(ctx, rec.ID, head.Rev); err == nil {
 			// Another program changed the book: the revision holds the bytes it changed.
 			r.Start, r.Old, r.New = spliceBetween(prev, text)
+			follow = planOutside(document.Parse(prev, head.Rev), int(r.Start), r.Old, r.New)
 		} else {
 			r.Snapshot = text // the text before cannot be rebuilt: keep this one whole
 		}
@@ -194,16 +194,13 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 				return err
 			}
 			r.Rev = stored.Rev
-			if op != store.OpExternal {
+			if op != store.OpExternal || follow == nil {
 				return nil
 			}
 			// Another program changed the book: TargetSet members follow their
-			// items into the new text by content and position.
-			moves, err := m.memberMoves(ctx, tx, nil, 0, m.doc)
-			if err != nil {
-				return err
-			}
-			return tx.RemapTargetMembers(ctx, rec.ID, stored.Rev, moves)
+			// items into the new text.
+			moves, made := memberMoves(follow)
+			return tx.FollowTargetMembers(ctx, rec.ID, stored.Rev, r.Start, r.Start+int64(len(r.Old)), r.Start+int64(len(r.New)), moves, made)
 		})
 		if err != nil {
 			return nil, fmt.Errorf("open manuscript %s: record revision: %w", abs, err)
@@ -297,13 +294,60 @@ func (m *Manuscript) loadHistory(ctx context.Context, head int64) error {
 		if err != nil {
 			return err
 		}
+		if wholeChange(r.Op) {
+			changes = append(changes, document.LineHunks(r.Rev, int(r.Start), r.Old, r.New)...)
+			continue
+		}
 		changes = append(changes, document.Change{Rev: r.Rev, Start: int(r.Start), OldEnd: int(r.Start) + len(r.Old),
 			NewEnd: int(r.Start) + len(r.New), Removes: removes,
-			DLines: bytes.Count(r.New, newline) - bytes.Count(r.Old, newline),
+			DLines: document.LineBreaks(r.New) - document.LineBreaks(r.Old),
 			DRunes: utf8.RuneCount(r.New) - utf8.RuneCount(r.Old)})
 	}
 	m.doc.SetHistory(snap.Rev, changes)
 	return nil
+}
+
+// wholeChange tells whether revisions of op change the text as a whole
+// (another program's change, a restore): their pointers re-base over the
+// lines they left alone (document.LineHunks).
+func wholeChange(op string) bool { return op == store.OpExternal || op == store.OpRestore }
+
+// refineChange splits the change the applied edit e recorded into the lines
+// it really changed, when e changed the text as a whole.
+func (m *Manuscript) refineChange(e *document.Edit) {
+	if wholeChange(e.Op) {
+		m.doc.RefineLastChange(document.LineHunks(m.doc.Rev(), e.Start, e.Old, e.New))
+	}
+}
+
+// memberMoves is where e takes the TargetSet members of the items it
+// replaced (document.Edit.Follow), and the items it made from new text, where
+// members lost earlier may come back.
+func memberMoves(e *document.Edit) ([]store.ItemMove, []store.MadeItem) {
+	starts := e.Replaced()
+	var moves []store.ItemMove
+	for k, f := range e.Follow(starts) {
+		moves = append(moves, store.ItemMove{Old: int64(starts[k]), New: int64(f.Start), Hash: f.Hash, Lost: string(f.Lost)})
+	}
+	var made []store.MadeItem
+	ms, hs := e.Made()
+	for k := range ms {
+		made = append(made, store.MadeItem{Start: int64(ms[k]), Hash: hs[k]})
+	}
+	return moves, made
+}
+
+// planOutside plans, on the text before it (old), the change another program
+// made: bytes o at start became n. nil when it cannot be planned.
+func planOutside(old *document.Document, start int, o, n []byte) *document.Edit {
+	e, err := old.PlanSplice(store.OpExternal, start, start+len(o), append([]byte(nil), n...), true)
+	if err != nil {
+		e, err = old.PlanSpliceWide(store.OpExternal, start, start+len(o), append([]byte(nil), n...), true)
+	}
+	if err != nil {
+		return nil
+	}
+	return e
 }
 
 // effectiveOp follows undo/redo links to the edit a revision finally performs.
@@ -424,13 +468,7 @@ func (m *Manuscript) commit(ctx context.Context, e *document.Edit, undoOf int64)
 }
 
 // commitAs is commit with the revision's summary given (empty: the op and the
-// target's label). Snapshot ops (Restore, external) always store the full text.
-func (m *Manuscript) commitAs(ctx context.Context, e *document.Edit, undoOf int64, summary string) (Outcome, error) {
-	return m.commitWith(ctx, e, undoOf, summary, nil)
-}
-
-// commitWith is commitAs; remap, when given, replaces the re-basing of TargetSet
-// members across the splice (an external change re-maps them by content).
+// target's label).
 //
 // The order makes two writers safe: under an OS lock on the book, the file's
 // content is checked (by hash) to be what this process last read or wrote; the
@@ -438,7 +476,14 @@ func (m *Manuscript) commitAs(ctx context.Context, e *document.Edit, undoOf int6
 // file, so the transaction commits only when the rename did; a failed commit puts
 // the old file back. A second process (or a second window) that read the same
 // text then finds the file changed and is refused with ErrChangedOnDisk.
-func (m *Manuscript) commitWith(ctx context.Context, e *document.Edit, undoOf int64, summary string, remap func(tx *store.Tx, rev int64) error) (Outcome, error) {
+func (m *Manuscript) commitAs(ctx context.Context, e *document.Edit, undoOf int64, summary string) (Outcome, error) {
+	return m.commitWith(ctx, e, undoOf, summary, nil)
+}
+
+// commitWith is commitAs with the moves of TargetSet members given (an edit
+// that knows exactly where each item went, EditItems); nil follows them
+// (memberMoves).
+func (m *Manuscript) commitWith(ctx context.Context, e *document.Edit, undoOf int64, summary string, moves []store.ItemMove) (Outcome, error) {
 	d := m.doc
 	src := d.Source()
 	bom := d.FileBOM()
@@ -473,13 +518,11 @@ func (m *Manuscript) commitWith(ctx context.Context, e *document.Edit, undoOf in
 			summary = e.Op + " " + d.Label(e.Target)
 		}
 	}
-	var deleted []int64
-	if e.Removes {
-		for _, it := range d.Items() {
-			if it.Start >= e.Start && it.Start < e.OldEnd {
-				deleted = append(deleted, int64(it.Start))
-			}
-		}
+	// TargetSet members follow their items: by the splice where it left them
+	// alone, by content where it replaced them.
+	var made []store.MadeItem
+	if moves == nil {
+		moves, made = memberMoves(e)
 	}
 	rev := d.Rev() + 1
 	renamed := false
@@ -519,11 +562,7 @@ func (m *Manuscript) commitWith(ctx context.Context, e *document.Edit, undoOf in
 				return err
 			}
 		}
-		if remap != nil {
-			if err := remap(tx, rev); err != nil {
-				return err
-			}
-		} else if err := tx.RebaseTargetMembers(ctx, m.DocID, rev, int64(e.Start), int64(e.OldEnd), int64(e.Start+len(e.New)), deleted); err != nil {
+		if err := tx.FollowTargetMembers(ctx, m.DocID, rev, int64(e.Start), int64(e.OldEnd), int64(e.Start+len(e.New)), moves, made); err != nil {
 			return err
 		}
 		if err := tx.LogEvent(ctx, "edit", m.DocID, map[string]any{"op": e.Op, "revision": rev, "summary": summary,
@@ -552,6 +591,7 @@ func (m *Manuscript) commitWith(ctx context.Context, e *document.Edit, undoOf in
 		return Outcome{}, fmt.Errorf("record %s in the database: %w; the file was left as it was", summary, err)
 	}
 	res := e.Apply()
+	m.refineChange(e)
 	m.cursors.Follow(res)
 	if st, err := stateOf(m.Path, fileSHA); err == nil {
 		m.disk = st

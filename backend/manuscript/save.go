@@ -95,23 +95,58 @@ func tempPattern(path string) string {
 	return "." + filepath.Base(path) + ".waymark-*.tmp"
 }
 
-// WriteAtomic replaces path with the concatenated parts so that, whatever happens
-// (a crash, a kill, a full disk), the file holds either the old or the new version:
-// write a temporary file in the same folder, fsync it, rename it over the file,
-// fsync the folder. The file keeps its permissions.
-func WriteAtomic(path string, parts ...[]byte) (err error) {
-	perm := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		perm = fi.Mode().Perm()
+// WriteAtomic replaces path's content with the concatenated parts, keeping the
+// file what it was to its owner and to other programs: its owner, group and
+// permissions, and its identity when it has other names (hard links).
+//
+// Normally the new text goes to a temporary file in the same folder — fsynced,
+// given the old file's owner, group and mode, then renamed over it, the folder
+// fsynced — so that whatever happens (a crash, a kill, a full disk) the file
+// holds either the old or the new version. A rename would split a file with
+// more than one link into two files, and give a file this user cannot chown
+// (another user's book in a shared folder) to this user; such a file, or one
+// in a folder this user cannot write, is written in place instead: from its
+// first byte, then cut to the new length, then fsynced. The caller keeps the
+// old text in the history before (a save records its revision first), so an
+// interrupted in-place write loses nothing that cannot be restored.
+func WriteAtomic(path string, parts ...[]byte) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return writeAtomicMode(path, 0o644, parts...) // a new file
 	}
-	return writeAtomicMode(path, perm, parts...)
+	return writeAtomicMode(path, fi.Mode()&(os.ModePerm|os.ModeSetuid|os.ModeSetgid|os.ModeSticky), parts...)
 }
 
-// writeAtomicMode is WriteAtomic with the new file's permission bits given.
-func writeAtomicMode(path string, perm os.FileMode, parts ...[]byte) (err error) {
+// writeAtomicMode is WriteAtomic with the permission bits a rename gives the
+// file (an export's follow the umask or the book's; a book keeps its own); a
+// file written in place keeps its own.
+func writeAtomicMode(path string, mode os.FileMode, parts ...[]byte) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		fi = nil // a new file
+	} else if linked(fi) {
+		return writeInPlace(path, parts...)
+	}
+	err = writeByRename(path, fi, mode, parts...)
+	if errors.Is(err, errInPlace) {
+		return writeInPlace(path, parts...)
+	}
+	return err
+}
+
+// errInPlace means a rename cannot keep the file as it was: it is written in place.
+var errInPlace = errors.New("the file is written in place")
+
+// writeByRename is WriteAtomic's rename: a temporary file in path's folder with
+// the content, old's owner and group (old is nil for a new file) and mode,
+// renamed over path. errInPlace when a rename cannot keep the owner.
+func writeByRename(path string, old os.FileInfo, mode os.FileMode, parts ...[]byte) (err error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, tempPattern(path))
 	if err != nil {
+		if old != nil && errors.Is(err, os.ErrPermission) {
+			return errInPlace // the folder is not writable, the file is
+		}
 		return fmt.Errorf("save %s: create temporary file: %w", path, err)
 	}
 	tmp := f.Name()
@@ -129,18 +164,55 @@ func writeAtomicMode(path string, perm os.FileMode, parts ...[]byte) (err error)
 	if err = f.Sync(); err != nil {
 		return fmt.Errorf("save %s: fsync: %w", path, err)
 	}
+	if old != nil {
+		if err = keepOwner(f, old); err != nil {
+			return err
+		}
+	}
+	// After the owner: a change of owner clears the set-user-ID bits.
+	if err = f.Chmod(mode); err != nil {
+		return fmt.Errorf("save %s: chmod: %w", path, err)
+	}
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("save %s: close: %w", path, err)
 	}
-	if err = os.Chmod(tmp, perm); err != nil {
-		return fmt.Errorf("save %s: chmod: %w", path, err)
-	}
 	if err = os.Rename(tmp, path); err != nil {
+		if old != nil && errors.Is(err, os.ErrPermission) {
+			return errInPlace // a sticky folder, say
+		}
 		return fmt.Errorf("save %s: rename: %w", path, err)
 	}
 	if d, derr := os.Open(dir); derr == nil {
 		_ = d.Sync()
 		d.Close()
+	}
+	return nil
+}
+
+// writeInPlace writes the parts over path's content from its first byte, cuts
+// the file to their length and fsyncs it: the file keeps its inode, so every
+// name of it, its owner, group, mode and extended attributes.
+func writeInPlace(path string, parts ...[]byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("save %s in place: %w", path, err)
+	}
+	defer f.Close()
+	var n int64
+	for _, p := range parts {
+		if _, err := f.WriteAt(p, n); err != nil {
+			return fmt.Errorf("save %s in place: write: %w", path, err)
+		}
+		n += int64(len(p))
+	}
+	if err := f.Truncate(n); err != nil {
+		return fmt.Errorf("save %s in place: truncate: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("save %s in place: fsync: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("save %s in place: close: %w", path, err)
 	}
 	return nil
 }

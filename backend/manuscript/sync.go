@@ -3,8 +3,11 @@ package manuscript
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/waymark/waymark/backend/document"
@@ -32,6 +35,20 @@ type Merge struct {
 // report. The caller holds m.mu.
 func (m *Manuscript) catchUp(ctx context.Context) (merges []Merge, err error) {
 	defer func() { m.unreported = append(m.unreported, merges...) }()
+	for attempt := 0; ; attempt++ {
+		got, err := m.catchUpOnce(ctx)
+		merges = append(merges, got...)
+		// A file another Waymark process has just renamed into place, its
+		// revision not yet committed, looks like another program's change; its
+		// record is refused once that revision is there: take it in instead.
+		if err == nil || !errors.Is(err, ErrChangedOnDisk) || attempt == 4 {
+			return merges, err
+		}
+	}
+}
+
+// catchUpOnce is one look of catchUp.
+func (m *Manuscript) catchUpOnce(ctx context.Context) (merges []Merge, err error) {
 	head, ok, err := m.w.Store.LatestRevision(ctx, m.DocID)
 	if err != nil {
 		return nil, err
@@ -52,7 +69,7 @@ func (m *Manuscript) catchUp(ctx context.Context) (merges []Merge, err error) {
 	if checkUnchanged(m.Path, m.disk, false) == nil {
 		return merges, nil
 	}
-	file, err := document.ReadFile(m.Path, m.w.MaxSize)
+	file, err := m.readSettled()
 	if err != nil {
 		return merges, nil // missing, unreadable or not text: CheckDisk says so
 	}
@@ -70,6 +87,35 @@ func (m *Manuscript) catchUp(ctx context.Context) (merges []Merge, err error) {
 	}
 	merges = append(merges, Merge{Revision: out.Rev, Heading: m.headingAt(out.Start), Outside: true})
 	return merges, nil
+}
+
+// readSettled reads the file another program is writing once the write is
+// over: a file that changed while it was read is read again, and an empty
+// file where the book has text is looked at once more a moment later (an
+// editor that truncates the file, then writes it, leaves it empty in
+// between; taking that in would record the book emptied).
+func (m *Manuscript) readSettled() ([]byte, error) {
+	var file []byte
+	for try := 0; try < 5; try++ {
+		before, err := os.Stat(m.Path)
+		if err != nil {
+			return nil, err
+		}
+		if file, err = document.ReadFile(m.Path, m.w.MaxSize); err != nil {
+			return nil, err
+		}
+		if len(file) == 0 && len(m.doc.Source()) > 0 {
+			time.Sleep(50 * time.Millisecond)
+		}
+		after, err := os.Stat(m.Path)
+		if err != nil {
+			return nil, err
+		}
+		if os.SameFile(before, after) && after.Size() == int64(len(file)) && after.ModTime().Equal(before.ModTime()) {
+			return file, nil
+		}
+	}
+	return file, nil
 }
 
 // applyRevisions applies to the document the revisions after its own up to
@@ -104,6 +150,7 @@ func (m *Manuscript) applyRevisions(ctx context.Context, head store.Revision) ([
 			return merges, m.rebuild(ctx, head)
 		}
 		res := e.Apply()
+		m.refineChange(e)
 		m.cursors.Follow(res)
 		merges = append(merges, Merge{Revision: r.Rev, Heading: m.headingAt(int(r.Start))})
 	}

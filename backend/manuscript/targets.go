@@ -20,10 +20,19 @@ type TargetSetView struct {
 }
 
 // DeletedMember is a TargetSet member whose item no longer exists.
+// Quote is the item's first words when it was added; Why says why it is
+// gone: "deleted" (its text was removed), "rewritten" (changed past
+// recognition, by another program say), "" when not known.
 type DeletedMember struct {
 	Label     string `json:"label"`
+	Quote     string `json:"quote,omitempty"`
+	Why       string `json:"why,omitempty"`
 	DeletedIn int64  `json:"deletedInRevision"`
 }
+
+// memberQuoteLimit is how many characters of an item a member keeps, to name
+// it when it cannot be followed.
+const memberQuoteLimit = 60
 
 // CreateTargetSet makes a new, empty, persistent set of pointers for this document.
 func (m *Manuscript) CreateTargetSet(ctx context.Context, name string) (store.TargetSet, error) {
@@ -49,7 +58,9 @@ func (m *Manuscript) AddToTargetSet(ctx context.Context, id string, ptrs []docum
 	d := m.doc
 	var members []store.TargetMember
 	add := func(i int) {
-		members = append(members, store.TargetMember{SetID: id, ByteOffset: int64(d.Item(i).Start), Rev: d.Rev(), Label: d.Label(i)})
+		it := d.Item(i)
+		members = append(members, store.TargetMember{SetID: id, ByteOffset: int64(it.Start), Rev: d.Rev(), Label: d.Label(i),
+			Quote: document.Snippet(d.Text(i), memberQuoteLimit), Hash: document.ContentHash(d.Source()[it.Start:it.End])})
 	}
 	for k, p := range ptrs {
 		i, err := d.Resolve(p)
@@ -95,18 +106,18 @@ func (m *Manuscript) TargetSet(ctx context.Context, id string) (TargetSetView, e
 	var idx []int
 	for _, mem := range members {
 		if mem.DeletedInRev != 0 {
-			v.Deleted = append(v.Deleted, DeletedMember{Label: mem.Label, DeletedIn: mem.DeletedInRev})
+			v.Deleted = append(v.Deleted, DeletedMember{Label: mem.Label, Quote: mem.Quote, Why: mem.Lost, DeletedIn: mem.DeletedInRev})
 			continue
 		}
 		off, err := d.Rebase(mem.Rev, int(mem.ByteOffset))
 		if err != nil {
-			v.Deleted = append(v.Deleted, DeletedMember{Label: mem.Label})
+			v.Deleted = append(v.Deleted, DeletedMember{Label: mem.Label, Quote: mem.Quote})
 			continue
 		}
 		if i, ok := d.IndexAt(off); ok {
 			idx = append(idx, i)
 		} else {
-			v.Deleted = append(v.Deleted, DeletedMember{Label: mem.Label})
+			v.Deleted = append(v.Deleted, DeletedMember{Label: mem.Label, Quote: mem.Quote})
 		}
 	}
 	sort.Ints(idx)

@@ -180,7 +180,7 @@ var toolArgCases = []struct {
 	{"ReplaceAll", nil, `{"query": "Natasha", "with": "N", "fromUtf16": 0, "toUtf16": 40, "preview": true}`, ""},
 	{"Characters", nil, `{"utf16": true}`, ""},
 	{"Find", nil, `{"query": "Natasha"}`, ""},
-	{"Find", nil, `{"query": "natasha", "all": true, "exact": true, "forward": false, "includeCodeAndQuotes": true, "limit": 2}`, ""},
+	{"Find", nil, `{"query": "natasha", "all": true, "exact": true, "forward": false, "includeCodeAndQuotes": true, "includeFrontMatter": true, "limit": 2}`, ""},
 	{"Find", nil, `{"query": "Andrei", "after": "$P1"}`, ""},
 	{"Find", nil, `{"query": "Andrei", "after": {"serialized": "$P1"}}`, ""},
 	{"Find", nil, `{}`, "query"},
@@ -189,7 +189,7 @@ var toolArgCases = []struct {
 	{"Find", nil, `{"query": "x", "forward": null}`, "forward"},
 	{"Find", nil, `{"query": "x", "after": ""}`, "after"},
 	{"Find", nil, `{"query": "x", "after": 3}`, "after"},
-	{"Find", nil, `{"query": "x", "first": true}`, `unknown field "first"; allowed fields: after, all, exact, forward, fromIndex, includeCodeAndQuotes, limit, matchCase, occurrences, partOfWord, query, regex, toIndex`},
+	{"Find", nil, `{"query": "x", "first": true}`, `unknown field "first"; allowed fields: after, all, exact, forward, fromIndex, includeCodeAndQuotes, includeFrontMatter, limit, matchCase, occurrences, partOfWord, query, regex, toIndex`},
 
 	{"CheckDisk", nil, `{}`, ""},
 	{"CheckDisk", nil, `{"path": "x"}`, `unknown field "path"; allowed fields: none`},
@@ -260,6 +260,10 @@ var toolArgCases = []struct {
 	{"Export", nil, `{"format": "html", "path": ""}`, "path"},
 	{"Export", nil, `{"format": "html", "path": "rel.html"}`, "must be absolute"},
 	{"Export", nil, `{"format": "html", "path": "$DIR/o.html", "overwrite": "yes"}`, "overwrite"},
+
+	{"ConvertToUTF8", nil, `{}`, "path"},
+	{"ConvertToUTF8", nil, `{"path": ""}`, "path"},
+	{"ConvertToUTF8", nil, `{"path": "$DIR/book.md", "backup": false}`, `unknown field "backup"; allowed fields: path`},
 }
 
 // TestManuscriptToolsAcceptAndRefuse calls every manuscript tool with the

@@ -107,6 +107,9 @@ func EditsSince(ctx context.Context, ws *Workspace, a EditsSinceArgs) (EditsSinc
 	return res, nil
 }
 
+// newline splits a revision's bytes into lines for placesOf.
+var newline = []byte("\n")
+
 // place is one changed line run of a revision: its text before and after, and
 // where it starts in the revision's new bytes.
 type place struct {

@@ -18,6 +18,7 @@ type findArgs struct {
 	Exact                bool              `json:"exact,omitempty" jsonschema:"only the words as given, not their inflected forms (default false: «Долохов» also finds «Долохова»)"`
 	Forward              *bool             `json:"forward,omitempty" jsonschema:"search from the start (default true) or from the end"`
 	IncludeCodeAndQuotes bool              `json:"includeCodeAndQuotes,omitempty" jsonschema:"also search code blocks and block quotes (default false)"`
+	IncludeFrontMatter   bool              `json:"includeFrontMatter,omitempty" jsonschema:"also search the YAML front matter at the top of the book (default false)"`
 	After                *document.Pointer `json:"after,omitempty"`
 	Limit                int               `json:"limit,omitempty" jsonschema:"with all: at most this many matches"`
 	ItemRange
@@ -37,7 +38,7 @@ func (findArgs) Refine(s *jsonschema.Schema) {
 
 // findTool is the Find tool: a phrase found by the first-mention rules.
 func findTool(ws *Workspace) tools.Tool {
-	return tools.Func("Find", "Find a phrase with the deterministic first-mention rules: case-insensitive, ё = е, accents ignored, whole words, punctuation as word boundary, inflected forms of each word (Russian cases and numbers, English plurals; exact=true for the words as given); headings, paragraphs, list items, table cells and image captions (code and quotes only with includeCodeAndQuotes). Returns the first match, or all with all=true, with exact byte ranges.", ws.toolFind)
+	return tools.Func("Find", "Find a phrase with the deterministic first-mention rules: case-insensitive, ё = е, accents ignored, whole words, punctuation as word boundary, inflected forms of each word (Russian cases and numbers, English plurals; exact=true for the words as given); headings, paragraphs, list items, table cells and image captions (code and quotes only with includeCodeAndQuotes, the YAML front matter only with includeFrontMatter). Returns the first match, or all with all=true, with exact byte ranges.", ws.toolFind)
 }
 
 // FindMatch is one match: its item, the matched bytes [start, end) of the
@@ -100,7 +101,7 @@ func (ws *Workspace) toolFind(ctx context.Context, a findArgs) (FindResult, erro
 	}
 	res := FindResult{Query: a.Query}
 	err = m.Do(func(d *document.Document) error {
-		opts := document.FindOptions{All: a.All, Backward: a.Forward != nil && !*a.Forward, IncludeCodeAndQuotes: a.IncludeCodeAndQuotes, After: -1, Limit: a.Limit}
+		opts := document.FindOptions{All: a.All, Backward: a.Forward != nil && !*a.Forward, IncludeCodeAndQuotes: a.IncludeCodeAndQuotes, IncludeFrontMatter: a.IncludeFrontMatter, After: -1, Limit: a.Limit}
 		if a.After != nil {
 			i, err := d.Resolve(*a.After)
 			if err != nil {

@@ -8,6 +8,8 @@ import (
 	"bytes"
 	"strings"
 	"unicode"
+
+	"github.com/waymark/waymark/backend/document"
 )
 
 // Heading is one heading of the book, in order: its level (1–6) and its plain
@@ -33,26 +35,29 @@ type Meta struct {
 	ChapterLevel int `json:"chapterLevel"`
 }
 
-// FrontMatter splits a YAML front matter block off the top of src: the
-// block between a first line "---" and the next "---" (or "...") line. Its
-// simple "key: value" lines are returned (keys in lower case, quotes taken
-// off the values; lists and nested values are skipped); body is src without
-// the block. Without a block, fields is nil and body is src.
+// FrontMatter splits a YAML front matter block off the top of src — the
+// block the manuscript model takes for front matter (document.FrontMatterEnd):
+// a first line "---", a "key:" line, and a closing "---" or "..." line. Its
+// simple "key: value" lines are returned (keys in lower case, quotes taken off
+// the values; lists and nested values are skipped); body is src without the
+// block. Without a block, fields is nil and body is src.
 func FrontMatter(src []byte) (fields map[string]string, body []byte) {
-	s := src
-	s = bytes.TrimPrefix(s, []byte("\xef\xbb\xbf"))
-	first, rest, ok := cutLine(s)
-	if !ok || strings.TrimRight(string(first), " \t\r") != "---" {
+	s := bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	end := document.FrontMatterEnd(s)
+	if end == 0 {
 		return nil, src
 	}
-	fields = map[string]string{}
-	for len(rest) > 0 {
-		var line []byte
-		line, rest, _ = cutLine(rest)
-		l := strings.TrimRight(string(line), " \t\r")
-		if l == "---" || l == "..." {
-			return fields, rest
+	rest := s[end:]
+	for _, br := range []string{"\r\n", "\n", "\r"} {
+		if bytes.HasPrefix(rest, []byte(br)) {
+			rest = rest[len(br):]
+			break
 		}
+	}
+	fields = map[string]string{}
+	lines := strings.FieldsFunc(string(s[:end]), func(r rune) bool { return r == '\n' || r == '\r' })
+	for _, l := range lines[1 : len(lines)-1] { // between the fences
+		l = strings.TrimRight(l, " \t")
 		if l == "" || l[0] == ' ' || l[0] == '\t' || l[0] == '#' || l[0] == '-' {
 			continue
 		}
@@ -68,19 +73,7 @@ func FrontMatter(src []byte) (fields map[string]string, body []byte) {
 			fields[strings.ToLower(strings.TrimSpace(k))] = v
 		}
 	}
-	// No closing line: it was not front matter.
-	return nil, src
-}
-
-func cutLine(s []byte) (line, rest []byte, ok bool) {
-	if len(s) == 0 {
-		return nil, nil, false
-	}
-	i := bytes.IndexByte(s, '\n')
-	if i < 0 {
-		return s, nil, true
-	}
-	return s[:i], s[i+1:], true
+	return fields, rest
 }
 
 // Describe works out a book's metadata. The front matter's title, author and

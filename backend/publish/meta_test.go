@@ -16,6 +16,8 @@ func TestFrontMatter(t *testing.T) {
 		{"closed by dots", "---\ntitle: 'A'\n...\nText\n", "A", "", "Text\n"},
 		{"not closed: not front matter", "---\ntitle: A\n\nText\n", "", "", "---\ntitle: A\n\nText\n"},
 		{"a rule later is not front matter", "Text\n\n---\ntitle: A\n---\n", "", "", "Text\n\n---\ntitle: A\n---\n"},
+		{"a rule and a blank line are not front matter", "---\n\ntitle: A\n---\n", "", "", "---\n\ntitle: A\n---\n"},
+		{"CR line ends, as the outline reads them", "---\rtitle: A\rauthor: B\r---\rText\r", "A", "B", "Text\r"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f, body := FrontMatter([]byte(c.src))

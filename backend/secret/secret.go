@@ -22,10 +22,12 @@ const Mask = "•••"
 // "код из смс: 4321". Everyday words ("pin it", "the code of conduct") are not
 // taken: "pin", "code", "pw" and "pass" need ":", "=" or "is" before the
 // secret.
-var stated = regexp.MustCompile(`(?i)(?:^|[^\p{L}\p{N}])(?:` +
-	`(?:password|passcode|passphrase|passwd|pin code|pin-code|one[- ]time code|verification code|sms code|пароль|паролем|пароля|пин-код|пинкод|код из смс|код подтверждения|одноразовый код|код)(?:[ \t]+(?:is|это)[ \t]+|[ \t]*[:=—–-][ \t]*|[ \t]+)` +
-	`|(?:pin|code|pwd|pw|pass|otp|cvv|cvc|пин)(?:[ \t]+(?:is|это)[ \t]+|[ \t]*[:=][ \t]*))` +
-	`["«“']?([^"»”',.;\s(][^"»”',.;\n]*?)["»”']?[ \t]*(?:[,.;\n]|[ \t](?:and|then|и|затем|потом|а)[ \t]|$)`)
+var stated = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|[^\p{L}\p{N}])(?:` +
+		`(?:password|passcode|passphrase|passwd|pin code|pin-code|one[- ]time code|verification code|sms code|пароль|паролем|пароля|пин-код|пинкод|код из смс|код подтверждения|одноразовый код|код)(?:[ \t]+(?:is|это)[ \t]+|[ \t]*[:=—–-][ \t]*|[ \t]+)` +
+		`|(?:pin|code|pwd|pw|pass|otp|cvv|cvc|пин)(?:[ \t]+(?:is|это)[ \t]+|[ \t]*[:=][ \t]*))` +
+		`["«“']?([^"»”',.;\s(][^"»”',.;\n]*?)["»”']?[ \t]*(?:[,.;\n]|[ \t](?:and|then|и|затем|потом|а)[ \t]|$)`)
+})
 
 // notSecret are words that follow "password" or "пароль" in everyday
 // speech ("find password reset", "поле пароля"), not a secret.
@@ -36,19 +38,21 @@ var notSecret = map[string]bool{
 }
 
 // credentials finds "user alice / SECRET", "login bob: SECRET".
-var credentials = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:user(?:name)?|login|логин|пользователь)[ \t]+\S+[ \t]*[/:][ \t]*["«“']?([^"»”'\s,;]+)`)
+var credentials = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|[^\p{L}])(?:user(?:name)?|login|логин|пользователь)[ \t]+\S+[ \t]*[/:][ \t]*["«“']?([^"»”'\s,;]+)`)
+})
 
 // typingVerbs are the verbs of the number command that types text: "type 3
 // hello", "введи 3 привет".
 var typingVerbs = []string{"type", "write", "enter", "введи", "напиши", "впиши"}
 
 // typing finds a number command's verb, number and text.
-var typing = regexp.MustCompile(`^\s*(\p{L}+)\s+(\d+)\s+(.+?)\s*$`)
+var typing = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(\p{L}+)\s+(\d+)\s+(.+?)\s*$`) })
 
 // typingText returns the text of a typing command, also when its verb is
 // misspelled ("tpye 2 X", "ввди 2 X").
 func typingText(line string) string {
-	m := typing.FindStringSubmatch(line)
+	m := typing().FindStringSubmatch(line)
 	if m == nil {
 		return ""
 	}
@@ -74,12 +78,12 @@ func Find(text string) []string {
 			out = append(out, s)
 		}
 	}
-	for _, m := range stated.FindAllStringSubmatch(text, -1) {
+	for _, m := range stated().FindAllStringSubmatch(text, -1) {
 		if !notSecret[strings.ToLower(strings.Fields(m[1] + " x")[0])] {
 			add(m[1])
 		}
 	}
-	for _, m := range credentials.FindAllStringSubmatch(text, -1) {
+	for _, m := range credentials().FindAllStringSubmatch(text, -1) {
 		add(m[1])
 	}
 	for _, line := range strings.Split(text, "\n") {

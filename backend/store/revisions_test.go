@@ -414,7 +414,7 @@ func TestTxIsAtomic(t *testing.T) {
 		if _, err := tx.AppendRevision(ctx, r); err != nil {
 			return err
 		}
-		if err := tx.RebaseTargetMembers(ctx, b.doc, 2, 0, 0, 2, nil); err != nil {
+		if err := tx.FollowTargetMembers(ctx, b.doc, 2, 0, 0, 2, nil, nil); err != nil {
 			return err
 		}
 		if err := tx.LogEvent(ctx, "edit", b.doc, nil); err != nil {
@@ -468,7 +468,7 @@ func TestTxIsAtomic(t *testing.T) {
 		if head, _, err := tx.LatestRevision(ctx, b.doc); err != nil || head.Rev != 2 {
 			t.Errorf("Tx does not see its own write: %d %v", head.Rev, err)
 		}
-		return tx.RebaseTargetMembers(ctx, b.doc, 2, 0, 0, 2, nil)
+		return tx.FollowTargetMembers(ctx, b.doc, 2, 0, 0, 2, nil, nil)
 	})
 	if err != nil {
 		t.Fatal(err)

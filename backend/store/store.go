@@ -310,7 +310,7 @@ func (s *Store) IntegrityCheck(ctx context.Context) error {
 }
 
 // Tx runs fn in one write transaction and commits if fn returns nil, so that
-// related writes (for example AppendRevision, SetUndone, RebaseTargetMembers and
+// related writes (for example AppendRevision, SetUndone, FollowTargetMembers and
 // LogEvent for one edit) are atomic. If fn returns an error or panics, nothing
 // fn wrote is kept and fn's error is returned unchanged.
 //

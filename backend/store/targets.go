@@ -35,6 +35,16 @@ type TargetMember struct {
 	// Label is a human name of the item when it was added (e.g. "H2.p42"), to
 	// report members whose items are gone.
 	Label string
+	// Quote is the item's text when it was added (its first words), what an
+	// author is told when the member cannot be followed.
+	Quote string
+	// Hash is the content hash of the item's Markdown as it was last followed
+	// (document.ContentHash): an item lost and brought back (cut and pasted,
+	// deleted and undone) is known by it.
+	Hash string
+	// Lost says why a deleted member is gone: "deleted", "rewritten" (changed
+	// past recognition); "" for a member deleted before this was kept.
+	Lost string
 }
 
 // CreateTargetSet makes a new, empty set for a document and gives it a random id.
@@ -143,10 +153,10 @@ func (c *core) AddTargetMembers(ctx context.Context, id string, ms []TargetMembe
 			return err
 		}
 		for _, m := range ms {
-			if _, err := q.ExecContext(ctx, `INSERT INTO target_members (set_id, byte_offset, rev, label)
-				SELECT ?1, ?2, ?3, ?4 WHERE NOT EXISTS (SELECT 1 FROM target_members
+			if _, err := q.ExecContext(ctx, `INSERT INTO target_members (set_id, byte_offset, rev, label, quote, content_hash)
+				SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE NOT EXISTS (SELECT 1 FROM target_members
 					WHERE set_id = ?1 AND byte_offset = ?2 AND deleted_in_rev = 0)`,
-				id, m.ByteOffset, m.Rev, m.Label); err != nil {
+				id, m.ByteOffset, m.Rev, m.Label, m.Quote, m.Hash); err != nil {
 				return fmt.Errorf("insert member at %d: %w", m.ByteOffset, err)
 			}
 		}
@@ -169,7 +179,7 @@ func (c *core) TargetMembers(ctx context.Context, id string) ([]TargetMember, er
 	if _, err := targetSet(ctx, c.q, id); err != nil {
 		return nil, err
 	}
-	rows, err := c.q.QueryContext(ctx, `SELECT set_id, byte_offset, rev, deleted_in_rev, label
+	rows, err := c.q.QueryContext(ctx, `SELECT set_id, byte_offset, rev, deleted_in_rev, label, quote, content_hash, lost
 		FROM target_members WHERE set_id = ? ORDER BY byte_offset, id`, id)
 	if err != nil {
 		return fail(err)
@@ -177,7 +187,7 @@ func (c *core) TargetMembers(ctx context.Context, id string) ([]TargetMember, er
 	var out []TargetMember
 	for rows.Next() {
 		var m TargetMember
-		if err := rows.Scan(&m.SetID, &m.ByteOffset, &m.Rev, &m.DeletedInRev, &m.Label); err != nil {
+		if err := rows.Scan(&m.SetID, &m.ByteOffset, &m.Rev, &m.DeletedInRev, &m.Label, &m.Quote, &m.Hash, &m.Lost); err != nil {
 			rows.Close()
 			return fail(err)
 		}
@@ -189,49 +199,136 @@ func (c *core) TargetMembers(ctx context.Context, id string) ([]TargetMember, er
 	return out, nil
 }
 
-// RebaseTargetMembers moves the alive members of every set of a document across
-// one splice, the revision rev that replaced the pre-edit bytes [start, oldEnd)
-// by new bytes ending at newEnd. Run it in the same Tx as the AppendRevision of
-// rev, so members and history never disagree. For each alive member, by its
-// pre-edit offset:
-//
-//   - in deleted (items the revision removed): DeletedInRev = rev; offset and
-//     Rev stay as they were, describing the item before it went;
-//   - < start: unchanged;
-//   - >= oldEnd: shifted by newEnd-oldEnd;
-//   - in [start, oldEnd) but not deleted (the replaced item itself): kept.
-//
-// Every member that stays alive gets Rev = rev. If two alive members of a set
-// end up on the same offset they name the same item and only the older is kept.
-func (c *core) RebaseTargetMembers(ctx context.Context, docID, rev, start, oldEnd, newEnd int64, deleted []int64) error {
+// ItemMove is where the item that started at Old before a revision is after
+// it (document.Edit.Follow): at New with content hash Hash, or Lost.
+type ItemMove struct {
+	Old, New int64
+	Hash     string
+	Lost     string
+}
+
+// MadeItem is an item a revision made from new text, which a member lost
+// earlier with the same content hash comes back to.
+type MadeItem struct {
+	Start int64
+	Hash  string
+}
+
+// FollowTargetMembers moves the members of every set of a document across
+// the revision rev that replaced the bytes [start, oldEnd) by new bytes ending
+// at newEnd. Run it in the Tx of the AppendRevision of rev, so members and
+// history never disagree. A member on an item of moves goes where its move
+// says (a lost one keeps the offset and Rev it had, with DeletedInRev = rev
+// and why); any other alive member stays before the change and moves by its
+// length after it. Then a lost member whose content hash is a made item's
+// comes back to it (one per set, the last lost first). Every alive member
+// gets Rev = rev; two alive members of a set on one item are merged.
+func (c *core) FollowTargetMembers(ctx context.Context, docID, rev, start, oldEnd, newEnd int64, moves []ItemMove, made []MadeItem) error {
 	if start < 0 || oldEnd < start || newEnd < start || rev <= 0 {
-		return fmt.Errorf("rebase target sets of document %d to revision %d: %w: splice [%d,%d)→[%d,%d)",
+		return fmt.Errorf("move target sets of document %d to revision %d: %w: splice [%d,%d)→[%d,%d)",
 			docID, rev, ErrInvalid, start, oldEnd, start, newEnd)
 	}
-	if deleted == nil {
-		deleted = []int64{}
+	olds := make([]int64, 0, len(moves))
+	byOld := map[int64]ItemMove{}
+	for _, mv := range moves {
+		olds = append(olds, mv.Old)
+		byOld[mv.Old] = mv
 	}
-	del, err := json.Marshal(deleted)
+	oldJSON, err := json.Marshal(olds)
 	if err != nil {
-		return fmt.Errorf("rebase target sets of document %d: %w", docID, err)
+		return err
 	}
 	err = c.atomic(ctx, func(q querier) error {
-		// One UPDATE, so every CASE sees the pre-edit offset.
-		if _, err := q.ExecContext(ctx, `UPDATE target_members SET
-				deleted_in_rev = CASE WHEN byte_offset IN (SELECT value FROM json_each(?1)) THEN ?2 ELSE 0 END,
-				rev = CASE WHEN byte_offset IN (SELECT value FROM json_each(?1)) THEN rev ELSE ?2 END,
-				byte_offset = CASE
-					WHEN byte_offset IN (SELECT value FROM json_each(?1)) THEN byte_offset
-					WHEN byte_offset >= ?4 THEN byte_offset + (?5 - ?4)
-					ELSE byte_offset END
-			WHERE deleted_in_rev = 0 AND set_id IN (SELECT id FROM target_sets WHERE doc_id = ?3)`,
-			string(del), rev, docID, oldEnd, newEnd); err != nil {
-			return fmt.Errorf("update members: %w", err)
+		type row struct{ id, off int64 }
+		var moved []row
+		if len(moves) > 0 {
+			rows, err := q.QueryContext(ctx, `SELECT id, byte_offset FROM target_members
+				WHERE deleted_in_rev = 0 AND set_id IN (SELECT id FROM target_sets WHERE doc_id = ?1)
+				AND byte_offset IN (SELECT value FROM json_each(?2))`, docID, string(oldJSON))
+			if err != nil {
+				return fmt.Errorf("members on moved items: %w", err)
+			}
+			for rows.Next() {
+				var r row
+				if err := rows.Scan(&r.id, &r.off); err != nil {
+					rows.Close()
+					return err
+				}
+				moved = append(moved, r)
+			}
+			if err := closeRows(rows); err != nil {
+				return err
+			}
+		}
+		ids := make([]int64, 0, len(moved))
+		for _, r := range moved {
+			ids = append(ids, r.id)
+		}
+		idJSON, _ := json.Marshal(ids)
+		if _, err := q.ExecContext(ctx, `UPDATE target_members SET rev = ?1,
+				byte_offset = CASE WHEN byte_offset >= ?2 THEN byte_offset + (?3 - ?2) ELSE byte_offset END
+			WHERE deleted_in_rev = 0 AND set_id IN (SELECT id FROM target_sets WHERE doc_id = ?4)
+			AND id NOT IN (SELECT value FROM json_each(?5))`, rev, oldEnd, newEnd, docID, string(idJSON)); err != nil {
+			return fmt.Errorf("move members: %w", err)
+		}
+		for _, r := range moved {
+			mv := byOld[r.off]
+			if mv.Lost != "" {
+				_, err = q.ExecContext(ctx, `UPDATE target_members SET deleted_in_rev = ?, lost = ? WHERE id = ?`, rev, mv.Lost, r.id)
+			} else {
+				// An empty Hash keeps the one the member had.
+				_, err = q.ExecContext(ctx, `UPDATE target_members SET byte_offset = ?1, rev = ?2,
+					content_hash = CASE WHEN ?3 = '' THEN content_hash ELSE ?3 END WHERE id = ?4`, mv.New, rev, mv.Hash, r.id)
+			}
+			if err != nil {
+				return fmt.Errorf("member %d: %w", r.id, err)
+			}
+		}
+		for _, it := range made {
+			if err := reviveMembers(ctx, q, docID, rev, it); err != nil {
+				return err
+			}
 		}
 		return mergeSameItemMembers(ctx, q, docID)
 	})
 	if err != nil {
-		return fmt.Errorf("rebase target sets of document %d to revision %d: %w", docID, rev, err)
+		return fmt.Errorf("move target sets of document %d to revision %d: %w", docID, rev, err)
+	}
+	return nil
+}
+
+// reviveMembers brings back, in each set of the document, the last member
+// lost whose content hash is the made item's.
+func reviveMembers(ctx context.Context, q querier, docID, rev int64, it MadeItem) error {
+	rows, err := q.QueryContext(ctx, `SELECT id, set_id FROM target_members
+		WHERE content_hash = ?1 AND deleted_in_rev <> 0 AND lost IN ('deleted', 'rewritten')
+		AND set_id IN (SELECT id FROM target_sets WHERE doc_id = ?2)
+		ORDER BY deleted_in_rev DESC, id DESC`, it.Hash, docID)
+	if err != nil {
+		return fmt.Errorf("lost members of %s: %w", it.Hash, err)
+	}
+	var ids []int64
+	seen := map[string]bool{}
+	for rows.Next() {
+		var id int64
+		var set string
+		if err := rows.Scan(&id, &set); err != nil {
+			rows.Close()
+			return err
+		}
+		if !seen[set] {
+			seen[set] = true
+			ids = append(ids, id)
+		}
+	}
+	if err := closeRows(rows); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if _, err := q.ExecContext(ctx, `UPDATE target_members SET deleted_in_rev = 0, lost = '', byte_offset = ?, rev = ?
+			WHERE id = ?`, it.Start, rev, id); err != nil {
+			return fmt.Errorf("bring back member %d: %w", id, err)
+		}
 	}
 	return nil
 }
@@ -274,71 +371,6 @@ func (c *core) DeleteTargetSet(ctx context.Context, id string) error {
 	}
 	if n == 0 {
 		return fmt.Errorf("delete target set %q: %w", id, ErrNotFound)
-	}
-	return nil
-}
-
-// AliveMember is an alive TargetSet member with its row id, for re-mapping.
-type AliveMember struct {
-	ID         int64
-	SetID      string
-	ByteOffset int64
-	Rev        int64
-}
-
-// AliveTargetMembers returns the alive members of every set of a document.
-func (c *core) AliveTargetMembers(ctx context.Context, docID int64) ([]AliveMember, error) {
-	rows, err := c.q.QueryContext(ctx, `SELECT id, set_id, byte_offset, rev FROM target_members
-		WHERE deleted_in_rev = 0 AND set_id IN (SELECT id FROM target_sets WHERE doc_id = ?)
-		ORDER BY byte_offset, id`, docID)
-	if err != nil {
-		return nil, fmt.Errorf("members of the target sets of document %d: %w", docID, err)
-	}
-	var out []AliveMember
-	for rows.Next() {
-		var m AliveMember
-		if err := rows.Scan(&m.ID, &m.SetID, &m.ByteOffset, &m.Rev); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("members of the target sets of document %d: %w", docID, err)
-		}
-		out = append(out, m)
-	}
-	if err := closeRows(rows); err != nil {
-		return nil, fmt.Errorf("members of the target sets of document %d: %w", docID, err)
-	}
-	return out, nil
-}
-
-// MemberMove is where an alive member's item is in the content of a new
-// revision: at NewOffset, or Gone.
-type MemberMove struct {
-	ID        int64
-	NewOffset int64
-	Gone      bool
-}
-
-// RemapTargetMembers applies moves computed by content (after a change by
-// another program, or a restore): a moved member gets the new offset and Rev =
-// rev, a gone one DeletedInRev = rev (keeping the offset it had). Two alive
-// members of a set on the same item are merged, the older kept. Run it in the
-// Tx of the revision rev.
-func (c *core) RemapTargetMembers(ctx context.Context, docID, rev int64, moves []MemberMove) error {
-	err := c.atomic(ctx, func(q querier) error {
-		for _, mv := range moves {
-			var err error
-			if mv.Gone {
-				_, err = q.ExecContext(ctx, `UPDATE target_members SET deleted_in_rev = ? WHERE id = ? AND deleted_in_rev = 0`, rev, mv.ID)
-			} else {
-				_, err = q.ExecContext(ctx, `UPDATE target_members SET byte_offset = ?, rev = ? WHERE id = ? AND deleted_in_rev = 0`, mv.NewOffset, rev, mv.ID)
-			}
-			if err != nil {
-				return fmt.Errorf("member %d: %w", mv.ID, err)
-			}
-		}
-		return mergeSameItemMembers(ctx, q, docID)
-	})
-	if err != nil {
-		return fmt.Errorf("re-map target sets of document %d to revision %d: %w", docID, rev, err)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"regexp"
 	"strings"
@@ -76,7 +77,8 @@ func TestTargetSets(t *testing.T) {
 		t.Errorf("same offset in another set: %d %v", n, err)
 	}
 	want := []TargetMember{
-		{ts.ID, 0, 1, 0, "p0"}, {ts.ID, 10, 1, 0, "p1"}, {ts.ID, 20, 1, 0, "p2"}, {ts.ID, 40, 1, 0, "p4"},
+		{SetID: ts.ID, ByteOffset: 0, Rev: 1, Label: "p0"}, {SetID: ts.ID, ByteOffset: 10, Rev: 1, Label: "p1"},
+		{SetID: ts.ID, ByteOffset: 20, Rev: 1, Label: "p2"}, {SetID: ts.ID, ByteOffset: 40, Rev: 1, Label: "p4"},
 	}
 	if got, err := s.TargetMembers(ctx, ts.ID); err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("TargetMembers = %+v %v\nwant %+v", got, err, want)
@@ -90,7 +92,7 @@ func TestTargetSets(t *testing.T) {
 	if _, err := s.AddTargetMembers(ctx, ots.ID, []TargetMember{{ByteOffset: 50, Rev: 1}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.RebaseTargetMembers(ctx, b.doc, 2, 0, 0, 5, nil); err != nil {
+	if err := s.FollowTargetMembers(ctx, b.doc, 2, 0, 0, 5, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := s.TargetMembers(ctx, ots.ID); got[0].ByteOffset != 50 || got[0].Rev != 1 {
@@ -137,7 +139,16 @@ func TestTargetSets(t *testing.T) {
 	}
 }
 
-func TestRebaseTargetMembers(t *testing.T) {
+// lostAt is the moves of a revision that deleted the items at offs.
+func lostAt(offs []int64) []ItemMove {
+	var mv []ItemMove
+	for _, o := range offs {
+		mv = append(mv, ItemMove{Old: o, Lost: "deleted"})
+	}
+	return mv
+}
+
+func TestFollowTargetMembers(t *testing.T) {
 	// Members at 0, 10, 20, 30, 40 (revision 1); revision 2 is the splice.
 	type m struct{ off, rev, deleted int64 }
 	tests := []struct {
@@ -177,7 +188,7 @@ func TestRebaseTargetMembers(t *testing.T) {
 			if _, err := s.AddTargetMembers(ctx, ts.ID, add); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.RebaseTargetMembers(ctx, b.doc, 2, tt.start, tt.oldEnd, tt.newEnd, tt.deleted); err != nil {
+			if err := s.FollowTargetMembers(ctx, b.doc, 2, tt.start, tt.oldEnd, tt.newEnd, lostAt(tt.deleted), nil); err != nil {
 				t.Fatal(err)
 			}
 			got, err := s.TargetMembers(ctx, ts.ID)
@@ -192,7 +203,7 @@ func TestRebaseTargetMembers(t *testing.T) {
 				t.Errorf("members %v\nwant    %v", gm, tt.want)
 			}
 			// A later edit moves only alive members; deleted ones stay as they were.
-			if err := s.RebaseTargetMembers(ctx, b.doc, 3, 0, 0, 1, nil); err != nil {
+			if err := s.FollowTargetMembers(ctx, b.doc, 3, 0, 0, 1, nil, nil); err != nil {
 				t.Fatal(err)
 			}
 			again, _ := s.TargetMembers(ctx, ts.ID)
@@ -216,7 +227,7 @@ func TestRebaseTargetMembers(t *testing.T) {
 			t.Fatal(err)
 		}
 		// [10,20) shrinks to nothing: 15 is kept, 25 moves to 15.
-		if err := s.RebaseTargetMembers(ctx, b.doc, 2, 10, 20, 10, nil); err != nil {
+		if err := s.FollowTargetMembers(ctx, b.doc, 2, 10, 20, 10, nil, nil); err != nil {
 			t.Fatal(err)
 		}
 		got, _ := s.TargetMembers(ctx, ts.ID)
@@ -224,9 +235,37 @@ func TestRebaseTargetMembers(t *testing.T) {
 			t.Errorf("members %+v", got)
 		}
 	})
+	t.Run("two members swapped, one cut and pasted back", func(t *testing.T) {
+		s, _ := openTest(t)
+		ctx := context.Background()
+		b := newBook(t, s, "/r.md", strings.Repeat("x", 50))
+		ts, _ := s.CreateTargetSet(ctx, b.doc, "all")
+		if _, err := s.AddTargetMembers(ctx, ts.ID, []TargetMember{{ByteOffset: 10, Label: "A", Hash: "ha"}, {ByteOffset: 20, Label: "B", Hash: "hb"}, {ByteOffset: 30, Label: "C", Hash: "hc"}}); err != nil {
+			t.Fatal(err)
+		}
+		// Revision 2 swaps A and B ([10,30) rewritten), revision 3 cuts C,
+		// revision 4 pastes C's text at 0.
+		if err := s.FollowTargetMembers(ctx, b.doc, 2, 10, 30, 30, []ItemMove{{Old: 10, New: 20, Hash: "ha"}, {Old: 20, New: 10, Hash: "hb"}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.FollowTargetMembers(ctx, b.doc, 3, 30, 40, 30, []ItemMove{{Old: 30, Lost: "deleted"}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.FollowTargetMembers(ctx, b.doc, 4, 0, 0, 10, nil, []MadeItem{{Start: 0, Hash: "hc"}, {Start: 5, Hash: "unknown"}}); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := s.TargetMembers(ctx, ts.ID)
+		var gm []string
+		for _, x := range got {
+			gm = append(gm, fmt.Sprintf("%s@%d r%d d%d", x.Label, x.ByteOffset, x.Rev, x.DeletedInRev))
+		}
+		if strings.Join(gm, " ") != "C@0 r4 d0 B@20 r4 d0 A@30 r4 d0" {
+			t.Errorf("members %v", gm)
+		}
+	})
 	t.Run("bad splice", func(t *testing.T) {
 		s, _ := openTest(t)
-		if err := s.RebaseTargetMembers(context.Background(), 1, 2, 10, 5, 10, nil); !errors.Is(err, ErrInvalid) {
+		if err := s.FollowTargetMembers(context.Background(), 1, 2, 10, 5, 10, nil, nil); !errors.Is(err, ErrInvalid) {
 			t.Errorf("err = %v", err)
 		}
 	})

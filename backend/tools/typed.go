@@ -13,7 +13,7 @@ import (
 
 // Schemas of argument types that the Go type alone cannot say (a pointer given as
 // a string or an object, …). A package defines them once, at init, for its own
-// types; SchemaFor then uses them wherever such a type appears in arguments.
+// types; schemaFor then uses them wherever such a type appears in arguments.
 var (
 	typeSchemasMu sync.Mutex
 	typeSchemas   = map[reflect.Type]*jsonschema.Schema{}
@@ -33,18 +33,13 @@ type Refiner interface {
 	Refine(s *jsonschema.Schema)
 }
 
-// SchemaFor generates a tool's input schema from its argument type A, a struct:
-// properties are the JSON field names, a field without omitempty/omitzero is
-// required, the `jsonschema:"…"` tag is the property's description and unknown
-// properties are refused. null is refused too, also for pointer and slice
-// fields: leaving a property out is the way not to give it. A's Refine method,
-// if any (its own or promoted from an embedded struct), adds the constraints.
-func SchemaFor[A any]() (json.RawMessage, error) {
-	_, raw, err := schemaFor[A]()
-	return raw, err
-}
-
-// schemaFor is SchemaFor that gives the schema parsed too.
+// schemaFor generates a tool's input schema from its argument type A, a struct,
+// parsed and as JSON: properties are the JSON field names, a field without
+// omitempty/omitzero is required, the `jsonschema:"…"` tag is the property's
+// description and unknown properties are refused. null is refused too, also for
+// pointer and slice fields: leaving a property out is the way not to give it.
+// A's Refine method, if any (its own or promoted from an embedded struct), adds
+// the constraints.
 func schemaFor[A any]() (*jsonschema.Schema, json.RawMessage, error) {
 	typeSchemasMu.Lock()
 	opts := &jsonschema.ForOptions{TypeSchemas: make(map[reflect.Type]*jsonschema.Schema, len(typeSchemas))}

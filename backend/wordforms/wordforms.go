@@ -21,6 +21,7 @@ package wordforms
 
 import (
 	"bufio"
+	"crypto/sha256"
 	_ "embed"
 	"fmt"
 	"os"
@@ -29,6 +30,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -103,8 +105,13 @@ func Load(dir, name string) (*Dictionary, error) {
 		line := strings.TrimSpace(sc.Text())
 		if first {
 			first = false
-			if _, err := strconv.Atoi(line); err == nil {
-				continue // the entry count
+			if n, err := strconv.Atoi(line); err == nil {
+				// The entry count: the map is made that large at once
+				// (growing it entry by entry was a third of the load).
+				if n > 0 && n < 1<<22 {
+					d.words = make(map[string][]entry, n)
+				}
+				continue
 			}
 		}
 		if line == "" {
@@ -409,12 +416,16 @@ func cyrillic(w string) bool {
 // returns it, or the error that says what is missing. The dictionary is
 // read-only once loaded, so it is shared.
 func Russian() (*Dictionary, error) {
-	ruOnce.Do(func() { ruDict, ruErr = Load(Dir, "ru_RU") })
+	ruOnce.Do(func() {
+		ruDict, ruErr = Load(Dir, "ru_RU")
+		ruDone.Store(true)
+	})
 	return ruDict, ruErr
 }
 
 var (
 	ruOnce sync.Once
+	ruDone atomic.Bool
 	ruDict *Dictionary
 	ruErr  error
 )
@@ -428,14 +439,143 @@ func Default() *Dictionary {
 
 // Options are the matcher's options for a search with (forms) or without
 // word forms: with forms, the Russian dictionary's, when it is installed.
+// The dictionary is read only when a Russian word is looked up in it, so a
+// search for English words (a CLI call on an English book) never pays for
+// reading it.
 func Options(forms bool) textmatch.Options {
 	if !forms {
 		return textmatch.Options{}
 	}
-	if d := Default(); d != nil {
-		return textmatch.Options{Forms: true, Lexicon: d}
+	if installed() {
+		return textmatch.Options{Forms: true, Lexicon: russianOnDemand{}}
 	}
 	return textmatch.Options{Forms: true}
+}
+
+// installed tells, without reading it, whether the Russian dictionary is there
+// (or was read already).
+func installed() bool {
+	if ruDone.Load() {
+		return ruDict != nil
+	}
+	_, err := os.Stat(filepath.Join(Dir, "ru_RU.dic"))
+	return err == nil
+}
+
+// russianOnDemand is the Russian dictionary as a textmatch.Lexicon, read
+// the first time it is asked about a Russian word.
+type russianOnDemand struct{}
+
+// Forms gives w's forms from the forms cache when an earlier process looked
+// w up with the same dictionary, else from the dictionary (and keeps them in
+// the cache): a CLI call searching for a name asked before reads no
+// dictionary.
+func (russianOnDemand) Forms(w string, capital bool) []string {
+	n := norm(w)
+	if !cyrillic(n) || utf8.RuneCountInString(n) < 3 {
+		return nil
+	}
+	if !ruDone.Load() {
+		if fs, ok := cachedForms(n, capital); ok {
+			return fs
+		}
+	}
+	fs := Default().Forms(n, capital)
+	keepForms(n, capital, fs)
+	return fs
+}
+
+// The forms cache: one line per word looked up, "1 word form form…" (1: asked
+// with a capital), in a file named after the dictionary's size and time and
+// the surname rules, so that another dictionary starts another file.
+const maxCacheSize = 4 << 20
+
+var formsCache struct {
+	once  sync.Once
+	path  string
+	mu    sync.Mutex
+	forms map[string][]string
+}
+
+func cacheKey(n string, capital bool) string {
+	if capital {
+		return "1 " + n
+	}
+	return "0 " + n
+}
+
+// loadFormsCache finds the cache file of the installed dictionary and reads
+// it; without a cache folder there is no cache.
+func loadFormsCache() {
+	c := &formsCache
+	c.forms = map[string][]string{}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return
+	}
+	h := sha256.New()
+	for _, name := range []string{"ru_RU.aff", "ru_RU.dic"} {
+		fi, err := os.Stat(filepath.Join(Dir, name))
+		if err != nil {
+			return
+		}
+		fmt.Fprintf(h, "%s %d %d\n", name, fi.Size(), fi.ModTime().UnixNano())
+	}
+	h.Write([]byte(surnamesAff))
+	c.path = filepath.Join(dir, "waymark", fmt.Sprintf("wordforms-ru-%x.txt", h.Sum(nil)[:8]))
+	b, err := os.ReadFile(c.path)
+	if err != nil || len(b) > maxCacheSize {
+		return
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || (f[0] != "0" && f[0] != "1") || !strings.HasSuffix(line, " .") {
+			continue // a line cut short by a killed process, or not ours
+		}
+		c.forms[f[0]+" "+f[1]] = f[2 : len(f)-1]
+	}
+}
+
+func cachedForms(n string, capital bool) ([]string, bool) {
+	c := &formsCache
+	c.once.Do(loadFormsCache)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fs, ok := c.forms[cacheKey(n, capital)]
+	if ok && len(fs) == 0 {
+		return nil, true
+	}
+	return fs, ok
+}
+
+// keepForms adds a word's forms to the cache file (best effort: a cache that
+// cannot be written is only slower).
+func keepForms(n string, capital bool, fs []string) {
+	c := &formsCache
+	c.once.Do(loadFormsCache)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := cacheKey(n, capital)
+	if _, ok := c.forms[k]; ok || c.path == "" {
+		return
+	}
+	c.forms[k] = fs
+	if fi, err := os.Stat(c.path); err == nil && fi.Size() > maxCacheSize {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
+		return
+	}
+	f, err := os.OpenFile(c.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	line := k
+	if len(fs) > 0 {
+		line += " " + strings.Join(fs, " ")
+	}
+	_, _ = f.WriteString(line + " .\n") // one write: lines of two processes never interleave
 }
 
 // Inflect gives the word that stands to to as form stands to from: with from

@@ -412,7 +412,8 @@ def run_with_orca(sp, ref):
 
     tool_words = r"ReplaceText|InsertText|DeleteText|ReplaceAll|RunCursorAgent|\bH\d\.p\d+|\.\.(?!\.)"
     # Where the author lands, as the window says it: «Том 1, Часть первая, VIII, line 3».
-    place = r"Том \d, [^.]*line \d+\."
+    # (a heading may end in a full stop: «Том 2, ЧАСТЬ ПЕРВАЯ., line 45.»)
+    place = r"Том \d, .*line \d+\."
     if part("open"):
         def open_book():
             t = time.time()

@@ -112,12 +112,12 @@ func newID(prefix string) string {
 var (
 	// Double quotes, guillemets and curly quotes; not the apostrophe, which is
 	// part of words ("Pierre's").
-	quoted = regexp.MustCompile(`["«“„]([^"«»“”„]+)["»”“]`)
+	quoted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`["«“„]([^"«»“”„]+)["»”“]`) })
 )
 
 // wantsCodeOrQuotes tells whether a task is explicitly about code or quotes.
 func wantsCodeOrQuotes(task string) bool {
-	t := strings.ToLower(quoted.ReplaceAllString(task, " "))
+	t := strings.ToLower(quoted().ReplaceAllString(task, " "))
 	for _, w := range []string{"code", "quote", "quotation", "код", "цитат"} {
 		if strings.Contains(t, w) {
 			return true

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/waymark/waymark/backend/agent"
@@ -86,14 +87,16 @@ const (
 // reThen splits "X, then Y" / «X, затем Y» into its steps: a comma or a
 // semicolon before the word, so that "where Pierre argues and then leaves" or
 // «где Наташа потом поёт» stays one command.
-var reThen = regexp.MustCompile(`(?i)\s*[,;]\s*(?:(?:and\s+)?then|(?:а\s+|и\s+)?(?:затем|потом|после\s+этого))\s+`)
+var reThen = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\s*[,;]\s*(?:(?:and\s+)?then|(?:а\s+|и\s+)?(?:затем|потом|после\s+этого))\s+`)
+})
 
 // splitSteps returns the steps of a command of several ("X, then Y"); a
 // command of one step gives one part. A "then" inside a quoted phrase
 // (replace "then" with "than") does not split.
 func splitSteps(cmd string) []string {
 	cmd = strings.TrimSpace(cmd)
-	inQuote := quoted.FindAllStringIndex(cmd, -1)
+	inQuote := quoted().FindAllStringIndex(cmd, -1)
 	var out []string
 	start := 0
 	add := func(p string) {
@@ -101,7 +104,7 @@ func splitSteps(cmd string) []string {
 			out = append(out, p)
 		}
 	}
-	for _, m := range reThen.FindAllStringIndex(cmd, -1) {
+	for _, m := range reThen().FindAllStringIndex(cmd, -1) {
 		inside := false
 		for _, q := range inQuote {
 			inside = inside || m[0] >= q[0] && m[0] < q[1]

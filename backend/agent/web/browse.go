@@ -74,112 +74,114 @@ func fixed(tool, en, ru string, args map[string]any) func(m []string, l Lang) (B
 	}
 }
 
-var browsePatterns = []browsePattern{
-	{regexp.MustCompile(`(?i)^(?:list|numbers|список|перечисли|номера)$`), fixed("browser_list_interactives", "Listing the elements.", "Список элементов.", nil)},
-	{regexp.MustCompile(`(?i)^(?:list|numbers|список|номера)\s+(?:from\s+|с\s+|от\s+)?(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
-		n, err := num(m[1], l)
-		if err != nil {
-			return BrowseStep{}, err
-		}
-		return BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{"offset": n - 1}, Say: l.f("Listing from number %d.", "Список с номера %d.", n)}, nil
-	}},
-	{regexp.MustCompile(`(?i)^(?:list from here|list here|список отсюда|список с этого места|перечисли отсюда)$`), fixed("browser_list_interactives", "Listing from here.", "Список отсюда.", map[string]any{"from_here": true})},
-	{regexp.MustCompile(`(?i)^(?:read from here|read here|читай отсюда|прочитай отсюда|читай с этого места)$`), fixed("browser_read", "Reading from here.", "Читаю отсюда.", map[string]any{"here": true})},
-	{regexp.MustCompile(`(?i)^(?:read from (?:the )?(?:start|beginning|top)|read text|read the text|читай с начала|прочитай с начала|читай текст|прочитай текст)$`), fixed("browser_read", "Reading the text from the start.", "Читаю текст с начала.", map[string]any{"from": 0})},
-	{regexp.MustCompile(`(?i)^(?:read (?:from )?heading|read from header|читай с заголовка|прочитай с заголовка|читай заголовок|прочитай заголовок)\s+(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
-		n, err := strconv.Atoi(m[1])
-		if err != nil || n < 1 {
-			return BrowseStep{}, errors.New(l.f("%q is not a heading number; headings count from 1 (say read page to hear them)", "«%s» — не номер заголовка; заголовки считаются с 1 (скажите «прочитай страницу», чтобы их услышать)", m[1]))
-		}
-		return BrowseStep{Tool: "browser_read", Args: map[string]any{"heading": n}, Say: l.f("Reading from heading %d.", "Читаю с заголовка %d.", n)}, nil
-	}},
-	{regexp.MustCompile(`(?i)^(?:headings|list headings|заголовки|список заголовков)$`), fixed("browser_extract", "The headings.", "Заголовки.", map[string]any{"mode": "summary"})},
-	{regexp.MustCompile(`(?i)^(?:tabs|list tabs|вкладки|список вкладок)$`), fixed("browser_tabs", "The tabs:", "Вкладки:", nil)},
-	{regexp.MustCompile(`(?i)^(?:close tab|close this tab|закрой вкладку|закрыть вкладку)$`), fixed("browser_close_tab", "Closing this tab.", "Закрываю эту вкладку.", nil)},
-	{regexp.MustCompile(`(?i)^(?:close tab|закрой вкладку)\s+(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
-		n, err := num(m[1], l)
-		if err != nil {
-			return BrowseStep{}, err
-		}
-		return BrowseStep{Tool: "browser_close_tab", Args: map[string]any{"index": n}, Say: l.f("Closing tab %d.", "Закрываю вкладку %d.", n)}, nil
-	}},
-	{regexp.MustCompile(`(?i)^(?:show numbers|show overlay|покажи номера)$`), fixed("browser_overlay_show", "Numbers shown.", "Номера показаны.", nil)},
-	{regexp.MustCompile(`(?i)^(?:hide numbers|hide overlay|скрой номера|спрячь номера)$`), fixed("browser_overlay_hide", "Numbers hidden.", "Номера скрыты.", nil)},
-	{regexp.MustCompile(`(?i)^(?:click|press|нажми|кликни|щёлкни|щелкни)\s+(\d+)$`), actBy("click")},
-	{regexp.MustCompile(`(?i)^(?:type|write|enter|введи|напиши|впиши)\s+(\d+)\s+(.+)$`), actBy("type")},
-	{regexp.MustCompile(`(?i)^(?:select|choose|pick|выбери)\s+(\d+)\s+(.+)$`), actBy("select")},
-	{regexp.MustCompile(`(?i)^(?:press|key|нажми|клавиша)\s+([a-zа-яё]+)$`), func(m []string, l Lang) (BrowseStep, error) {
-		k, ok := keyNames[strings.ToLower(m[1])]
-		if !ok {
-			if len([]rune(m[1])) == 1 {
-				k = m[1]
-			} else {
-				return BrowseStep{}, errors.New(l.f("unknown key %q; keys: Enter, Tab, Escape, Space, Up, Down, Left, Right, Backspace, PageUp, PageDown, Home, End or one letter",
-					"нет клавиши «%s»; клавиши: ввод, таб, эскейп, пробел, вверх, вниз, влево, вправо, Backspace, PageUp, PageDown, Home, End или одна буква", m[1]))
+var browsePatterns = sync.OnceValue(func() []browsePattern {
+	return []browsePattern{
+		{regexp.MustCompile(`(?i)^(?:list|numbers|список|перечисли|номера)$`), fixed("browser_list_interactives", "Listing the elements.", "Список элементов.", nil)},
+		{regexp.MustCompile(`(?i)^(?:list|numbers|список|номера)\s+(?:from\s+|с\s+|от\s+)?(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
+			n, err := num(m[1], l)
+			if err != nil {
+				return BrowseStep{}, err
 			}
-		}
-		return BrowseStep{Tool: "browser_press", Args: map[string]any{"key": k}, Say: l.f("Pressing %s.", "Нажимаю клавишу %s.", k)}, nil
-	}},
-	{regexp.MustCompile(`(?i)^(?:scroll|прокрути|листай)\s+(down|up|top|bottom|вниз|вверх|наверх|в начало|в конец)$`), func(m []string, l Lang) (BrowseStep, error) {
-		switch strings.ToLower(m[1]) {
-		case "down", "вниз":
-			return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"by_y": 600}, Say: l.t("Scrolling down.", "Прокручиваю вниз.")}, nil
-		case "up", "вверх":
-			return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"by_y": -600}, Say: l.t("Scrolling up.", "Прокручиваю вверх.")}, nil
-		case "top", "наверх", "в начало":
-			return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"to": "top"}, Say: l.t("To the top.", "В начало страницы.")}, nil
-		}
-		return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"to": "bottom"}, Say: l.t("To the bottom.", "В конец страницы.")}, nil
-	}},
-	{regexp.MustCompile(`(?i)^(?:scroll to|прокрути к|прокрути до)\s+(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
-		n, err := num(m[1], l)
-		if err != nil {
-			return BrowseStep{}, err
-		}
-		return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"index": n}, Say: l.f("Scrolling to %d.", "Прокручиваю к %d.", n)}, nil
-	}},
-	{regexp.MustCompile(`(?i)^(?:back|go back|назад)$`), fixed("browser_back", "Going back.", "Назад.", nil)},
-	{regexp.MustCompile(`(?i)^(?:forward|go forward|вперёд|вперед)$`), fixed("browser_forward", "Going forward.", "Вперёд.", nil)},
-	{regexp.MustCompile(`(?i)^(?:reload|refresh|обнови|перезагрузи)$`), fixed("browser_reload", "Reloading.", "Обновляю страницу.", nil)},
-	{regexp.MustCompile(`(?i)^(?:read page|read|summary|прочитай страницу|прочитай|что на странице)$`), fixed("browser_extract", "Reading the page.", "Читаю страницу.", map[string]any{"mode": "summary"})},
-	{regexp.MustCompile(`(?i)^(?:find|search for|найди)\s+(.+)$`), func(m []string, l Lang) (BrowseStep, error) {
-		t := strings.Trim(strings.TrimSpace(m[1]), `"«»“”`)
-		return BrowseStep{Tool: "browser_find", Args: map[string]any{"text": t}, Say: l.f("Looking for %q.", "Ищу «%s».", t)}, nil
-	}},
-	{regexp.MustCompile(`(?i)^(?:open|открой)\s+(\d+)\s+(?:in (?:a )?new tab|в новой вкладке)$`), func(m []string, l Lang) (BrowseStep, error) {
-		n, err := num(m[1], l)
-		if err != nil {
-			return BrowseStep{}, err
-		}
-		return BrowseStep{Tool: "browser_open_in_new_tab", Args: map[string]any{"index": n}, Say: l.f("Opening %d in a new tab.", "Открываю %d в новой вкладке.", n)}, nil
-	}},
-	{regexp.MustCompile(`(?i)^(?:download|save|скачай|сохрани)\s+(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
-		n, err := num(m[1], l)
-		if err != nil {
-			return BrowseStep{}, err
-		}
-		return BrowseStep{Tool: "browser_click_and_wait_download", Args: map[string]any{"index": n}, Say: l.f("Downloading %d.", "Скачиваю %d.", n)}, nil
-	}},
-	{regexp.MustCompile(`(?i)^(?:upload|attach|загрузи|прикрепи|отправь файл)\s+(\d+)\s+(.+)$`), func(m []string, l Lang) (BrowseStep, error) {
-		n, err := num(m[1], l)
-		if err != nil {
-			return BrowseStep{}, err
-		}
-		path := strings.Trim(strings.TrimSpace(m[2]), `"«»“”`)
-		return BrowseStep{Tool: "browser_upload", Args: map[string]any{"index": n, "files": []string{path}}, Say: l.f("Giving the file to %d.", "Передаю файл в %d.", n)}, nil
-	}},
-	{regexp.MustCompile(`(?i)^(?:tab|вкладка)\s+(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
-		n, err := num(m[1], l)
-		if err != nil {
-			return BrowseStep{}, err
-		}
-		return BrowseStep{Tool: "browser_switch_tab", Args: map[string]any{"index": n}, Say: l.f("Switching to tab %d.", "Перехожу на вкладку %d.", n)}, nil
-	}},
-	{regexp.MustCompile(`(?i)^(?:go to|open|navigate to|перейди на|перейди|открой|зайди на)\s+(\S+)$`), goTo},
-	// An address typed alone opens it: localhost:8601, 127.0.0.1:8080/x,
-	// example.org/page, http://… (a word with a dot or a port, no spaces).
-	{regexp.MustCompile(`(?i)^((?:https?://|file://)\S+|(?:localhost|[\w-]+(?:\.[\w-]+)+|\[[0-9a-f:]+\])(?::\d+)?(?:[/?#]\S*)?|localhost(?::\d+)?)$`), goTo},
-}
+			return BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{"offset": n - 1}, Say: l.f("Listing from number %d.", "Список с номера %d.", n)}, nil
+		}},
+		{regexp.MustCompile(`(?i)^(?:list from here|list here|список отсюда|список с этого места|перечисли отсюда)$`), fixed("browser_list_interactives", "Listing from here.", "Список отсюда.", map[string]any{"from_here": true})},
+		{regexp.MustCompile(`(?i)^(?:read from here|read here|читай отсюда|прочитай отсюда|читай с этого места)$`), fixed("browser_read", "Reading from here.", "Читаю отсюда.", map[string]any{"here": true})},
+		{regexp.MustCompile(`(?i)^(?:read from (?:the )?(?:start|beginning|top)|read text|read the text|читай с начала|прочитай с начала|читай текст|прочитай текст)$`), fixed("browser_read", "Reading the text from the start.", "Читаю текст с начала.", map[string]any{"from": 0})},
+		{regexp.MustCompile(`(?i)^(?:read (?:from )?heading|read from header|читай с заголовка|прочитай с заголовка|читай заголовок|прочитай заголовок)\s+(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
+			n, err := strconv.Atoi(m[1])
+			if err != nil || n < 1 {
+				return BrowseStep{}, errors.New(l.f("%q is not a heading number; headings count from 1 (say read page to hear them)", "«%s» — не номер заголовка; заголовки считаются с 1 (скажите «прочитай страницу», чтобы их услышать)", m[1]))
+			}
+			return BrowseStep{Tool: "browser_read", Args: map[string]any{"heading": n}, Say: l.f("Reading from heading %d.", "Читаю с заголовка %d.", n)}, nil
+		}},
+		{regexp.MustCompile(`(?i)^(?:headings|list headings|заголовки|список заголовков)$`), fixed("browser_extract", "The headings.", "Заголовки.", map[string]any{"mode": "summary"})},
+		{regexp.MustCompile(`(?i)^(?:tabs|list tabs|вкладки|список вкладок)$`), fixed("browser_tabs", "The tabs:", "Вкладки:", nil)},
+		{regexp.MustCompile(`(?i)^(?:close tab|close this tab|закрой вкладку|закрыть вкладку)$`), fixed("browser_close_tab", "Closing this tab.", "Закрываю эту вкладку.", nil)},
+		{regexp.MustCompile(`(?i)^(?:close tab|закрой вкладку)\s+(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
+			n, err := num(m[1], l)
+			if err != nil {
+				return BrowseStep{}, err
+			}
+			return BrowseStep{Tool: "browser_close_tab", Args: map[string]any{"index": n}, Say: l.f("Closing tab %d.", "Закрываю вкладку %d.", n)}, nil
+		}},
+		{regexp.MustCompile(`(?i)^(?:show numbers|show overlay|покажи номера)$`), fixed("browser_overlay_show", "Numbers shown.", "Номера показаны.", nil)},
+		{regexp.MustCompile(`(?i)^(?:hide numbers|hide overlay|скрой номера|спрячь номера)$`), fixed("browser_overlay_hide", "Numbers hidden.", "Номера скрыты.", nil)},
+		{regexp.MustCompile(`(?i)^(?:click|press|нажми|кликни|щёлкни|щелкни)\s+(\d+)$`), actBy("click")},
+		{regexp.MustCompile(`(?i)^(?:type|write|enter|введи|напиши|впиши)\s+(\d+)\s+(.+)$`), actBy("type")},
+		{regexp.MustCompile(`(?i)^(?:select|choose|pick|выбери)\s+(\d+)\s+(.+)$`), actBy("select")},
+		{regexp.MustCompile(`(?i)^(?:press|key|нажми|клавиша)\s+([a-zа-яё]+)$`), func(m []string, l Lang) (BrowseStep, error) {
+			k, ok := keyNames[strings.ToLower(m[1])]
+			if !ok {
+				if len([]rune(m[1])) == 1 {
+					k = m[1]
+				} else {
+					return BrowseStep{}, errors.New(l.f("unknown key %q; keys: Enter, Tab, Escape, Space, Up, Down, Left, Right, Backspace, PageUp, PageDown, Home, End or one letter",
+						"нет клавиши «%s»; клавиши: ввод, таб, эскейп, пробел, вверх, вниз, влево, вправо, Backspace, PageUp, PageDown, Home, End или одна буква", m[1]))
+				}
+			}
+			return BrowseStep{Tool: "browser_press", Args: map[string]any{"key": k}, Say: l.f("Pressing %s.", "Нажимаю клавишу %s.", k)}, nil
+		}},
+		{regexp.MustCompile(`(?i)^(?:scroll|прокрути|листай)\s+(down|up|top|bottom|вниз|вверх|наверх|в начало|в конец)$`), func(m []string, l Lang) (BrowseStep, error) {
+			switch strings.ToLower(m[1]) {
+			case "down", "вниз":
+				return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"by_y": 600}, Say: l.t("Scrolling down.", "Прокручиваю вниз.")}, nil
+			case "up", "вверх":
+				return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"by_y": -600}, Say: l.t("Scrolling up.", "Прокручиваю вверх.")}, nil
+			case "top", "наверх", "в начало":
+				return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"to": "top"}, Say: l.t("To the top.", "В начало страницы.")}, nil
+			}
+			return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"to": "bottom"}, Say: l.t("To the bottom.", "В конец страницы.")}, nil
+		}},
+		{regexp.MustCompile(`(?i)^(?:scroll to|прокрути к|прокрути до)\s+(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
+			n, err := num(m[1], l)
+			if err != nil {
+				return BrowseStep{}, err
+			}
+			return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"index": n}, Say: l.f("Scrolling to %d.", "Прокручиваю к %d.", n)}, nil
+		}},
+		{regexp.MustCompile(`(?i)^(?:back|go back|назад)$`), fixed("browser_back", "Going back.", "Назад.", nil)},
+		{regexp.MustCompile(`(?i)^(?:forward|go forward|вперёд|вперед)$`), fixed("browser_forward", "Going forward.", "Вперёд.", nil)},
+		{regexp.MustCompile(`(?i)^(?:reload|refresh|обнови|перезагрузи)$`), fixed("browser_reload", "Reloading.", "Обновляю страницу.", nil)},
+		{regexp.MustCompile(`(?i)^(?:read page|read|summary|прочитай страницу|прочитай|что на странице)$`), fixed("browser_extract", "Reading the page.", "Читаю страницу.", map[string]any{"mode": "summary"})},
+		{regexp.MustCompile(`(?i)^(?:find|search for|найди)\s+(.+)$`), func(m []string, l Lang) (BrowseStep, error) {
+			t := strings.Trim(strings.TrimSpace(m[1]), `"«»“”`)
+			return BrowseStep{Tool: "browser_find", Args: map[string]any{"text": t}, Say: l.f("Looking for %q.", "Ищу «%s».", t)}, nil
+		}},
+		{regexp.MustCompile(`(?i)^(?:open|открой)\s+(\d+)\s+(?:in (?:a )?new tab|в новой вкладке)$`), func(m []string, l Lang) (BrowseStep, error) {
+			n, err := num(m[1], l)
+			if err != nil {
+				return BrowseStep{}, err
+			}
+			return BrowseStep{Tool: "browser_open_in_new_tab", Args: map[string]any{"index": n}, Say: l.f("Opening %d in a new tab.", "Открываю %d в новой вкладке.", n)}, nil
+		}},
+		{regexp.MustCompile(`(?i)^(?:download|save|скачай|сохрани)\s+(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
+			n, err := num(m[1], l)
+			if err != nil {
+				return BrowseStep{}, err
+			}
+			return BrowseStep{Tool: "browser_click_and_wait_download", Args: map[string]any{"index": n}, Say: l.f("Downloading %d.", "Скачиваю %d.", n)}, nil
+		}},
+		{regexp.MustCompile(`(?i)^(?:upload|attach|загрузи|прикрепи|отправь файл)\s+(\d+)\s+(.+)$`), func(m []string, l Lang) (BrowseStep, error) {
+			n, err := num(m[1], l)
+			if err != nil {
+				return BrowseStep{}, err
+			}
+			path := strings.Trim(strings.TrimSpace(m[2]), `"«»“”`)
+			return BrowseStep{Tool: "browser_upload", Args: map[string]any{"index": n, "files": []string{path}}, Say: l.f("Giving the file to %d.", "Передаю файл в %d.", n)}, nil
+		}},
+		{regexp.MustCompile(`(?i)^(?:tab|вкладка)\s+(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
+			n, err := num(m[1], l)
+			if err != nil {
+				return BrowseStep{}, err
+			}
+			return BrowseStep{Tool: "browser_switch_tab", Args: map[string]any{"index": n}, Say: l.f("Switching to tab %d.", "Перехожу на вкладку %d.", n)}, nil
+		}},
+		{regexp.MustCompile(`(?i)^(?:go to|open|navigate to|перейди на|перейди|открой|зайди на)\s+(\S+)$`), goTo},
+		// An address typed alone opens it: localhost:8601, 127.0.0.1:8080/x,
+		// example.org/page, http://… (a word with a dot or a port, no spaces).
+		{regexp.MustCompile(`(?i)^((?:https?://|file://)\S+|(?:localhost|[\w-]+(?:\.[\w-]+)+|\[[0-9a-f:]+\])(?::\d+)?(?:[/?#]\S*)?|localhost(?::\d+)?)$`), goTo},
+	}
+})
 
 // goTo opens an address as typed: the navigator picks the scheme (http first
 // on loopback, https first elsewhere) and tries the other when the first
@@ -280,11 +282,21 @@ type Browsing struct {
 type readPlace struct{ next, total int }
 
 var (
-	moreRe     = regexp.MustCompile(`(?i)^(?:more|next|go on|continue|ещё|еще|дальше|далее|продолжай)$`)
-	listMoreRe = regexp.MustCompile(`(?i)^(?:list more|list next|more elements|next elements|список дальше|список ещё|список еще|ещё список|еще список|следующие)$`)
-	readMoreRe = regexp.MustCompile(`(?i)^(?:read more|read on|read next|continue reading|keep reading|читай дальше|читать дальше|прочитай дальше|дальше читай|читай ещё|читай еще)$`)
-	headMoreRe = regexp.MustCompile(`(?i)^(?:more headings|next headings|ещё заголовки|еще заголовки|заголовки дальше)$`)
-	helpRe     = regexp.MustCompile(`(?i)^(?:help|commands|\?|помощь|команды|справка)$`)
+	moreRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:more|next|go on|continue|ещё|еще|дальше|далее|продолжай)$`)
+	})
+	listMoreRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:list more|list next|more elements|next elements|список дальше|список ещё|список еще|ещё список|еще список|следующие)$`)
+	})
+	readMoreRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:read more|read on|read next|continue reading|keep reading|читай дальше|читать дальше|прочитай дальше|дальше читай|читай ещё|читай еще)$`)
+	})
+	headMoreRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:more headings|next headings|ещё заголовки|еще заголовки|заголовки дальше)$`)
+	})
+	helpRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:help|commands|\?|помощь|команды|справка)$`)
+	})
 )
 
 // Parse maps a command to its step, going on from the remembered list,
@@ -295,15 +307,15 @@ func (b *Browsing) Parse(cmd string) (BrowseStep, error) {
 	c = strings.TrimRight(c, ".!")
 	l := b.langFor(c)
 	switch {
-	case helpRe.MatchString(c):
+	case helpRe().MatchString(c):
 		return BrowseStep{Say: Help(l)}, nil
-	case listMoreRe.MatchString(c):
+	case listMoreRe().MatchString(c):
 		return b.more("list", l), nil
-	case readMoreRe.MatchString(c):
+	case readMoreRe().MatchString(c):
 		return b.more("read", l), nil
-	case headMoreRe.MatchString(c):
+	case headMoreRe().MatchString(c):
 		return b.more("headings", l), nil
-	case moreRe.MatchString(c):
+	case moreRe().MatchString(c):
 		b.mu.Lock()
 		what := b.last
 		b.mu.Unlock()
@@ -312,7 +324,7 @@ func (b *Browsing) Parse(cmd string) (BrowseStep, error) {
 		}
 		return b.more(what, l), nil
 	}
-	for _, p := range browsePatterns {
+	for _, p := range browsePatterns() {
 		if m := p.re.FindStringSubmatch(c); m != nil {
 			return p.step(m, l)
 		}
@@ -331,11 +343,11 @@ func (b *Browsing) langFor(c string) Lang {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	l := LangOf(c)
-	if l == Russian || !regexp.MustCompile(`^\S+$`).MatchString(c) || helpRe.MatchString(c) || moreRe.MatchString(c) {
+	if l == Russian || !regexp.MustCompile(`^\S+$`).MatchString(c) || helpRe().MatchString(c) || moreRe().MatchString(c) {
 		b.lang = l
 		return l
 	}
-	for _, p := range browsePatterns[len(browsePatterns)-1:] {
+	for _, p := range browsePatterns()[len(browsePatterns())-1:] {
 		if p.re.MatchString(c) && b.lang != "" {
 			return b.lang // a bare address
 		}
@@ -544,10 +556,10 @@ func suggest(c string) string {
 
 // parseOnly is Parse without suggestions (suggest uses it).
 func (b *Browsing) parseOnly(c string) (BrowseStep, error) {
-	if helpRe.MatchString(c) || listMoreRe.MatchString(c) || readMoreRe.MatchString(c) || moreRe.MatchString(c) {
+	if helpRe().MatchString(c) || listMoreRe().MatchString(c) || readMoreRe().MatchString(c) || moreRe().MatchString(c) {
 		return BrowseStep{}, nil
 	}
-	for _, p := range browsePatterns {
+	for _, p := range browsePatterns() {
 		if m := p.re.FindStringSubmatch(c); m != nil {
 			return p.step(m, LangOf(c))
 		}

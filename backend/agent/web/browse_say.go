@@ -3,7 +3,9 @@ package web
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -55,13 +57,13 @@ var helpLines = []struct{ en, ru string }{
 		"[назад], [вперёд], [обнови], [перейди на example.org] или просто адрес. [вкладки], [вкладка 2], [открой 4 в новой вкладке], [закрой вкладку]. [покажи номера], [скрой номера]."},
 }
 
-var helpExample = regexp.MustCompile(`\[([^\]]+)\]`)
+var helpExample = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[([^\]]+)\]`) })
 
 // Help is the help a listener hears for "help", in l.
 func Help(l Lang) string {
 	lines := make([]string, len(helpLines))
 	for i, h := range helpLines {
-		lines[i] = helpExample.ReplaceAllString(l.t(h.en, h.ru), "$1")
+		lines[i] = helpExample().ReplaceAllString(l.t(h.en, h.ru), "$1")
 	}
 	return strings.Join(lines, "\n")
 }
@@ -74,7 +76,7 @@ var HelpExamples = map[Lang][]string{English: helpExamples(English), Russian: he
 func helpExamples(l Lang) []string {
 	var out []string
 	for _, h := range helpLines {
-		for _, m := range helpExample.FindAllStringSubmatch(l.t(h.en, h.ru), -1) {
+		for _, m := range helpExample().FindAllStringSubmatch(l.t(h.en, h.ru), -1) {
 			out = append(out, m[1])
 		}
 	}
@@ -87,51 +89,131 @@ var BrowseCommands = Help(English) + "\n" + Help(Russian)
 
 // spokenErrors say the browser tools' errors (written for a model) as a
 // listener hears them, in English and Russian.
-var spokenErrors = []struct {
+var spokenErrors = sync.OnceValue(func() []struct {
 	re     *regexp.Regexp
 	en, ru string
-}{
-	{regexp.MustCompile(`^numbering is stale: element (\d+) \((.*)\) is number (\d+) now`), "Element $1 ($2) has moved: it is number $3 now. Say list for the new numbers.", "Элемент $1 ($2) сдвинулся: теперь это номер $3. Скажите «список», чтобы услышать новые номера."},
-	{regexp.MustCompile(`^numbering is stale: element (\d+) \((.*)\) is no longer on the page`), "Element $1 ($2) is no longer on the page. Say list for the new numbers.", "Элемента $1 ($2) больше нет на странице. Скажите «список», чтобы услышать новые номера."},
-	{regexp.MustCompile(`^numbering is stale.*`), "The page changed since the last list. Say list for the new numbers.", "Страница изменилась после последнего списка. Скажите «список», чтобы услышать новые номера."},
-	{regexp.MustCompile(`^no numbering yet.*`), "There are no numbers yet: say list first.", "Номеров ещё нет: сначала скажите «список»."},
-	{regexp.MustCompile(`^number (\d+) is not in list \d+ yet: only 1\.\.(\d+) of the page are numbered so far.*`), "Number $1 is not numbered yet: say list $1.", "Номер $1 ещё не назначен: скажите «список $1»."},
-	{regexp.MustCompile(`^number (\d+) is not in list \d+ \(it numbers 1\.\.(\d+)\)`), "There is no number $1: the page has $2 elements.", "Номера $1 нет: на странице $2 элементов."},
-	{regexp.MustCompile(`^list \d+ has no elements.*`), "This page has no numbered elements: scroll, wait, or go to another page.", "На этой странице нет элементов с номерами: прокрутите, подождите или перейдите на другую страницу."},
-	{regexp.MustCompile(`^element (\d+) \((.*)\) is not a text field.*`), "Element $1 ($2) is not a text field: say click $1.", "Элемент $1 ($2) — не поле ввода: скажите «нажми $1»."},
-	{regexp.MustCompile(`^element (\d+) \((.*)\) is a list box.*`), "Element $1 ($2) is a list box: say select $1 and the option.", "Элемент $1 ($2) — список выбора: скажите «выбери $1» и вариант."},
-	{regexp.MustCompile(`^element (\d+) \((.*)\) is disabled`), "Element $1 ($2) is disabled.", "Элемент $1 ($2) недоступен."},
-	{regexp.MustCompile(`^element (\d+) \((.*)\) no longer exists on the page.*`), "Element $1 ($2) is no longer on the page. Say list for the new numbers.", "Элемента $1 ($2) больше нет на странице. Скажите «список», чтобы услышать новые номера."},
-	{regexp.MustCompile(`^element (\d+) \((.*)\) is not a link, so it cannot open in a new tab.*`), "Element $1 ($2) is not a link, so it cannot open in a new tab: say click $1.", "Элемент $1 ($2) — не ссылка, в новой вкладке его не открыть: скажите «нажми $1»."},
-	{regexp.MustCompile(`^there is no previous page in this tab.*`), "There is no previous page in this tab.", "В этой вкладке нет предыдущей страницы."},
-	{regexp.MustCompile(`^there is no next page in this tab.*`), "There is no next page in this tab.", "В этой вкладке нет следующей страницы."},
-	{regexp.MustCompile(`^there is no tab (\d+): (.*)`), "There is no tab $1: $2", "Вкладки $1 нет: $2"},
-	{regexp.MustCompile(`^tab (\d+) is the only tab; it stays open`), "Tab $1 is the only tab; it stays open.", "Вкладка $1 — единственная; она остаётся открытой."},
-	{regexp.MustCompile(`^Nothing answers at (\S+)\.$`), "Nothing answers at $1.", "По адресу $1 никто не отвечает."},
-	{regexp.MustCompile(`^There is no site called (\S+): the name is not known\.$`), "There is no site called $1: the name is not known.", "Сайта $1 нет: такое имя неизвестно."},
-	{regexp.MustCompile(`^This computer is not connected to a network\.$`), "This computer is not connected to a network.", "Компьютер не подключён к сети."},
-	{regexp.MustCompile(`^(\S+) did not answer in time\.$`), "$1 did not answer in time.", "$1 не ответил вовремя."},
-	{regexp.MustCompile(`^there is no heading (\d+): the page has (\d+) headings.*`), "There is no heading $1: the page has $2 headings.", "Заголовка $1 нет: на странице $2 заголовков."},
-	{regexp.MustCompile(`^this page has no headings.*`), "This page has no headings: say read from start.", "На этой странице нет заголовков: скажите «читай с начала»."},
-	{regexp.MustCompile(`^heading (\d+) \((.*)\) is not in the main text of the page.*`), "Heading $1 ($2) is not in the main text of the page (it heads a menu or side panel); its links are in the list.", "Заголовок $1 ($2) не в основном тексте страницы (это меню или боковая панель); его ссылки есть в списке."},
-	{regexp.MustCompile(`^the browser could not be started: .*`), "The browser could not be started.", "Браузер не запустился."},
-}
+} {
+	return []struct {
+		re     *regexp.Regexp
+		en, ru string
+	}{
+		{regexp.MustCompile(`^numbering is stale: element (\d+) \((.*)\) is number (\d+) now`), "Element $1 ($2) has moved: it is number $3 now. Say list for the new numbers.", "Элемент $1 ($2) сдвинулся: теперь это номер $3. Скажите «список», чтобы услышать новые номера."},
+		{regexp.MustCompile(`^numbering is stale: element (\d+) \((.*)\) is no longer on the page`), "Element $1 ($2) is no longer on the page. Say list for the new numbers.", "Элемента $1 ($2) больше нет на странице. Скажите «список», чтобы услышать новые номера."},
+		{regexp.MustCompile(`^numbering is stale.*`), "The page changed since the last list. Say list for the new numbers.", "Страница изменилась после последнего списка. Скажите «список», чтобы услышать новые номера."},
+		{regexp.MustCompile(`^no numbering yet.*`), "There are no numbers yet: say list first.", "Номеров ещё нет: сначала скажите «список»."},
+		{regexp.MustCompile(`^number (\d+) is not in list \d+ yet: only 1\.\.(\d+) of the page are numbered so far.*`), "Number $1 is not numbered yet: say list $1.", "Номер $1 ещё не назначен: скажите «список $1»."},
+		{regexp.MustCompile(`^number (\d+) is not in list \d+ \(it numbers 1\.\.(\d+)\)`), "There is no number $1: the page has $2 elements.", "Номера $1 нет: на странице $2 элементов."},
+		{regexp.MustCompile(`^list \d+ has no elements.*`), "This page has no numbered elements: scroll, wait, or go to another page.", "На этой странице нет элементов с номерами: прокрутите, подождите или перейдите на другую страницу."},
+		{regexp.MustCompile(`^element (\d+) \((.*)\) is not a text field.*`), "Element $1 ($2) is not a text field: say click $1.", "Элемент $1 ($2) — не поле ввода: скажите «нажми $1»."},
+		{regexp.MustCompile(`^element (\d+) \((.*)\) is a list box.*`), "Element $1 ($2) is a list box: say select $1 and the option.", "Элемент $1 ($2) — список выбора: скажите «выбери $1» и вариант."},
+		{regexp.MustCompile(`^element (\d+) \((.*)\) is disabled`), "Element $1 ($2) is disabled.", "Элемент $1 ($2) недоступен."},
+		{regexp.MustCompile(`^element (\d+) \((.*)\) no longer exists on the page.*`), "Element $1 ($2) is no longer on the page. Say list for the new numbers.", "Элемента $1 ($2) больше нет на странице. Скажите «список», чтобы услышать новые номера."},
+		{regexp.MustCompile(`^element (\d+) \((.*)\) is not a link, so it cannot open in a new tab.*`), "Element $1 ($2) is not a link, so it cannot open in a new tab: say click $1.", "Элемент $1 ($2) — не ссылка, в новой вкладке его не открыть: скажите «нажми $1»."},
+		{regexp.MustCompile(`^there is no previous page in this tab.*`), "There is no previous page in this tab.", "В этой вкладке нет предыдущей страницы."},
+		{regexp.MustCompile(`^there is no next page in this tab.*`), "There is no next page in this tab.", "В этой вкладке нет следующей страницы."},
+		{regexp.MustCompile(`^there is no tab (\d+): (.*)`), "There is no tab $1: $2", "Вкладки $1 нет: $2"},
+		{regexp.MustCompile(`^tab (\d+) is the only tab; it stays open`), "Tab $1 is the only tab; it stays open.", "Вкладка $1 — единственная; она остаётся открытой."},
+		{regexp.MustCompile(`^Nothing answers at (\S+)\.$`), "Nothing answers at $1.", "По адресу $1 никто не отвечает."},
+		{regexp.MustCompile(`^There is no site called (\S+): the name is not known\.$`), "There is no site called $1: the name is not known.", "Сайта $1 нет: такое имя неизвестно."},
+		{regexp.MustCompile(`^This computer is not connected to a network\.$`), "This computer is not connected to a network.", "Компьютер не подключён к сети."},
+		{regexp.MustCompile(`^(\S+) did not answer in time\.$`), "$1 did not answer in time.", "$1 не ответил вовремя."},
+		{regexp.MustCompile(`^there is no heading (\d+): the page has (\d+) headings.*`), "There is no heading $1: the page has $2 headings.", "Заголовка $1 нет: на странице $2 заголовков."},
+		{regexp.MustCompile(`^this page has no headings.*`), "This page has no headings: say read from start.", "На этой странице нет заголовков: скажите «читай с начала»."},
+		{regexp.MustCompile(`^heading (\d+) \((.*)\) is not in the main text of the page.*`), "Heading $1 ($2) is not in the main text of the page (it heads a menu or side panel); its links are in the list.", "Заголовок $1 ($2) не в основном тексте страницы (это меню или боковая панель); его ссылки есть в списке."},
+		{regexp.MustCompile(`^the browser could not be started: .*`), "The browser could not be started.", "Браузер не запустился."},
+		{regexp.MustCompile(`^element (\d+) of list \d+ \((.*)\) is not on the page any more.*`), "Element $1 ($2) is no longer on the page (or is there more than once). Say list for the new numbers.", "Элемента $1 ($2) больше нет на странице (или он там не один). Скажите «список», чтобы услышать новые номера."},
+		{regexp.MustCompile(`^element (\d+) \((.*)\) cannot be reached: (.*?); scroll or list again$`), "Element $1 ($2) cannot be reached ($3): scroll, or say list again.", "До элемента $1 ($2) не добраться: прокрутите страницу или снова скажите «список»."},
+		{regexp.MustCompile(`^element (\d+) \((.*)\) could not be scrolled into view`), "Element $1 ($2) could not be scrolled into view.", "Элемент $1 ($2) не прокручивается в видимую часть страницы."},
+		{regexp.MustCompile(`^could not type into element (\d+) \((.*?)\): .*`), "Could not type into element $1 ($2).", "Не удалось ввести текст в элемент $1 ($2)."},
+		{regexp.MustCompile(`^element (\d+) \((.*)\) is not a list box.*`), "Element $1 ($2) is not a list box: click it, say list again and click the option's number.", "Элемент $1 ($2) — не список выбора: нажмите его, снова скажите «список» и нажмите номер варианта."},
+		{regexp.MustCompile(`^"(.*)" matches several options of element (\d+): (.*); give the full text$`), "“$1” matches several options of element $2: $3. Say the whole option.", "«$1» подходит к нескольким вариантам элемента $2: $3. Скажите вариант целиком."},
+		{regexp.MustCompile(`^element (\d+) \((.*)\) has no option "(.*)"; its options: (.*)`), "Element $1 ($2) has no option “$3”. Its options: $4.", "У элемента $1 ($2) нет варианта «$3». Его варианты: $4."},
+		{regexp.MustCompile(`^option "(.*)" of element (\d+) is disabled`), "Option “$1” of element $2 is disabled.", "Вариант «$1» элемента $2 недоступен."},
+		{regexp.MustCompile(`^url is empty`), "The address is empty.", "Адрес пуст."},
+		{regexp.MustCompile(`^url "(.*)": only http, https and file addresses can be opened`), "“$1” cannot be opened: only http, https and file addresses can.", "«$1» не открыть: открываются только адреса http, https и file."},
+		{regexp.MustCompile(`^url "(.*)": give a full address such as https://example\.org`), "“$1” is not a whole address: say it like go to https://example.org.", "«$1» — не полный адрес: скажите, например, «перейди на https://example.org»."},
+		{regexp.MustCompile(`^url "(.*)" has no host`), "“$1” names no site.", "В адресе «$1» нет имени сайта."},
+		{regexp.MustCompile(`^url "(.*)" carries text typed into a password field.*`), "This address carries what was typed into a password field: a password is never sent in an address. Open the page without it.", "В этом адресе есть то, что введено в поле пароля: пароль никогда не отправляется в адресе. Откройте страницу без него."},
+		{regexp.MustCompile(`^url "(.*)": .*`), "“$1” is not an address.", "«$1» — не адрес."},
+		{regexp.MustCompile(`^link (\d+) carries text typed into a password field.*`), "Link $1 carries what was typed into a password field: it is not opened.", "В ссылке $1 есть то, что введено в поле пароля: она не открывается."},
+		{regexp.MustCompile(`^(?:link \d+: )?file address "(.*?)": local files are reached only when.*`), "$1 is not opened: local files are opened only when you name them yourself.", "$1 не открыт: локальные файлы открываются, только когда вы сами их назвали."},
+		{regexp.MustCompile(`^no dialog is open on the page`), "No dialog is open on the page.", "На странице нет открытого диалога."},
+		{regexp.MustCompile(`^text answers only a prompt dialog.*`), "Text answers only a dialog that asks for text; answer this one with OK or Cancel.", "Текст — ответ только на диалог, который просит ввести текст; на этот ответьте «ОК» или «Отмена»."},
+		{regexp.MustCompile(`^the download of (\S+) failed or was cancelled.*`), "The download of $1 failed or was cancelled; nothing was saved.", "Скачивание $1 не удалось или отменено; ничего не сохранено."},
+		{regexp.MustCompile(`^no download started within .*`), "No download started: this element may not download anything.", "Скачивание не началось: похоже, этот элемент ничего не скачивает."},
+		{regexp.MustCompile(`^the download of (\S+) did not finish within .*`), "The download of $1 did not finish in time.", "Скачивание $1 не закончилось вовремя."},
+		{regexp.MustCompile(`^element (\d+) \((.*)\) sends its form and has no file field.*`), "Element $1 ($2) sends its form and has no file field: say list again and pick the file field or its button.", "Элемент $1 ($2) отправляет форму, поля файла у него нет: снова скажите «список» и выберите поле файла или его кнопку."},
+		{regexp.MustCompile(`^element (\d+) \((.*)\) is not a file field.*`), "Element $1 ($2) is not a file field: say list again and pick the file field or its button.", "Элемент $1 ($2) — не поле файла: снова скажите «список» и выберите поле файла или его кнопку."},
+		{regexp.MustCompile(`^element (\d+) \((.*)\) opened a file picker that is not a file field.*`), "Element $1 ($2) opened a file picker that takes no files.", "Элемент $1 ($2) открыл выбор файла, который не принимает файлы."},
+		{regexp.MustCompile(`^element (\d+) \((.*)\) takes one file; (\d+) were given`), "Element $1 ($2) takes one file; $3 were given.", "Элемент $1 ($2) принимает один файл, а дано $3."},
+		{regexp.MustCompile(`^file "(.*)": give an absolute path`), "File “$1”: give its whole path, from /.", "Файл «$1»: нужен полный путь, от /."},
+		{regexp.MustCompile(`^file "(.*)" is not a regular file.*`), "“$1” is not a file (a folder or a device cannot be uploaded).", "«$1» — не файл (папку или устройство загрузить нельзя)."},
+		{regexp.MustCompile(`^file "(.*)": .*no such file or directory`), "There is no file “$1”.", "Файла «$1» нет."},
+		{regexp.MustCompile(`^file "(.*)"(?::| cannot be read).*`), "File “$1” cannot be read.", "Файл «$1» не читается."},
+		{regexp.MustCompile(`^element (\d+) \((.*)\) kept moving with its frame.*`), "Element $1 ($2) kept moving with its frame (scrolling or an animation): try again, or scroll to it first.", "Элемент $1 ($2) всё время сдвигается вместе со своей рамкой (прокрутка или анимация): попробуйте ещё раз или сначала прокрутите к нему."},
+		{regexp.MustCompile(`^element (\d+) \((.*)\): its frame.*`), "The frame of element $1 ($2) is no longer on the page. Say list for the new numbers.", "Рамки элемента $1 ($2) больше нет на странице. Скажите «список», чтобы услышать новые номера."},
+		{regexp.MustCompile(`^element (\d+) \((.*)\) lies outside the visible part of its frame.*`), "Element $1 ($2) is outside the visible part of its frame: scroll to it, or say list again.", "Элемент $1 ($2) вне видимой части своей рамки: прокрутите к нему или снова скажите «список»."},
+		{regexp.MustCompile(`^from (\d+) is past the end of the main text \((\d+) characters\)`), "Character $1 is past the end of the text ($2 characters).", "Знак $1 — за концом текста (в нём $2 знаков)."},
+		{regexp.MustCompile(`^no tab to close: .*`), "There is no tab to close.", "Закрывать нечего: вкладок нет."},
+		{regexp.MustCompile(`^no tab's title contains "(.*)": (.*)`), "No tab's title has “$1”: $2", "Ни в одном названии вкладки нет «$1»: $2"},
+		{regexp.MustCompile(`^link (\d+) \((.*)\) has no address and opened no tab: it acted in this tab instead.*`), "Link $1 ($2) has no address and opened no tab: it acted in this tab instead (the page changed: say list).", "У ссылки $1 ($2) нет адреса, и новая вкладка не открылась: она сработала в этой вкладке (страница изменилась: скажите «список»)."},
+		{regexp.MustCompile(`^link (\d+) \((.*)\) has no address and opened no tab.*`), "Link $1 ($2) has no address and opened no tab: say click $1 instead.", "У ссылки $1 ($2) нет адреса, и новая вкладка не открылась: скажите «нажми $1»."},
+		{regexp.MustCompile(`^could not open a new tab.*`), "Could not open a new tab.", "Не удалось открыть новую вкладку."},
+		{regexp.MustCompile(`^could not switch to the tab.*`), "Could not switch to the tab.", "Не удалось перейти на вкладку."},
+		{regexp.MustCompile(`^could not close tab (\d+).*`), "Could not close tab $1.", "Не удалось закрыть вкладку $1."},
+		{regexp.MustCompile(`^(\S+) did not answer within .*`), "$1 did not answer in time.", "$1 не ответил вовремя."},
+		{regexp.MustCompile(`^Could not open (\S+) \((.*)\)\.$`), "Could not open $1 ($2).", "Не удалось открыть $1."},
+		{regexp.MustCompile(`^could not open (\S+): .*`), "Could not open $1.", "Не удалось открыть $1."},
+		{regexp.MustCompile(`^no Chromium executable found.*`), "Chromium was not found: install it (sudo apt install chromium).", "Chromium не найден: установите его (sudo apt install chromium)."},
+		{regexp.MustCompile(`^the browser sessions? (?:is|are) closed`), "The browser is closed.", "Браузер закрыт."},
+		{regexp.MustCompile(`^page script error.*`), "The page's script failed; say reload and try again.", "Скрипт страницы выдал ошибку; скажите «обнови» и попробуйте ещё раз."},
+		{regexp.MustCompile(`^(?:reading the page|finding the place on the page): .*`), "Could not read the page; say reload and try again.", "Не удалось прочитать страницу; скажите «обнови» и попробуйте ещё раз."},
+		{regexp.MustCompile(`^the page's overlay sent a list the host cannot read.*`), "The page's list could not be read; say reload, then list.", "Список страницы не прочитался; скажите «обнови», потом «список»."},
+		{regexp.MustCompile(`^(?:.*: )?the frame kept changing`), "A frame on the page kept changing; try again.", "Рамка на странице всё время менялась; попробуйте ещё раз."},
+		{regexp.MustCompile(`^download folder (.*?): .*`), "The download folder $1 cannot be used.", "Папкой загрузок $1 воспользоваться нельзя."},
+		{regexp.MustCompile(`^set the download folder: .*`), "The download folder could not be set.", "Не удалось задать папку загрузок."},
+		{regexp.MustCompile(`^save the download as (.*?): .*`), "The download could not be saved as $1.", "Скачанное не удалось сохранить как $1."},
+		{regexp.MustCompile(`^too many files called (.*) in (.*)`), "There are too many files called $1 in $2.", "В папке $2 слишком много файлов с именем $1."},
+		{regexp.MustCompile(`^give the files to element (\d+): .*`), "The file could not be given to element $1.", "Файл не удалось передать элементу $1."},
+		{regexp.MustCompile(`^watch for a file chooser: .*`), "The page's file chooser could not be watched; try again.", "Не удалось дождаться выбора файла на странице; попробуйте ещё раз."},
+		{regexp.MustCompile(`^(?:install \S+|\S+ \S+: bad answer).*`), "The page could not be prepared for reading; say reload and try again.", "Страницу не удалось подготовить к чтению; скажите «обнови» и попробуйте ещё раз."},
+		{regexp.MustCompile(`^the frame runs in another browser process that did not answer in time.*`), "A frame of the page did not answer in time (it may still be loading); say list again.", "Рамка страницы не ответила вовремя (может быть, ещё загружается); снова скажите «список»."},
+	}
+})
+
+// elementLabel is an element as the browser's errors name it, its role and
+// quoted name in brackets: (combobox "Language of the guide"); the role is
+// said in words of the listener's language.
+var elementLabel = regexp.MustCompile(`\(([a-z][a-z-]*)(?: ("(?:[^"\\]|\\.)*"))?\)`)
 
 // SpokenError says a browser tool's error in l, in the listener's words.
 func SpokenError(l Lang, msg string) string {
 	msg = strings.TrimSpace(msg)
-	for _, e := range spokenErrors {
+	for _, e := range spokenErrors() {
 		if e.re.MatchString(msg) {
 			out := e.re.ReplaceAllString(msg, l.t(e.en, e.ru))
 			if l == Russian {
 				out = strings.ReplaceAll(out, "the tabs are ", "вкладки: ")
+				out = strings.ReplaceAll(out, "no tabs are open", "открытых вкладок нет")
 			}
-			return Spoken(out)
+			return Spoken(elementLabel.ReplaceAllStringFunc(out, func(m string) string {
+				p := elementLabel.FindStringSubmatch(m)
+				name := p[2]
+				if u, err := strconv.Unquote(p[2]); err == nil {
+					name = u
+				}
+				if name == "" {
+					return "(" + roleIn(l, p[1]) + ")"
+				}
+				return "(" + roleIn(l, p[1]) + l.t(" “", " «") + name + l.t("”", "»") + ")"
+			}))
 		}
 	}
 	s := Spoken(msg)
 	if l == Russian {
-		return "Не получилось: " + s
+		// An error with no Russian words of its own is not read out in
+		// English: the listener hears what failed in Russian.
+		return "Команда не выполнена: браузер сообщил о неполадке. Скажите «список» или «обнови» и попробуйте ещё раз."
 	}
 	if s != "" {
 		s = strings.ToUpper(s[:1]) + s[1:]

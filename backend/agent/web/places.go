@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Where the assistant may go and what it may send there (issue 21): the
@@ -21,7 +22,7 @@ import (
 type place struct{ host, port string }
 
 // wordToken splits the user's words into the tokens that may name a place.
-var wordToken = regexp.MustCompile(`[^\s"'«»“”()<>,;]+`)
+var wordToken = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^\s"'«»“”()<>,;]+`) })
 
 // namedPlaces are the sites the user's words name: full addresses
 // ("https://example.org/x") and bare ones ("example.org", "127.0.0.1:8611",
@@ -29,7 +30,7 @@ var wordToken = regexp.MustCompile(`[^\s"'«»“”()<>,;]+`)
 func namedPlaces(words []string) []place {
 	var out []place
 	for _, w := range words {
-		for _, tok := range wordToken.FindAllString(w, -1) {
+		for _, tok := range wordToken().FindAllString(w, -1) {
 			tok = strings.TrimRight(tok, ".!?:")
 			raw := tok
 			if !strings.Contains(raw, "://") {
@@ -143,7 +144,9 @@ func isAddress(h string) bool {
 
 // pathToken finds a local path in the user's words: a file: address, or a
 // token that starts with / or ~/ (not the path inside a web address).
-var pathToken = regexp.MustCompile(`(?:^|[\s"'«“(])((?:file://|~/|/)[^\s"'»”),;]*)`)
+var pathToken = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[\s"'«“(])((?:file://|~/|/)[^\s"'»”),;]*)`)
+})
 
 // namedPaths are the files and folders the user's words name exactly
 // ("read /home/me/notes.txt", "file:///home/me/docs/"). A lone "/" names
@@ -152,7 +155,7 @@ var pathToken = regexp.MustCompile(`(?:^|[\s"'«“(])((?:file://|~/|/)[^\s"'»�
 func namedPaths(words []string) []string {
 	var out []string
 	for _, w := range words {
-		for _, m := range pathToken.FindAllStringSubmatch(w, -1) {
+		for _, m := range pathToken().FindAllStringSubmatch(w, -1) {
 			tok := strings.TrimRight(m[1], ".!?:")
 			p := tok
 			switch {
@@ -194,7 +197,7 @@ func secretForms(s string) []string {
 }
 
 // encodedWord is a run of characters that may be base64 or hex.
-var encodedWord = regexp.MustCompile(`[A-Za-z0-9+/_=-]{4,}`)
+var encodedWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z0-9+/_=-]{4,}`) })
 
 // decodedForms are text and what it decodes to (each base64 or hex word, the
 // %-decoded text), so that a secret encoded inside it is found.
@@ -203,7 +206,7 @@ func decodedForms(text string) []string {
 	if d, err := url.QueryUnescape(text); err == nil && d != text {
 		out = append(out, d)
 	}
-	for _, w := range encodedWord.FindAllString(text, -1) {
+	for _, w := range encodedWord().FindAllString(text, -1) {
 		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
 			if d, err := enc.DecodeString(w); err == nil {
 				out = append(out, string(d))

@@ -17,8 +17,8 @@ import (
 // commands the listener says (never the tools' names), and what the browser's
 // guard stopped during the call.
 func RenderResultIn(l Lang, tool string, res any) string {
-	text := renderResult(l, tool, res)
-	b, _ := json.Marshal(res)
+	b, _ := json.Marshal(res) // once: a page's list can be long
+	text := renderResult(l, tool, b)
 	var g struct {
 		Refused []string `json:"refused"`
 	}
@@ -30,8 +30,7 @@ func RenderResultIn(l Lang, tool string, res any) string {
 	return text
 }
 
-func renderResult(l Lang, tool string, res any) string {
-	b, _ := json.Marshal(res)
+func renderResult(l Lang, tool string, b []byte) string {
 	var r struct {
 		Status string          `json:"status"`
 		Error  string          `json:"error"`

@@ -60,6 +60,10 @@ type Options struct {
 	// than llm.EstimateTokens (one token per two bytes: see Tokens), so a
 	// client that sizes requests by its own estimate would pass a budget.
 	Tokenizer bool
+	// APIKey, when set, is required as "Authorization: Bearer APIKey" on
+	// every request, as llama.cpp started with --api-key requires it: a
+	// request without it gets 401.
+	APIKey string
 }
 
 // Tokens is the test tokenizer's count of s: one token per two bytes,
@@ -127,7 +131,17 @@ func NewWithOptions(t testing.TB, opts Options, replies ...Reply) *Server {
 	if opts.Tokenizer {
 		mux.HandleFunc("POST /tokenize", s.tokenize)
 	}
-	s.srv = httptest.NewServer(mux)
+	var h http.Handler = mux
+	if opts.APIKey != "" {
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Authorization") != "Bearer "+opts.APIKey {
+				http.Error(w, `{"error":{"code":401,"message":"Invalid API Key","type":"authentication_error"}}`, http.StatusUnauthorized)
+				return
+			}
+			mux.ServeHTTP(w, r)
+		})
+	}
+	s.srv = httptest.NewServer(h)
 	t.Cleanup(s.srv.Close)
 	return s
 }

@@ -1,4 +1,5 @@
 import type {
+  ConvertResult,
   DiffLine,
   DiskState,
   ExternalResult,
@@ -20,6 +21,7 @@ import type {
 // The tools' result types are generated from the Go types of the registry
 // (tools.gen.ts, by cmd/waymark-tsgen); the window's own types are here.
 export type {
+  ConvertResult,
   DiffLine,
   DiskState,
   ExternalResult,
@@ -173,7 +175,7 @@ export interface TargetSetView {
   targetSetId: string;
   name: string;
   items: TargetSetItem[];
-  deleted: { label: string; deletedInRevision: number }[];
+  deleted: { label: string; quote?: string; why?: string; deletedInRevision: number }[];
 }
 
 export interface Settings {
@@ -325,6 +327,7 @@ declare global {
     runtime?: {
       EventsOn: (name: string, cb: (...data: unknown[]) => void) => () => void;
       EventsOff?: (name: string) => void;
+      WindowSetTitle?: (title: string) => void;
     };
   }
 }
@@ -423,6 +426,7 @@ export const api = {
   manuscriptInfo: () => call<ManuscriptView>('ManuscriptInfo'),
   openManuscript: (path: string) => call<ManuscriptView>('OpenManuscript', path),
   chooseManuscript: () => call<ManuscriptView>('ChooseManuscript'),
+  newManuscript: (path: string, title: string) => call<ManuscriptView>('NewManuscript', path, title),
   chooseSavePath: (title: string, name: string) => call<string>('ChooseSavePath', title, name),
   recentFiles: () => call<RecentFile[]>('RecentFiles'),
   outline: () => call<OutlineView>('Outline'),

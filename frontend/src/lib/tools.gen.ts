@@ -136,6 +136,20 @@ export interface Conflict {
   utf16Offset: number;
 }
 
+/** ConvertArgs is manuscript.convertArgs. */
+export interface ConvertArgs {
+  path: string;
+}
+
+/** ConvertResult is manuscript.ConvertResult. */
+export interface ConvertResult {
+  path: string;
+  from: string;
+  kept: string;
+  bytes: number;
+  items: number;
+}
+
 /** CreateCursorArgs is manuscript.createCursorArgs. */
 export interface CreateCursorArgs {
   cursorName: string;
@@ -237,6 +251,8 @@ export interface DeletedItem {
 /** DeletedMember is manuscript.DeletedMember. */
 export interface DeletedMember {
   label: string;
+  quote?: string;
+  why?: string;
   deletedInRevision: number;
 }
 
@@ -373,6 +389,7 @@ export interface FindArgs {
   exact?: boolean;
   forward?: boolean;
   includeCodeAndQuotes?: boolean;
+  includeFrontMatter?: boolean;
   after?: PointerJSON;
   limit?: number;
   fromIndex?: number;
@@ -980,6 +997,7 @@ export interface Tools {
   BrowserGoal: { input: BrowserGoalArgs; output: AssistantResult };
   Characters: { input: CharactersArgs; output: CharactersResult };
   CheckDisk: { input: CheckDiskArgs; output: DiskState };
+  ConvertToUTF8: { input: ConvertArgs; output: ConvertResult };
   CreateCursor: { input: CreateCursorArgs; output: CursorSpec };
   CursorNext: { input: CursorNextArgs; output: Portion };
   Delete: { input: DeleteArgs; output: EditView };

@@ -53,6 +53,40 @@ const numbers = new Intl.NumberFormat('en');
 /** fmt writes a count with thousands separators. */
 export const fmt = (n: number) => numbers.format(n);
 
+/** timing is how long the workspace waits (milliseconds): a pause that ends a
+ * typing group after a word's end and in the middle of a word, and the look
+ * for changes made elsewhere (0: none). The UI tier sets it
+ * (window.waymarkTiming) to take timing out of its tests. */
+export const timing = { wordEnd: 700, midWord: 2500, diskCheck: 3000 };
+(window as unknown as { waymarkTiming: typeof timing }).waymarkTiming = timing;
+
+/** book is the open book's language: what the window says about the book
+ * (notes, conflicts, the history's lines) is said in it, as the backend's
+ * lines are (English or Russian). */
+export const book = { russian: false };
+
+/** isRussian tells a book's language as the backend does: most letters of its
+ * first pages are Cyrillic. */
+export function isRussian(text: string): boolean {
+  let cyr = 0,
+    lat = 0;
+  for (const c of text.slice(0, 8192)) {
+    if (/\p{Script=Cyrillic}/u.test(c)) cyr++;
+    else if (/[A-Za-z]/.test(c)) lat++;
+  }
+  return cyr > lat;
+}
+
+/** say picks the line in the book's language. */
+export function say(en: string, ru: string): string {
+  return book.russian ? ru : en;
+}
+
+/** quoted puts a name or a quote in the book's quotation marks. */
+export function quoted(s: string): string {
+  return book.russian ? `«${s}»` : `“${s}”`;
+}
+
 /** place says where pos is, as an author reads it: the headings it is under,
  * outermost first, and its line counted from the nearest heading above it,
  * whose own line is line 1 («Том 1, Часть первая, VIII, line 3»). lineOf
@@ -74,4 +108,40 @@ export function place(headings: OutlineHeading[], pos: number, lineOf: (pos: num
     }
   }
   return `${path.join(', ')}, line ${fmt(lineOf(pos) - lineOf(headings[k].pos) + 1)}`;
+}
+
+// What each step of a command does, in the author's words: the transcript
+// names no tools (their raw JSON stays behind its "details" toggle).
+const steps: Record<string, [string, string]> = {
+  Read: ['Reading the text', 'Чтение текста'],
+  ReplaceText: ['Changing a paragraph', 'Правка абзаца'],
+  InsertAfter: ['Adding a paragraph', 'Вставка абзаца'],
+  InsertBefore: ['Adding a paragraph', 'Вставка абзаца'],
+  Delete: ['Deleting a paragraph', 'Удаление абзаца'],
+  ReplaceAll: ['Replacing throughout', 'Замена по всей книге'],
+  DeleteAll: ['Deleting throughout', 'Удаление по всей книге'],
+  Undo: ['Undoing', 'Отмена'],
+  Redo: ['Redoing', 'Повтор'],
+  Find: ['Searching', 'Поиск'],
+  Outline: ['Reading the outline', 'Чтение оглавления'],
+  History: ['Reading the history', 'Чтение истории'],
+  RestoreRevision: ['Restoring a version', 'Возврат версии'],
+  Export: ['Exporting', 'Экспорт'],
+  CreateCursor: ['Going through the book', 'Проход по книге'],
+  CursorNext: ['Going through the book', 'Проход по книге'],
+  RunCursorAgent: ['Reading the book for the command', 'Чтение книги для команды'],
+  RunCommand: ['Carrying out the command', 'Выполнение команды'],
+  Characters: ['Finding the people', 'Поиск персонажей'],
+  Spelling: ['Checking the spelling', 'Проверка орфографии'],
+  TypeText: ['Typing', 'Набор текста'],
+};
+
+/** stepName says what a command's step (a tool) does, in the book's
+ * language; a step not named here is a set, a plan or another task. */
+export function stepName(tool = ''): string {
+  const s = steps[tool];
+  if (s) return say(s[0], s[1]);
+  if (tool.startsWith('TargetSet')) return say('Working with a set', 'Работа с набором');
+  if (tool.startsWith('Plan')) return say('Working with the plan', 'Работа с планом');
+  return say('A step', 'Шаг');
 }

@@ -76,9 +76,10 @@ class Census:
         return f"{total} AT-SPI events: " + ", ".join(f"{n} {k}" for k, n in most)
 
 
-def cpu_seconds(pid):
+def cpu_seconds(pid, by_name=False):
     """The CPU time (user and system, seconds) process pid and its children have
-    used so far: the window and its WebKit processes."""
+    used so far: the window and its WebKit processes (by_name: a dict of the
+    processes' names to their times)."""
     tick = os.sysconf("SC_CLK_TCK")
     stats = {}
     for d in os.listdir("/proc"):
@@ -89,15 +90,22 @@ def cpu_seconds(pid):
                 rest = f.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        stats[int(d)] = (int(rest[1]), int(rest[11]) + int(rest[12]))  # ppid, utime + stime
+        name = open(f"/proc/{d}/stat").read().split("(", 1)[1].rsplit(")", 1)[0] if by_name else ""
+        stats[int(d)] = (int(rest[1]), int(rest[11]) + int(rest[12]), name)  # ppid, utime + stime
     mine = {pid}
     grew = True
     while grew:
         grew = False
-        for p, (ppid, _) in stats.items():
+        for p, (ppid, _, _) in stats.items():
             if ppid in mine and p not in mine:
                 mine.add(p)
                 grew = True
+    if by_name:
+        out = {}
+        for p in mine:
+            if p in stats:
+                out[stats[p][2]] = out.get(stats[p][2], 0) + stats[p][1] / tick
+        return out
     return sum(stats[p][1] for p in mine if p in stats) / tick
 
 

@@ -11,8 +11,10 @@ const maxQuoted = 12
 // around it on each side, and where — «Replace «…сказал Пьер, …» with
 // «…сказал Петр, …» in Том 1, Часть первая, II». No tool names, no item
 // labels: before and after are the Markdown the edit removed and inserted,
-// place the headings around it (Document.Place).
-func DescribeEdit(before, after, place string) string {
+// place the headings around it (Document.Place). russian says it in Russian
+// (a Russian command's edit): «Замена «…сказал Пьер, …» на «…сказал Петр, …» —
+// Том 1, Часть первая, II».
+func DescribeEdit(before, after, place string, russian bool) string {
 	x, y := strings.Fields(before), strings.Fields(after)
 	p := 0
 	for p < len(x) && p < len(y) && x[p] == y[p] {
@@ -22,11 +24,26 @@ func DescribeEdit(before, after, place string) string {
 	for s < len(x)-p && s < len(y)-p && x[len(x)-1-s] == y[len(y)-1-s] {
 		s++
 	}
+	old, new := x[p:len(x)-s], y[p:len(y)-s]
+	if russian {
+		where := " — " + place
+		if place == "" {
+			where = " до первого заголовка"
+		}
+		switch {
+		case len(old) == 0 && len(new) == 0:
+			return "Правка пробелов" + where
+		case len(old) == 0:
+			return "Вставка " + quoted(y, p, len(y)-s) + where
+		case len(new) == 0:
+			return "Удаление " + quoted(x, p, len(x)-s) + where
+		}
+		return "Замена " + quoted(x, p, len(x)-s) + " на " + quoted(y, p, len(y)-s) + where
+	}
 	where := " in " + place
 	if place == "" {
 		where = " before the first heading"
 	}
-	old, new := x[p:len(x)-s], y[p:len(y)-s]
 	switch {
 	case len(old) == 0 && len(new) == 0:
 		return "Change the spacing" + where

@@ -152,7 +152,7 @@ func TestUIFindReplaceAndPeople(t *testing.T) {
 		}
 	}
 	e.click("Next mention")
-	e.waitText("[role=status]", "Пьер: упоминание 1 из 3 абзацев. Роман, Глава 1, line ")
+	e.waitText("[role=status]", "Пьер: упоминание 1 из 3 абзацев. Роман, Глава 1, строка 3.")
 	e.click("Next mention")
 	e.waitText("[role=status]", "Пьер: упоминание 2 из 3 абзацев.")
 	line := e.js(`() => { const v = document.querySelector('.editor').editorView; return v.state.doc.lineAt(v.state.selection.main.head).text; }`)

@@ -193,13 +193,14 @@ const speechBookRU = `# Роман
 
 // englishChrome is what a Russian command's or book's sentences must not say:
 // the window's English sentences around them.
-var englishChrome = regexp.MustCompile(`Running:|To review|Tab to|Kept:|Undone:|ended without|matches? for|occurrences?|paragraphs?\b|\bmore\b|Nothing was`)
+var englishChrome = regexp.MustCompile(`Running:|To review|Tab to|Kept:|Undone:|ended without|matches? for|occurrences?|paragraphs?\b|\bmore\b|Nothing was|\bline \d`)
 
 // TestUIScreenReaderWordsRussian: on a Russian book, what the window says
 // about a Russian command is wholly Russian (the answer, the edit to review
 // in words, Accept and Undo and their results, an unknown command), with the
 // Russian plural forms; a command in English on the same book is answered in
-// English; a search is said in the book's language.
+// English; a search and the place the cursor lands on are said in the book's
+// language.
 func TestUIScreenReaderWordsRussian(t *testing.T) {
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "роман.md")
@@ -224,6 +225,13 @@ func TestUIScreenReaderWordsRussian(t *testing.T) {
 		e.fill("q", "Наташа")
 		said := e.hear(func() { e.keys(input.Enter) }, `Наташа`)
 		once(t, "search", said, `^\d+ совпадени(е|я|й) с «Наташа»\.$`)
+		russianOnly(t, said)
+	})
+
+	t.Run("Enter on an outline entry says the place in the book's language", func(t *testing.T) {
+		e.t = t
+		said := e.hear(func() { e.click("Глава 2") }, `строка \d+\.$`)
+		once(t, "outline", said, `^Роман, Глава 2, строка 1\.$`)
 		russianOnly(t, said)
 	})
 

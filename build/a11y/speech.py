@@ -416,9 +416,10 @@ def run_with_orca(sp, ref):
     # The window's English sentences, never said about a Russian command or
     # the Russian book (Orca's own words, "push button", are not among them).
     english = r"Running:|To review|Tab to|Kept:|Undone:|ended without|matches for|occurrences? of|paragraphs?\b|people;|mentions? (in|\d)|Nothing was"
-    # Where the author lands, as the window says it: «Том 1, Часть первая, VIII, line 3».
-    # (a heading may end in a full stop: «Том 2, ЧАСТЬ ПЕРВАЯ., line 45.»)
-    place = r"Том \d, .*line \d+\."
+    # Where the author lands, as the window says it, in the book's language:
+    # «Том 1, Часть первая, VIII, строка 3» (a heading may end in a full stop:
+    # «Том 2, ЧАСТЬ ПЕРВАЯ., строка 45.»).
+    place = r"Том \d, .*строка \d+\."
     if part("open"):
         def open_book():
             t = time.time()
@@ -495,7 +496,7 @@ def run_with_orca(sp, ref):
                 latency.wait_for(lambda: focus.role_name()[1] != was, 10)
                 key("Return")
         action(sp, "Enter on an outline entry (Ctrl+Shift+O, Down, Enter)", outline_enter,
-               want=[r"^Том 1, Часть первая, [IVXLC]+, line 1\.$"], seconds=30)
+               want=[r"^Том 1, Часть первая, [IVXLC]+, строка 1\.$"], seconds=30)
 
     if part("findbar"):
         # The find bar (Ctrl+F, Ctrl+H): each count, step and replace said; back in

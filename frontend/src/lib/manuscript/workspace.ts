@@ -119,8 +119,9 @@ export function quoted(s: string): string {
 
 /** place says where pos is, as an author reads it: the headings it is under,
  * outermost first, and its line counted from the nearest heading above it,
- * whose own line is line 1 («Том 1, Часть первая, VIII, line 3»). lineOf
- * gives the editor's line number of a position. */
+ * whose own line is line 1 ("BOOK ONE: 1805, CHAPTER VIII, line 3"), in the
+ * book's language («Том 1, Часть первая, VIII, строка 3»). lineOf gives the
+ * editor's line number of a position. */
 export function place(headings: OutlineHeading[], pos: number, lineOf: (pos: number) => number): string {
   let k = -1;
   for (let i = 0; i < headings.length; i++) {
@@ -128,7 +129,7 @@ export function place(headings: OutlineHeading[], pos: number, lineOf: (pos: num
     if (h.pos >= 0 && h.pos <= pos) k = i;
     else if (h.pos > pos) break;
   }
-  if (k < 0) return `Line ${fmt(lineOf(pos))}, before the first heading`;
+  if (k < 0) return say(`Line ${fmt(lineOf(pos))}, before the first heading`, `Строка ${lineOf(pos)}, до первого заголовка`);
   const path: string[] = [];
   let level = Infinity;
   for (let i = k; i >= 0 && level > 1; i--) {
@@ -137,7 +138,8 @@ export function place(headings: OutlineHeading[], pos: number, lineOf: (pos: num
       level = headings[i].level;
     }
   }
-  return `${path.join(', ')}, line ${fmt(lineOf(pos) - lineOf(headings[k].pos) + 1)}`;
+  const line = lineOf(pos) - lineOf(headings[k].pos) + 1;
+  return `${path.join(', ')}, ${say(`line ${fmt(line)}`, `строка ${line}`)}`;
 }
 
 // What each step of a command does, in the author's words: the transcript

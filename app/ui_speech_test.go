@@ -249,6 +249,11 @@ func TestUIScreenReaderWordsRussian(t *testing.T) {
 		if shown := e.js(`() => document.querySelector('.edits strong').textContent`); !strings.HasPrefix(shown, "Замена «Пьер вошёл.…»") {
 			t.Errorf("the edit is shown as %q", shown)
 		}
+		// The transcript names the step in the book's words, all of it.
+		if steps := e.js(`() => document.querySelector('#ms-panel-command .transcript').textContent`); !strings.Contains(steps, "Замена по всей книге: запрошено (подробности)") ||
+			!strings.Contains(steps, "Замена по всей книге: готово (подробности)") || strings.Contains(steps, "asked") || strings.Contains(steps, "done") {
+			t.Errorf("the transcript says %q", steps)
+		}
 		said = e.hear(func() { e.click("Accept") }, `^Оставлено`)
 		once(t, "Accept", said, `^Оставлено: Замена «Пьер вошёл\.…» на «Петр вошёл\.…» — Роман, Глава 1, и ещё 3 абзаца\.$`)
 		russianOnly(t, said)

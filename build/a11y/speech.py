@@ -44,6 +44,7 @@ import latency  # noqa: E402
 from xtest import Keyboard  # noqa: E402
 
 WID = os.environ["WID"]
+APP_PID = int(subprocess.run(["xdotool", "getwindowpid", WID], capture_output=True, text=True).stdout.strip() or 0)
 BOOK = os.environ["BOOK"]
 WORK = os.environ["WORK"]
 ORCA = "/usr/bin/orca"
@@ -336,7 +337,10 @@ def type_latency(where, text):
     else:
         key("ctrl+End", "Return", "Return")
     latency.pump(1.5)
+    cpu = latency.cpu_seconds(APP_PID)
     lat, _ = latency.type_timed(kb, text, pace=KEY_PACE, settle=60)
+    # What each key cost the window (its processes' CPU, the settling included).
+    latency.type_timed.cpu = (latency.cpu_seconds(APP_PID) - cpu) / len(text)
     if where == "command":
         key("ctrl+a", "BackSpace")
     latency.pump(1.0)
@@ -366,6 +370,7 @@ def main():
     for where, text in (("command", COMMAND_TEXT), ("text", EDITOR_TEXT)) if part("latency") else ():
         ref[where] = type_latency(where, text)
         print(f"without Orca, typing in the {where}: {latency.summary(ref[where], KEY_LIMIT)}", flush=True)
+        print(f"  the window's CPU: {1000 * latency.type_timed.cpu:.0f} ms a key; meanwhile " + latency.type_timed.census, flush=True)
 
     # 2. Orca.
     log = os.path.join(WORK, "orca-speech.jsonl")
@@ -546,6 +551,7 @@ def run_with_orca(sp, ref):
         lat = type_latency(where, text)
         print(f"with Orca, typing in the {where}: {latency.summary(lat, KEY_LIMIT)}", flush=True)
         print("  ms a key: " + " ".join("-" if x is None else str(int(1000 * x)) for x in lat), flush=True)
+        print(f"  the window's CPU: {1000 * latency.type_timed.cpu:.0f} ms a key; meanwhile " + latency.type_timed.census, flush=True)
         base = worst(ref[where])
         got = worst(lat)
         check(got <= max(base, KEY_LIMIT) + KEY_LIMIT,

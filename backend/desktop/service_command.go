@@ -44,6 +44,9 @@ type CommandResult struct {
 	// Plan is the plan of a command of several steps: shown for approval
 	// (PlanRun, PlanDiscard), not run.
 	Plan *author.PlanProposal `json:"plan,omitempty"`
+	// Russian: the command is Russian, and so is what the window says about
+	// its result (the edits' descriptions here are in it already).
+	Russian bool `json:"russian"`
 }
 
 // Range is a stretch of the editor's text (UTF-16 units).
@@ -111,7 +114,7 @@ func (a *App) RunCommand(command string) (CommandResult, error) {
 	_ = m.Do(func(d *document.Document) error { head = d.Rev(); return nil })
 	sid := docSessionID(m)
 	_ = a.st.EnsureSession(ctx, sid, "document", m.DocID)
-	res := CommandResult{Command: command, Events: []author.Event{}, Edits: []EditDiff{}}
+	res := CommandResult{Command: command, Events: []author.Event{}, Edits: []EditDiff{}, Russian: author.ParseCommand(command).Russian}
 	contexts := map[int64]string{}
 	var found *document.PointerJSON
 	ca := &author.CommandAgent{Reg: a.reg, Runtime: a.rt, Emit: func(e author.Event) {
@@ -151,7 +154,7 @@ func (a *App) RunCommand(command string) (CommandResult, error) {
 	if runErr != nil {
 		res.Error = runErr.Error()
 		if errors.Is(runErr, context.Canceled) {
-			res.Error = "Stopped."
+			res.Error = map[bool]string{false: "Stopped.", true: "Остановлено."}[res.Russian]
 		}
 	}
 	var cur int64
@@ -160,7 +163,7 @@ func (a *App) RunCommand(command string) (CommandResult, error) {
 	if cur > head {
 		// The edits since the command began, placed in the newest text.
 		var es manuscript.EditsSinceResult
-		if err := a.call(context.Background(), "EditsSince", manuscript.EditsSinceArgs{SinceRevision: head}, &es); err == nil {
+		if err := a.call(context.Background(), "EditsSince", manuscript.EditsSinceArgs{SinceRevision: head, Language: map[bool]string{false: "en", true: "ru"}[res.Russian]}, &es); err == nil {
 			for _, e := range es.Edits {
 				d := EditDiff{Revision: e.Revision, Op: e.Op, Summary: e.Summary, Description: e.Description, Before: e.Before, After: e.After, Context: contexts[e.Revision], Pos: e.Utf16Offset}
 				if es.Head != cur {

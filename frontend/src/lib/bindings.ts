@@ -124,6 +124,8 @@ export interface CommandResult {
   found?: Range;
   /** plan: a command of several steps, planned and not run (PlanRun, PlanDiscard). */
   plan?: PlanProposal;
+  /** russian: the command is Russian; what is said about its result is too. */
+  russian: boolean;
 }
 
 /** PlanStepView is one step of a lazy plan (agent.PlanStepView). */

@@ -32,7 +32,8 @@ Pierre's friend said nothing.
 // (word forms), Ctrl+H, replace all after a preview — one revision that one
 // Ctrl+Z takes back — Escape back to the text; then the people of the book
 // with their first mention and mentions per chapter. Each step is said in the
-// live region.
+// live region, in the book's language (Russian here, its numbers plain and
+// its plurals right: «4 упоминания в 2 главах»).
 func TestUIFindReplaceAndPeople(t *testing.T) {
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "book.md")
@@ -55,8 +56,8 @@ func TestUIFindReplaceAndPeople(t *testing.T) {
 		t.Fatalf("Ctrl+F focused %q, not the find field", id)
 	}
 	e.page.MustInsertText("Пьер")
-	e.waitText("[role=status]", "of 2 matches for “Пьер”")
-	e.waitText("#find-count", "1 of 2")
+	e.waitText("[role=status]", "1 из 2 совпадений с «Пьер», Роман, Глава 1.")
+	e.waitText("#find-count", "1 из 2")
 	if n := marks(); n != 2 {
 		t.Errorf("%d matches marked in the text, want 2", n)
 	}
@@ -65,13 +66,14 @@ func TestUIFindReplaceAndPeople(t *testing.T) {
 	}
 	// Enter and F3 go on, Shift+Enter back, round the book.
 	e.keys(input.Enter)
-	e.waitText("#find-count", "2 of 2")
+	e.waitText("#find-count", "2 из 2")
+	e.waitText("[role=status]", "2 из 2, Роман, Глава 1.")
 	e.keys(input.Enter)
-	e.waitText("#find-count", "1 of 2")
+	e.waitText("#find-count", "1 из 2")
 	e.keys(input.ShiftLeft, input.Enter)
-	e.waitText("#find-count", "2 of 2")
+	e.waitText("#find-count", "2 из 2")
 	e.keys(input.F3)
-	e.waitText("#find-count", "1 of 2")
+	e.waitText("#find-count", "1 из 2")
 	if id := focused(); id != "find-q" {
 		t.Errorf("stepping took the focus to %q", id)
 	}
@@ -81,8 +83,8 @@ func TestUIFindReplaceAndPeople(t *testing.T) {
 		t.Fatal("Tab never reached the Word forms option")
 	}
 	e.keys(input.Space)
-	e.waitText("#find-count", "of 4")
-	e.waitText("[role=status]", "of 4 matches for “Пьер”")
+	e.waitText("#find-count", "из 4")
+	e.waitText("[role=status]", "из 4 совпадений с «Пьер»")
 	if n := marks(); n != 4 {
 		t.Errorf("%d matches marked with word forms, want 4", n)
 	}
@@ -94,7 +96,7 @@ func TestUIFindReplaceAndPeople(t *testing.T) {
 	}
 	e.page.MustInsertText("Петр")
 	e.keys(input.ControlLeft, input.Enter)
-	e.waitText("#find-preview-title", "Replace all: 4 occurrences of “Пьер” in 3 paragraphs would become “Петр”")
+	e.waitText("#find-preview-title", "Заменить всё: 4 вхождения «Пьер» в 3 абзацах станут «Петр»")
 	if id := focused(); id != "find-preview-title" {
 		t.Errorf("the preview did not take the focus (%q): a screen reader would not hear it", id)
 	}
@@ -106,7 +108,7 @@ func TestUIFindReplaceAndPeople(t *testing.T) {
 		t.Fatal("Tab never reached Replace all 4")
 	}
 	e.keys(input.Enter)
-	e.waitText("[role=status]", "Replaced 4 occurrences in 3 paragraphs. One Ctrl+Z takes them all back.")
+	e.waitText("[role=status]", "Заменил 4 раза в 3 абзацах. Одно нажатие Ctrl+Z вернёт всё.")
 	after := e.fileHas("С Петром говорила", true)
 	for _, want := range []string{"Петр вошёл. Все смотрели на Петра.", "и Петр улыбнулся"} {
 		if !strings.Contains(after, want) {
@@ -116,7 +118,7 @@ func TestUIFindReplaceAndPeople(t *testing.T) {
 	if strings.Contains(e.editorText(), "Пьер") {
 		t.Errorf("the editor still shows «Пьер»")
 	}
-	e.waitText("#find-count", "No matches")
+	e.waitText("#find-count", "Нет совпадений")
 	// One Ctrl+Z (from the text) takes the four back.
 	e.keys(input.Escape)
 	if c := focused(); !strings.Contains(c, "cm-content") {
@@ -138,27 +140,27 @@ func TestUIFindReplaceAndPeople(t *testing.T) {
 	if !strings.Contains(list, "Наташа — 3") {
 		t.Errorf("Наташа (Наташа, Наташи) is not one person with 3 mentions: %s", list)
 	}
-	e.waitText("[role=status]", "people; the most named: Пьер (4)")
+	e.waitText("[role=status]", "2 персонажа; чаще всех названы: Пьер (4), Наташа (3).")
 	e.click("Пьер — 4")
 	if id := focused(); id != "people-detail" {
 		t.Errorf("choosing a person took the focus to %q", id)
 	}
-	detail := e.waitText("#ms-panel-people", "Пьер: 4 mentions in 2 chapters")
-	for _, want := range []string{"First mentioned in", "Роман, Глава 1: 3", "Роман, Глава 2: 1", "Also written: Пьера, Пьером"} {
+	detail := e.waitText("#ms-panel-people", "Пьер: 4 упоминания в 2 главах")
+	for _, want := range []string{"Впервые — Роман, Глава 1:", "Роман, Глава 1: 3", "Роман, Глава 2: 1", "Другие формы: Пьера, Пьером"} {
 		if !strings.Contains(detail, want) {
 			t.Errorf("the person's detail lacks %q: %s", want, detail)
 		}
 	}
 	e.click("Next mention")
-	e.waitText("[role=status]", "Пьер: mention 1 of 3 paragraphs.")
+	e.waitText("[role=status]", "Пьер: упоминание 1 из 3 абзацев. Роман, Глава 1, строка 3.")
 	e.click("Next mention")
-	e.waitText("[role=status]", "Пьер: mention 2 of 3 paragraphs.")
+	e.waitText("[role=status]", "Пьер: упоминание 2 из 3 абзацев.")
 	line := e.js(`() => { const v = document.querySelector('.editor').editorView; return v.state.doc.lineAt(v.state.selection.main.head).text; }`)
 	if !strings.HasPrefix(line, "— Здравствуйте") {
 		t.Errorf("the second mention put the cursor on %q", line)
 	}
 	e.click("Роман, Глава 2: 1")
-	e.waitText("[role=status]", "mention 3 of 3")
+	e.waitText("[role=status]", "упоминание 3 из 3")
 
 	// The bar and the panel pass axe-core.
 	e.keys(input.ControlLeft, input.KeyH)

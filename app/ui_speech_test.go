@@ -175,3 +175,114 @@ func TestUIScreenReaderWords(t *testing.T) {
 		once(t, "Alt+1", said, `^Manuscript workspace\. The Lighthouse Keeper's Ledger, Chapter Three: The Light, line 1\.$`)
 	})
 }
+
+const speechBookRU = `# Роман
+
+## Глава 1
+
+Пьер вошёл. Все смотрели на него.
+
+— Здравствуйте, — сказала Наташа, и Пьер улыбнулся.
+
+## Глава 2
+
+Пьер говорил с Наташей. Наташа слушала.
+
+Вечером Пьер уехал.
+`
+
+// englishChrome is what a Russian command's or book's sentences must not say:
+// the window's English sentences around them.
+var englishChrome = regexp.MustCompile(`Running:|To review|Tab to|Kept:|Undone:|ended without|matches? for|occurrences?|paragraphs?\b|\bmore\b|Nothing was|\bline \d`)
+
+// TestUIScreenReaderWordsRussian: on a Russian book, what the window says
+// about a Russian command is wholly Russian (the answer, the edit to review
+// in words, Accept and Undo and their results, an unknown command), with the
+// Russian plural forms; a command in English on the same book is answered in
+// English; a search and the place the cursor lands on are said in the book's
+// language.
+func TestUIScreenReaderWordsRussian(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "роман.md")
+	if err := os.WriteFile(doc, []byte(speechBookRU), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := uiBrowser(t)
+	e := startUI(t, b, dir, doc, filepath.Join(dir, "ui.db"))
+	time.Sleep(500 * time.Millisecond)
+	russianOnly := func(t *testing.T, said []string) {
+		t.Helper()
+		for _, s := range said {
+			if englishChrome.MatchString(s) || toolWords.MatchString(s) {
+				t.Errorf("said %q", s)
+			}
+		}
+	}
+
+	t.Run("a search is said in the book's language", func(t *testing.T) {
+		e.t = t
+		e.keys(input.ControlLeft, input.ShiftLeft, input.KeyF)
+		e.fill("q", "Наташа")
+		said := e.hear(func() { e.keys(input.Enter) }, `Наташа`)
+		once(t, "search", said, `^\d+ совпадени(е|я|й) с «Наташа»\.$`)
+		russianOnly(t, said)
+	})
+
+	t.Run("Enter on an outline entry says the place in the book's language", func(t *testing.T) {
+		e.t = t
+		said := e.hear(func() { e.click("Глава 2") }, `строка \d+\.$`)
+		once(t, "outline", said, `^Роман, Глава 2, строка 1\.$`)
+		russianOnly(t, said)
+	})
+
+	t.Run("a Russian command's answer, the edit in words, Accept", func(t *testing.T) {
+		e.t = t
+		e.keys(input.ControlLeft, input.ShiftLeft, input.KeyK)
+		e.fill("command", "замени «Пьер» на «Петр»")
+		said := e.hear(func() { e.keys(input.Enter) }, `^Заменил`)
+		once(t, "the answer", said, `^Заменил «Пьер» на «Петр»: 4 раза .*Одна отмена вернёт всё\. На проверку: Замена «Пьер вошёл\.…» на «Петр вошёл\.…» — Роман, Глава 1, и ещё 3 абзаца\. Tab — к кнопкам Accept и Undo\.$`)
+		russianOnly(t, said)
+		// The buttons are the window's own (Accept); what they say of the edit is Russian.
+		if name := e.js(`() => document.querySelector('.edits button').getAttribute('aria-label')`); name != "Accept: Замена «Пьер вошёл.…» на «Петр вошёл.…» — Роман, Глава 1, и ещё 3 абзаца" {
+			t.Errorf("the Accept button is named %q", name)
+		}
+		if shown := e.js(`() => document.querySelector('.edits strong').textContent`); !strings.HasPrefix(shown, "Замена «Пьер вошёл.…»") {
+			t.Errorf("the edit is shown as %q", shown)
+		}
+		// The transcript names the step in the book's words, all of it.
+		if steps := e.js(`() => document.querySelector('#ms-panel-command .transcript').textContent`); !strings.Contains(steps, "Замена по всей книге: запрошено (подробности)") ||
+			!strings.Contains(steps, "Замена по всей книге: готово (подробности)") || strings.Contains(steps, "asked") || strings.Contains(steps, "done") {
+			t.Errorf("the transcript says %q", steps)
+		}
+		said = e.hear(func() { e.click("Accept") }, `^Оставлено`)
+		once(t, "Accept", said, `^Оставлено: Замена «Пьер вошёл\.…» на «Петр вошёл\.…» — Роман, Глава 1, и ещё 3 абзаца\.$`)
+		russianOnly(t, said)
+	})
+
+	t.Run("a Russian command's edit undone", func(t *testing.T) {
+		e.t = t
+		e.fill("command", "замени «Наташа» на «Наталья»")
+		said := e.hear(func() { e.keys(input.Enter) }, `^Заменил`)
+		once(t, "the answer", said, `^Заменил «Наташа» на «Наталья»: 2 раза .*На проверку: Замена «…сказала Наташа, и…» на «…сказала Наталья, и…» — Роман, Глава 1, и ещё 1 абзац\. Tab — к кнопкам Accept и Undo\.$`)
+		said = e.hear(func() { e.click("Undo this edit") }, `^Отменено`)
+		once(t, "Undo", said, `^Отменено: Замена «…сказала Наташа, и…» на «…сказала Наталья, и…» — Роман, Глава 1, и ещё 1 абзац\.$`)
+		russianOnly(t, said)
+	})
+
+	t.Run("an unknown Russian command is refused in Russian", func(t *testing.T) {
+		e.t = t
+		e.fill("command", "фывапролд")
+		said := e.hear(func() { e.keys(input.Enter) }, `фывапролд`)
+		once(t, "refusal", said, `^Команда не выполнена: фывапролд\.? Встроенный помощник не понимает команду «фывапролд»`)
+		russianOnly(t, said)
+	})
+
+	t.Run("an English command on the Russian book is answered in English", func(t *testing.T) {
+		e.t = t
+		e.fill("command", `replace "Петр" with "Пьер"`)
+		said := e.hear(func() { e.keys(input.Enter) }, `^Replaced`)
+		once(t, "the answer", said, `^Replaced "Петр" with "Пьер": 4 occurrence\(s\) .*To review: Replace «Петр вошёл\.…» with «Пьер вошёл\.…» in Роман, Глава 1, and 3 more paragraphs\. Tab to Accept or Undo\.$`)
+		said = e.hear(func() { e.click("Undo this edit") }, `^Undone`)
+		once(t, "Undo", said, `^Undone: Replace «Петр вошёл\.…» with «Пьер вошёл\.…» in Роман, Глава 1, and 3 more paragraphs\.$`)
+	})
+}

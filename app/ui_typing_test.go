@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -549,5 +550,85 @@ func TestUINewBook(t *testing.T) {
 	e.waitText("[role=alert]", en+" already exists; open it with Open… (Ctrl+O)")
 	if after, _ := os.ReadFile(en); string(after) != string(before) {
 		t.Error("creating a book over an existing one changed it")
+	}
+}
+
+// TestUIMarkdownLooks: the editor's Markdown highlighting (frontend/src/lib/markdown.ts,
+// a line tokenizer in place of the CommonMark parser that re-walked the whole book on
+// every key) still shows what an author writes: headings larger and bold, strong
+// bold, emphasis italic, code and fenced blocks in a monospace face, the markup and
+// the front matter muted; and Enter continues a list or a quote, and ends a list on
+// an empty item.
+func TestUIMarkdownLooks(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "book.md")
+	text := "---\ntitle: Маяк\n---\n\n# The Keeper\n\nShe wrote **bold words** and *quiet ones*, a `ledger_no` and snake_case_name.\n\n```\nlet x = *not emphasis*\n```\n\n- one\n\n1. first\n\n> a quote\n\nThe end.\n"
+	if err := os.WriteFile(doc, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := uiBrowser(t)
+	e := startUI(t, b, dir, doc, filepath.Join(dir, "ui.db"))
+	e.waitText("[role=status]", "Opened book.md")
+	// style(s) is the computed style of the innermost element of the text that holds s.
+	style := func(s string) map[string]string {
+		t.Helper()
+		raw := e.js(`(s) => { const all = [...document.querySelectorAll('.cm-content .cm-line, .cm-content .cm-line *')];
+			const el = all.reverse().find(x => x.textContent.includes(s)); if (!el) return '';
+			const c = getComputedStyle(el); const line = getComputedStyle(el.closest('.cm-line'));
+			return JSON.stringify({weight: c.fontWeight, style: c.fontStyle, family: c.fontFamily, size: c.fontSize, lineSize: line.fontSize, color: c.color, lineColor: line.color}); }`, s)
+		if raw == "" {
+			t.Fatalf("the editor does not show %q", s)
+		}
+		var m map[string]string
+		if err := json.Unmarshal([]byte(raw), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	px := func(s string) float64 {
+		f, _ := strconv.ParseFloat(strings.TrimSuffix(s, "px"), 64)
+		return f
+	}
+	for _, c := range []struct {
+		text, want string
+		ok         func(m map[string]string) bool
+	}{
+		{"The Keeper", "a heading: bold and larger", func(m map[string]string) bool { return m["weight"] >= "600" && px(m["size"]) > px(m["lineSize"]) }},
+		{"bold words", "strong: bold", func(m map[string]string) bool { return m["weight"] >= "600" }},
+		{"quiet ones", "emphasis: italic", func(m map[string]string) bool { return m["style"] == "italic" }},
+		{"ledger_no", "code: monospace", func(m map[string]string) bool { return strings.Contains(m["family"], "Mono") }},
+		{"let x = *not emphasis*", "a fenced block: monospace, not emphasis", func(m map[string]string) bool {
+			return strings.Contains(m["family"], "Mono") && m["style"] != "italic"
+		}},
+		{"title: Маяк", "front matter: muted", func(m map[string]string) bool { return m["color"] != m["lineColor"] }},
+		{"snake_case_name", "an underscore inside a word: plain", func(m map[string]string) bool { return m["style"] != "italic" }},
+		{"The end.", "a plain paragraph: plain", func(m map[string]string) bool { return m["weight"] < "600" && m["style"] != "italic" }},
+	} {
+		if m := style(c.text); !c.ok(m) {
+			t.Errorf("%q should be %s; it is %v", c.text, c.want, m)
+		}
+	}
+
+	// Enter continues a list, a numbered list and a quote; Enter on an empty item ends the list.
+	for _, c := range []struct {
+		after, typed, want string
+	}{
+		{"- one", "two", "- one\n- two\n"},
+		{"1. first", "second", "1. first\n2. second\n"},
+		{"> a quote", "more", "> a quote\n> more\n"},
+	} {
+		e.caretAfter(c.after)
+		e.keys(input.Enter)
+		e.page.MustInsertText(c.typed)
+		if got := e.editorText(); !strings.Contains(got, c.want) {
+			t.Errorf("Enter after %q, then %q: the text holds %q, want %q", c.after, c.typed, got, c.want)
+		}
+	}
+	e.caretAfter("- two")
+	e.keys(input.Enter)
+	e.keys(input.Enter)
+	e.page.MustInsertText("After the list.")
+	if got := e.editorText(); !strings.Contains(got, "- two\n\nAfter the list.") {
+		t.Errorf("Enter on an empty item should end the list: %q", got)
 	}
 }

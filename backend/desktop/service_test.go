@@ -197,3 +197,30 @@ func TestDesktopSettingsAndExport(t *testing.T) {
 		t.Errorf("without pandoc the window still offers DOCX: %+v", c.Formats)
 	}
 }
+
+// TestDesktopCommandLanguage: a command's edits are described, and its
+// result marked, in the command's language, whatever the book's.
+func TestDesktopCommandLanguage(t *testing.T) {
+	const ru = "# Роман\n\n## Глава 1\n\nПьер вошёл. Все смотрели на него.\n"
+	const en = "# Novel\n\n## Chapter 1\n\nPierre came in. Everyone looked at him.\n"
+	for _, tc := range []struct {
+		name, book, command, description string
+		russian                          bool
+	}{
+		{"a Russian command on a Russian book", ru, "замени «Пьер» на «Петр»", "Замена «Пьер вошёл.…» на «Петр вошёл.…» — Роман, Глава 1", true},
+		{"an English command on a Russian book", ru, `replace "Пьер" with "Петр"`, "Replace «Пьер вошёл.…» with «Петр вошёл.…» in Роман, Глава 1", false},
+		{"a Russian command on an English book", en, "замени «Pierre» на «Peter»", "Замена «Pierre came…» на «Peter came…» — Novel, Chapter 1", true},
+		{"an English command on an English book", en, `replace "Pierre" with "Peter"`, "Replace «Pierre came…» with «Peter came…» in Novel, Chapter 1", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, _ := desktopApp(t, tc.book)
+			res, err := a.RunCommand(tc.command)
+			if err != nil || len(res.Edits) != 1 {
+				t.Fatalf("%v %+v", err, res)
+			}
+			if res.Russian != tc.russian || res.Edits[0].Description != tc.description {
+				t.Errorf("russian %v, the edit described as %q; want %v, %q", res.Russian, res.Edits[0].Description, tc.russian, tc.description)
+			}
+		})
+	}
+}

@@ -11,8 +11,10 @@ const maxQuoted = 12
 // around it on each side, and where — «Replace «…сказал Пьер, …» with
 // «…сказал Петр, …» in Том 1, Часть первая, II». No tool names, no item
 // labels: before and after are the Markdown the edit removed and inserted,
-// place the headings around it (Document.Place).
-func DescribeEdit(before, after, place string) string {
+// place the headings around it (Document.Place). russian says it in Russian
+// (a Russian command's edit): «Замена «…сказал Пьер, …» на «…сказал Петр, …» —
+// Том 1, Часть первая, II».
+func DescribeEdit(before, after, place string, russian bool) string {
 	x, y := strings.Fields(before), strings.Fields(after)
 	p := 0
 	for p < len(x) && p < len(y) && x[p] == y[p] {
@@ -22,20 +24,27 @@ func DescribeEdit(before, after, place string) string {
 	for s < len(x)-p && s < len(y)-p && x[len(x)-1-s] == y[len(y)-1-s] {
 		s++
 	}
-	where := " in " + place
+	w := editWords[russian]
+	where, from := w.in+place, w.from+place
 	if place == "" {
-		where = " before the first heading"
+		where, from = w.none, w.none
 	}
 	old, new := x[p:len(x)-s], y[p:len(y)-s]
 	switch {
 	case len(old) == 0 && len(new) == 0:
-		return "Change the spacing" + where
+		return w.spacing + where
 	case len(old) == 0:
-		return "Insert " + quoted(y, p, len(y)-s) + where
+		return w.insert + quoted(y, p, len(y)-s) + where
 	case len(new) == 0:
-		return "Delete " + quoted(x, p, len(x)-s) + strings.Replace(where, " in ", " from ", 1)
+		return w.delete + quoted(x, p, len(x)-s) + from
 	}
-	return "Replace " + quoted(x, p, len(x)-s) + " with " + quoted(y, p, len(y)-s) + where
+	return w.replace + quoted(x, p, len(x)-s) + w.with + quoted(y, p, len(y)-s) + where
+}
+
+// editWords are DescribeEdit's words in English (false) and Russian (true).
+var editWords = map[bool]struct{ in, from, none, spacing, insert, delete, replace, with string }{
+	false: {" in ", " from ", " before the first heading", "Change the spacing", "Insert ", "Delete ", "Replace ", " with "},
+	true:  {" — ", " — ", " до первого заголовка", "Правка пробелов", "Вставка ", "Удаление ", "Замена ", " на "},
 }
 
 // quoted is «words[from:to]» with the word before and after it, an ellipsis

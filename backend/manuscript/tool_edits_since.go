@@ -14,11 +14,15 @@ import (
 // EditsSinceArgs names the revision the edits come after.
 type EditsSinceArgs struct {
 	SinceRevision int64 `json:"sinceRevision" jsonschema:"list the edits made after this revision (e.g. the revision before a command ran)"`
+	// Language is the language of the descriptions: a command's own ("ru",
+	// "en"); empty, the book's.
+	Language string `json:"language,omitempty" jsonschema:"the language of the descriptions: en or ru (a command's language); default the book's"`
 }
 
 // Refine: revisions are not negative.
 func (EditsSinceArgs) Refine(s *jsonschema.Schema) {
 	tools.Range(tools.Prop(s, "sinceRevision"), 0, 1<<53)
+	tools.Enum(tools.Prop(s, "language"), "en", "ru")
 }
 
 // EditSince is one edit, for review: the Markdown it removed and inserted and
@@ -94,13 +98,14 @@ func EditsSince(ctx context.Context, ws *Workspace, a EditsSinceArgs) (EditsSinc
 	}
 	// Each edit in words, placed under the headings around it now.
 	_ = m.Do(func(d *document.Document) error {
+		russian := a.Language == "ru" || a.Language == "" && bookIsRussian(d.Source())
 		for k := range res.Edits {
 			e := &res.Edits[k]
 			place := ""
 			if i := d.IndexContaining(e.ByteOffset); i >= 0 && d.Rev() == head {
 				place = d.Place(i)
 			}
-			e.Description = DescribeEdit(e.Before, e.After, place)
+			e.Description = DescribeEdit(e.Before, e.After, place, russian)
 		}
 		return nil
 	})

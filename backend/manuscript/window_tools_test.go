@@ -177,7 +177,7 @@ func TestUndoRevisionAndEditsSince(t *testing.T) {
 		t.Fatal(err)
 	}
 	var es manuscript.EditsSinceResult
-	if err := e.call("EditsSince", `{"sinceRevision": 1}`, &es); err != nil || es.Head != 3 || len(es.Edits) != 2 {
+	if err := e.call("EditsSince", `{"sinceRevision": 1, "language": "en"}`, &es); err != nil || es.Head != 3 || len(es.Edits) != 2 {
 		t.Fatalf("edits since 1: %+v %v", es, err)
 	}
 	text := e.file()
@@ -195,6 +195,20 @@ func TestUndoRevisionAndEditsSince(t *testing.T) {
 	// In words, under its headings, with no tool name or item label.
 	if d := es.Edits[0].Description; !strings.HasPrefix(d, "Replace «The brass telescope.» with «The copper telescope.» in ") || strings.Contains(d, "ReplaceText") {
 		t.Errorf("first edit described as %q", d)
+	}
+	// In a Russian command's language ("ru"), and by default in the book's
+	// (this one's headings are Russian).
+	for _, args := range []string{`{"sinceRevision": 1, "language": "ru"}`, `{"sinceRevision": 1}`} {
+		var ru manuscript.EditsSinceResult
+		if err := e.call("EditsSince", args, &ru); err != nil || len(ru.Edits) != 2 {
+			t.Fatalf("%s: %+v %v", args, ru, err)
+		}
+		if d := ru.Edits[0].Description; !strings.HasPrefix(d, "Замена «The brass telescope.» на «The copper telescope.» — ") {
+			t.Errorf("%s: first edit described as %q", args, d)
+		}
+	}
+	if err := e.call("EditsSince", `{"sinceRevision": 1, "language": "fr"}`, nil); err == nil {
+		t.Errorf("EditsSince took the language fr")
 	}
 	if err := e.call("UndoRevision", `{"revision": 2}`, nil); err == nil || !strings.Contains(err.Error(), "a later edit (revision 3") || !strings.Contains(err.Error(), "undo that first") {
 		t.Fatalf("undo of an older edit: %v", err)

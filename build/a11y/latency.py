@@ -8,6 +8,7 @@ accessibility bridge and the screen reader's key listener, and WebKit has put th
 letter in the text). A key is late by the time from its press to its letter.
 """
 
+import os
 import threading
 import time
 
@@ -42,6 +43,72 @@ class Inserts:
             pass
 
 
+class Census:
+    """How many AT-SPI events of each kind the window sent (type and the source's
+    role), for saying what a slow key came with."""
+
+    KINDS = ("object:", "window:")
+
+    def __init__(self):
+        self.counts = {}
+        self.listener = Atspi.EventListener.new(self._on)
+        for k in self.KINDS:
+            self.listener.register(k)
+
+    def _on(self, ev):
+        try:
+            role = ev.source.get_role_name()
+        except Exception:
+            role = "?"
+        k = f"{ev.type} [{role}]"
+        self.counts[k] = self.counts.get(k, 0) + 1
+
+    def close(self):
+        for k in self.KINDS:
+            try:
+                self.listener.deregister(k)
+            except Exception:
+                pass
+
+    def summary(self, top=6):
+        total = sum(self.counts.values())
+        most = sorted(self.counts.items(), key=lambda kv: -kv[1])[:top]
+        return f"{total} AT-SPI events: " + ", ".join(f"{n} {k}" for k, n in most)
+
+
+def cpu_seconds(pid, by_name=False):
+    """The CPU time (user and system, seconds) process pid and its children have
+    used so far: the window and its WebKit processes (by_name: a dict of the
+    processes' names to their times)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    stats = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                rest = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        name = open(f"/proc/{d}/stat").read().split("(", 1)[1].rsplit(")", 1)[0] if by_name else ""
+        stats[int(d)] = (int(rest[1]), int(rest[11]) + int(rest[12]), name)  # ppid, utime + stime
+    mine = {pid}
+    grew = True
+    while grew:
+        grew = False
+        for p, (ppid, _, _) in stats.items():
+            if ppid in mine and p not in mine:
+                mine.add(p)
+                grew = True
+    if by_name:
+        out = {}
+        for p in mine:
+            if p in stats:
+                out[stats[p][2]] = out.get(stats[p][2], 0) + stats[p][1] / tick
+        return out
+    return sum(stats[p][1] for p in mine if p in stats) / tick
+
+
 def pump(seconds):
     ctx = GLib.MainContext.default()
     end = time.time() + seconds
@@ -70,6 +137,7 @@ def type_timed(kb, text, pace=0.150, settle=30.0):
     character, None for a character that never arrived, and the inserts seen."""
     kb.prepare(text)
     ins = Inserts()
+    census = Census()
     pump(0.3)
     pressed = []
     start = time.time() + 0.2
@@ -97,6 +165,8 @@ def type_timed(kb, text, pace=0.150, settle=30.0):
             ctx.iteration(False)
         time.sleep(0.005)
     ins.close()
+    census.close()
+    type_timed.census = census.summary()
     # Each inserted letter belongs to the next key pressed (the field echoes what
     # is typed, one letter an event; an event of several letters is a burst).
     arrived = []

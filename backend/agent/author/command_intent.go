@@ -488,7 +488,7 @@ func (c *CommandAgent) replace(ctx context.Context, in Intent) (any, error) {
 	places := strings.Join(where, "; ")
 	if len(where) > 4 {
 		places = say(in.Russian, fmt.Sprintf("%d chapters, from %s to %s", len(where), where[0], where[len(where)-1]),
-			fmt.Sprintf("%d %s, от «%s» до «%s»", len(where), ruPlural(len(where), "главе", "главах", "главах"), where[0], where[len(where)-1]))
+			fmt.Sprintf("в %d %s, от «%s» до «%s»", len(where), ruPlural(len(where), "главе", "главах", "главах"), where[0], where[len(where)-1]))
 	}
 	forms := ""
 	if in.Forms {

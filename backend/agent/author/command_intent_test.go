@@ -3,6 +3,7 @@ package author
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -141,6 +142,26 @@ func TestReplaceEveryOccurrenceInTheScope(t *testing.T) {
 		}
 		if b, _ := os.ReadFile(e.doc); string(b) != martaBook {
 			t.Errorf("%s: one Undo did not take the whole replace back:\n%s", c.cmd, b)
+		}
+	}
+}
+
+// TestReplaceAnswerNamesManyChapters: a replace in more than four chapters
+// names how many and the first and last, in the command's language («— в 5
+// главах, от …», not «— 5 главах»).
+func TestReplaceAnswerNamesManyChapters(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Story\n")
+	for i := 1; i <= 5; i++ {
+		fmt.Fprintf(&b, "\n## Chapter %d\n\nАнна пришла.\n\nAnna came.\n", i)
+	}
+	for _, c := range []struct{ cmd, answer string }{
+		{"замени «Анна» на «Аня»", "Заменил «Анна» на «Аня»: 5 раз в 5 абзацах — в 5 главах, от «Story, Chapter 1» до «Story, Chapter 5». Одна отмена вернёт всё."},
+		{`replace "Anna" with "Ann"`, `Replaced "Anna" with "Ann": 5 occurrence(s) in 5 paragraph(s) — 5 chapters, from Story, Chapter 1 to Story, Chapter 5. One Undo takes it all back.`},
+	} {
+		e := newEnv(t, b.String(), nil)
+		if answer, err := runOne(t, e, &CommandAgent{}, c.cmd); err != nil || answer != c.answer {
+			t.Errorf("%s: %q (%v)\n want %q", c.cmd, answer, err, c.answer)
 		}
 	}
 }

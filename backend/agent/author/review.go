@@ -42,6 +42,9 @@ type Outcome struct {
 type watch struct {
 	contexts map[int64]string
 	found    *document.Pointer
+	// language is the language the edits are described in: a command's
+	// own ("ru", "en"); empty, the book's.
+	language string
 }
 
 func (w *watch) see(tool string, result any) {
@@ -75,7 +78,7 @@ func outcome(ctx context.Context, r *tools.Registry, m *manuscript.Manuscript, h
 	if o.Revision == head {
 		return o
 	}
-	out, err := r.Call(context.WithoutCancel(ctx), tools.Call{Name: "EditsSince", Args: mustArgs(manuscript.EditsSinceArgs{SinceRevision: head})}, tools.Context{})
+	out, err := r.Call(context.WithoutCancel(ctx), tools.Call{Name: "EditsSince", Args: mustArgs(manuscript.EditsSinceArgs{SinceRevision: head, Language: w.language})}, tools.Context{})
 	es, ok := out.(manuscript.EditsSinceResult)
 	if err != nil || !ok {
 		return o

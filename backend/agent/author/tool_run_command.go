@@ -95,6 +95,9 @@ type RunCommandResult struct {
 	Result any `json:"result,omitempty"`
 	// Plan is set when the command had several steps: it was planned, not run.
 	Plan *PlanProposal `json:"plan,omitempty"`
+	// Russian: the command is Russian, and so is what a door says about its
+	// result (the edits' descriptions are in it already).
+	Russian bool `json:"russian"`
 	Outcome
 	Events []tools.Progress `json:"events"`
 }
@@ -109,6 +112,18 @@ func runCommandTool(r *tools.Registry, rt *Runtime) tools.Tool {
 
 // ErrStopped is a command or plan stopped by its caller (the window's Stop).
 var ErrStopped = errors.New("the command was stopped")
+
+// stopped is ErrStopped said in the command's language.
+type stopped struct{ russian bool }
+
+func (s stopped) Error() string {
+	if s.russian {
+		return "команда остановлена"
+	}
+	return ErrStopped.Error()
+}
+
+func (stopped) Is(target error) bool { return target == ErrStopped }
 
 // RunCommand runs one command on the open book: every event of it is
 // reported through tc and kept in the book's session transcript, and the
@@ -125,8 +140,9 @@ func RunCommand(ctx context.Context, r *tools.Registry, rt *Runtime, a RunComman
 	if rt.Store != nil {
 		_ = rt.Store.EnsureSession(ctx, sid, "document", m.DocID)
 	}
-	out := RunCommandResult{Command: command, Events: []tools.Progress{}}
-	w := &watch{contexts: map[int64]string{}}
+	russian := ParseCommand(command).Russian
+	out := RunCommandResult{Command: command, Russian: russian, Events: []tools.Progress{}}
+	w := &watch{contexts: map[int64]string{}, language: map[bool]string{false: "en", true: "ru"}[russian]}
 	ca := &CommandAgent{Reg: r, Runtime: rt, Emit: func(e Event) {
 		if e.Event == "result" {
 			return // the tool's result says it
@@ -152,7 +168,7 @@ func RunCommand(ctx context.Context, r *tools.Registry, rt *Runtime, a RunComman
 	res, err := ca.Run(ctx, command)
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
-			return RunCommandResult{}, ErrStopped
+			return RunCommandResult{}, stopped{russian}
 		}
 		return RunCommandResult{}, err
 	}

@@ -339,6 +339,7 @@ export interface EditorChange {
 /** EditsSinceArgs is manuscript.EditsSinceArgs. */
 export interface EditsSinceArgs {
   sinceRevision: number;
+  language?: string;
 }
 
 /** EditsSinceResult is manuscript.EditsSinceResult. */
@@ -808,6 +809,7 @@ export interface RunCommandResult {
   answer: string;
   result?: unknown;
   plan?: PlanProposal;
+  russian: boolean;
   revision: number;
   edits: ReviewEdit[];
   found?: Found;

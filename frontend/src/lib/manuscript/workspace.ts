@@ -77,9 +77,39 @@ export function isRussian(text: string): boolean {
   return cyr > lat;
 }
 
-/** say picks the line in the book's language. */
-export function say(en: string, ru: string): string {
-  return book.russian ? ru : en;
+/** commandIsRussian tells a command's language as the backend does
+ * (author.ParseCommand): its own words, quotes aside, are mostly Cyrillic, or
+ * it has only quoted words and they are Russian. What the window says about
+ * a command is in its language; the result tells it too (russian). */
+export function commandIsRussian(cmd: string): boolean {
+  const own = cmd.replace(/«[^»]*»?|"[^"]*"?|“[^”]*”?|„[^“”]*[“”]?/gu, ' ');
+  return /[A-Za-z\p{Script=Cyrillic}]/u.test(own) ? isRussian(own) : /\p{Script=Cyrillic}/u.test(cmd);
+}
+
+/** say picks the line in the book's language, or in the language given
+ * (a command's: russian). */
+export function say(en: string, ru: string, russian = book.russian): string {
+  return russian ? ru : en;
+}
+
+/** plural picks the Russian noun form for n: one (1, 21), few (2–4, 22–24),
+ * many (5–20, 25…), as the backend's Russian answers do. */
+export function plural(n: number, one: string, few: string, many: string): string {
+  const m = Math.abs(n) % 100;
+  if (m % 10 === 1 && m !== 11) return one;
+  if (m % 10 >= 2 && m % 10 <= 4 && (m < 12 || m > 14)) return few;
+  return many;
+}
+
+/** ruCount says n things in Russian, the number as the Russian answers
+ * write it (plainly: «1483 упоминания»). */
+export function ruCount(n: number, one: string, few: string, many: string): string {
+  return `${n} ${plural(n, one, few, many)}`;
+}
+
+/** num writes a number in a sentence of the book's language (or the one given). */
+export function num(n: number, russian = book.russian): string {
+  return russian ? String(n) : fmt(n);
 }
 
 /** quoted puts a name or a quote in the book's quotation marks. */
@@ -89,8 +119,9 @@ export function quoted(s: string): string {
 
 /** place says where pos is, as an author reads it: the headings it is under,
  * outermost first, and its line counted from the nearest heading above it,
- * whose own line is line 1 («Том 1, Часть первая, VIII, line 3»). lineOf
- * gives the editor's line number of a position. */
+ * whose own line is line 1 ("BOOK ONE: 1805, CHAPTER VIII, line 3"), in the
+ * book's language («Том 1, Часть первая, VIII, строка 3»). lineOf gives the
+ * editor's line number of a position. */
 export function place(headings: OutlineHeading[], pos: number, lineOf: (pos: number) => number): string {
   let k = -1;
   for (let i = 0; i < headings.length; i++) {
@@ -98,7 +129,7 @@ export function place(headings: OutlineHeading[], pos: number, lineOf: (pos: num
     if (h.pos >= 0 && h.pos <= pos) k = i;
     else if (h.pos > pos) break;
   }
-  if (k < 0) return `Line ${fmt(lineOf(pos))}, before the first heading`;
+  if (k < 0) return say(`Line ${fmt(lineOf(pos))}, before the first heading`, `Строка ${lineOf(pos)}, до первого заголовка`);
   const path: string[] = [];
   let level = Infinity;
   for (let i = k; i >= 0 && level > 1; i--) {
@@ -107,7 +138,8 @@ export function place(headings: OutlineHeading[], pos: number, lineOf: (pos: num
       level = headings[i].level;
     }
   }
-  return `${path.join(', ')}, line ${fmt(lineOf(pos) - lineOf(headings[k].pos) + 1)}`;
+  const line = lineOf(pos) - lineOf(headings[k].pos) + 1;
+  return `${path.join(', ')}, ${say(`line ${fmt(line)}`, `строка ${line}`)}`;
 }
 
 // What each step of a command does, in the author's words: the transcript

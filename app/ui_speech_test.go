@@ -281,7 +281,7 @@ func TestUIScreenReaderWordsRussian(t *testing.T) {
 		e.t = t
 		e.fill("command", `replace "Петр" with "Пьер"`)
 		said := e.hear(func() { e.keys(input.Enter) }, `^Replaced`)
-		once(t, "the answer", said, `^Replaced "Петр" with "Пьер": 4 occurrence\(s\) .*To review: Replace «Петр вошёл\.…» with «Пьер вошёл\.…» in Роман, Глава 1, and 3 more paragraphs\. Tab to Accept or Undo\.$`)
+		once(t, "the answer", said, `^Replaced "Петр" with "Пьер": 4 occurrences in \d+ paragraphs? .*To review: Replace «Петр вошёл\.…» with «Пьер вошёл\.…» in Роман, Глава 1, and 3 more paragraphs\. Tab to Accept or Undo\.$`)
 		said = e.hear(func() { e.click("Undo this edit") }, `^Undone`)
 		once(t, "Undo", said, `^Undone: Replace «Петр вошёл\.…» with «Пьер вошёл\.…» in Роман, Глава 1, and 3 more paragraphs\.$`)
 	})

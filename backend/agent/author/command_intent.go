@@ -439,7 +439,8 @@ func (c *CommandAgent) count(ctx context.Context, in Intent) (any, error) {
 			occ, ruPlural(occ, "раз", "раза", "раз"), items, ruPlural(items, "абзаце", "абзацах", "абзацах"),
 			len(chapters), ruPlural(len(chapters), "главе", "главах", "главах"), in2, first, last)
 	} else {
-		answer = fmt.Sprintf("%q%s occurs %d time(s) in %d paragraph(s), in %d chapter(s)%s; first in %s, last in %s.", in.Object, forms, occ, items, len(chapters), in2, first, last)
+		answer = fmt.Sprintf("%q%s occurs %s in %s, in %s%s; first in %s, last in %s.", in.Object, forms,
+			enCount(occ, "time"), enCount(items, "paragraph"), enCount(len(chapters), "chapter"), in2, first, last)
 	}
 	c.emit(Event{Event: "answer", Text: answer})
 	return map[string]any{"occurrences": occ, "paragraphs": items, "chapters": len(chapters), "first": first, "last": last}, nil
@@ -447,6 +448,14 @@ func (c *CommandAgent) count(ctx context.Context, in Intent) (any, error) {
 
 // ruPlural picks the Russian noun form for n: one (1, 21), few (2–4, 22–24),
 // many (5–20, 25…).
+// enCount is n and the noun, plural unless n is 1: "1 paragraph", "4 paragraphs".
+func enCount(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 func ruPlural(n int, one, few, many string) string {
 	n %= 100
 	switch {
@@ -510,7 +519,8 @@ func (c *CommandAgent) replace(ctx context.Context, in Intent) (any, error) {
 		answer = fmt.Sprintf("Заменил «%s» на «%s»: %d %s в %d %s%s — %s. Одна отмена вернёт всё.", in.Object, in.With,
 			r.Count, ruPlural(r.Count, "раз", "раза", "раз"), r.Items, ruPlural(r.Items, "абзаце", "абзацах", "абзацах"), forms, places)
 	} else {
-		answer = fmt.Sprintf("Replaced %q with %q: %d occurrence(s) in %d paragraph(s)%s — %s. One Undo takes it all back.", in.Object, in.With, r.Count, r.Items, forms, places)
+		answer = fmt.Sprintf("Replaced %q with %q: %s in %s%s — %s. One Undo takes it all back.", in.Object, in.With,
+			enCount(r.Count, "occurrence"), enCount(r.Items, "paragraph"), forms, places)
 	}
 	c.emit(Event{Event: "answer", Text: answer})
 	return r, nil

@@ -111,11 +111,11 @@ func TestReplaceEveryOccurrenceInTheScope(t *testing.T) {
 		cmd, answer string
 		has, hasNot []string
 	}{
-		{`replace "Marta" with "Martha"`, "4 occurrence(s) in 3 paragraph(s)", []string{"Martha came.", "Martha sat, and Martha spoke.", "Martha left."}, []string{"Marta"}},
-		{`replace all "Marta" with "Martha"`, "4 occurrence(s)", []string{"Martha left."}, []string{"Marta"}},
-		{`replace the first "Marta" with "Martha"`, "1 occurrence(s)", []string{"Martha came.", "Marta sat"}, nil},
+		{`replace "Marta" with "Martha"`, "4 occurrences in 3 paragraphs", []string{"Martha came.", "Martha sat, and Martha spoke.", "Martha left."}, []string{"Marta"}},
+		{`replace all "Marta" with "Martha"`, "4 occurrences", []string{"Martha left."}, []string{"Marta"}},
+		{`replace the first "Marta" with "Martha"`, "1 occurrence", []string{"Martha came.", "Marta sat"}, nil},
 		{`replace "Marta" with "Martha" in chapter 2`, "Story, Chapter 2", []string{"Marta came.", "Martha left."}, nil},
-		{`replace Marta with Martha in chapter 1`, "3 occurrence(s) in 2 paragraph(s) — Story, Chapter 1", []string{"Martha sat, and Martha spoke.", "Marta left."}, nil},
+		{`replace Marta with Martha in chapter 1`, "3 occurrences in 2 paragraphs — Story, Chapter 1", []string{"Martha sat, and Martha spoke.", "Marta left."}, nil},
 		{"замени «Пьер» на «Петр» только в главе 3", "1 раз в 1 абзаце — Story, Chapter 3", []string{"Здесь Петр. У Пьера дом.", "Пьер ушёл"}, nil},
 		{"замени Пьер на Петр в главе 3 со всеми падежами", "3 раза в 1 абзаце (Пьер → Петр, Пьера → Петра, Пьером → Петром)", []string{"Здесь Петр. У Петра дом. С Петром друг.", "Пьер ушёл, Пьера ждали."}, nil},
 		{"замени Пьер на Петр во всех формах", "5 раз в 2 абзацах", []string{"Петр ушёл, Петра ждали."}, []string{"Пьер"}},
@@ -157,7 +157,7 @@ func TestReplaceAnswerNamesManyChapters(t *testing.T) {
 	}
 	for _, c := range []struct{ cmd, answer string }{
 		{"замени «Анна» на «Аня»", "Заменил «Анна» на «Аня»: 5 раз в 5 абзацах — в 5 главах, от «Story, Chapter 1» до «Story, Chapter 5». Одна отмена вернёт всё."},
-		{`replace "Anna" with "Ann"`, `Replaced "Anna" with "Ann": 5 occurrence(s) in 5 paragraph(s) — 5 chapters, from Story, Chapter 1 to Story, Chapter 5. One Undo takes it all back.`},
+		{`replace "Anna" with "Ann"`, `Replaced "Anna" with "Ann": 5 occurrences in 5 paragraphs — 5 chapters, from Story, Chapter 1 to Story, Chapter 5. One Undo takes it all back.`},
 	} {
 		e := newEnv(t, b.String(), nil)
 		if answer, err := runOne(t, e, &CommandAgent{}, c.cmd); err != nil || answer != c.answer {

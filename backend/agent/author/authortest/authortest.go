@@ -49,7 +49,7 @@ var Want = struct {
 	Edits  []Edit
 	Events []string
 }{
-	Answer: `Replaced "brass telescope" with "copper telescope": 1 occurrence(s) in 1 paragraph(s) — The Lighthouse — Маяк, One. One Undo takes it all back.`,
+	Answer: `Replaced "brass telescope" with "copper telescope": 1 occurrence in 1 paragraph — The Lighthouse — Маяк, One. One Undo takes it all back.`,
 	Edits: []Edit{{Op: "ReplaceText", Summary: `Replace "brass telescope" with "copper telescope"`,
 		Description: "Replace «…the brass telescope…» with «…the copper telescope…» in The Lighthouse — Маяк, One",
 		Before:      "The keeper polished the brass telescope every morning.", After: "The keeper polished the copper telescope every morning.",

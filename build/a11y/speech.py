@@ -494,9 +494,7 @@ def run_with_orca(sp, ref):
         focus.wait("entry", r"^Manuscript text$")
         sp.wait(t, place, 20, 1.5)  # Orca has said the place (slow on a loaded machine)
         action(sp, "Alt+3", lambda: key("alt+3"), want=[r"^Settings workspace\.$", r"^Server address entry"])
-        # (Not the paragraph a command selected long ago, then "unselected".)
-        action(sp, "Alt+1", lambda: key("alt+1"), want=[r"^Manuscript workspace\. " + place + "$"],
-               never=[r"^(un)?selected$"])
+        action(sp, "Alt+1", lambda: key("alt+1"), want=[r"^Manuscript workspace\. " + place + "$"])
     if part("outline"):
         def outline_enter():
             key("ctrl+shift+o")

@@ -9,6 +9,7 @@ import type {
   PlanProposal,
   PlanRunResult,
   PlanStepView,
+  ProbeReport,
   Progress,
   ReplaceAllResult,
   ReplacePlace,
@@ -31,6 +32,7 @@ export type {
   PlanProposal,
   PlanRunResult,
   PlanStepView,
+  ProbeReport,
   Progress,
   ReplaceAllResult,
   ReplacePlace,
@@ -203,22 +205,6 @@ export interface Settings {
   theme: string;
   fontSize: number;
   author: string;
-}
-
-export interface Check {
-  ok: boolean;
-  detail: string;
-}
-
-export interface ConnectionReport {
-  server: string;
-  model: string;
-  models: string[];
-  reachable: Check;
-  chat: Check;
-  toolCalls: Check;
-  jsonSchema: Check;
-  summary: string;
 }
 
 export interface Capabilities {
@@ -450,7 +436,7 @@ export const api = {
   resolveExternal: (choice: string) => call<ExternalResult>('ResolveExternalChange', choice),
   settings: () => call<Settings>('Settings'),
   saveSettings: (s: Settings) => call<Settings>('SaveSettings', s),
-  testConnection: (url: string, model: string, key: string) => call<ConnectionReport>('TestConnection', url, model, key),
+  testConnection: (url: string, model: string, key: string) => call<ProbeReport>('TestConnection', url, model, key),
   capabilities: () => call<Capabilities>('Capabilities'),
   say: (text: string) => call<void>('Say', text),
   browserCommand: (text: string) => call<BrowserView>('BrowserCommand', text),

@@ -76,22 +76,21 @@ class Census:
         return f"{total} AT-SPI events: " + ", ".join(f"{n} {k}" for k, n in most)
 
 
-def cpu_seconds(pid, by_name=False):
+def cpu_seconds(pid):
     """The CPU time (user and system, seconds) process pid and its children have
-    used so far: the window and its WebKit processes (by_name: a dict of the
-    processes' names to their times)."""
+    used so far, by process name: the window and its WebKit processes."""
     tick = os.sysconf("SC_CLK_TCK")
-    stats = {}
+    stats = {}  # pid: (ppid, ticks, name)
     for d in os.listdir("/proc"):
         if not d.isdigit():
             continue
         try:
             with open(f"/proc/{d}/stat") as f:
-                rest = f.read().rsplit(")", 1)[1].split()
-        except OSError:
+                head, rest = f.read().rsplit(")", 1)
+        except (OSError, ValueError):
             continue
-        name = open(f"/proc/{d}/stat").read().split("(", 1)[1].rsplit(")", 1)[0] if by_name else ""
-        stats[int(d)] = (int(rest[1]), int(rest[11]) + int(rest[12]), name)  # ppid, utime + stime
+        rest = rest.split()
+        stats[int(d)] = (int(rest[1]), int(rest[11]) + int(rest[12]), head.split("(", 1)[1])
     mine = {pid}
     grew = True
     while grew:
@@ -100,13 +99,10 @@ def cpu_seconds(pid, by_name=False):
             if ppid in mine and p not in mine:
                 mine.add(p)
                 grew = True
-    if by_name:
-        out = {}
-        for p in mine:
-            if p in stats:
-                out[stats[p][2]] = out.get(stats[p][2], 0) + stats[p][1] / tick
-        return out
-    return sum(stats[p][1] for p in mine if p in stats) / tick
+    out = {}
+    for p in mine & stats.keys():
+        out[stats[p][2]] = out.get(stats[p][2], 0) + stats[p][1] / tick
+    return out
 
 
 def pump(seconds):

@@ -337,10 +337,10 @@ def type_latency(where, text):
     else:
         key("ctrl+End", "Return", "Return")
     latency.pump(1.5)
-    cpu = latency.cpu_seconds(APP_PID, True)
+    cpu = latency.cpu_seconds(APP_PID)
     lat, _ = latency.type_timed(kb, text, pace=KEY_PACE, settle=60)
     # What each key cost the window (its processes' CPU, the settling included).
-    after = latency.cpu_seconds(APP_PID, True)
+    after = latency.cpu_seconds(APP_PID)
     each = {k: (v - cpu.get(k, 0)) / len(text) for k, v in after.items()}
     latency.type_timed.cpu = sum(each.values())
     latency.type_timed.split = ", ".join(f"{k} {1000 * v:.0f}" for k, v in sorted(each.items(), key=lambda kv: -kv[1]) if v >= 0.001)

@@ -25,8 +25,14 @@ static gboolean waymark_spelling_off(gpointer unused) {
 // status bar, below the web view. Orca 43's WebKitGTK script reads no ARIA live
 // region, but its default script speaks a notification when it is shown, without
 // its role name when it sits in a status bar, and keeps it in Orca's list of
-// notifications. The notice is hidden and shown again with each message.
-static GtkWidget *waymark_notice, *waymark_notice_label;
+// notifications. A notice is hidden and shown again with each message.
+// Orca reads a notice's text when it comes to the event, which may be after
+// the next message was set (a busy moment: "Opening…", then "Opened…" heard
+// twice). So messages take turns among a few notices: each keeps its text
+// until three more have come.
+#define WAYMARK_NOTICES 4
+static GtkWidget *waymark_notice[WAYMARK_NOTICES], *waymark_notice_label[WAYMARK_NOTICES];
+static int waymark_notice_next;
 
 static GtkWidget *waymark_find_webview(GtkWidget *w) {
 	if (WEBKIT_IS_WEB_VIEW(w))
@@ -42,7 +48,7 @@ static GtkWidget *waymark_find_webview(GtkWidget *w) {
 }
 
 static void waymark_notice_setup(void) {
-	if (waymark_notice)
+	if (waymark_notice[0])
 		return;
 	GtkWidget *view = NULL;
 	GList *tops = gtk_window_list_toplevels();
@@ -57,17 +63,19 @@ static void waymark_notice_setup(void) {
 	GtkWidget *bar = gtk_layout_new(NULL, NULL);
 	gtk_widget_set_size_request(bar, -1, 1);
 	atk_object_set_role(gtk_widget_get_accessible(bar), ATK_ROLE_STATUSBAR);
-	GtkWidget *notice = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
-	atk_object_set_role(gtk_widget_get_accessible(notice), ATK_ROLE_NOTIFICATION);
-	GtkWidget *label = gtk_label_new("");
-	gtk_widget_get_accessible(label);
-	gtk_container_add(GTK_CONTAINER(notice), label);
-	gtk_widget_show(label);
-	gtk_layout_put(GTK_LAYOUT(bar), notice, 0, 0);
+	for (int i = 0; i < WAYMARK_NOTICES; i++) {
+		GtkWidget *notice = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
+		atk_object_set_role(gtk_widget_get_accessible(notice), ATK_ROLE_NOTIFICATION);
+		GtkWidget *label = gtk_label_new("");
+		gtk_widget_get_accessible(label);
+		gtk_container_add(GTK_CONTAINER(notice), label);
+		gtk_widget_show(label);
+		gtk_layout_put(GTK_LAYOUT(bar), notice, 0, 0);
+		waymark_notice[i] = notice;
+		waymark_notice_label[i] = label;
+	}
 	gtk_box_pack_end(GTK_BOX(box), bar, FALSE, FALSE, 0);
 	gtk_widget_show(bar);
-	waymark_notice = notice;
-	waymark_notice_label = label;
 }
 
 static gboolean waymark_notice_start(gpointer unused) {
@@ -77,10 +85,12 @@ static gboolean waymark_notice_start(gpointer unused) {
 
 static gboolean waymark_notice_show(gpointer data) {
 	waymark_notice_setup();
-	if (waymark_notice) {
-		gtk_widget_hide(waymark_notice);
-		gtk_label_set_text(GTK_LABEL(waymark_notice_label), (const char *)data);
-		gtk_widget_show(waymark_notice);
+	if (waymark_notice[0]) {
+		int i = waymark_notice_next;
+		waymark_notice_next = (i + 1) % WAYMARK_NOTICES;
+		gtk_widget_hide(waymark_notice[i]);
+		gtk_label_set_text(GTK_LABEL(waymark_notice_label[i]), (const char *)data);
+		gtk_widget_show(waymark_notice[i]);
 	}
 	g_free(data);
 	return G_SOURCE_REMOVE;

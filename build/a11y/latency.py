@@ -76,9 +76,10 @@ class Census:
         return f"{total} AT-SPI events: " + ", ".join(f"{n} {k}" for k, n in most)
 
 
-def cpu_seconds(pid):
+def cpu_seconds(pid=None):
     """The CPU time (user and system, seconds) process pid and its children have
-    used so far, by process name: the window and its WebKit processes."""
+    used so far, by process name: the window and its WebKit processes (no pid:
+    every process of the machine)."""
     tick = os.sysconf("SC_CLK_TCK")
     stats = {}  # pid: (ppid, ticks, name)
     for d in os.listdir("/proc"):
@@ -91,8 +92,8 @@ def cpu_seconds(pid):
             continue
         rest = rest.split()
         stats[int(d)] = (int(rest[1]), int(rest[11]) + int(rest[12]), head.split("(", 1)[1])
-    mine = {pid}
-    grew = True
+    mine = {pid} if pid else set(stats)
+    grew = pid is not None
     while grew:
         grew = False
         for p, (ppid, _, _) in stats.items():

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/waymark/waymark/backend/document"
+	"github.com/waymark/waymark/backend/manuscript"
 )
 
 // TextPath is where the window fetches the open manuscript's text: a plain
@@ -53,25 +54,25 @@ func (a *App) serveText(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusConflict)
 		return
 	}
-	// A copy of its own: the write must not hold up other calls.
+	// The editor's copy of the text goes as raw bytes (6 MB for a novel), not
+	// as a tool's JSON string: it is read here, under the manuscript's lock,
+	// as a copy of its own, so the write holds up no other call. Other doors
+	// get the same text from TextChanges (knownRevision 0).
 	var body []byte
 	var rev int64
-	_ = m.Do(func(d *document.Document) error {
-		rev = d.Rev()
-		if enc == "" {
-			body = bytes.Clone(d.Source())
-		}
-		return nil
-	})
 	h := w.Header()
 	if enc == "gzip" {
-		if body = a.gzipped(m.Path, rev); body == nil {
+		if body, rev = a.gzipped(m); body == nil {
 			http.Error(w, "the manuscript changed while it was read; ask again", http.StatusConflict)
 			return
 		}
 		h.Set("Content-Type", "application/gzip")
 		h.Set("X-Waymark-Encoding", "gzip")
 	} else {
+		_ = m.Do(func(d *document.Document) error {
+			body, rev = bytes.Clone(d.Source()), d.Rev()
+			return nil
+		})
 		h.Set("Content-Type", "text/markdown; charset=utf-8")
 	}
 	h.Set("Cache-Control", "no-store")
@@ -81,22 +82,22 @@ func (a *App) serveText(w http.ResponseWriter, r *http.Request) {
 	Mark("text served")
 }
 
-// gzipped returns the text of doc at rev gzipped (nil if the manuscript is no
-// longer there), made once per revision: warm makes it while the window starts.
-func (a *App) gzipped(doc string, rev int64) []byte {
+// gzipped returns the text of m as it is now, gzipped, and its revision (nil
+// if m is no longer the open manuscript), made once per revision: warm makes
+// it while the window starts.
+func (a *App) gzipped(m *manuscript.Manuscript) ([]byte, int64) {
 	a.gzMu.Lock()
 	defer a.gzMu.Unlock()
-	if a.gzDoc == doc && a.gzRev == rev && a.gz != nil {
-		return a.gz
+	if cur, err := a.current(); err != nil || cur != m {
+		return nil, 0
 	}
-	m, err := a.current()
-	if err != nil || m.Path != doc {
-		return nil
-	}
+	var rev int64
 	var buf bytes.Buffer
 	ok := false
 	_ = m.Do(func(d *document.Document) error {
-		if d.Rev() != rev {
+		rev = d.Rev()
+		if a.gzDoc == m.Path && a.gzRev == rev && a.gz != nil {
+			ok = true
 			return nil
 		}
 		buf.Grow(len(d.Source()) / 2)
@@ -104,12 +105,13 @@ func (a *App) gzipped(doc string, rev int64) []byte {
 		if _, err := zw.Write(d.Source()); err != nil {
 			return err
 		}
-		ok = zw.Close() == nil
+		if zw.Close() == nil {
+			a.gz, a.gzDoc, a.gzRev, ok = buf.Bytes(), m.Path, rev, true
+		}
 		return nil
 	})
 	if !ok {
-		return nil
+		return nil, 0
 	}
-	a.gz, a.gzDoc, a.gzRev = buf.Bytes(), doc, rev
-	return a.gz
+	return a.gz, rev
 }

@@ -327,21 +327,21 @@ type RecentFile struct {
 // editor's copy starts from this text (the whole text, as the TextChanges tool
 // gives it to a caller that holds none).
 func (a *App) Manuscript() (ManuscriptView, error) {
-	v, err := a.ManuscriptInfo()
-	if err != nil {
-		return v, err
-	}
-	t, err := callTool[manuscript.TextChangesResult](a, a.context(), "TextChanges", manuscript.TextChangesArgs{})
-	if err != nil {
-		return v, err
-	}
-	if t.Revision != v.Revision { // an edit came between: the figures of this text
-		if v, err = a.ManuscriptInfo(); err != nil || v.Revision != t.Revision {
-			return v, errors.Join(err, errors.New("the manuscript changed while it was read; ask again"))
+	for range 3 { // an edit between the two answers: ask again
+		t, err := callTool[manuscript.TextChangesResult](a, a.context(), "TextChanges", manuscript.TextChangesArgs{})
+		if err != nil {
+			return ManuscriptView{}, err
+		}
+		v, err := a.ManuscriptInfo()
+		if err != nil {
+			return v, err
+		}
+		if v.Revision == t.Revision {
+			v.Markdown, v.TextURL = t.Markdown, ""
+			return v, nil
 		}
 	}
-	v.Markdown, v.TextURL = t.Markdown, ""
-	return v, nil
+	return ManuscriptView{}, errors.New("the manuscript kept changing while it was read; ask again")
 }
 
 // Phase marks a step of the window's first load for `bench window` (printed

@@ -68,7 +68,7 @@ type App struct {
 	benchOpenAt time.Time
 	// gz is the text of gzDoc at gzRev, gzipped for the window (gzipped).
 	gzMu  sync.Mutex
-	gz    []byte
+	gz    string
 	gzDoc string
 	gzRev int64
 
@@ -534,15 +534,15 @@ func (a *App) outlineView(ctx context.Context, m *manuscript.Manuscript, o manus
 // warm makes the outline and the zipped text of the open manuscript while the
 // window starts, so its first questions are answered at once.
 func (a *App) warm() {
-	m, err := a.current()
-	if err != nil {
+	if _, err := a.current(); err != nil {
 		return
 	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		a.gzipped(m)
-		Mark("text zipped")
+		if _, _, err := a.gzipped(); err == nil {
+			Mark("text zipped")
+		}
 	}()
 	if _, err := a.Outline(); err == nil {
 		Mark("outline warmed")

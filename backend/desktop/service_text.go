@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 
-	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/manuscript"
 )
 
@@ -49,69 +49,71 @@ func (a *App) serveText(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("unknown encoding %q: leave it out for plain UTF-8, or ask for gzip", enc), http.StatusBadRequest)
 		return
 	}
-	m, err := a.current()
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusConflict)
-		return
-	}
-	// The editor's copy of the text goes as raw bytes (6 MB for a novel), not
-	// as a tool's JSON string: it is read here, under the manuscript's lock,
-	// as a copy of its own, so the write holds up no other call. Other doors
-	// get the same text from TextChanges (knownRevision 0).
-	var body []byte
+	// The editor's copy goes as raw bytes (6 MB for a novel), not as a string
+	// in a bound call's JSON; the text is the TextChanges tool's, as every
+	// door gets it.
+	var body string
 	var rev int64
 	h := w.Header()
 	if enc == "gzip" {
-		if body, rev = a.gzipped(m); body == nil {
-			http.Error(w, "the manuscript changed while it was read; ask again", http.StatusConflict)
+		z, zrev, err := a.gzipped()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusConflict)
 			return
 		}
+		body, rev = z, zrev
 		h.Set("Content-Type", "application/gzip")
 		h.Set("X-Waymark-Encoding", "gzip")
 	} else {
-		_ = m.Do(func(d *document.Document) error {
-			body, rev = bytes.Clone(d.Source()), d.Rev()
-			return nil
-		})
+		t, err := a.wholeText()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusConflict)
+			return
+		}
+		body, rev = t.Markdown, t.Revision
 		h.Set("Content-Type", "text/markdown; charset=utf-8")
 	}
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Waymark-Revision", strconv.FormatInt(rev, 10))
 	h.Set("Content-Length", strconv.Itoa(len(body)))
-	_, _ = w.Write(body)
+	_, _ = io.WriteString(w, body)
 	Mark("text served")
 }
 
-// gzipped returns the text of m as it is now, gzipped, and its revision (nil
-// if m is no longer the open manuscript), made once per revision: warm makes
-// it while the window starts.
-func (a *App) gzipped(m *manuscript.Manuscript) ([]byte, int64) {
+// wholeText is the open manuscript's whole text and its revision: the
+// TextChanges tool's answer to a caller that holds none.
+func (a *App) wholeText() (manuscript.TextChangesResult, error) {
+	return callTool[manuscript.TextChangesResult](a, a.context(), "TextChanges", manuscript.TextChangesArgs{})
+}
+
+// gzipped returns the open manuscript's text gzipped, and its revision, made
+// once per revision (warm makes it while the window starts); the zipping
+// holds up no edit: it works on the tool's copy of the text.
+func (a *App) gzipped() (string, int64, error) {
 	a.gzMu.Lock()
 	defer a.gzMu.Unlock()
-	if cur, err := a.current(); err != nil || cur != m {
-		return nil, 0
+	m, err := a.current()
+	if err != nil {
+		return "", 0, err
 	}
-	var rev int64
+	t, err := a.wholeText()
+	if err != nil {
+		return "", 0, err
+	}
+	if a.gzDoc == m.Path && a.gzRev == t.Revision && a.gz != "" {
+		return a.gz, t.Revision, nil
+	}
 	var buf bytes.Buffer
-	ok := false
-	_ = m.Do(func(d *document.Document) error {
-		rev = d.Rev()
-		if a.gzDoc == m.Path && a.gzRev == rev && a.gz != nil {
-			ok = true
-			return nil
-		}
-		buf.Grow(len(d.Source()) / 2)
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
-		if _, err := zw.Write(d.Source()); err != nil {
-			return err
-		}
-		if zw.Close() == nil {
-			a.gz, a.gzDoc, a.gzRev, ok = buf.Bytes(), m.Path, rev, true
-		}
-		return nil
-	})
-	if !ok {
-		return nil, 0
+	buf.Grow(len(t.Markdown) / 2)
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	if _, err := io.WriteString(zw, t.Markdown); err != nil {
+		return "", 0, err
 	}
-	return a.gz, rev
+	if err := zw.Close(); err != nil {
+		return "", 0, err
+	}
+	if now, err := a.current(); err == nil && now == m { // not another book meanwhile
+		a.gz, a.gzDoc, a.gzRev = buf.String(), m.Path, t.Revision
+	}
+	return buf.String(), t.Revision, nil
 }

@@ -163,10 +163,8 @@ func (a *App) TargetSet(id string) (TargetSetView, error) {
 
 // History lists the newest revisions (the History tool).
 func (a *App) History() ([]manuscript.RevisionInfo, error) {
-	var res struct {
-		Revisions []manuscript.RevisionInfo `json:"revisions"`
-	}
-	if err := a.call(a.context(), "History", map[string]any{"limit": 200}, &res); err != nil {
+	res, err := callTool[manuscript.HistoryResult](a, a.context(), "History", map[string]any{"limit": 200})
+	if err != nil {
 		return nil, err
 	}
 	if res.Revisions == nil {

@@ -23,8 +23,9 @@ type SyncResult struct {
 // Sync returns what changed since the editor's revision knownRev (after a
 // command, an undo, a restore or a reload): the TextChanges tool.
 func (a *App) Sync(knownRev int64) (SyncResult, error) {
-	var d manuscript.TextChangesResult
-	if err := a.call(a.context(), "TextChanges", manuscript.TextChangesArgs{KnownRevision: max(knownRev, 0)}, &d); err != nil {
+	// Typed, not through JSON: the whole text of a novel may be in it.
+	d, err := callTool[manuscript.TextChangesResult](a, a.context(), "TextChanges", manuscript.TextChangesArgs{KnownRevision: max(knownRev, 0)})
+	if err != nil {
 		return SyncResult{}, err
 	}
 	return SyncResult{Revision: d.Revision, Full: d.Full, Markdown: d.Markdown, From: d.FromUtf16, To: d.ToUtf16, Insert: d.Insert}, nil

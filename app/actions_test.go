@@ -35,20 +35,20 @@ type windowAction struct {
 // windowActions is every method the window can call (window.go.main.DesktopApp).
 var windowActions = map[string]windowAction{
 	// Manuscript.
-	"Manuscript":            {Tools: []string{"Outline"}, View: "the text for the editor, the outline, the session and recent files"},
+	"Manuscript":            {Tools: []string{"Outline", "TextChanges"}, View: "the text for the editor, the outline, the session and recent files"},
 	"ManuscriptInfo":        {Tools: []string{"Outline"}, View: "as Manuscript, the text fetched from /waymark/text"},
 	"Outline":               {Tools: []string{"Outline"}},
 	"OpenManuscript":        {Tools: []string{"Outline"}, View: "opening a book is each door's own choice (CLI and MCP: --doc), then the Outline tool"},
 	"Search":                {Tools: []string{"Find"}},
 	"ReadPortion":           {Tools: []string{"CreateCursor", "CursorNext"}},
-	"ItemAt":                {View: "which item a place in the editor (UTF-16) is in: a view of the open text"},
+	"ItemAt":                {Tools: []string{"ItemAt"}},
 	"TargetSets":            {Tools: []string{"TargetSetList"}},
 	"TargetSet":             {Tools: []string{"TargetSetGet"}},
 	"History":               {Tools: []string{"History"}},
 	"CheckDisk":             {Tools: []string{"CheckDisk"}},
 	"ResolveExternalChange": {Tools: []string{"ResolveExternalChange"}},
 	"Sync":                  {Tools: []string{"TextChanges"}},
-	"TypeEdit":              {Tools: []string{"TypeText"}},
+	"TypeEdit":              {Tools: []string{"CheckDisk", "TypeText"}},
 	"UndoEdit":              {Tools: []string{"UndoRevision"}},
 	"RunCommand":            {Tools: []string{"RunCommand"}},
 	"Call":                  {View: "any registry tool by name: the window's generic door"},

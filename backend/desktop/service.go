@@ -29,7 +29,6 @@ import (
 	"github.com/waymark/waymark/backend/agent/author"
 	"github.com/waymark/waymark/backend/agent/web"
 	"github.com/waymark/waymark/backend/browser"
-	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
 	"github.com/waymark/waymark/backend/tools"
@@ -57,16 +56,6 @@ type App struct {
 	// newBrowser makes the browser sessions for the current settings.
 	newBrowser func(Settings) *browser.Sessions
 
-	mu sync.Mutex
-	// u16 indexes the manuscript's text at u16rev, for positions in the editor.
-	u16    *document.UTF16Index
-	u16rev int64
-	u16doc string
-	// outView is the outline of outDoc at outRev (without today's words).
-	outMu   sync.Mutex
-	outView *OutlineView
-	outDoc  string
-	outRev  int64
 	// opening is closed once the manuscript the window started on is open
 	// (openErr: why it could not be); nil when it was open before.
 	opening chan struct{}
@@ -79,7 +68,7 @@ type App struct {
 	benchOpenAt time.Time
 	// gz is the text of gzDoc at gzRev, gzipped for the window (gzipped).
 	gzMu  sync.Mutex
-	gz    []byte
+	gz    string
 	gzDoc string
 	gzRev int64
 
@@ -225,6 +214,31 @@ func (a *App) call(ctx context.Context, tool string, args any, out any) error {
 	return json.Unmarshal(rb, out)
 }
 
+// callTool runs a registry tool with Go arguments and returns its typed
+// result (no JSON round trip of the result: the tools are tools.Func).
+func callTool[Out any](a *App, ctx context.Context, tool string, args any) (Out, error) {
+	var out Out
+	if a.opening != nil {
+		<-a.opening // the tools answer about the book being opened
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return out, err
+	}
+	res, err := a.reg.Call(a.browserCtx(ctx), tools.Call{Name: tool, Args: b}, tools.Context{})
+	if err != nil {
+		return out, err
+	}
+	if v, ok := res.(Out); ok {
+		return v, nil
+	}
+	rb, err := json.Marshal(res)
+	if err != nil {
+		return out, err
+	}
+	return out, json.Unmarshal(rb, &out)
+}
+
 // Call runs any tool of the registry with JSON arguments and returns its JSON
 // result: the window's door to the same tools as the model, MCP and the CLI.
 func (a *App) Call(tool string, args string) (string, error) {
@@ -310,8 +324,25 @@ type RecentFile struct {
 }
 
 // Manuscript returns the open manuscript with its text and outline; the
-// editor's copy starts from this text.
-func (a *App) Manuscript() (ManuscriptView, error) { return a.manuscriptView(true) }
+// editor's copy starts from this text (the whole text, as the TextChanges tool
+// gives it to a caller that holds none).
+func (a *App) Manuscript() (ManuscriptView, error) {
+	for range 3 { // an edit between the two answers: ask again
+		t, err := callTool[manuscript.TextChangesResult](a, a.context(), "TextChanges", manuscript.TextChangesArgs{})
+		if err != nil {
+			return ManuscriptView{}, err
+		}
+		v, err := a.ManuscriptInfo()
+		if err != nil {
+			return v, err
+		}
+		if v.Revision == t.Revision {
+			v.Markdown, v.TextURL = t.Markdown, ""
+			return v, nil
+		}
+	}
+	return ManuscriptView{}, errors.New("the manuscript kept changing while it was read; ask again")
+}
 
 // Phase marks a step of the window's first load for `bench window` (printed
 // only with WAYMARK_REPORT_PAINT=1).
@@ -320,9 +351,7 @@ func (a *App) Phase(name string) { Mark("window: " + name) }
 // ManuscriptInfo is Manuscript without the text: the window fetches that from
 // TextURL, which is much faster for a whole novel than a string in the
 // binding's JSON (6 MB: tens of milliseconds instead of half a second).
-func (a *App) ManuscriptInfo() (ManuscriptView, error) { return a.manuscriptView(false) }
-
-func (a *App) manuscriptView(withText bool) (ManuscriptView, error) {
+func (a *App) ManuscriptInfo() (ManuscriptView, error) {
 	Mark("Manuscript asked")
 	defer Mark("Manuscript answered")
 	ctx := a.context()
@@ -331,24 +360,15 @@ func (a *App) manuscriptView(withText bool) (ManuscriptView, error) {
 		return ManuscriptView{}, err
 	}
 	v := ManuscriptView{Path: m.Path, Name: filepath.Base(m.Path)}
-	a.mu.Lock()
-	err = m.Do(func(d *document.Document) error {
-		v.SizeBytes, v.Items, v.Revision = len(d.Source()), d.Len(), d.Rev()
-		if withText {
-			v.Markdown = string(d.Source())
-		} else {
-			v.TextURL = fmt.Sprintf("%s?rev=%d", TextPath, d.Rev())
-		}
-		return nil
-	})
-	a.mu.Unlock()
+	o, err := a.outline(ctx)
 	if err != nil {
 		return v, err
 	}
-	if v.Outline, err = a.Outline(); err != nil {
-		return v, err
-	}
+	v.Outline = a.outlineView(ctx, m, o)
+	v.SizeBytes, v.Items, v.Revision = o.SizeBytes, o.Items, o.Revision
+	v.TextURL = fmt.Sprintf("%s?rev=%d", TextPath, v.Revision)
 	v.Headings, v.TotalWords = v.Outline.Headings, v.Outline.TotalWords
+	// The window's own state for this book: where the author was.
 	if s, ok, err := a.st.Session(ctx, docSessionID(m)); err == nil && ok {
 		v.Session = string(s.State)
 	}
@@ -479,82 +499,55 @@ func (a *App) RecentFiles() ([]RecentFile, error) {
 }
 
 // Outline returns the headings (with their places in the editor) and the word
-// counts of the book and of today's session.
+// counts of the book and of today's session: the Outline tool, which makes
+// one outline per revision.
 func (a *App) Outline() (OutlineView, error) {
 	ctx := a.context()
 	m, err := a.current()
 	if err != nil {
 		return OutlineView{}, err
 	}
-	var rev int64
-	_ = m.Do(func(d *document.Document) error { rev = d.Rev(); return nil })
-	// One outline per revision: the window asks again after every save, and
-	// warm makes it while the window starts. Holding outMu while making it lets
-	// a second caller wait for the first's work instead of repeating it.
-	a.outMu.Lock()
-	if a.outDoc != m.Path || a.outRev != rev || a.outView == nil {
-		v, err := a.makeOutline(ctx)
-		if err != nil {
-			a.outMu.Unlock()
-			return OutlineView{}, err
-		}
-		a.outView, a.outDoc, a.outRev = &v, m.Path, v.Revision
+	o, err := a.outline(ctx)
+	if err != nil {
+		return OutlineView{}, err
 	}
-	v := *a.outView
-	a.outMu.Unlock()
-	v.TodayWords = a.todayWords(ctx, m, v.TotalWords)
-	return v, nil
+	return a.outlineView(ctx, m, o), nil
 }
 
-// warm makes the outline, the text's UTF-16 index and the zipped text of the open manuscript
-// while the window starts, so its first questions are answered at once.
+// outline asks the Outline tool.
+func (a *App) outline(ctx context.Context) (manuscript.OutlineResult, error) {
+	return callTool[manuscript.OutlineResult](a, ctx, "Outline", struct{}{})
+}
+
+// outlineView is the outline panel's view of the Outline tool's result, with
+// today's words.
+func (a *App) outlineView(ctx context.Context, m *manuscript.Manuscript, o manuscript.OutlineResult) OutlineView {
+	v := OutlineView{Revision: o.Revision, TotalWords: o.TotalWords, Items: o.Items, Headings: make([]OutlineHeading, 0, len(o.Headings))}
+	for _, h := range o.Headings {
+		v.Headings = append(v.Headings, OutlineHeading{Index: h.Index, Level: h.Level, Text: h.Text, Words: h.Words, OwnWords: h.OwnWords,
+			Label: h.Pointer.Label, Pos: h.Utf16Offset})
+	}
+	v.TodayWords = a.todayWords(ctx, m, v.TotalWords)
+	return v
+}
+
+// warm makes the outline and the zipped text of the open manuscript while the
+// window starts, so its first questions are answered at once.
 func (a *App) warm() {
-	m, err := a.current()
-	if err != nil {
+	if _, err := a.current(); err != nil {
 		return
 	}
-	var rev int64
-	_ = m.Do(func(d *document.Document) error { rev = d.Rev(); return nil })
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		a.gzipped(m.Path, rev)
-		Mark("text zipped")
+		if _, _, err := a.gzipped(); err == nil {
+			Mark("text zipped")
+		}
 	}()
 	if _, err := a.Outline(); err == nil {
 		Mark("outline warmed")
 	}
 	<-done
-}
-
-// makeOutline asks the Outline tool and places the headings in the editor's units.
-func (a *App) makeOutline(ctx context.Context) (OutlineView, error) {
-	var o struct {
-		Headings []struct {
-			Index    int                  `json:"index"`
-			Level    int                  `json:"level"`
-			Text     string               `json:"text"`
-			Words    int                  `json:"words"`
-			OwnWords int                  `json:"ownWords"`
-			Pointer  document.PointerJSON `json:"pointer"`
-		} `json:"headings"`
-		TotalWords int   `json:"totalWords"`
-		Items      int   `json:"items"`
-		Revision   int64 `json:"revision"`
-	}
-	if err := a.call(ctx, "Outline", map[string]any{}, &o); err != nil {
-		return OutlineView{}, err
-	}
-	v := OutlineView{Revision: o.Revision, TotalWords: o.TotalWords, Items: o.Items, Headings: make([]OutlineHeading, 0, len(o.Headings))}
-	idx := a.index(o.Revision)
-	for _, h := range o.Headings {
-		oh := OutlineHeading{Index: h.Index, Level: h.Level, Text: h.Text, Words: h.Words, OwnWords: h.OwnWords, Label: h.Pointer.Label, Pos: -1}
-		if idx != nil {
-			oh.Pos = idx.Pos(h.Pointer.ByteOffset)
-		}
-		v.Headings = append(v.Headings, oh)
-	}
-	return v, nil
 }
 
 // todayWords keeps the book's word count at the first sight of each day and

@@ -8,17 +8,6 @@ import (
 	"github.com/waymark/waymark/backend/manuscript"
 )
 
-// currentRev is the open manuscript's revision.
-func (a *App) currentRev() (*manuscript.Manuscript, int64, error) {
-	m, err := a.current()
-	if err != nil {
-		return nil, 0, err
-	}
-	var rev int64
-	_ = m.Do(func(d *document.Document) error { rev = d.Rev(); return nil })
-	return m, rev, nil
-}
-
 // SearchMatch is one result of a search, with its place in the editor.
 type SearchMatch struct {
 	Index   int    `json:"index"`
@@ -42,30 +31,13 @@ func (a *App) Search(query string) (SearchResult, error) {
 	if strings.TrimSpace(query) == "" {
 		return SearchResult{}, errors.New(`type a word or phrase to find, e.g. Zvezdochkin`)
 	}
-	_, rev, err := a.currentRev()
+	res, err := callTool[manuscript.FindResult](a, a.context(), "Find", map[string]any{"query": query, "all": true, "limit": 500})
 	if err != nil {
 		return SearchResult{}, err
 	}
-	var res struct {
-		Matches []struct {
-			Index   int                  `json:"index"`
-			Pointer document.PointerJSON `json:"pointer"`
-			Start   int                  `json:"start"`
-			End     int                  `json:"end"`
-			Snippet string               `json:"snippet"`
-		} `json:"matches"`
-	}
-	if err := a.call(a.context(), "Find", map[string]any{"query": query, "all": true, "limit": 500}, &res); err != nil {
-		return SearchResult{}, err
-	}
 	out := SearchResult{Query: query, Matches: make([]SearchMatch, 0, len(res.Matches))}
-	idx := a.index(rev)
 	for _, m := range res.Matches {
-		sm := SearchMatch{Index: m.Index, Label: m.Pointer.Label, Snippet: m.Snippet, From: -1, To: -1}
-		if idx != nil && m.Pointer.Revision == rev {
-			sm.From, sm.To = idx.Pos(m.Start), idx.Pos(m.End)
-		}
-		out.Matches = append(out.Matches, sm)
+		out.Matches = append(out.Matches, SearchMatch{Index: m.Index, Label: m.Pointer.Label, Snippet: m.Snippet, From: m.FromUtf16, To: m.ToUtf16})
 	}
 	out.Count = len(out.Matches)
 	return out, nil
@@ -95,10 +67,6 @@ const readerCursor = "UI_READER"
 // the beginning again). It uses the named-cursor tools, as the MCP door does.
 func (a *App) ReadPortion(restart bool) (Portion, error) {
 	ctx := a.context()
-	_, rev, err := a.currentRev()
-	if err != nil {
-		return Portion{}, err
-	}
 	create := func() error {
 		return a.call(ctx, "CreateCursor", map[string]any{"cursorName": readerCursor, "forward": true, "maxElements": 8, "maxBytes": 4096, "includeContent": true}, nil)
 	}
@@ -107,20 +75,13 @@ func (a *App) ReadPortion(restart bool) (Portion, error) {
 			return Portion{}, err
 		}
 	}
-	var p struct {
-		CursorName string `json:"cursorName"`
-		Items      []struct {
-			Index   int                  `json:"index"`
-			Type    string               `json:"type"`
-			Pointer document.PointerJSON `json:"pointer"`
-			Text    string               `json:"text"`
-		} `json:"items"`
-		HasMore bool `json:"hasMore"`
+	next := func() (document.Portion, error) {
+		return callTool[document.Portion](a, ctx, "CursorNext", map[string]any{"cursorName": readerCursor})
 	}
-	err = a.call(ctx, "CursorNext", map[string]any{"cursorName": readerCursor}, &p)
+	p, err := next()
 	if err != nil && strings.Contains(err.Error(), "is not defined") {
 		if err = create(); err == nil {
-			err = a.call(ctx, "CursorNext", map[string]any{"cursorName": readerCursor}, &p)
+			p, err = next()
 		}
 	}
 	if err != nil {
@@ -130,13 +91,8 @@ func (a *App) ReadPortion(restart bool) (Portion, error) {
 		return Portion{}, err
 	}
 	out := Portion{CursorName: p.CursorName, HasMore: p.HasMore, Items: make([]PortionItem, 0, len(p.Items))}
-	idx := a.index(rev)
 	for _, it := range p.Items {
-		pi := PortionItem{Index: it.Index, Label: it.Pointer.Label, Type: it.Type, Text: it.Text, Pos: -1}
-		if idx != nil {
-			pi.Pos = idx.Pos(it.Pointer.ByteOffset)
-		}
-		out.Items = append(out.Items, pi)
+		out.Items = append(out.Items, PortionItem{Index: it.Index, Label: it.Pointer.Label, Type: it.Type.String(), Text: it.Text, Pos: it.Utf16Offset})
 	}
 	return out, nil
 }
@@ -149,48 +105,22 @@ type ItemRef struct {
 }
 
 // ItemAt returns the item at a place in the editor (UTF-16), e.g. the one under
-// the cursor, to add to a TargetSet.
+// the cursor, to add to a TargetSet: the ItemAt tool.
 func (a *App) ItemAt(pos int) (ItemRef, error) {
-	m, rev, err := a.currentRev()
+	r, err := callTool[manuscript.ItemAtResult](a, a.context(), "ItemAt", manuscript.ItemAtArgs{Utf16Offset: pos})
 	if err != nil {
 		return ItemRef{}, err
 	}
-	idx := a.index(rev)
-	if idx == nil {
-		return ItemRef{}, errors.New("the manuscript changed meanwhile; try again")
-	}
-	off, err := idx.ByteAt(pos)
-	if err != nil {
-		return ItemRef{}, err
-	}
-	var r ItemRef
-	err = m.Do(func(d *document.Document) error {
-		if d.Len() == 0 {
-			return errors.New("the manuscript has no items")
-		}
-		i := d.IndexContaining(off)
-		i = max(0, min(i, d.Len()-1))
-		r = ItemRef{Index: i, Label: d.Label(i), Type: d.Item(i).Type.String()}
-		return nil
-	})
-	return r, err
+	return ItemRef{Index: r.Index, Label: r.Pointer.Label, Type: r.Type.String()}, nil
 }
 
 // TargetSetSummary is one TargetSet in the panel's list.
-type TargetSetSummary struct {
-	ID        string `json:"targetSetId"`
-	Name      string `json:"name"`
-	Count     int    `json:"count"`
-	Deleted   int    `json:"deleted"`
-	CreatedAt string `json:"createdAt"`
-}
+type TargetSetSummary = manuscript.TargetSetSummary
 
 // TargetSets lists the manuscript's TargetSets (the TargetSetList tool).
 func (a *App) TargetSets() ([]TargetSetSummary, error) {
-	var res struct {
-		TargetSets []TargetSetSummary `json:"targetSets"`
-	}
-	if err := a.call(a.context(), "TargetSetList", map[string]any{}, &res); err != nil {
+	res, err := callTool[manuscript.TargetSetListResult](a, a.context(), "TargetSetList", struct{}{})
+	if err != nil {
 		return nil, err
 	}
 	if res.TargetSets == nil {
@@ -217,47 +147,24 @@ type TargetSetView struct {
 
 // TargetSet returns a set's items (the TargetSetGet tool) with snippets.
 func (a *App) TargetSet(id string) (TargetSetView, error) {
-	m, rev, err := a.currentRev()
+	res, err := callTool[manuscript.TargetSetGetResult](a, a.context(), "TargetSetGet", map[string]any{"targetSetId": id})
 	if err != nil {
 		return TargetSetView{}, err
 	}
-	var res struct {
-		ID          string                     `json:"targetSetId"`
-		Name        string                     `json:"name"`
-		Pointers    []document.PointerJSON     `json:"pointers"`
-		ItemIndices []int                      `json:"itemIndices"`
-		Deleted     []manuscript.DeletedMember `json:"deleted"`
-	}
-	if err := a.call(a.context(), "TargetSetGet", map[string]any{"targetSetId": id}, &res); err != nil {
-		return TargetSetView{}, err
-	}
-	v := TargetSetView{ID: res.ID, Name: res.Name, Items: make([]TargetSetItem, 0, len(res.ItemIndices)), Deleted: res.Deleted}
+	v := TargetSetView{ID: res.ID, Name: res.Name, Items: make([]TargetSetItem, 0, len(res.Members)), Deleted: res.Deleted}
 	if v.Deleted == nil {
 		v.Deleted = []manuscript.DeletedMember{}
 	}
-	idx := a.index(rev)
-	_ = m.Do(func(d *document.Document) error {
-		for k, i := range res.ItemIndices {
-			if i < 0 || i >= d.Len() {
-				continue
-			}
-			it := TargetSetItem{Index: i, Label: res.Pointers[k].Label, Snippet: document.Snippet(d.Text(i), 100), Pos: -1}
-			if idx != nil {
-				it.Pos = idx.Pos(res.Pointers[k].ByteOffset)
-			}
-			v.Items = append(v.Items, it)
-		}
-		return nil
-	})
+	for _, it := range res.Members {
+		v.Items = append(v.Items, TargetSetItem{Index: it.Index, Label: it.Pointer.Label, Snippet: it.Snippet, Pos: it.Utf16Offset})
+	}
 	return v, nil
 }
 
 // History lists the newest revisions (the History tool).
 func (a *App) History() ([]manuscript.RevisionInfo, error) {
-	var res struct {
-		Revisions []manuscript.RevisionInfo `json:"revisions"`
-	}
-	if err := a.call(a.context(), "History", map[string]any{"limit": 200}, &res); err != nil {
+	res, err := callTool[manuscript.HistoryResult](a, a.context(), "History", map[string]any{"limit": 200})
+	if err != nil {
 		return nil, err
 	}
 	if res.Revisions == nil {

@@ -3,37 +3,8 @@ package desktop
 import (
 	"errors"
 
-	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/manuscript"
 )
-
-// The editor (CodeMirror, JavaScript strings) counts text in UTF-16 code
-// units; the document counts bytes of UTF-8 (document.UTF16Index translates).
-
-// index returns the UTF-16 index of the current manuscript at revision rev
-// (nil if the manuscript is no longer at rev).
-func (a *App) index(rev int64) *document.UTF16Index {
-	m, err := a.current()
-	if err != nil {
-		return nil
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.u16 != nil && a.u16rev == rev && a.u16doc == m.Path {
-		return a.u16
-	}
-	var x *document.UTF16Index
-	_ = m.Do(func(d *document.Document) error {
-		if d.Rev() == rev {
-			x = document.NewUTF16Index(append([]byte(nil), d.Source()...))
-		}
-		return nil
-	})
-	if x != nil {
-		a.u16, a.u16rev, a.u16doc = x, rev, m.Path
-	}
-	return x
-}
 
 // SyncResult brings the editor up to the manuscript's newest revision: either
 // the whole text (Full) or one change from what the editor holds.
@@ -52,8 +23,9 @@ type SyncResult struct {
 // Sync returns what changed since the editor's revision knownRev (after a
 // command, an undo, a restore or a reload): the TextChanges tool.
 func (a *App) Sync(knownRev int64) (SyncResult, error) {
-	var d manuscript.TextChangesResult
-	if err := a.call(a.context(), "TextChanges", manuscript.TextChangesArgs{KnownRevision: max(knownRev, 0)}, &d); err != nil {
+	// Typed, not through JSON: the whole text of a novel may be in it.
+	d, err := callTool[manuscript.TextChangesResult](a, a.context(), "TextChanges", manuscript.TextChangesArgs{KnownRevision: max(knownRev, 0)})
+	if err != nil {
 		return SyncResult{}, err
 	}
 	return SyncResult{Revision: d.Revision, Full: d.Full, Markdown: d.Markdown, From: d.FromUtf16, To: d.ToUtf16, Insert: d.Insert}, nil
@@ -82,8 +54,8 @@ func (a *App) TypeEdit(baseRev int64, from, to int, text string) (TypeResult, er
 	err := a.call(a.context(), "TypeText", manuscript.TypeTextArgs{BaseRevision: baseRev, FromUtf16: from, ToUtf16: to, Text: text}, &out)
 	if err != nil {
 		if errors.Is(err, manuscript.ErrChangedOnDisk) {
-			if m, cerr := a.current(); cerr == nil {
-				a.send("manuscript:disk", m.CheckDisk())
+			if d, cerr := a.CheckDisk(); cerr == nil {
+				a.send("manuscript:disk", d)
 			}
 		}
 		return TypeResult{}, err

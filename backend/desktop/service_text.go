@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 
-	"github.com/waymark/waymark/backend/document"
+	"github.com/waymark/waymark/backend/manuscript"
 )
 
 // TextPath is where the window fetches the open manuscript's text: a plain
@@ -48,68 +49,71 @@ func (a *App) serveText(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("unknown encoding %q: leave it out for plain UTF-8, or ask for gzip", enc), http.StatusBadRequest)
 		return
 	}
-	m, err := a.current()
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusConflict)
-		return
-	}
-	// A copy of its own: the write must not hold up other calls.
-	var body []byte
+	// The editor's copy goes as raw bytes (6 MB for a novel), not as a string
+	// in a bound call's JSON; the text is the TextChanges tool's, as every
+	// door gets it.
+	var body string
 	var rev int64
-	_ = m.Do(func(d *document.Document) error {
-		rev = d.Rev()
-		if enc == "" {
-			body = bytes.Clone(d.Source())
-		}
-		return nil
-	})
 	h := w.Header()
 	if enc == "gzip" {
-		if body = a.gzipped(m.Path, rev); body == nil {
-			http.Error(w, "the manuscript changed while it was read; ask again", http.StatusConflict)
+		z, zrev, err := a.gzipped()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusConflict)
 			return
 		}
+		body, rev = z, zrev
 		h.Set("Content-Type", "application/gzip")
 		h.Set("X-Waymark-Encoding", "gzip")
 	} else {
+		t, err := a.wholeText()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusConflict)
+			return
+		}
+		body, rev = t.Markdown, t.Revision
 		h.Set("Content-Type", "text/markdown; charset=utf-8")
 	}
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Waymark-Revision", strconv.FormatInt(rev, 10))
 	h.Set("Content-Length", strconv.Itoa(len(body)))
-	_, _ = w.Write(body)
+	_, _ = io.WriteString(w, body)
 	Mark("text served")
 }
 
-// gzipped returns the text of doc at rev gzipped (nil if the manuscript is no
-// longer there), made once per revision: warm makes it while the window starts.
-func (a *App) gzipped(doc string, rev int64) []byte {
+// wholeText is the open manuscript's whole text and its revision: the
+// TextChanges tool's answer to a caller that holds none.
+func (a *App) wholeText() (manuscript.TextChangesResult, error) {
+	return callTool[manuscript.TextChangesResult](a, a.context(), "TextChanges", manuscript.TextChangesArgs{})
+}
+
+// gzipped returns the open manuscript's text gzipped, and its revision, made
+// once per revision (warm makes it while the window starts); the zipping
+// holds up no edit: it works on the tool's copy of the text.
+func (a *App) gzipped() (string, int64, error) {
 	a.gzMu.Lock()
 	defer a.gzMu.Unlock()
-	if a.gzDoc == doc && a.gzRev == rev && a.gz != nil {
-		return a.gz
-	}
 	m, err := a.current()
-	if err != nil || m.Path != doc {
-		return nil
+	if err != nil {
+		return "", 0, err
+	}
+	t, err := a.wholeText()
+	if err != nil {
+		return "", 0, err
+	}
+	if a.gzDoc == m.Path && a.gzRev == t.Revision && a.gz != "" {
+		return a.gz, t.Revision, nil
 	}
 	var buf bytes.Buffer
-	ok := false
-	_ = m.Do(func(d *document.Document) error {
-		if d.Rev() != rev {
-			return nil
-		}
-		buf.Grow(len(d.Source()) / 2)
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
-		if _, err := zw.Write(d.Source()); err != nil {
-			return err
-		}
-		ok = zw.Close() == nil
-		return nil
-	})
-	if !ok {
-		return nil
+	buf.Grow(len(t.Markdown) / 2)
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	if _, err := io.WriteString(zw, t.Markdown); err != nil {
+		return "", 0, err
 	}
-	a.gz, a.gzDoc, a.gzRev = buf.Bytes(), doc, rev
-	return a.gz
+	if err := zw.Close(); err != nil {
+		return "", 0, err
+	}
+	if now, err := a.current(); err == nil && now == m { // not another book meanwhile
+		a.gz, a.gzDoc, a.gzRev = buf.String(), m.Path, t.Revision
+	}
+	return buf.String(), t.Revision, nil
 }

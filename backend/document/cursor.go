@@ -52,14 +52,18 @@ type CursorState struct {
 	Complete bool `json:"complete"`
 }
 
-// PortionItem is one item in a portion (JSON: index, type, level, pointer, markdown, text).
+// PortionItem is one item in a portion (JSON: index, type, level, pointer,
+// utf16Offset, markdown, text).
 type PortionItem struct {
-	Index    int      `json:"index"`
-	Type     ItemType `json:"type"`
-	Level    int      `json:"level"`
-	Pointer  Pointer  `json:"pointer"`
-	Markdown string   `json:"markdown"`
-	Text     string   `json:"text"`
+	Index   int      `json:"index"`
+	Type    ItemType `json:"type"`
+	Level   int      `json:"level"`
+	Pointer Pointer  `json:"pointer"`
+	// Utf16Offset is where the item starts in UTF-16 code units (as an
+	// editor counts); the manuscript fills it in (UTF16Index).
+	Utf16Offset int    `json:"utf16Offset"`
+	Markdown    string `json:"markdown"`
+	Text        string `json:"text"`
 }
 
 // Portion is what CursorNext returns.

@@ -71,6 +71,13 @@ type Manuscript struct {
 	// unreported is what was taken in from other doors and programs and not
 	// yet told to the author (see takeMerges).
 	unreported []Merge
+	// u16 indexes the text at u16rev in UTF-16 code units, and outlined is
+	// the outline at outlinedRev: made once per revision (utf16Index,
+	// toolOutline), for the editors that ask again after every save.
+	u16         *document.UTF16Index
+	u16rev      int64
+	outlined    *OutlineResult
+	outlinedRev int64
 }
 
 // Open opens (or returns the already open) manuscript at path and makes it current.

@@ -17,7 +17,22 @@ type TargetSetView struct {
 	Pointers    []document.Pointer
 	ItemIndices []int
 	Deleted     []DeletedMember
+	// Members are the live members with their snippets and places in an
+	// editor (only when asked for: TargetSetGet).
+	Members []TargetSetMember
 }
+
+// TargetSetMember is one live member of a set: its item, the item's first
+// words and where it starts in UTF-16 code units (as an editor counts).
+type TargetSetMember struct {
+	Index       int              `json:"index"`
+	Pointer     document.Pointer `json:"pointer"`
+	Snippet     string           `json:"snippet"`
+	Utf16Offset int              `json:"utf16Offset"`
+}
+
+// memberSnippetLimit is the length of a member's snippet, in characters.
+const memberSnippetLimit = 100
 
 // DeletedMember is a TargetSet member whose item no longer exists.
 // Quote is the item's first words when it was added; Why says why it is
@@ -88,6 +103,11 @@ func (m *Manuscript) AddToTargetSet(ctx context.Context, id string, ptrs []docum
 
 // TargetSet returns a set's members as current pointers, in document order.
 func (m *Manuscript) TargetSet(ctx context.Context, id string) (TargetSetView, error) {
+	return m.targetSet(ctx, id, false)
+}
+
+// targetSet is TargetSet, with the Members when members is true.
+func (m *Manuscript) targetSet(ctx context.Context, id string, members bool) (TargetSetView, error) {
 	ts, err := m.w.Store.TargetSet(ctx, id)
 	if err != nil {
 		return TargetSetView{}, err
@@ -95,7 +115,7 @@ func (m *Manuscript) TargetSet(ctx context.Context, id string) (TargetSetView, e
 	if ts.DocID != m.DocID {
 		return TargetSetView{}, fmt.Errorf("%w: target set %s belongs to another document", document.ErrBadInput, id)
 	}
-	members, err := m.w.Store.TargetMembers(ctx, id)
+	stored, err := m.w.Store.TargetMembers(ctx, id)
 	if err != nil {
 		return TargetSetView{}, err
 	}
@@ -104,7 +124,7 @@ func (m *Manuscript) TargetSet(ctx context.Context, id string) (TargetSetView, e
 	defer m.mu.Unlock()
 	d := m.doc
 	var idx []int
-	for _, mem := range members {
+	for _, mem := range stored {
 		if mem.DeletedInRev != 0 {
 			v.Deleted = append(v.Deleted, DeletedMember{Label: mem.Label, Quote: mem.Quote, Why: mem.Lost, DeletedIn: mem.DeletedInRev})
 			continue
@@ -127,6 +147,13 @@ func (m *Manuscript) TargetSet(ctx context.Context, id string) (TargetSetView, e
 		}
 		v.ItemIndices = append(v.ItemIndices, i)
 		v.Pointers = append(v.Pointers, d.PointerTo(i))
+		if members {
+			if v.Members == nil {
+				v.Members = make([]TargetSetMember, 0, len(idx))
+			}
+			v.Members = append(v.Members, TargetSetMember{Index: i, Pointer: v.Pointers[len(v.Pointers)-1],
+				Snippet: document.Snippet(d.Text(i), memberSnippetLimit), Utf16Offset: m.utf16Index(d).Pos(d.Item(i).Start)})
+		}
 	}
 	return v, nil
 }
@@ -154,6 +181,12 @@ func (m *Manuscript) CursorNext(ctx context.Context, name string) (document.Port
 	}
 	if err != nil {
 		return p, err
+	}
+	if len(p.Items) > 0 {
+		idx := m.utf16Index(m.doc)
+		for k := range p.Items {
+			p.Items[k].Utf16Offset = idx.Pos(p.Items[k].Pointer.Byte)
+		}
 	}
 	_ = m.w.Store.LogEvent(ctx, "cursor_batch", m.DocID, map[string]any{"cursorName": name, "items": len(p.Items), "hasMore": p.HasMore})
 	if !p.HasMore {

@@ -218,6 +218,11 @@ var toolArgCases = []struct {
 	{"TypeText", nil, `{"baseRevision": 1, "fromUtf16": -1, "toUtf16": 0, "text": "A"}`, "minimum"},
 	{"TypeText", nil, `{"baseRevision": 1, "from": 0, "toUtf16": 0, "text": "A"}`, `unknown field "from"; allowed fields: baseRevision, fromUtf16, text, toUtf16`},
 
+	{"ItemAt", nil, `{"utf16Offset": 0}`, ""},
+	{"ItemAt", nil, `{}`, "utf16Offset"},
+	{"ItemAt", nil, `{"utf16Offset": -1}`, "minimum"},
+	{"ItemAt", nil, `{"utf16Offset": 3, "index": 1}`, `unknown field "index"; allowed fields: utf16Offset`},
+
 	{"UndoRevision", []string{`ReplaceText {"index": 1, "newMarkdown": "x"}`}, `{"revision": 2}`, ""},
 	{"UndoRevision", nil, `{}`, "revision"},
 	{"UndoRevision", nil, `{"revision": 0}`, "minimum"},

@@ -142,7 +142,7 @@ func (ws *Workspace) toolFind(ctx context.Context, a findArgs) (FindResult, erro
 		res.Matches = make([]FindMatch, 0, len(ms))
 		var idx *document.UTF16Index
 		if len(ms) > 0 {
-			idx = document.NewUTF16Index(d.Source())
+			idx = m.utf16Index(d)
 		}
 		secs := sections{}
 		for _, mt := range ms {
@@ -188,7 +188,7 @@ func (ws *Workspace) findOccurrences(a findArgs) (FindResult, error) {
 		if err != nil {
 			return err
 		}
-		idx := document.NewUTF16Index(d.Source())
+		idx := m.utf16Index(d)
 		secs := sections{}
 		for i := lo; i < hi; i++ {
 			if !d.Candidate(i, a.IncludeCodeAndQuotes) {

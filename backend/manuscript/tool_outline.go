@@ -2,6 +2,7 @@ package manuscript
 
 import (
 	"context"
+	"slices"
 
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/tools"
@@ -11,7 +12,7 @@ type outlineArgs struct{}
 
 // outlineTool is the Outline tool: the headings with their sections' word counts.
 func outlineTool(ws *Workspace) tools.Tool {
-	return tools.Func("Outline", "The manuscript's headings in order, each with its pointer and the word count of its section (own text, and with subsections), plus the book's total.", ws.toolOutline)
+	return tools.Func("Outline", "The manuscript's headings in order, each with its pointer, its place in UTF-16 code units (utf16Offset, as an editor counts) and the word count of its section (own text, and with subsections), plus the book's total, its number of items and its size in bytes.", ws.toolOutline)
 }
 
 func (ws *Workspace) toolOutline(ctx context.Context, _ outlineArgs) (OutlineResult, error) {
@@ -21,20 +22,28 @@ func (ws *Workspace) toolOutline(ctx context.Context, _ outlineArgs) (OutlineRes
 	}
 	var res OutlineResult
 	err = m.Do(func(d *document.Document) error {
-		res = outline(d, m.Path)
+		// One outline per revision: an editor asks again after every save.
+		if m.outlined == nil || m.outlinedRev != d.Rev() {
+			o := outline(d, m.Path, m.utf16Index(d))
+			m.outlined, m.outlinedRev = &o, d.Rev()
+		}
+		res = *m.outlined
+		res.Headings = slices.Clone(res.Headings)
 		return nil
 	})
 	return res, err
 }
 
 type outlineEntry struct {
-	Index     int              `json:"index"`
-	Level     int              `json:"level"`
-	Text      string           `json:"text"`
-	Pointer   document.Pointer `json:"pointer"`
-	OwnWords  int              `json:"ownWords"`
-	Words     int              `json:"words"`
-	Subtitles int              `json:"subsections"`
+	Index   int              `json:"index"`
+	Level   int              `json:"level"`
+	Text    string           `json:"text"`
+	Pointer document.Pointer `json:"pointer"`
+	// Utf16Offset is where the heading starts, in UTF-16 code units.
+	Utf16Offset int `json:"utf16Offset"`
+	OwnWords    int `json:"ownWords"`
+	Words       int `json:"words"`
+	Subtitles   int `json:"subsections"`
 }
 
 // OutlineResult is the book's headings with their word counts, and its total.
@@ -43,10 +52,11 @@ type OutlineResult struct {
 	Headings   []outlineEntry `json:"headings"`
 	TotalWords int            `json:"totalWords"`
 	Items      int            `json:"items"`
+	SizeBytes  int            `json:"sizeBytes"`
 	Revision   int64          `json:"revision"`
 }
 
-func outline(d *document.Document, path string) OutlineResult {
+func outline(d *document.Document, path string, idx *document.UTF16Index) OutlineResult {
 	words := make([]int, d.Len())
 	total := 0
 	for i := range words {
@@ -59,7 +69,7 @@ func outline(d *document.Document, path string) OutlineResult {
 		if it.Type != document.Heading {
 			continue
 		}
-		e := outlineEntry{Index: i, Level: it.Level, Text: d.Text(i), Pointer: d.PointerTo(i), OwnWords: words[i], Words: words[i]}
+		e := outlineEntry{Index: i, Level: it.Level, Text: d.Text(i), Pointer: d.PointerTo(i), Utf16Offset: idx.Pos(it.Start), OwnWords: words[i], Words: words[i]}
 		own := true
 		for j := i + 1; j < d.Len(); j++ {
 			jt := d.Item(j)
@@ -80,5 +90,5 @@ func outline(d *document.Document, path string) OutlineResult {
 	if hs == nil {
 		hs = []outlineEntry{}
 	}
-	return OutlineResult{Path: path, Headings: hs, TotalWords: total, Items: d.Len(), Revision: d.Rev()}
+	return OutlineResult{Path: path, Headings: hs, TotalWords: total, Items: d.Len(), SizeBytes: len(d.Source()), Revision: d.Rev()}
 }

@@ -19,7 +19,7 @@ func (targetSetGetArgs) Refine(s *jsonschema.Schema) {
 
 // targetSetGetTool is the TargetSetGet tool: a TargetSet's members in document order.
 func targetSetGetTool(ws *Workspace) tools.Tool {
-	return tools.Func("TargetSetGet", "Return a target set's pointers in document order (and itemIndices ascending); members whose items were deleted are listed apart.", ws.toolTargetSetGet)
+	return tools.Func("TargetSetGet", "Return a target set's pointers in document order (and itemIndices ascending), and its members with each item's first words (snippet) and place in UTF-16 code units (utf16Offset, as an editor counts); members whose items were deleted are listed apart.", ws.toolTargetSetGet)
 }
 
 // TargetSetGetResult is a set's members in document order; members whose
@@ -30,6 +30,7 @@ type TargetSetGetResult struct {
 	Pointers    []document.Pointer `json:"pointers"`
 	ItemIndices []int              `json:"itemIndices"`
 	Count       int                `json:"count"`
+	Members     []TargetSetMember  `json:"members"`
 	Deleted     []DeletedMember    `json:"deleted,omitempty"`
 }
 
@@ -38,9 +39,12 @@ func (ws *Workspace) toolTargetSetGet(ctx context.Context, a targetSetGetArgs) (
 	if err != nil {
 		return TargetSetGetResult{}, err
 	}
-	v, err := m.TargetSet(ctx, a.TargetSetID)
+	v, err := m.targetSet(ctx, a.TargetSetID, true)
 	if err != nil {
 		return TargetSetGetResult{}, err
 	}
-	return TargetSetGetResult{ID: v.ID, Name: v.Name, Pointers: v.Pointers, ItemIndices: v.ItemIndices, Count: len(v.ItemIndices), Deleted: v.Deleted}, nil
+	if v.Members == nil {
+		v.Members = []TargetSetMember{}
+	}
+	return TargetSetGetResult{ID: v.ID, Name: v.Name, Pointers: v.Pointers, ItemIndices: v.ItemIndices, Count: len(v.ItemIndices), Members: v.Members, Deleted: v.Deleted}, nil
 }

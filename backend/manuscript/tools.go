@@ -52,6 +52,7 @@ func RegisterTools(r *tools.Registry, ws *Workspace) {
 		typeTextTool(ws, tc),
 		textChangesTool(ws, tc),
 		spellingTool(ws),
+		itemAtTool(ws),
 	)
 }
 

@@ -17,6 +17,7 @@ import type {
   RevisionInfo,
   RunCommandResult,
   SpellingResult,
+  TargetSetSummary,
 } from './tools.gen';
 
 // The tools' result types are generated from the Go types of the registry
@@ -40,6 +41,7 @@ export type {
   RevisionInfo,
   RunCommandResult,
   SpellingResult,
+  TargetSetSummary,
 };
 
 // The Go services bound to the window (window.go.main.DesktopApp, put there by
@@ -156,14 +158,6 @@ export interface Portion {
   cursorName: string;
   items: PortionItem[];
   hasMore: boolean;
-}
-
-export interface TargetSetSummary {
-  targetSetId: string;
-  name: string;
-  count: number;
-  deleted: number;
-  createdAt: string;
 }
 
 export interface TargetSetItem {

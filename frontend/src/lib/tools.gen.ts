@@ -474,6 +474,19 @@ export interface InsertBeforeArgs {
   markdown: string;
 }
 
+/** ItemAtArgs is manuscript.ItemAtArgs. */
+export interface ItemAtArgs {
+  utf16Offset: number;
+}
+
+/** ItemAtResult is manuscript.ItemAtResult. */
+export interface ItemAtResult {
+  index: number;
+  type: string;
+  pointer: PointerJSON;
+  revision: number;
+}
+
 /** ItemView is manuscript.ItemView. */
 export interface ItemView {
   index: number;
@@ -536,6 +549,7 @@ export interface OutlineEntry {
   level: number;
   text: string;
   pointer: PointerJSON;
+  utf16Offset: number;
   ownWords: number;
   words: number;
   subsections: number;
@@ -547,6 +561,7 @@ export interface OutlineResult {
   headings: OutlineEntry[];
   totalWords: number;
   items: number;
+  sizeBytes: number;
   revision: number;
 }
 
@@ -654,6 +669,7 @@ export interface PortionItem {
   type: string;
   level: number;
   pointer: PointerJSON;
+  utf16Offset: number;
   markdown: string;
   text: string;
 }
@@ -895,6 +911,7 @@ export interface TargetSetGetResult {
   pointers: PointerJSON[];
   itemIndices: number[];
   count: number;
+  members: TargetSetMember[];
   deleted?: DeletedMember[];
 }
 
@@ -906,6 +923,14 @@ export interface TargetSetListArgs {
 export interface TargetSetListResult {
   targetSets: TargetSetSummary[];
   count: number;
+}
+
+/** TargetSetMember is manuscript.TargetSetMember. */
+export interface TargetSetMember {
+  index: number;
+  pointer: PointerJSON;
+  snippet: string;
+  utf16Offset: number;
 }
 
 /** TargetSetRemoveArgs is manuscript.targetSetRemoveArgs. */
@@ -1010,6 +1035,7 @@ export interface Tools {
   History: { input: HistoryArgs; output: HistoryResult };
   InsertAfter: { input: InsertAfterArgs; output: EditView };
   InsertBefore: { input: InsertBeforeArgs; output: EditView };
+  ItemAt: { input: ItemAtArgs; output: ItemAtResult };
   Outline: { input: OutlineArgs; output: OutlineResult };
   PlanDiscard: { input: PlanDiscardArgs; output: PlanDiscardResult };
   PlanPropose: { input: PlanProposeArgs; output: PlanProposal };

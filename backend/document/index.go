@@ -151,6 +151,8 @@ func ParseWithIndex(src []byte, rev int64, index []byte) (*Document, error) {
 	}
 	items := make([]Item, n)
 	segs := make([]textmatch.Segment, 0, n+n/4)
+	prefaultSlice(items) // megabytes filled at once (prefault_linux.go)
+	prefaultSlice(segs[:cap(segs)])
 	prev := 0
 	ok := func(a, b int) bool { return a >= 0 && a <= b && b <= len(src) }
 	for i := range items {

@@ -118,33 +118,52 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 	// index was made from. Its size, modification time or inode cannot decide
 	// it: another program can write other bytes of the same size within one
 	// tick of the file system's clock, or put the old time back, and a stale
-	// index would then hide that change from the history. Hashing the bytes
-	// read anyway costs a few milliseconds; a parse of a whole book costs tens.
-	// The revision log holds text (after any byte-order mark): its hashes and
-	// sizes are the text's; the disk check uses the file's.
+	// index would then hide that change from the history. The bytes are
+	// hashed on the other core while the cached index is decoded, which is
+	// then kept only if the hashes agree. The revision log holds text (after
+	// any byte-order mark): its hashes and sizes are the text's; the disk
+	// check uses the file's.
 	text, _ := document.CutBOM(src)
-	fileSHA := hashParts(src)
-	sha := fileSHA
-	if len(text) != len(src) {
-		sha = hashParts(text)
-	}
+	hashes := make(chan [2]string, 1)
+	go func() {
+		file := hashParts(src)
+		if len(text) == len(src) {
+			hashes <- [2]string{file, file}
+			return
+		}
+		hashes <- [2]string{file, hashParts(text)}
+	}()
 	parsed := make(chan *document.Document, 1) // buffered: a send never blocks, even if Open fails
-	fromIndex := false
+	parse := func() {
+		// Parsing — the long part of opening a whole book — runs on the other
+		// core while the bytes are checked. The document takes src over; until
+		// Open returns, src is only read here (hashes, the splice of an
+		// outside change) while the parser reads it too, and edits come only
+		// after.
+		parses.Add(1)
+		go func() { parsed <- document.ParseOwned(src, 0) }()
+	}
+	var cached *document.Document
+	var cachedFor string // the file hash the cached index was made for
 	if known {
-		if c, ok, err := w.Store.DocumentCache(ctx, rec.ID); err == nil && ok && c.Version == document.IndexVersion && c.FileSHA256 == fileSHA {
+		if c, ok, err := w.Store.DocumentCache(ctx, rec.ID); err == nil && ok && c.Version == document.IndexVersion {
 			if d, err := document.ParseWithIndex(src, 0, c.Data); err == nil {
-				parsed <- d
-				fromIndex = true
+				cached, cachedFor = d, c.FileSHA256
 			}
 		}
 	}
-	if !fromIndex {
-		// Parsing — the long part of opening a whole book — runs on the other
-		// core while the bytes are checked. The document takes src over; until
-		// Open returns, src is only read here (the splice of an outside change)
-		// while the parser reads it too, and edits come only after.
-		parses.Add(1)
-		go func() { parsed <- document.ParseOwned(src, 0) }()
+	if cached == nil {
+		parse()
+	}
+	h := <-hashes
+	fileSHA, sha := h[0], h[1]
+	fromIndex := cached != nil && cachedFor == fileSHA
+	if fromIndex {
+		parsed <- cached
+	} else {
+		if cached != nil { // made for other bytes: dropped
+			parse()
+		}
 		if err := document.CheckSource(abs, src, w.MaxSize); err != nil {
 			return nil, err // the parse of a rejected file is dropped
 		}

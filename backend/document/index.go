@@ -150,7 +150,10 @@ func ParseWithIndex(src []byte, rev int64, index []byte) (*Document, error) {
 		return nil, ErrIndex
 	}
 	items := make([]Item, n)
-	segs := make([]textmatch.Segment, 0, n+n/4)
+	// Every segment takes two bytes of the index at least: room for all of
+	// them at once (a book of hard-wrapped lines has several an item, and
+	// growing the slice copied megabytes).
+	segs := make([]textmatch.Segment, 0, len(index)/2+1)
 	prefaultSlice(items) // megabytes filled at once (prefault_linux.go)
 	prefaultSlice(segs[:cap(segs)])
 	prev := 0

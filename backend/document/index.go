@@ -150,10 +150,7 @@ func ParseWithIndex(src []byte, rev int64, index []byte) (*Document, error) {
 		return nil, ErrIndex
 	}
 	items := make([]Item, n)
-	// Every segment takes two bytes of the index at least: room for all of
-	// them at once (a book of hard-wrapped lines has several an item, and
-	// growing the slice copied megabytes).
-	segs := make([]textmatch.Segment, 0, len(index)/2+1)
+	segs := make([]textmatch.Segment, 0, n+n/4)
 	prefaultSlice(items) // megabytes filled at once (prefault_linux.go)
 	prefaultSlice(segs[:cap(segs)])
 	prev := 0
@@ -169,6 +166,16 @@ func ParseWithIndex(src []byte, rev int64, index []byte) (*Document, error) {
 		ns := r.uvarint()
 		if r.err != nil || ns > len(src)+1 || !ok(it.Lead, it.Start) || !ok(it.Start, it.End) || !ok(it.End, it.SubEnd) || it.Start < prev {
 			return nil, ErrIndex
+		}
+		if ns > len(r.b)/2 { // two bytes of the index a segment at least
+			return nil, ErrIndex
+		}
+		if cap(segs)-len(segs) < ns {
+			// A new block for the items to come; those before keep theirs (a
+			// book of hard-wrapped lines has several segments an item: growing
+			// one slice copied megabytes into memory touched for the first time).
+			segs = make([]textmatch.Segment, 0, max(ns, n/4+16))
+			prefaultSlice(segs[:cap(segs)])
 		}
 		base := len(segs)
 		last := it.Lead

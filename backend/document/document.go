@@ -188,6 +188,7 @@ func readRawOnce(path string, maxSize int64) (src []byte, info os.FileInfo, agai
 	// One buffer of the file's size, and a byte more to notice that it grew
 	// (then it is read again, and the size checked again).
 	buf := make([]byte, before.Size()+1)
+	prefault(buf)
 	n, err := io.ReadFull(f, buf)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return nil, nil, false, fmt.Errorf("cannot read manuscript: %w", err)

@@ -151,6 +151,8 @@ func ParseWithIndex(src []byte, rev int64, index []byte) (*Document, error) {
 	}
 	items := make([]Item, n)
 	segs := make([]textmatch.Segment, 0, n+n/4)
+	prefaultSlice(items) // megabytes filled at once (prefault_linux.go)
+	prefaultSlice(segs[:cap(segs)])
 	prev := 0
 	ok := func(a, b int) bool { return a >= 0 && a <= b && b <= len(src) }
 	for i := range items {
@@ -164,6 +166,16 @@ func ParseWithIndex(src []byte, rev int64, index []byte) (*Document, error) {
 		ns := r.uvarint()
 		if r.err != nil || ns > len(src)+1 || !ok(it.Lead, it.Start) || !ok(it.Start, it.End) || !ok(it.End, it.SubEnd) || it.Start < prev {
 			return nil, ErrIndex
+		}
+		if ns > len(r.b)/2 { // two bytes of the index a segment at least
+			return nil, ErrIndex
+		}
+		if cap(segs)-len(segs) < ns {
+			// A new block for the items to come; those before keep theirs (a
+			// book of hard-wrapped lines has several segments an item: growing
+			// one slice copied megabytes into memory touched for the first time).
+			segs = make([]textmatch.Segment, 0, max(ns, n/4+16))
+			prefaultSlice(segs[:cap(segs)])
 		}
 		base := len(segs)
 		last := it.Lead

@@ -2,7 +2,9 @@ package document
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"sort"
 	"unicode/utf8"
 )
@@ -25,8 +27,19 @@ type UTF16Index struct {
 // UTF16Units counts the UTF-16 code units of the runes that start in b (a
 // rune that starts in b counts whole, even if b cuts it).
 func UTF16Units(b []byte) int {
-	n := 0
-	for _, c := range b {
+	const high = 0x8080808080808080
+	n, i := 0, 0
+	// Eight bytes at a time (a 6 MB book in about a millisecond): a byte
+	// counts one unit unless it continues a rune (10xxxxxx), and one more
+	// when it starts a 4-byte rune (11110xxx: a surrogate pair). Bit 7 of a
+	// byte of w<<k is bit 7-k of the same byte.
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		cont := bits.OnesCount64(w &^ (w << 1) & high)
+		four := bits.OnesCount64(w & (w << 1) & (w << 2) & (w << 3) & high)
+		n += 8 - cont + four
+	}
+	for _, c := range b[i:] {
 		switch {
 		case c < 0x80:
 			n++

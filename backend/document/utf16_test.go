@@ -49,3 +49,35 @@ func TestRuneDelta(t *testing.T) {
 		}
 	}
 }
+
+// TestUTF16UnitsEightAtATime: the word-at-a-time count agrees with the
+// byte-by-byte rule on every byte value (continuations, 4-byte starts, bytes
+// no UTF-8 has) at every alignment and length, and on the Russian book's kind
+// of text.
+func TestUTF16UnitsEightAtATime(t *testing.T) {
+	byByte := func(b []byte) int {
+		n := 0
+		for _, c := range b {
+			switch {
+			case c < 0x80, c >= 0xC0 && c < 0xF0:
+				n++
+			case c >= 0xF0:
+				n += 2
+			}
+		}
+		return n
+	}
+	all := make([]byte, 0, 512)
+	for i := 0; i < 256; i++ {
+		all = append(all, byte(i), byte(255-i))
+	}
+	for _, text := range [][]byte{all, []byte(strings.Repeat("«Наташа» Natásha 😀\r\n", 50))} {
+		for from := 0; from < 16; from++ {
+			for to := from; to <= len(text); to++ {
+				if got, want := UTF16Units(text[from:to]), byByte(text[from:to]); got != want {
+					t.Fatalf("UTF16Units(text[%d:%d]) = %d, want %d", from, to, got, want)
+				}
+			}
+		}
+	}
+}

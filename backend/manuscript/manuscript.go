@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/waymark/waymark/backend/document"
@@ -119,36 +120,60 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 	if err != nil {
 		return nil, fmt.Errorf("open manuscript %s: %w", abs, err)
 	}
-	// A book whose file is as it was when its index was cached (same size,
-	// modification time, inode and status-change time) opens from that index,
-	// without a parse and without hashing its bytes: a CLI call on an
-	// unchanged book costs little more than reading it. Otherwise parsing — the
-	// long part of opening a whole book — runs on the other core while the
-	// bytes are checked and hashed.
-	var fileSHA, sha string
+	// The file's bytes decide whether the cached index is this book's: a book
+	// opens from it only when the SHA-256 of what was just read is the one the
+	// index was made from. Its size, modification time or inode cannot decide
+	// it: another program can write other bytes of the same size within one
+	// tick of the file system's clock, or put the old time back, and a stale
+	// index would then hide that change from the history. The bytes are
+	// hashed on the other core while the cached index is decoded, which is
+	// then kept only if the hashes agree. The revision log holds text (after
+	// any byte-order mark): its hashes and sizes are the text's; the disk
+	// check uses the file's.
+	text, _ := document.CutBOM(src)
+	hashes := make(chan [2]string, 1)
+	go func() {
+		file := hashParts(src)
+		if len(text) == len(src) {
+			hashes <- [2]string{file, file}
+			return
+		}
+		hashes <- [2]string{file, hashParts(text)}
+	}()
 	parsed := make(chan *document.Document, 1) // buffered: a send never blocks, even if Open fails
-	fromIndex := false
+	parse := func() {
+		// Parsing — the long part of opening a whole book — runs on the other
+		// core while the bytes are checked. The document takes src over; until
+		// Open returns, src is only read here (hashes, the splice of an
+		// outside change) while the parser reads it too, and edits come only
+		// after.
+		parses.Add(1)
+		go func() { parsed <- document.ParseOwned(src, 0) }()
+	}
+	var cached *document.Document
+	var cachedFor string // the file hash the cached index was made for
 	if known {
-		if c, ok, err := w.Store.DocumentCache(ctx, rec.ID); err == nil && ok && c.Version == document.IndexVersion && sameFile(c, fi) {
+		if c, ok, err := w.Store.DocumentCache(ctx, rec.ID); err == nil && ok && c.Version == document.IndexVersion {
 			if d, err := document.ParseWithIndex(src, 0, c.Data); err == nil {
-				parsed <- d
-				fromIndex = true
-				fileSHA, sha = c.FileSHA256, c.SHA256
+				cached, cachedFor = d, c.FileSHA256
 			}
 		}
 	}
-	// The revision log holds text (after any byte-order mark): its hashes and
-	// sizes are the text's; the disk check uses the file's.
-	text, _ := document.CutBOM(src)
-	if !fromIndex {
-		// The document takes src over; until Open returns, src is only read here
-		// (hashes, the splice of an outside change) while the parser reads it too,
-		// and edits come only after.
-		go func() { parsed <- document.ParseOwned(src, 0) }()
+	if cached == nil {
+		parse()
+	}
+	h := <-hashes
+	fileSHA, sha := h[0], h[1]
+	fromIndex := cached != nil && cachedFor == fileSHA
+	if fromIndex {
+		parsed <- cached
+	} else {
+		if cached != nil { // made for other bytes: dropped
+			parse()
+		}
 		if err := document.CheckSource(abs, src, w.MaxSize); err != nil {
 			return nil, err // the parse of a rejected file is dropped
 		}
-		fileSHA, sha = hashParts(src), hashParts(text)
 	}
 	removeStaleTemps(abs)
 	if !known {
@@ -245,19 +270,19 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 	return m, nil
 }
 
+// parses counts the Markdown parses Open started (a test sees whether an open
+// used the cached index).
+var parses atomic.Int64
+
 // saveCache stores the index of the current text as the document's cache,
-// with the status of the file holding it.
+// replacing the one before: one row per document, whatever its history. The
+// file's status is kept beside it for a reader of the database; only the
+// hash of the file's bytes makes the row valid (Open).
 func (m *Manuscript) saveCache(ctx context.Context, fi os.FileInfo, fileSHA, sha string) {
 	ino, ctime := fileID(fi)
 	_ = m.w.Store.SaveDocumentCache(ctx, store.DocumentCache{DocID: m.DocID, Version: document.IndexVersion,
 		SHA256: sha, FileSHA256: fileSHA, FileSize: fi.Size(), FileMtimeNs: fi.ModTime().UnixNano(),
 		FileIno: int64(ino), FileCtimeNs: ctime, Data: m.doc.MarshalIndex()})
-}
-
-// sameFile tells whether a file's status is the one its cache was made with.
-func sameFile(c store.DocumentCache, fi os.FileInfo) bool {
-	ino, ctime := fileID(fi)
-	return ino != 0 && c.FileSize == fi.Size() && c.FileMtimeNs == fi.ModTime().UnixNano() && c.FileIno == int64(ino) && c.FileCtimeNs == ctime
 }
 
 // spliceBetween returns the one splice that turns old into new: the bytes

@@ -111,10 +111,6 @@ func init() {
 	for k := range cyrFold {
 		cyrFold[k], _ = unpack(foldOf(rune(0x400 + k)))
 	}
-	for x := 0x80; x <= 0x9F; x++ {
-		d := []rune(html.UnescapeString(fmt.Sprintf("&#%d;", x)))
-		win1252[x-0x80] = d[0]
-	}
 }
 
 // Fold tables for the Basic Multilingual Plane, one 256-rune block at a time, built
@@ -776,8 +772,16 @@ func entityOf(s string) entity {
 // ';'. Numeric entities are shorter.
 const maxEntity = 34
 
-// win1252 is how html.UnescapeString reads &#128;–&#159;.
-var win1252 [32]rune
+// win1252 is how html.UnescapeString reads &#128;–&#159;: as Windows-1252
+// (TestWin1252AsHTML). Written out, not asked of html at init: its first
+// unescape builds the table of every named entity, a millisecond of every
+// process's start.
+var win1252 = [32]rune{
+	'\u20AC', '\u0081', '\u201A', '\u0192', '\u201E', '\u2026', '\u2020', '\u2021',
+	'\u02C6', '\u2030', '\u0160', '\u2039', '\u0152', '\u008D', '\u017D', '\u008F',
+	'\u0090', '\u2018', '\u2019', '\u201C', '\u201D', '\u2022', '\u2013', '\u2014',
+	'\u02DC', '\u2122', '\u0161', '\u203A', '\u0153', '\u009D', '\u017E', '\u0178',
+}
 
 // entityAt decodes an HTML entity at src[i] == '&' and returns its width.
 func entityAt(src []byte, i, e int) (entity, int, bool) {

@@ -3,6 +3,7 @@ package textmatch
 import (
 	"fmt"
 	"github.com/waymark/waymark/backend/testenv"
+	"html"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -598,3 +599,14 @@ func BenchmarkFindAbsentEN(b *testing.B) { benchFind(b, "en", "professor Zvezdoc
 // BenchmarkFindAbsentCommonRU starts with the commonest Russian word, so nearly
 // every stop of the scan is a word start to verify.
 func BenchmarkFindAbsentCommonRU(b *testing.B) { benchFind(b, "ru", "и Звёздочкин") }
+
+// TestWin1252AsHTML: the written-out table reads &#128;–&#159; as
+// html.UnescapeString does.
+func TestWin1252AsHTML(t *testing.T) {
+	for x := 0x80; x <= 0x9F; x++ {
+		want := []rune(html.UnescapeString(fmt.Sprintf("&#%d;", x)))[0]
+		if win1252[x-0x80] != want {
+			t.Errorf("&#%d; is %U here, %U for html", x, win1252[x-0x80], want)
+		}
+	}
+}

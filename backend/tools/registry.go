@@ -92,9 +92,13 @@ type Tool struct {
 	// TypeScript types are generated.
 	In, Out reflect.Type
 
-	// schema is InputSchema parsed, when the tool was built from a Go type
-	// (FuncCall): Register then need not parse it again.
-	schema *jsonschema.Schema
+	// gen makes InputSchema (and its parse) and OutputSchema from the Go
+	// types (FuncCall). The registry runs it at the tool's first use (Get,
+	// Tools, Call, Check), not at Register: generating every tool's schemas
+	// cost every process — a one-tool CLI call too — about 25 ms.
+	gen func() (*jsonschema.Schema, json.RawMessage, json.RawMessage, error)
+	// ready guards the schemas' completion (gen, then the checks of Register).
+	ready *readiness
 	// lazy is the schema resolved for validation, made at the tool's first
 	// call: resolving every tool's schema cost the window's start (and every
 	// CLI call) a few milliseconds per tool for tools most runs never call.
@@ -102,11 +106,65 @@ type Tool struct {
 	props []string
 }
 
+type readiness struct {
+	once sync.Once
+	err  error
+}
+
 type resolution struct {
 	once     sync.Once
 	raw      json.RawMessage
 	resolved *jsonschema.Resolved
 	err      error
+}
+
+// prepare completes a registered tool: its schemas generated (if it has
+// gen), the input schema checked to be an object's, its property names
+// listed.
+func (t *Tool) prepare() error {
+	var s *jsonschema.Schema
+	if t.gen != nil && len(t.InputSchema) == 0 {
+		var err error
+		if s, t.InputSchema, t.OutputSchema, err = t.gen(); err != nil {
+			return fmt.Errorf("register tool %q: %w", t.Name, err)
+		}
+	}
+	if len(t.InputSchema) == 0 {
+		t.InputSchema = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
+	}
+	if s == nil {
+		s = new(jsonschema.Schema)
+		if err := json.Unmarshal(t.InputSchema, s); err != nil {
+			return fmt.Errorf("register tool %q: input schema: %w", t.Name, err)
+		}
+	}
+	if s.Type != "object" {
+		return fmt.Errorf("register tool %q: input schema must be of type object", t.Name)
+	}
+	t.lazy = &resolution{raw: t.InputSchema}
+	t.props = nil
+	for p := range s.Properties {
+		t.props = append(t.props, p)
+	}
+	sort.Strings(t.props)
+	return nil
+}
+
+// ensure completes the tool once (prepare); every way to a registered tool
+// goes through it.
+func (t *Tool) ensure() error {
+	t.ready.once.Do(func() { t.ready.err = t.prepare() })
+	return t.ready.err
+}
+
+// mustEnsure is ensure for the registry's lookups, where a tool built into
+// the binary whose Go types make no schema is a programming error (as
+// MustRegister's panic).
+func (t *Tool) mustEnsure() *Tool {
+	if err := t.ensure(); err != nil {
+		panic(err)
+	}
+	return t
 }
 
 // resolved is the tool's schema resolved for validation (made once).
@@ -142,27 +200,13 @@ func (r *Registry) Register(t Tool) error {
 	if _, dup := r.tools[t.Name]; dup {
 		return fmt.Errorf("register tool %q: a tool of that name is already registered", t.Name)
 	}
-	if len(t.InputSchema) == 0 {
-		t.InputSchema = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
-	}
-	s := t.schema
-	if s == nil {
-		s = new(jsonschema.Schema)
-		if err := json.Unmarshal(t.InputSchema, s); err != nil {
-			return fmt.Errorf("register tool %q: input schema: %w", t.Name, err)
+	tt := t
+	tt.ready = &readiness{}
+	if tt.gen == nil { // a schema written by hand is checked now: it costs nothing
+		if err := tt.ensure(); err != nil {
+			return err
 		}
 	}
-	if s.Type != "object" {
-		return fmt.Errorf("register tool %q: input schema must be of type object", t.Name)
-	}
-	t.schema = nil
-	t.lazy = &resolution{raw: t.InputSchema}
-	t.props = nil
-	for p := range s.Properties {
-		t.props = append(t.props, p)
-	}
-	sort.Strings(t.props)
-	tt := t
 	r.tools[t.Name] = &tt
 	return nil
 }
@@ -180,14 +224,17 @@ func (r *Registry) MustRegister(ts ...Tool) {
 // Get returns a tool by name.
 func (r *Registry) Get(name string) (*Tool, bool) {
 	t, ok := r.tools[name]
-	return t, ok
+	if !ok {
+		return nil, false
+	}
+	return t.mustEnsure(), true
 }
 
 // Tools returns every tool, sorted by name.
 func (r *Registry) Tools() []*Tool {
 	out := make([]*Tool, 0, len(r.tools))
 	for _, t := range r.tools {
-		out = append(out, t)
+		out = append(out, t.mustEnsure())
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
@@ -195,10 +242,11 @@ func (r *Registry) Tools() []*Tool {
 
 // Names lists the tool names, sorted.
 func (r *Registry) Names() []string {
-	var out []string
-	for _, t := range r.Tools() {
-		out = append(out, t.Name)
+	out := make([]string, 0, len(r.tools))
+	for name := range r.tools {
+		out = append(out, name)
 	}
+	sort.Strings(out)
 	return out
 }
 
@@ -238,6 +286,9 @@ func (r *Registry) Check(name string, args json.RawMessage) error {
 // splitArgs checks that the arguments are a JSON object valid under the schema and
 // separates the underscore meta properties.
 func (t *Tool) splitArgs(raw json.RawMessage) (json.RawMessage, map[string]json.RawMessage, error) {
+	if err := t.ensure(); err != nil {
+		return nil, nil, err
+	}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = json.RawMessage("{}")

@@ -81,15 +81,19 @@ func Func[In, Out any](name, description string, fn func(ctx context.Context, ar
 // or the tool context (the agent's messages the call imported, the progress
 // reporter).
 func FuncCall[In, Out any](name, description string, fn func(ctx context.Context, args In, call Call, tc Context) (Out, error)) Tool {
-	s, schema, err := schemaFor[In]()
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: %v", name, err))
+	// The schemas are made at the tool's first use in a registry (Tool.gen).
+	gen := func() (*jsonschema.Schema, json.RawMessage, json.RawMessage, error) {
+		s, schema, err := schemaFor[In]()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		out, err := OutputSchemaFor[Out]()
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("output: %w", err)
+		}
+		return s, schema, out, nil
 	}
-	out, err := OutputSchemaFor[Out]()
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: output: %v", name, err))
-	}
-	return Tool{Name: name, Description: description, InputSchema: schema, OutputSchema: out, schema: s,
+	return Tool{Name: name, Description: description, gen: gen,
 		In: reflect.TypeFor[In](), Out: reflect.TypeFor[Out](),
 		Handler: func(ctx context.Context, call Call, _ *Tool, tc Context) (any, error) {
 			a, err := Decode[In](call)

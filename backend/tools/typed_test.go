@@ -163,3 +163,52 @@ func TestMinAndMinLength(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemasAreMadeAtFirstUse: registering a tool built from Go types makes
+// no schema (a one-tool CLI call pays for one tool, not all); its first use
+// does, whichever way it comes (Get, Tools, Call, Check). A tool whose
+// argument type makes no schema shows it: registering and listing its name
+// succeed, calling it says why it cannot run, getting it panics (a tool
+// table built into the binary is wrong).
+func TestSchemasAreMadeAtFirstUse(t *testing.T) {
+	bad := Func("Bad", "arguments that are no object", func(_ context.Context, n int) (any, error) { return n, nil })
+	uses := []struct {
+		name string
+		use  func(r *Registry)
+	}{
+		{"Get", func(r *Registry) { r.Get("Echo") }},
+		{"Tools", func(r *Registry) { r.Tools() }},
+		{"Call", func(r *Registry) {
+			_, _ = r.Call(context.Background(), Call{Name: "Echo", Args: json.RawMessage(`{"text":"a"}`)}, Context{})
+		}},
+		{"Check", func(r *Registry) { _ = r.Check("Echo", json.RawMessage(`{"text":"a"}`)) }},
+	}
+	for _, u := range uses {
+		t.Run(u.name, func(t *testing.T) {
+			r := New()
+			r.MustRegister(Func("Echo", "say it back", func(_ context.Context, a echoArgs) (string, error) { return a.Text, nil }))
+			if tool := r.tools["Echo"]; len(tool.InputSchema) != 0 || len(tool.OutputSchema) != 0 {
+				t.Fatalf("Register made the schemas: %s %s", tool.InputSchema, tool.OutputSchema)
+			}
+			u.use(r)
+			tool := r.tools["Echo"]
+			if !strings.Contains(string(tool.InputSchema), `"text"`) || !strings.Contains(string(tool.OutputSchema), `"string"`) {
+				t.Fatalf("after %s the schemas are %s and %s", u.name, tool.InputSchema, tool.OutputSchema)
+			}
+		})
+	}
+	r := New()
+	r.MustRegister(bad)
+	if names := r.Names(); len(names) != 1 || names[0] != "Bad" {
+		t.Fatalf("Names = %v", names)
+	}
+	if _, err := r.Call(context.Background(), Call{Name: "Bad", Args: json.RawMessage(`{}`)}, Context{}); err == nil || !strings.Contains(err.Error(), `"Bad"`) {
+		t.Fatalf("calling a tool with no schema: %v", err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("Get of a tool with no schema did not panic")
+		}
+	}()
+	r.Get("Bad")
+}

@@ -51,7 +51,9 @@ const usage = `Usage:
         it, run by run, each figure then given as new/old)
   waymark-bench cli [--book PATH] [--runs N] [--bin PATH] [--repo PATH]
         a warm "waymark call Find" on the book as a whole process against
-        grep -c -i -F on the same file (--bin: a waymark binary, else built)
+        grep -c -i -F on the same file (≤ 1.5×), the binary's start alone,
+        and the index cache after 100 outside edits of the book (a row a
+        book, no stale answer) (--bin: a waymark binary, else built)
 
 --repo is the Waymark repository (default: found from the working folder or
 this command's source); the default book is its ../shared/corpus/books/war-and-peace.ru.md.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -156,9 +157,19 @@ func TestBenchCLI(t *testing.T) {
 	if code := run(context.Background(), []string{"cli", "--book", book, "--runs", "1"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s%s", code, errb.String(), out.String())
 	}
-	for _, want := range []string{"Waymark bench cli: book.md", "warm `waymark call Find` (wall)", "grep -c -i -F", "×"} {
+	for _, want := range []string{"Waymark bench cli: book.md", "warm `waymark call Find` (wall)", "grep -c -i -F", "×", "`waymark --version`"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("no %q in:\n%s", want, out.String())
 		}
 	}
+	// The index cache after 100 outside edits: a row a book, no stale answer.
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`index cache rows after 100 same-size edits, mtime put back +2 +2 books .* ok`),
+		regexp.MustCompile(`Find answers from a stale index in those edits +0 .* ok`),
+	} {
+		if !want.MatchString(out.String()) {
+			t.Errorf("no %s in:\n%s", want, out.String())
+		}
+	}
+	t.Logf("\n%s", out.String())
 }

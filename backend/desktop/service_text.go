@@ -96,12 +96,17 @@ func (a *App) gzipped() (string, int64, error) {
 	if err != nil {
 		return "", 0, err
 	}
+	if a.gzDoc == m.Path && a.gz != "" {
+		// Unchanged since it was zipped (the window's usual fetch, after
+		// warm): asked as an editor holding that revision, no copy of the book.
+		c, err := callTool[manuscript.TextChangesResult](a, a.context(), "TextChanges", manuscript.TextChangesArgs{KnownRevision: a.gzRev})
+		if err == nil && c.Revision == a.gzRev && !c.Full && c.FromUtf16 == c.ToUtf16 && c.Insert == "" {
+			return a.gz, a.gzRev, nil
+		}
+	}
 	t, err := a.wholeText()
 	if err != nil {
 		return "", 0, err
-	}
-	if a.gzDoc == m.Path && a.gzRev == t.Revision && a.gz != "" {
-		return a.gz, t.Revision, nil
 	}
 	var buf bytes.Buffer
 	buf.Grow(len(t.Markdown) / 2)
@@ -112,8 +117,9 @@ func (a *App) gzipped() (string, int64, error) {
 	if err := zw.Close(); err != nil {
 		return "", 0, err
 	}
+	z := buf.String()
 	if now, err := a.current(); err == nil && now == m { // not another book meanwhile
-		a.gz, a.gzDoc, a.gzRev = buf.String(), m.Path, t.Revision
+		a.gz, a.gzDoc, a.gzRev = z, m.Path, t.Revision
 	}
-	return buf.String(), t.Revision, nil
+	return z, t.Revision, nil
 }

@@ -44,17 +44,6 @@ func TestBrowserSessionPerMCPSession(t *testing.T) {
 		mu.Unlock()
 		return ss
 	}})
-	connect := func() *sdk.ClientSession {
-		st, ct := sdk.NewInMemoryTransports()
-		if _, err := server.Connect(ctx, st, nil); err != nil {
-			t.Fatal(err)
-		}
-		cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cs
-	}
 	call := func(cs *sdk.ClientSession, name string, args map[string]any) string {
 		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
 		if err != nil || res.IsError {
@@ -62,7 +51,7 @@ func TestBrowserSessionPerMCPSession(t *testing.T) {
 		}
 		return res.Content[0].(*sdk.TextContent).Text
 	}
-	a, b := connect(), connect()
+	a, b := connect(t, ctx, server, nil), connect(t, ctx, server, nil)
 	call(a, "browser_navigate", map[string]any{"url": srv.URL + "/a"})
 	call(b, "browser_navigate", map[string]any{"url": srv.URL + "/b"})
 	if got := call(a, "browser_extract", map[string]any{}); !strings.Contains(got, "Page a") || strings.Contains(got, "Page b") {

@@ -51,17 +51,7 @@ func TestFailuresLookAlikeOverMCP(t *testing.T) {
 	closed := "http://" + l.Addr().String() + "/"
 	l.Close()
 
-	serverT, clientT := sdk.NewInMemoryTransports()
-	s, err := serverOf(reg, "test").Connect(ctx, serverT, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, nil).Connect(ctx, clientT, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connect(t, ctx, serverOf(reg, "test"), nil)
 	for _, c := range []struct {
 		name string
 		tool string

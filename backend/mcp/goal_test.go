@@ -57,20 +57,12 @@ func TestBrowserGoalReportsProgressOverMCP(t *testing.T) {
 
 	var mu sync.Mutex
 	var heard []string
-	st, ct := sdk.NewInMemoryTransports()
-	if _, err := serverOf(reg, "test").Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, &sdk.ClientOptions{
+	cs := connect(t, ctx, serverOf(reg, "test"), &sdk.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
 			mu.Lock()
 			heard = append(heard, r.Params.Message)
 			mu.Unlock()
-		}}).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+		}})
 	// The goal names the site: an IP address no one named waits for the
 	// user's yes (issue 21), which this client does not give.
 	p := &sdk.CallToolParams{Name: "BrowserGoal", Arguments: map[string]any{"goal": "find when the library is open on " + site.URL}}

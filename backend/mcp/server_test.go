@@ -32,17 +32,7 @@ func TestServerListsAndCallsTools(t *testing.T) {
 	reg := tools.New()
 	manuscript.RegisterTools(reg, ws)
 
-	serverT, clientT := sdk.NewInMemoryTransports()
-	ss, err := serverOf(reg, "test").Connect(ctx, serverT, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, nil).Connect(ctx, clientT, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connect(t, ctx, serverOf(reg, "test"), nil)
 	list, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -72,4 +62,22 @@ func TestServerListsAndCallsTools(t *testing.T) {
 func serverOf(reg *tools.Registry, version string, opts ...Options) *sdk.Server {
 	s, _ := newServer(reg, version, opts...)
 	return s
+}
+
+// connect runs s for one in-memory MCP client and returns the client's
+// session; both ends are closed when the test ends.
+func connect(t *testing.T, ctx context.Context, s *sdk.Server, opts *sdk.ClientOptions) *sdk.ClientSession {
+	t.Helper()
+	st, ct := sdk.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, opts).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }

@@ -1,48 +1,16 @@
 import type {
-  ConvertResult,
-  DiffLine,
+  AssistantResult,
   DiskState,
   ExternalResult,
-  FindMatch,
-  FindResult,
-  Found,
-  PlanProposal,
-  PlanRunResult,
-  PlanStepView,
   ProbeReport,
-  Progress,
-  ReplaceAllResult,
-  ReplacePlace,
-  ReviewEdit,
   RevisionInfo,
   RunCommandResult,
-  SpellingResult,
   TargetSetSummary,
 } from './tools.gen';
 
 // The tools' result types are generated from the Go types of the registry
 // (tools.gen.ts, by cmd/waymark-tsgen); the window's own types are here.
-export type {
-  ConvertResult,
-  DiffLine,
-  DiskState,
-  ExternalResult,
-  FindMatch,
-  FindResult,
-  Found,
-  PlanProposal,
-  PlanRunResult,
-  PlanStepView,
-  ProbeReport,
-  Progress,
-  ReplaceAllResult,
-  ReplacePlace,
-  ReviewEdit,
-  RevisionInfo,
-  RunCommandResult,
-  SpellingResult,
-  TargetSetSummary,
-};
+export type * from './tools.gen';
 
 // The Go services bound to the window (window.go.main.DesktopApp, put there by
 // Wails; in the UI tier by a shim that forwards each call over HTTP to the same
@@ -287,16 +255,6 @@ export interface BrowserSession {
   history: BrowserVisit[];
   transcript: TranscriptEntry[];
   running: boolean;
-}
-
-export interface AssistantResult {
-  done: boolean;
-  reason: string;
-  steps: number;
-  actionsByNumber: number;
-  actionsOther: number;
-  /** screenshots taken after errors (paths) */
-  screenshots?: string[];
 }
 
 type Bound = Record<string, (...args: unknown[]) => Promise<unknown>>;

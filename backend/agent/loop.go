@@ -200,7 +200,8 @@ type Guarded struct {
 	// model reads why); Answer answers it as the guard's own result (tools
 	// the caller performs itself, such as assistant_ask).
 	Refuse, Answer any
-	// Stop ends the run after this call with Solution.
+	// Stop ends the run after this call with Solution (Guard or After may
+	// set it: a tool that finished the task).
 	Stop     bool
 	Solution string
 
@@ -210,7 +211,7 @@ type Guarded struct {
 	Notes []string
 }
 
-// Run runs the loop on msgs until the model answers without a call, a guard
+// Run runs the loop on msgs until the model answers without a call, a hook
 // stops it, or a limit is reached. Cancelling ctx stops the run at once with
 // ctx's error.
 func (l *Loop) Run(ctx context.Context, msgs []LoopMessage) (LoopResult, error) {

@@ -18,10 +18,12 @@ const utf16Step = 4096
 
 // UTF16Index maps byte offsets of a text to UTF-16 offsets with a checkpoint
 // every 4 KiB, so one translation costs at most a few KiB of scanning even in
-// a 6 MB book.
+// a 6 MB book. The checkpoints are counted as far as the places asked need
+// them: the first match of a search near the start of a book does not count
+// the whole book. An index is not safe for use by several goroutines at once.
 type UTF16Index struct {
 	src   []byte
-	marks []int // UTF-16 units before byte k*utf16Step
+	marks []int // UTF-16 units before byte k*utf16Step, counted so far
 }
 
 // UTF16Units counts the UTF-16 code units of the runes that start in b (a
@@ -53,16 +55,18 @@ func UTF16Units(b []byte) int {
 	return n
 }
 
-// NewUTF16Index indexes src, which it keeps: src must not change afterwards.
+// NewUTF16Index indexes src, which it keeps: src must not change while the
+// index is in use.
 func NewUTF16Index(src []byte) *UTF16Index {
-	x := &UTF16Index{src: src, marks: make([]int, 0, len(src)/utf16Step+2)}
-	n := 0
-	for k := 0; k <= len(src); k += utf16Step {
-		x.marks = append(x.marks, n)
-		end := min(k+utf16Step, len(src))
-		n += UTF16Units(src[k:end])
+	return &UTF16Index{src: src, marks: []int{0}}
+}
+
+// upTo counts the checkpoints up to checkpoint k (at most the last).
+func (x *UTF16Index) upTo(k int) {
+	for len(x.marks) <= k {
+		at := (len(x.marks) - 1) * utf16Step
+		x.marks = append(x.marks, x.marks[len(x.marks)-1]+UTF16Units(x.src[at:min(at+utf16Step, len(x.src))]))
 	}
-	return x
 }
 
 // Len is the text's length in UTF-16 code units.
@@ -72,6 +76,7 @@ func (x *UTF16Index) Len() int { return x.Pos(len(x.src)) }
 func (x *UTF16Index) Pos(b int) int {
 	b = max(0, min(b, len(x.src)))
 	k := b / utf16Step
+	x.upTo(k)
 	return x.marks[k] + UTF16Units(x.src[k*utf16Step:b])
 }
 
@@ -81,6 +86,7 @@ func (x *UTF16Index) ByteAt(u int) (int, error) {
 	if u < 0 || u > total {
 		return 0, fmt.Errorf("UTF-16 position %d is outside the text (0..%d)", u, total)
 	}
+	x.upTo(len(x.src) / utf16Step) // total (above) counted them all
 	k := sort.Search(len(x.marks), func(i int) bool { return x.marks[i] > u }) - 1
 	b := k * utf16Step
 	// Step back to a rune start (a checkpoint may fall inside a rune).

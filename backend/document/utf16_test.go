@@ -81,3 +81,42 @@ func TestUTF16UnitsEightAtATime(t *testing.T) {
 		}
 	}
 }
+
+// TestUTF16IndexInAnyOrder: the index counts its checkpoints only as far as
+// it is asked; places asked in any order, on fresh indexes and on one that
+// has counted part of the text, translate the same as a whole count.
+func TestUTF16IndexInAnyOrder(t *testing.T) {
+	text := []byte(strings.Repeat("Пьер 😀 Natásha «и» ", 3000)) // ~80 KiB, 20 checkpoints
+	want := func(b int) int { return len(utf16.Encode([]rune(string(text[:b])))) }
+	// Byte offsets at rune starts, from the end back, and scattered.
+	var places []int
+	for b := len(text); b >= 0; b -= 4099 {
+		for b > 0 && b < len(text) && text[b]&0xC0 == 0x80 {
+			b--
+		}
+		places = append(places, b)
+	}
+	shared := NewUTF16Index(text)
+	for _, b := range places {
+		if got, w := NewUTF16Index(text).Pos(b), want(b); got != w {
+			t.Fatalf("fresh index: Pos(%d) = %d, want %d", b, got, w)
+		}
+		if got, w := shared.Pos(b), want(b); got != w {
+			t.Fatalf("shared index: Pos(%d) = %d, want %d", b, got, w)
+		}
+	}
+	near := NewUTF16Index(text)
+	if got := near.Pos(9); got != want(9) { // "Пьер " is 9 bytes, 5 units
+		t.Fatalf("Pos(9) = %d, want %d", got, want(9))
+	}
+	if len(near.marks) != 1 {
+		t.Fatalf("a place in the first 4 KiB counted %d checkpoints; it needs none past the start", len(near.marks)-1)
+	}
+	mid := len(text) / 2
+	for text[mid]&0xC0 == 0x80 {
+		mid--
+	}
+	if b, err := near.ByteAt(want(mid)); err != nil || b != mid {
+		t.Fatalf("ByteAt(%d) after a near place = %d, %v, want %d", want(mid), b, err, mid)
+	}
+}

@@ -77,6 +77,7 @@ type Manuscript struct {
 	// toolOutline), for the editors that ask again after every save.
 	u16         *document.UTF16Index
 	u16rev      int64
+	u16doc      *document.Document
 	outlined    *OutlineResult
 	outlinedRev int64
 }

@@ -377,8 +377,15 @@ func runBenchWindow(ctx context.Context, o options, stdout io.Writer) error {
 	if runs < 3 {
 		runs = 3
 	}
+	// The floor: a bare WebKitGTK window run in turn with the sample's starts,
+	// so the bench says how much of the start is WebKitGTK's own here.
+	floor, floorErr := floorBinary(o, dir)
+	sampleBins := bins
+	if floorErr == nil {
+		sampleBins = append(append([]string{}, bins...), floor)
+	}
 	loadBefore := loadAverage()
-	sample, err := benchWindows(ctx, bins, "", false, runs)
+	sample, err := benchWindows(ctx, sampleBins, "", false, runs)
 	if err != nil {
 		return fmt.Errorf("bench window, sample manuscript: %w", err)
 	}
@@ -421,5 +428,40 @@ func runBenchWindow(ctx context.Context, o options, stdout io.Writer) error {
 	pssOld := old(0, func(int) string { return mb(big[1].PSS) }, func(int) float64 { return float64(big[0].PSS) / float64(max(big[1].PSS, 1)) })
 	fmt.Fprintf(tw, "memory with it open (PSS, app + WebKit)\t%s\t%s\t≤ %s\t%s\n", mb(big[0].PSS), pssOld, mb(targetPSS), verdict(big[0].PSS <= targetPSS))
 	fmt.Fprintf(tw, "  resident (RSS summed; of it the app)\t%s (%s)\tsample %s (%s)\t\t\n", mb(big[0].RSS), mb(big[0].AppRSS), mb(sample[0].RSS), mb(sample[0].AppRSS))
+	if floorErr != nil {
+		fmt.Fprintf(tw, "(no floor: %v)\n", floorErr)
+		return tw.Flush()
+	}
+	fl := sample[len(sample)-1]
+	fmt.Fprintf(tw, "floor: a bare WebKitGTK window, one paragraph (this machine)\t%s\t\t\t%s\n", secs(fl.FirstPaint), floorVerdict(fl.FirstPaint, targetFirstPaint))
+	fmt.Fprintf(tw, "  its processor time by the first paint; its memory (PSS)\t%s; %s\t\t\t%s\n", secs(fl.CPU), mb(fl.PSS), floorVerdict(time.Duration(fl.PSS), time.Duration(targetPSS)))
+	fmt.Fprintf(tw, "Waymark over the floor: first paint, sample\t+%s\t\t\t\n", secs(sample[0].FirstPaint-fl.FirstPaint))
+	fmt.Fprintf(tw, "  processor time by the first paint, sample\t+%s\t\t\t\n", secs(sample[0].CPU-fl.CPU))
+	fmt.Fprintf(tw, "  memory with %s open (PSS)\t+%s\t\t\t\n", filepath.Base(book), mb(big[0].PSS-fl.PSS))
 	return tw.Flush()
+}
+
+// floorVerdict says whether the floor alone leaves room under a target.
+func floorVerdict(floor, target time.Duration) string {
+	if floor > target {
+		return "the floor alone is over its target"
+	}
+	return ""
+}
+
+// floorBinary builds the bench's floor, cmd/waymark-bench/webkitfloor, from
+// the repository (it needs WebKitGTK's headers, as the window's build does).
+func floorBinary(o options, dir string) (string, error) {
+	repo, err := findRepo(o.repo)
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "webkitfloor")
+	cmd := exec.Command("go", "build", "-tags", "webkit2_41", "-o", bin, "./cmd/waymark-bench/webkitfloor")
+	cmd.Dir = repo
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("build the WebKitGTK floor: %v\n%s", err, out)
+	}
+	return bin, nil
 }

@@ -22,7 +22,11 @@ import (
 // error, as the call's answer; a result lands in State at the call's
 // _outputPath (a branching path lets the tool choose), references
 // "†state.path" resolve before a call runs, and _scopes give a tool the State
-// values it may see. The agents' rules are the loop's Guard and After hooks.
+// values it may see. The agents' rules are the loop's Guard and After hooks;
+// small policies replace modes: a ContextPolicy decides what each turn's
+// request holds, a Protocol reads a call from one JSON document (the cursor
+// sub-agent, which reads a book in portions, is such a loop: its actions are
+// tools, its portion the context).
 // Lazy plans are drafted (DraftPlan), validated (ValidatePlan) and, once
 // approved, run (RunSteps) by the author's agents.
 
@@ -89,6 +93,58 @@ type Loop struct {
 	// Progress receives what the tools the loop runs report while they work
 	// (a plan's commands), for the door that runs the loop.
 	Progress func(tools.Progress)
+	// Context decides what each turn's request holds (nil: the loop's own,
+	// see conversation).
+	Context ContextPolicy
+	// Protocol reads a turn's call from one JSON document instead of a
+	// native tool call (nil: native tool calls).
+	Protocol Protocol
+	// Retries is how many replies in a row that are not a call (NeedCall, a
+	// document Protocol refuses) the model is told about and asked again
+	// before the run stops with a NoCallError; 0: no limit but the turns.
+	Retries int
+}
+
+// ContextPolicy decides what each turn's request holds: the loop records
+// every step's exchange in it and asks it for the next turn's request.
+type ContextPolicy interface {
+	// Request is the next turn's request.
+	Request(ctx context.Context) []llm.Message
+	// Record adds a step's exchange: the model's message and what answered it.
+	Record(exchange ...llm.Message)
+}
+
+// Protocol is how the model makes its call when it answers each turn with
+// one JSON document (the cursor sub-agent's actions) instead of a native
+// tool call. The loop asks for Schema, Read makes the document the turn's
+// call, and the call's answer comes back in a user message (a string
+// result as it is). A document Read refuses is answered with Read's error.
+type Protocol interface {
+	Schema() *llm.JSONSchema
+	Read(raw string) (llm.ToolCall, error)
+}
+
+// ModelError is a turn the model did not complete: its server failed, or
+// the built-in engine needs a model server (ErrNeedsModel).
+type ModelError struct {
+	Turn int
+	Err  error
+}
+
+func (e *ModelError) Error() string {
+	return fmt.Sprintf("turn %d: the model failed: %v", e.Turn, e.Err)
+}
+func (e *ModelError) Unwrap() error { return e.Err }
+
+// NoCallError stops a run whose model did not make a call after Retries
+// reminders in a row; Last is its last reply.
+type NoCallError struct {
+	Retries int
+	Last    string
+}
+
+func (e *NoCallError) Error() string {
+	return fmt.Sprintf("the model did not make a call after %d reminders (last reply: %q)", e.Retries, e.Last)
 }
 
 // LoopResult is the outcome of Run.
@@ -98,8 +154,10 @@ type LoopResult struct {
 	Turns    int                        `json:"turns"`
 	Steps    int                        `json:"steps"`
 	Tokens   int                        `json:"tokens"`
-	Stopped  string                     `json:"stopped,omitempty"` // why the loop stopped without a solution
-	Errors   []string                   `json:"errors,omitempty"`
+	// Usage is what the turns took, in detail.
+	Usage   llm.Usage `json:"-"`
+	Stopped string    `json:"stopped,omitempty"` // why the loop stopped without a solution
+	Errors  []string  `json:"errors,omitempty"`
 }
 
 // StatePrefix starts a reference to a value in State ("†state.name").
@@ -142,7 +200,8 @@ type Guarded struct {
 	// model reads why); Answer answers it as the guard's own result (tools
 	// the caller performs itself, such as assistant_ask).
 	Refuse, Answer any
-	// Stop ends the run after this call with Solution.
+	// Stop ends the run after this call with Solution (Guard or After may
+	// set it: a tool that finished the task).
 	Stop     bool
 	Solution string
 
@@ -152,7 +211,7 @@ type Guarded struct {
 	Notes []string
 }
 
-// Run runs the loop on msgs until the model answers without a call, a guard
+// Run runs the loop on msgs until the model answers without a call, a hook
 // stops it, or a limit is reached. Cancelling ctx stops the run at once with
 // ctx's error.
 func (l *Loop) Run(ctx context.Context, msgs []LoopMessage) (LoopResult, error) {
@@ -160,14 +219,13 @@ func (l *Loop) Run(ctx context.Context, msgs []LoopMessage) (LoopResult, error) 
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, lim.Wall)
 	defer cancel()
-	res := LoopResult{State: map[string]json.RawMessage{}}
-	for _, m := range msgs {
-		if m.Kind == KindData && strings.HasPrefix(m.Path, StatePrefix) {
-			res.State[strings.TrimPrefix(m.Path, StatePrefix)] = m.Data
-		}
-	}
+	res := LoopResult{State: stateOf(msgs)}
 	st := l.stepper(lim)
-	var convo []llm.Message // the steps so far: each call and its answer
+	cx := l.Context
+	if cx == nil {
+		cx = &conversation{l: l, tools: st.Tools, msgs: msgs, state: res.State}
+	}
+	unread := 0 // replies in a row that were not a call
 	for {
 		if err := parent.Err(); err != nil {
 			return res, err
@@ -176,10 +234,8 @@ func (l *Loop) Run(ctx context.Context, msgs []LoopMessage) (LoopResult, error) 
 			res.Stopped = "time limit reached"
 			return res, nil
 		}
-		req := l.request(msgs, res.State)
-		fitConversation(ctx, l.Model, st.Tools, req, convo)
-		t, err := st.Step(ctx, append(req, convo...), nil)
-		res.Turns, res.Tokens = st.Turns, st.Usage.TotalTokens
+		t, err := l.turn(ctx, st, cx.Request(ctx))
+		res.Turns, res.Tokens, res.Usage = st.Turns, st.Usage.TotalTokens, st.Usage
 		if err != nil {
 			return res, l.failed(parent, ctx, err, &res)
 		}
@@ -187,26 +243,26 @@ func (l *Loop) Run(ctx context.Context, msgs []LoopMessage) (LoopResult, error) 
 			l.OnText(t.Text)
 		}
 		switch {
-		case len(t.Calls) == 0 && l.NeedCall == "":
+		case len(t.Calls) == 0 && t.unread == "":
 			res.Solution = strings.TrimSpace(t.Raw)
 			return res, nil
 		case len(t.Calls) == 0:
-			convo = append(convo, llm.Message{Role: llm.RoleAssistant, Content: t.Raw}, llm.Message{Role: llm.RoleUser, Content: l.NeedCall})
+			if unread++; l.Retries > 0 && unread > l.Retries {
+				return res, &NoCallError{Retries: l.Retries, Last: t.Raw}
+			}
+			cx.Record(llm.Message{Role: llm.RoleAssistant, Content: t.Raw}, llm.Message{Role: llm.RoleUser, Content: t.unread})
 		case res.Steps >= lim.Steps:
 			res.Stopped = fmt.Sprintf("step limit reached (%d)", lim.Steps)
 			return res, nil
 		default:
+			unread = 0
 			res.Steps++
-			convo = append(convo, llm.Message{Role: llm.RoleAssistant, Content: t.Raw, ToolCalls: t.calls()})
 			g, reply, err := l.call(ctx, st, t.Calls[0], &res)
 			if err != nil {
 				return res, err
 			}
-			convo = append(convo, reply...)
-			if t.Dropped > 0 {
-				convo = append(convo, llm.Message{Role: llm.RoleUser, Content: "Only the first tool call was run: one tool per step."})
-			}
-			if g.Stop && g.Answer != nil {
+			cx.Record(l.exchange(t, reply)...)
+			if g.Stop {
 				res.Solution = g.Solution
 				return res, nil
 			}
@@ -216,6 +272,75 @@ func (l *Loop) Run(ctx context.Context, msgs []LoopMessage) (LoopResult, error) 
 		}
 	}
 }
+
+// stateOf is the State the data messages of msgs start a run with.
+func stateOf(msgs []LoopMessage) map[string]json.RawMessage {
+	state := map[string]json.RawMessage{}
+	for _, m := range msgs {
+		if m.Kind == KindData && strings.HasPrefix(m.Path, StatePrefix) {
+			state[strings.TrimPrefix(m.Path, StatePrefix)] = m.Data
+		}
+	}
+	return state
+}
+
+// turn asks the model for the step's call, as a native tool call or in the
+// loop's Protocol. A reply without a call that is not a solution says in
+// unread what the model is told before it is asked again.
+func (l *Loop) turn(ctx context.Context, st *Stepper, req []llm.Message) (Turn, error) {
+	if l.Protocol == nil {
+		t, err := st.Step(ctx, req, nil)
+		if len(t.Calls) == 0 {
+			t.unread = l.NeedCall
+		}
+		return t, err
+	}
+	t, err := st.Step(ctx, req, l.Protocol.Schema())
+	if err != nil {
+		return t, err
+	}
+	c, rerr := l.Protocol.Read(t.Raw)
+	if rerr != nil {
+		t.unread = rerr.Error()
+		return t, nil
+	}
+	t.Calls = []StepCall{{ToolCall: c, Offered: st.offers(c.Name)}}
+	return t, nil
+}
+
+// exchange is a step as the context records it: the model's message (with
+// its call when it was a native one), the call's answer, and a note when
+// calls beyond the first were dropped.
+func (l *Loop) exchange(t Turn, reply []llm.Message) []llm.Message {
+	said := llm.Message{Role: llm.RoleAssistant, Content: t.Raw}
+	if l.Protocol == nil {
+		said.ToolCalls = t.calls()
+	}
+	out := append([]llm.Message{said}, reply...)
+	if t.Dropped > 0 {
+		out = append(out, llm.Message{Role: llm.RoleUser, Content: "Only the first tool call was run: one tool per step."})
+	}
+	return out
+}
+
+// conversation is the loop's own context policy: the system prompt, the
+// user's messages and State as data messages, rebuilt for every turn, then
+// the steps so far, shortened to fit the model's budget (fitConversation).
+type conversation struct {
+	l     *Loop
+	tools []llm.ToolSpec
+	msgs  []LoopMessage
+	state map[string]json.RawMessage
+	convo []llm.Message // the steps so far: each call and its answer
+}
+
+func (c *conversation) Request(ctx context.Context) []llm.Message {
+	req := c.l.request(c.msgs, c.state)
+	fitConversation(ctx, c.l.Model, c.tools, req, c.convo)
+	return append(req, c.convo...)
+}
+
+func (c *conversation) Record(exchange ...llm.Message) { c.convo = append(c.convo, exchange...) }
 
 // failed says why a turn the model did not complete ends the run: a limit
 // or the time limit (Stopped, no error), the caller's cancellation, or the
@@ -232,7 +357,7 @@ func (l *Loop) failed(parent, ctx context.Context, err error, res *LoopResult) e
 		res.Stopped = "time limit reached"
 		return nil
 	}
-	return fmt.Errorf("turn %d: the model failed: %w", res.Turns, err)
+	return &ModelError{Turn: res.Turns, Err: err}
 }
 
 // call runs the model's call of this step: references resolved, the guard
@@ -240,13 +365,7 @@ func (l *Loop) failed(parent, ctx context.Context, err error, res *LoopResult) e
 // outcome shown to After. It returns the messages that answer the call.
 func (l *Loop) call(ctx context.Context, st *Stepper, c StepCall, res *LoopResult) (*Guarded, []llm.Message, error) {
 	g := &Guarded{Turn: res.Turns, Call: tools.Call{ID: c.ID, Name: c.Name}, Args: map[string]any{}}
-	answer := func(v any, notes []string) []llm.Message {
-		out := []llm.Message{{Role: llm.RoleTool, ToolCallID: c.ID, Content: string(mustJSON(v))}}
-		for _, n := range notes {
-			out = append(out, llm.Message{Role: llm.RoleUser, Content: n})
-		}
-		return out
-	}
+	answer := func(v any, notes []string) []llm.Message { return l.answer(c.ID, v, notes) }
 	fail := func(msg string) []llm.Message { return answer(map[string]string{"error": msg}, nil) }
 	args, meta, err := SplitMeta(c.Arguments)
 	if err != nil {
@@ -294,6 +413,23 @@ func (l *Loop) call(ctx context.Context, st *Stepper, c StepCall, res *LoopResul
 		return g, fail(fmt.Sprintf("%s: %v", c.Name, err)), nil
 	}
 	return g, answer(out, g.Notes), nil
+}
+
+// answer is the messages that answer call id with v: a tool message, or in
+// the loop's Protocol a user message (a string as it is); notes follow it.
+func (l *Loop) answer(id string, v any, notes []string) []llm.Message {
+	text := string(mustJSON(v))
+	out := []llm.Message{{Role: llm.RoleTool, ToolCallID: id, Content: text}}
+	if l.Protocol != nil {
+		if s, ok := v.(string); ok {
+			text = s
+		}
+		out[0] = llm.Message{Role: llm.RoleUser, Content: text}
+	}
+	for _, n := range notes {
+		out = append(out, llm.Message{Role: llm.RoleUser, Content: n})
+	}
+	return out
 }
 
 // run runs a guarded call's tool in the guard's context (or the loop's) and

@@ -156,3 +156,92 @@ func TestLoopLimitsAndPlans(t *testing.T) {
 		})
 	}
 }
+
+// jsonCalls is a Protocol in the cursor sub-agent's style: each turn is one
+// JSON document {"do":"Tool",...}, the rest its arguments.
+type jsonCalls struct{}
+
+func (jsonCalls) Schema() *llm.JSONSchema {
+	return &llm.JSONSchema{Name: "call", Schema: json.RawMessage(`{"type":"object","properties":{"do":{"type":"string"}},"required":["do"]}`)}
+}
+
+func (jsonCalls) Read(raw string) (llm.ToolCall, error) {
+	var args map[string]any
+	if json.Unmarshal([]byte(raw), &args) != nil || args["do"] == nil {
+		return llm.ToolCall{}, errors.New("Return one JSON call.")
+	}
+	name, _ := args["do"].(string)
+	delete(args, "do")
+	b, _ := json.Marshal(args)
+	return llm.ToolCall{Name: name, Arguments: b}, nil
+}
+
+// lastStep is a context policy that keeps only the latest step, as the
+// cursor sub-agent keeps only the portion it shows.
+type lastStep struct {
+	recorded [][]llm.Message
+}
+
+func (p *lastStep) Request(context.Context) []llm.Message {
+	req := []llm.Message{{Role: llm.RoleSystem, Content: "policy prompt"}, {Role: llm.RoleUser, Content: "double"}}
+	if n := len(p.recorded); n > 0 {
+		req = append(req, p.recorded[n-1]...)
+	}
+	return req
+}
+
+func (p *lastStep) Record(exchange ...llm.Message) { p.recorded = append(p.recorded, exchange) }
+
+// TestLoopProtocolAndContextPolicy: a loop whose model answers in one JSON
+// document a turn (the cursor sub-agent's protocol) runs the document as its
+// call, answers it in a user message, reminds the model of a document that
+// is not a call Retries times in a row, then stops with a NoCallError; its
+// context policy decides each request; After can end the run.
+func TestLoopProtocolAndContextPolicy(t *testing.T) {
+	f := newLoopFixture(t)
+	srv := llmtest.New(t,
+		llmtest.Text(`{"do":"Double","x":2}`),
+		llmtest.Text("four"),
+		llmtest.Text(`{"do":"Double","x":4}`),
+		llmtest.Text("nope"), llmtest.Text("nope"), llmtest.Text("still nope"))
+	p := &lastStep{}
+	l := &Loop{Reg: f.reg, Model: llmtest.Client(t, srv.URL()), Activities: []string{"Double"}, Protocol: jsonCalls{}, Context: p, Retries: 2}
+	res, err := l.Run(context.Background(), nil)
+	var nc *NoCallError
+	if !errors.As(err, &nc) || nc.Retries != 2 || nc.Last != "still nope" || res.Turns != 6 || res.Steps != 2 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	reqs := srv.Requests()
+	for i, r := range reqs {
+		if len(r.Tools) != 0 || !strings.Contains(string(r.ResponseFormat), `"do"`) || r.Messages[0].Content != "policy prompt" {
+			t.Fatalf("request %d: tools %v, response_format %s, messages %+v", i, r.Tools, r.ResponseFormat, r.Messages)
+		}
+	}
+	// The call is answered in a user message; the request holds only the
+	// step the policy keeps; a reminder follows a reply that is not a call.
+	want := [][]string{
+		{`{"do":"Double","x":2}`, "4"},
+		{"four", "Return one JSON call."},
+		{`{"do":"Double","x":4}`, "8"},
+	}
+	for i, w := range want {
+		m := reqs[i+1].Messages
+		if len(m) != 4 || m[2].Role != llm.RoleAssistant || len(m[2].ToolCalls) != 0 || m[2].Content != w[0] || m[3].Role != llm.RoleUser || m[3].Content != w[1] {
+			t.Errorf("request %d: %+v, want the exchange %q", i+1, m, w)
+		}
+	}
+
+	// After ends the run: the cursor's finishing actions.
+	srv = llmtest.New(t, llmtest.Text(`{"do":"Double","x":3}`), llmtest.Text(`{"do":"Double","x":4}`))
+	l = &Loop{Reg: f.reg, Model: llmtest.Client(t, srv.URL()), Protocol: jsonCalls{}, Context: &lastStep{},
+		After: func(_ context.Context, g *Guarded, out any, _ error) error {
+			if out == 8.0 {
+				g.Stop, g.Solution = true, "eight"
+			}
+			return nil
+		}}
+	res, err = l.Run(context.Background(), nil)
+	if err != nil || res.Solution != "eight" || res.Steps != 2 || res.Usage.TotalTokens == 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+}

@@ -14,8 +14,8 @@ import (
 var ErrNeedsModel = errors.New("needs a model server")
 
 // Stepper is the one model turn of every agent in this package (the SPEC §4
-// loop, which the command agent and the browser assistant run on, and the
-// cursor sub-agent's one-JSON-action protocol): it builds the request, calls
+// loop, which the command agent, the browser assistant and the cursor
+// sub-agent, with its one-JSON-action Protocol, run on): it builds the request, calls
 // the model, accepts native tool calls or the text fallback
 // ("function_call: name=… args={…}"), marks the calls of tools that were not
 // offered, keeps only the first call when the seed asks for one tool per
@@ -49,6 +49,9 @@ type Turn struct {
 	Calls     []StepCall
 	// Dropped counts the calls beyond the first, with one tool per step.
 	Dropped int
+	// unread is what the loop tells a model whose reply is not a call and
+	// not a solution (Loop.NeedCall, a Protocol's refusal).
+	unread string
 }
 
 // LimitError says which limit stopped a run; it is not a failure of the model.

@@ -395,3 +395,19 @@ func (v *bookView) putBack(items []int) {
 		}
 	}
 }
+
+// claim is the item a FirstMatch finish names: its firstItemIndex, else its
+// first index or pointer; -1 when it names none in the book.
+func (v *bookView) claim(a Action) int {
+	switch {
+	case a.FirstItemIndex != nil:
+		return *a.FirstItemIndex
+	case len(a.Indices) > 0:
+		return a.Indices[0]
+	case len(a.Pointers) > 0:
+		if idx, err := v.resolve(Action{Pointers: a.Pointers[:1]}); err == nil {
+			return idx[0]
+		}
+	}
+	return -1
+}

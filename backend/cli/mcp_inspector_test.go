@@ -25,11 +25,7 @@ func TestMCPInspector(t *testing.T) {
 		t.Skipf("MCP INSPECTOR TEST SKIPPED: %s is absent; run bash build/setup.sh", inspector)
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "waymark")
-	build := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", bin, "../../app")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildCLI(t)
 	doc := filepath.Join(dir, "book.md")
 	if err := os.WriteFile(doc, sample.Manuscript, 0o644); err != nil {
 		t.Fatal(err)

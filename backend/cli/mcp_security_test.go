@@ -13,21 +13,50 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// buildCLI builds the CLI binary once per test.
+// The CLI binary (../../app, built as a user builds it), made once for the
+// whole package: every test that runs the real process runs this one (its
+// own book, database and home in its own temporary folder). Linking it per
+// test cost 5-10 s a test, nine times over. TestMain removes its folder.
+var (
+	cliOnce sync.Once
+	cliDir  string
+	cliBin  string
+	cliErr  error
+)
+
+// buildCLI returns the package's CLI binary, built on first use.
 func buildCLI(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "waymark")
-	build := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", bin, "../../app")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	cliOnce.Do(func() {
+		cliDir, cliErr = os.MkdirTemp("", "waymark-cli-test-")
+		if cliErr != nil {
+			return
+		}
+		cliBin = filepath.Join(cliDir, "waymark")
+		build := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", cliBin, "../../app")
+		if out, err := build.CombinedOutput(); err != nil {
+			cliErr = fmt.Errorf("%v\n%s", err, out)
+		}
+	})
+	if cliErr != nil {
+		t.Fatalf("build: %v", cliErr)
 	}
-	return bin
+	return cliBin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if cliDir != "" {
+		_ = os.RemoveAll(cliDir)
+	}
+	os.Exit(code)
 }
 
 // TestMCPStdioSurvivesMalformedFrames drives the real `waymark mcp` process

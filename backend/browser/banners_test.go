@@ -129,31 +129,30 @@ func TestConsentPlatformDrawnLateIsRejected(t *testing.T) {
 	}
 }
 
-// Pages without a banner to close: the hook leaves them alone and costs little.
+// Pages without a banner to close: the hook leaves them alone and does not
+// wait out its budget (its note says when the budget ran out). How long it
+// takes is the browser bench's ("banner hook, page without a banner"): a
+// wall-time limit here failed on a busy machine (575 ms against 500).
 func TestBannerHookLeavesOtherPagesAlone(t *testing.T) {
-	// Limits are generous for a busy machine (the machine the tests run on
-	// may be shared); what they catch is waiting out the 2 s budget.
-	cases := []struct {
-		name, path string
-		maxMs      int64
-	}{
-		{"plain form", "/form.html", 500},
+	cases := []struct{ name, path string }{
+		{"plain form", "/form.html"},
 		// The platform is there but its consent was given earlier: the hook
 		// must not wait out autoconsent's 5 s popup search.
-		{"platform already answered", "/banners/cmp-answered.html", 1600},
+		{"platform already answered", "/banners/cmp-answered.html"},
 		// A sign-in dialog that speaks of consent and cookies is a form.
-		{"sign-in dialog", "/banners/signin.html", 1000},
+		{"sign-in dialog", "/banners/signin.html"},
 		// An app in a fixed box, cookies mentioned in its footer.
-		{"app shell", "/banners/app-shell.html", 1000},
+		{"app shell", "/banners/app-shell.html"},
 		// 2,700 boxes and cookie links in the footer.
-		{"big page", "/banners/many.html", 800},
+		{"big page", "/banners/many.html"},
 	}
+	ranOut := func(r *BannerReport) bool { return r != nil && strings.Contains(r.Note, "ran out") }
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := newSession(t)
 			st := open(t, s, c.path)
-			if st.Banners != nil && (st.Banners.Found != 0 || st.Banners.Closed != 0 || st.Banners.Ms > c.maxMs) {
-				t.Fatalf("after navigate: banners %+v, want nothing found within %d ms", st.Banners, c.maxMs)
+			if st.Banners != nil && (st.Banners.Found != 0 || st.Banners.Closed != 0 || ranOut(st.Banners)) {
+				t.Fatalf("after navigate: banners %+v, want nothing found, within the budget", st.Banners)
 			}
 			if got := evalText(t, s, `() => String(window.choice)`); got != "undefined" {
 				t.Fatalf("something was clicked: %q", got)
@@ -161,14 +160,14 @@ func TestBannerHookLeavesOtherPagesAlone(t *testing.T) {
 			if st.Banners != nil {
 				t.Logf("the hook after navigate took %d ms", st.Banners.Ms)
 			}
-			t0 := time.Now()
 			rep, err := s.CloseBanners(testCtx(t))
 			if err != nil || rep.Found != 0 || rep.Closed != 0 {
 				t.Fatalf("close banners: %+v %v", rep, err)
 			}
-			if d := time.Since(t0); d > time.Duration(c.maxMs)*time.Millisecond {
-				t.Errorf("the hook took %v on a page with nothing to close", d)
+			if ranOut(rep) {
+				t.Errorf("the hook waited out its budget on a page with nothing to close: %+v", rep)
 			}
+			t.Logf("CloseBanners took %d ms", rep.Ms)
 			if c.path == "/banners/signin.html" && evalText(t, s, `() => String(!!document.querySelector('[role=dialog] input'))`) != "true" {
 				t.Error("the sign-in dialog went away")
 			}

@@ -75,8 +75,8 @@ tags=sqlite_fts5
 # computing: Chromium settling a page, a child process starting, a browser
 # context opening. Measured alone under -race (children's CPU included),
 # backend/browser used 122 s of CPU in 396 s (0.31 of a core), backend/agent/web
-# 83 s in 254 s (0.33), app 78 s in 198 s (0.39), backend/cli 103 s in 179 s
-# (0.57): two at a time left the cores mostly idle. Each package still runs its own tests one by one, each
+# 83 s in 254 s (0.33), backend/cli 103 s in 179 s (0.57): two at a time left
+# the cores mostly idle. Each package still runs its own tests one by one, each
 # on its own browser context, folder and database.
 gojobs=4
 

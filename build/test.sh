@@ -70,15 +70,6 @@ bash build/setup.sh
 export PATH="/usr/local/go/bin:$PATH"
 export CGO_ENABLED=1
 tags=sqlite_fts5
-# Test binaries run at once by the two go test steps (go test -p; its default is
-# the number of cores, 2 on CI). Most of the suite's time is waiting, not
-# computing: Chromium settling a page, a child process starting, a browser
-# context opening. Measured alone under -race (children's CPU included),
-# backend/browser used 122 s of CPU in 396 s (0.31 of a core), backend/agent/web
-# 83 s in 254 s (0.33), backend/cli 103 s in 179 s (0.57): two at a time left
-# the cores mostly idle. Each package still runs its own tests one by one, each
-# on its own browser context, folder and database.
-gojobs=4
 
 passed=() failed=()
 # What steps hand to later ones (the tests the race step skipped; the window's
@@ -141,9 +132,9 @@ go_tests() {
     names=$(cut -f2 "$skipped" | sort -u | paste -sd '|')
     echo "go test: the $(wc -l <"$skipped") tests the race step skipped, in $(wc -w <<<"$pkgs") packages"
     # shellcheck disable=SC2086 # one word a package
-    go test -tags "$tags" -p "$gojobs" -count=1 -timeout 30m -run "^($names)\$" $pkgs 2>&1 | tee "$log" || rc=$?
+    go test -tags "$tags" -count=1 -timeout 30m -run "^($names)\$" $pkgs 2>&1 | tee "$log" || rc=$?
   else
-    go test -tags "$tags" -p "$gojobs" -count=1 -timeout 30m ./... 2>&1 | tee "$log" || rc=$?
+    go test -tags "$tags" -count=1 -timeout 30m ./... 2>&1 | tee "$log" || rc=$?
   fi
   echo "go test: $(grep -c '^ok ' "$log" || true) packages ok, $(grep -c '^FAIL' "$log" || true) FAIL lines"
   rm -f "$log"
@@ -157,7 +148,7 @@ race_tests() {
   local log rc=0
   log=$(mktemp)
   rm -f "$skipped"
-  go test -race -short -json -tags "$tags" -p "$gojobs" -count=1 -timeout 30m ./... 2>&1 |
+  go test -race -short -json -tags "$tags" -count=1 -timeout 30m ./... 2>&1 |
     python3 build/gotest_json.py --skipped "$skipped.part" | tee "$log" || {
     rc=${PIPESTATUS[0]}
     [ "$rc" -ne 0 ] || rc=1 # the filter itself failed

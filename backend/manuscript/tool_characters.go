@@ -87,7 +87,7 @@ func Characters(ctx context.Context, ws *Workspace, a CharactersArgs) (Character
 		}
 		var idx *document.UTF16Index
 		if a.Utf16 {
-			idx = document.NewUTF16Index(d.Source())
+			idx = m.utf16Index(d) // the revision's, shared with the other tools
 		}
 		for _, c := range characters.Find(d, characters.Options{From: lo, To: hi, MinMentions: a.MinMentions}) {
 			v := CharacterView{Character: c, FirstPointer: d.PointerTo(c.First.Index)}

@@ -23,6 +23,13 @@ type cliRun struct{ wall, cpu time.Duration }
 func runOnce(ctx context.Context, dir string, name string, args ...string) (cliRun, error) {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
+	if name == "grep" {
+		// The reference does Find's job: case-insensitive over Cyrillic. In
+		// the C or POSIX locale (or a UTF-8 one that is not installed, which
+		// falls back to C) grep -i compares bytes, does not fold «Н» to «н»,
+		// and is about 4× faster here: the ratio would measure another job.
+		cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
+	}
 	var out limitedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	t := time.Now()

@@ -15,10 +15,7 @@
 #              tier from ../shared/corpus, the real documentation sites, two real writer
 #              processes on one book, the SIGKILL tests (build/gotest_json.py lists them
 #              from the race step's go test -json). Every test runs once, in one of the two.
-#              Alone (`bash build/test.sh gotest`) it runs the whole suite plainly. It
-#              starts after the a11y step and runs beside the screens and package steps
-#              (none of the three measures time; the timed desktop and a11y tiers run
-#              alone); its output is printed when it ends.
+#              Alone (`bash build/test.sh gotest`) it runs the whole suite plainly.
 #   desktop    the production binary opens its real window under Xvfb (started here on a
 #              free display, even when $DISPLAY is set), on the sample manuscript with a
 #              database in a temporary folder; a screenshot of the window is taken, must
@@ -78,7 +75,7 @@ passed=() failed=()
 # What steps hand to later ones (the tests the race step skipped; the window's
 # production binary, built once), gone when the script ends.
 shared=$(mktemp -d)
-trap '[ -z "${bg_pid:-}" ] || kill -- "$bg_pid" 2>/dev/null; rm -rf "$shared"' EXIT
+trap 'rm -rf "$shared"' EXIT
 skipped=$shared/skipped-tests
 step() { # NAME COMMAND...: runs one step, records its outcome, never stops the script
   local name=$1 t0 rc=0
@@ -94,42 +91,13 @@ step() { # NAME COMMAND...: runs one step, records its outcome, never stops the 
   )
   rc=$?
   set -e
-  record "$name" "$rc" "$t0"
-}
-
-record() { # NAME RC T0: a step's outcome
-  if [ "$2" -eq 0 ]; then
-    passed+=("$1")
-    echo "-- $1: ok ($(($(date +%s) - $3)) s)"
+  if [ "$rc" -eq 0 ]; then
+    passed+=("$name")
+    echo "-- $name: ok ($(($(date +%s) - t0)) s)"
   else
-    failed+=("$1")
-    echo "-- $1: FAILED (exit $2, $(($(date +%s) - $3)) s)"
+    failed+=("$name")
+    echo "-- $name: FAILED (exit $rc, $(($(date +%s) - t0)) s)"
   fi
-}
-
-# A step started beside the ones after it (its output kept until it ends):
-# the go test step's corpus and process tests need the processors, the screens
-# and package steps mostly wait for a window or for dpkg, and none of the
-# three measures time. The timed tiers (desktop, a11y) run before it, alone.
-bg_pid="" bg_name="" bg_t0=0 bg_log=$shared/background.log
-beside() { # NAME COMMAND...
-  bg_name=$1 bg_t0=$(date +%s)
-  shift
-  echo "== $bg_name: started beside the steps that follow; its output comes when it ends"
-  (
-    set -e
-    "$@"
-  ) >"$bg_log" 2>&1 &
-  bg_pid=$!
-}
-join_beside() { # waits for the step started by beside, shows its output and records it
-  local rc=0
-  [ -n "$bg_pid" ] || return 0
-  wait "$bg_pid" || rc=$?
-  bg_pid=""
-  echo "== $bg_name (ran beside the steps above)"
-  cat "$bg_log"
-  record "$bg_name" "$rc" "$bg_t0"
 }
 
 check_gofmt() {
@@ -434,25 +402,21 @@ package_tier() { # runs in step's subshell: its trap and exits stay there
   echo "package: removed cleanly"
 }
 
-chosen() { [ ${#selected[@]} -eq 0 ] || [[ " ${selected[*]} " == *" $1 "* ]]; }
 run() { # KEY NAME COMMAND...
   local key=$1
   shift
-  if chosen "$key"; then step "$@"; fi
+  if [ ${#selected[@]} -eq 0 ] || [[ " ${selected[*]} " == *" $key "* ]]; then step "$@"; fi
 }
 run gofmt gofmt check_gofmt
 run vet "go vet" go vet -tags "$tags" ./...
 run frontend frontend frontend
 run deadcode deadcode bash build/deadcode.sh
 run race "go test -race" race_tests
+run gotest "go test" go_tests
 run desktop desktop desktop_tier
 run a11y "a11y (screen reader)" a11y_tier
-if chosen gotest; then
-  if chosen screens || chosen package; then beside "go test" go_tests; else step "go test" go_tests; fi
-fi
 run screens screens screens_tier
 run package package package_tier
-join_beside
 
 echo "== ${#passed[@]} of $((${#passed[@]} + ${#failed[@]})) steps passed in $(($(date +%s) - start)) s${failed:+; failed: ${failed[*]}}"
 echo "waymark: ${#passed[@]} passed, ${#failed[@]} failed"

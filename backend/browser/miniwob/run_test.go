@@ -291,8 +291,11 @@ func runEpisode(ctx context.Context, srv *Server, s *browser.Session, o Options,
 	}
 	// An agent that stopped without an error leaves the episode to end on
 	// its own: by its reward, or by the page's time limit, which a busy
-	// machine may fire a little late.
-	wait := max(time.Second, time.Until(started.Add(ep.Limit))+time.Second)
+	// machine fires late (over a second late for a 1 s limit when the
+	// machine's two cores had other tests and a window to run). Wait returns
+	// as soon as the episode has ended, so the margin costs only episodes
+	// that never end.
+	wait := max(time.Second, time.Until(started.Add(ep.Limit))+3*time.Second)
 	if serr != nil {
 		wait = 200 * time.Millisecond
 	}

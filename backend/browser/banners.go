@@ -83,6 +83,10 @@ type BannerReport struct {
 	Note           string   `json:"note,omitempty"`
 }
 
+// budgetRanOut ends a report's note when the banner budget was spent (the
+// tests tell a hook that waited out its budget by it).
+const budgetRanOut = "ran out"
+
 // consentSource is the script of the consent world, and autoconsent's
 // rules, which are not in it: they are handed to a document when its
 // autoconsent starts (giveRules). Built once per process; no rules when the
@@ -436,7 +440,7 @@ func (s *Session) closeBannersOnly(ctx context.Context, trigger string) *BannerR
 		rep.Note = strings.TrimSpace(rep.Note + " The autoconsent rules are not installed (run bash build/setup.sh); only the generic rules ran.")
 	}
 	if !time.Now().Before(deadline) && ctx.Err() == nil {
-		rep.Note = strings.TrimSpace(rep.Note + fmt.Sprintf(" The banner budget of %s ran out.", o.TotalBudget))
+		rep.Note = strings.TrimSpace(rep.Note + fmt.Sprintf(" The banner budget of %s %s.", o.TotalBudget, budgetRanOut))
 	}
 	rep.Ms = time.Since(start).Milliseconds()
 	if rep.Found > 0 || rep.Closed > 0 {

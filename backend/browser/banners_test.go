@@ -146,7 +146,7 @@ func TestBannerHookLeavesOtherPagesAlone(t *testing.T) {
 		// 2,700 boxes and cookie links in the footer.
 		{"big page", "/banners/many.html"},
 	}
-	ranOut := func(r *BannerReport) bool { return r != nil && strings.Contains(r.Note, "ran out") }
+	ranOut := func(r *BannerReport) bool { return r != nil && strings.Contains(r.Note, budgetRanOut) }
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := newSession(t)

@@ -144,8 +144,13 @@ func (n *tokenCount) UnmarshalJSON(b []byte) error {
 	if len(b) < 2 || b[0] != '[' || b[len(b)-1] != ']' {
 		return errors.New("the tokenizer's tokens are not an array")
 	}
-	depth, count, inString, escaped, empty := 0, 0, false, false, true
-	for _, c := range b[1 : len(b)-1] {
+	inner := bytes.TrimSpace(b[1 : len(b)-1])
+	if len(inner) == 0 {
+		*n = 0
+		return nil
+	}
+	depth, count, inString, escaped := 0, 1, false, false // n elements: n-1 commas
+	for _, c := range inner {
 		switch {
 		case inString:
 			switch {
@@ -156,7 +161,6 @@ func (n *tokenCount) UnmarshalJSON(b []byte) error {
 			case c == '"':
 				inString = false
 			}
-			continue
 		case c == '"':
 			inString = true
 		case c == '[' || c == '{':
@@ -166,12 +170,6 @@ func (n *tokenCount) UnmarshalJSON(b []byte) error {
 		case c == ',' && depth == 0:
 			count++
 		}
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-			empty = false
-		}
-	}
-	if !empty {
-		count++
 	}
 	*n = tokenCount(count)
 	return nil

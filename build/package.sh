@@ -40,7 +40,10 @@ bash build/build.sh --frontend
 version=${WAYMARK_VERSION:-$(sed -n 's/^\tVersion *= *"\(.*\)"$/\1/p' backend/cli/version.go)}
 [ -n "$version" ] || { echo "package: no version in backend/cli/version.go" >&2; exit 1; }
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-if [ "$commit" != unknown ] && [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+# "-modified" when a tracked file differs from the commit, except the screenshots the
+# test tiers redraw (build/screenshots: pictures for the README and AppStream, not part
+# of the binary), so a package built after the tests still names its commit as it is.
+if [ "$commit" != unknown ] && [ -n "$(git status --porcelain --untracked-files=no -- . ':!build/screenshots' 2>/dev/null)" ]; then
   commit+="-modified"
 fi
 # The commit's date, not the clock's: the same commit packs the same binary.

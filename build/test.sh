@@ -370,6 +370,8 @@ package_tier() { # runs in step's subshell: its trap and exits stay there
   v=$(waymark --version)
   [[ "$v" == "waymark $version (commit "*", built "*")" ]] || fail "waymark --version printed \"$v\""
   [[ "$v" != *"commit unknown"* ]] || fail "waymark --version has no commit: $v"
+  # CI runs on a clean clone: its package must name the commit, not "-modified".
+  [[ "${CI:-}" != true || "$v" != *-modified* ]] || fail "waymark --version calls a clean clone's build modified: $v (git status: $(git status --porcelain --untracked-files=no | head -3 | tr '\n' ' '))"
   echo "package: installed; $v"
   cp app/sample/manuscript.md "$pwork/book.md"
   out=$(HOME="$pwork" WAYMARK_DB="$pwork/cli.db" waymark call Outline --doc "$pwork/book.md" '{}')

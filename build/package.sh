@@ -86,7 +86,7 @@ Upstream-Name: waymark
 Source: https://github.com/waymark/waymark
 
 Files: *
-Copyright: Waymark authors
+Copyright: 2026 Waymark authors
 License: proprietary
  No licence has been declared for Waymark itself yet; until one is, all rights
  are reserved by its authors.

@@ -1095,6 +1095,20 @@
     });
   }
 
+  // drawn: two frames drawn since the call, so the compositor has the page
+  // as it is laid out now; Chromium routes a click to a frame of another
+  // process by the positions the compositor last had, which lag a scroll
+  // until then. Unlike settle it waits out a slow machine (at most 500 ms;
+  // a hidden page draws no frames).
+  function drawn() {
+    return new Promise(res => {
+      let done = false;
+      const fin = frames => { if (!done) { done = true; res({ frames }); } };
+      requestAnimationFrame(() => requestAnimationFrame(() => fin(true)));
+      setTimeout(() => fin(false), 500);
+    });
+  }
+
   // browser_scroll with behavior instant: a jump, no wheel events.
   function scrollBy(arg) {
     window.scrollBy({ left: Number(arg.dx) || 0, top: Number(arg.dy) || 0, behavior: 'instant' });
@@ -1133,7 +1147,7 @@
 
   const OPS = {
     list, check, point, focus: focusEl, selectAll, value: fieldValue, select: selectOption, info,
-    framePoint, summary, showOverlay, hideOverlay, settle, turn, scrollBy, selectorState,
+    framePoint, summary, showOverlay, hideOverlay, settle, drawn, turn, scrollBy, selectorState,
   };
 
   W.call = (op, arg) => {

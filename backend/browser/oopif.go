@@ -373,11 +373,11 @@ func (s *Session) toTop(ctx context.Context, it *Item, x, y float64) (float64, f
 		last = [2]float64{tx, ty}
 		// The next measure comes after the top page has drawn what it laid
 		// out: a click is routed into the frame by the drawn positions, and
-		// on a loaded machine settle's 150 ms can end before any frame
+		// on a loaded machine settle's usual 150 ms can end before any frame
 		// (the likely cause of a click CI once saw go unreceived in a frame
 		// two processes deep, below the fold).
 		if w, err := s.topWorld(ctx); err == nil {
-			_ = s.call(ctx, w, "drawn", nil, nil)
+			_ = s.call(ctx, w, "settle", map[string]any{"max": 500}, nil)
 		}
 	}
 }

@@ -1085,27 +1085,16 @@
   }
 
   // Two animation frames (so a scroll or a layout change is painted), with a
-  // timer in case the page is not being rendered.
-  function settle() {
+  // timer in case the page is not being rendered: 150 ms, or arg.max ms.
+  // A click into a frame of another process waits longer (toTop): Chromium
+  // routes it by the positions the compositor last drew, which lag a scroll
+  // until the frames come, and a loaded machine can take over 150 ms.
+  function settle(arg) {
     return new Promise(res => {
       let done = false;
       const fin = () => { if (!done) { done = true; res({}); } };
       requestAnimationFrame(() => requestAnimationFrame(fin));
-      setTimeout(fin, 150);
-    });
-  }
-
-  // drawn: two frames drawn since the call, so the compositor has the page
-  // as it is laid out now; Chromium routes a click to a frame of another
-  // process by the positions the compositor last had, which lag a scroll
-  // until then. Unlike settle it waits out a slow machine (at most 500 ms;
-  // a hidden page draws no frames).
-  function drawn() {
-    return new Promise(res => {
-      let done = false;
-      const fin = frames => { if (!done) { done = true; res({ frames }); } };
-      requestAnimationFrame(() => requestAnimationFrame(() => fin(true)));
-      setTimeout(() => fin(false), 500);
+      setTimeout(fin, Number(arg && arg.max) || 150);
     });
   }
 
@@ -1147,7 +1136,7 @@
 
   const OPS = {
     list, check, point, focus: focusEl, selectAll, value: fieldValue, select: selectOption, info,
-    framePoint, summary, showOverlay, hideOverlay, settle, drawn, turn, scrollBy, selectorState,
+    framePoint, summary, showOverlay, hideOverlay, settle, turn, scrollBy, selectorState,
   };
 
   W.call = (op, arg) => {

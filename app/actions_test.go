@@ -99,7 +99,7 @@ func TestWindowActionsAreRegistryTools(t *testing.T) {
 			t.Errorf("%s: an entry needs its tools or why it calls none", name)
 		}
 		for _, tool := range act.Tools {
-			if _, ok := reg.Get(tool); !ok {
+			if !reg.Has(tool) {
 				t.Errorf("%s calls the tool %s, which the registry does not have", name, tool)
 			}
 		}
@@ -229,7 +229,7 @@ func TestWindowToolCallsAreRegistered(t *testing.T) {
 		}
 		for _, m := range call.FindAllStringSubmatch(string(b), -1) {
 			found++
-			if _, ok := reg.Get(m[1]); !ok {
+			if !reg.Has(m[1]) {
 				t.Errorf("%s calls the tool %s, which the registry does not have", filepath.Base(f), m[1])
 			}
 		}

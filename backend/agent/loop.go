@@ -220,7 +220,10 @@ func (l *Loop) Run(ctx context.Context, msgs []LoopMessage) (LoopResult, error) 
 	ctx, cancel := context.WithTimeout(ctx, lim.Wall)
 	defer cancel()
 	res := LoopResult{State: stateOf(msgs)}
-	st := l.stepper(lim)
+	st, err := l.stepper(lim)
+	if err != nil {
+		return res, err
+	}
 	cx := l.Context
 	if cx == nil {
 		cx = &conversation{l: l, tools: st.Tools, msgs: msgs, state: res.State}
@@ -377,7 +380,7 @@ func (l *Loop) call(ctx context.Context, st *Stepper, c StepCall, res *LoopResul
 	}
 	g.Call.Args, g.Call.Meta = mustJSON(resolved), meta
 	_ = json.Unmarshal(g.Call.Args, &g.Args)
-	_, inReg := l.Reg.Get(c.Name)
+	inReg := l.Reg.Has(c.Name)
 	unknown := !c.Offered || (!inReg && !l.extra(c.Name))
 	var out any
 	switch {
@@ -446,15 +449,19 @@ func (l *Loop) run(ctx context.Context, g *Guarded, state map[string]json.RawMes
 }
 
 // stepper is the model turn of this loop: the offered tools and the limits.
-func (l *Loop) stepper(lim Limits) *Stepper {
+func (l *Loop) stepper(lim Limits) (*Stepper, error) {
 	var specs []llm.ToolSpec
-	for _, t := range l.Reg.Tools() {
+	ts, err := l.Reg.Tools()
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range ts {
 		if l.offered(t.Name) {
 			specs = append(specs, llm.ToolSpec{Name: t.Name, Description: t.Description, Parameters: t.InputSchema})
 		}
 	}
 	specs = append(specs, l.Extra...)
-	return &Stepper{Model: l.Model, Tools: specs, One: true, MaxTurns: lim.Turns, MaxTokens: lim.Tokens}
+	return &Stepper{Model: l.Model, Tools: specs, One: true, MaxTurns: lim.Turns, MaxTokens: lim.Tokens}, nil
 }
 
 func (l *Loop) pause(ctx context.Context) error {
@@ -553,7 +560,10 @@ const planSchema = `{"type":"object","properties":{"steps":{"type":"array","item
 // tools are offered). The author's plans are drafted here, then shown for
 // approval and run by RunSteps.
 func (l *Loop) DraftPlan(ctx context.Context, msgs []LoopMessage) ([]PlanStep, int, int, error) {
-	st := l.stepper(l.limits())
+	st, err := l.stepper(l.limits())
+	if err != nil {
+		return nil, 0, 0, err
+	}
 	req := l.request(msgs, nil)
 	var names []string
 	for _, t := range st.Tools {
@@ -599,7 +609,7 @@ func (l *Loop) ValidatePlan(steps []PlanStep, state map[string]json.RawMessage) 
 			return nil, fmt.Errorf("plan step %d: missing or repeated id %q", i, s.ID)
 		}
 		ids[s.ID] = true
-		if _, ok := l.Reg.Get(s.Tool); !ok || !l.offered(s.Tool) {
+		if !l.Reg.Has(s.Tool) || !l.offered(s.Tool) {
 			return nil, fmt.Errorf("plan step %s: unknown tool %q (lazy plans run Activities only)", s.ID, s.Tool)
 		}
 		for _, p := range paths(s.OutputPath) {

@@ -276,8 +276,8 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	ss := browser.NewSessions(waymark.BrowserOptions(f.Headless, false))
 	defer ss.Close()
 	reg := waymark.New(waymark.Config{WS: ws, Model: model, Browser: ss}).Registry
-	if _, ok := reg.Get(name); !ok {
-		return fail(fmt.Errorf("%w %q; known tools: %s", tools.ErrUnknownTool, name, strings.Join(reg.Names(), ", ")))
+	if _, err := reg.Get(name); err != nil {
+		return fail(err)
 	}
 	if f.Doc != "" {
 		if _, err := ws.Open(ctx, f.Doc); err != nil {
@@ -321,7 +321,11 @@ func runTools(args []string, stdout io.Writer) error {
 		return b.Bytes(), err
 	}
 	var out []entry
-	for _, t := range reg.Tools() {
+	ts, err := reg.Tools()
+	if err != nil {
+		return err
+	}
+	for _, t := range ts {
 		in, err := compact(t.InputSchema)
 		if err != nil {
 			return err

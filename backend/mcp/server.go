@@ -98,14 +98,18 @@ func (s *scopes) closeAll() {
 }
 
 // newServer returns an MCP server exposing every tool of reg, and its scopes.
-func newServer(reg *tools.Registry, version string, opts ...Options) (*sdk.Server, *scopes) {
+func newServer(reg *tools.Registry, version string, opts ...Options) (*sdk.Server, *scopes, error) {
 	var o Options
 	if len(opts) > 0 {
 		o = opts[0]
 	}
 	sc := &scopes{newScope: o.NewScope, m: map[*sdk.ServerSession]Scope{}}
 	s := sdk.NewServer(&sdk.Implementation{Name: "waymark", Title: "Waymark", Version: version}, &sdk.ServerOptions{Instructions: instructions})
-	for _, t := range reg.Tools() {
+	ts, err := reg.Tools()
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, t := range ts {
 		name := t.Name
 		s.AddTool(&sdk.Tool{Name: name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: outputSchema(t)},
 			func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -129,7 +133,7 @@ func newServer(reg *tools.Registry, version string, opts ...Options) (*sdk.Serve
 				return &sdk.CallToolResult{IsError: failed, Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
 			})
 	}
-	return s, sc
+	return s, sc, nil
 }
 
 // outputSchema is the tool's output schema when MCP can carry it: MCP asks
@@ -177,8 +181,11 @@ func progress(ctx context.Context, req *sdk.CallToolRequest) tools.Context {
 // error and the session goes on (see LineTransport). Every session's scope
 // (its browser) is closed before it returns, however the session ended.
 func ServeStdio(ctx context.Context, reg *tools.Registry, version string, opts ...Options) error {
-	s, sc := newServer(reg, version, opts...)
-	err := s.Run(ctx, stdio())
+	s, sc, err := newServer(reg, version, opts...)
+	if err != nil {
+		return err
+	}
+	err = s.Run(ctx, stdio())
 	sc.closeAll()
 	return err
 }

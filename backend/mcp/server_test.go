@@ -60,7 +60,10 @@ func TestServerListsAndCallsTools(t *testing.T) {
 
 // serverOf is the MCP server Serve runs, without its scopes.
 func serverOf(reg *tools.Registry, version string, opts ...Options) *sdk.Server {
-	s, _ := newServer(reg, version, opts...)
+	s, _, err := newServer(reg, version, opts...)
+	if err != nil {
+		panic(err)
+	}
 	return s
 }
 

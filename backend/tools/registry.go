@@ -157,16 +157,6 @@ func (t *Tool) ensure() error {
 	return t.ready.err
 }
 
-// mustEnsure is ensure for the registry's lookups, where a tool built into
-// the binary whose Go types make no schema is a programming error (as
-// MustRegister's panic).
-func (t *Tool) mustEnsure() *Tool {
-	if err := t.ensure(); err != nil {
-		panic(err)
-	}
-	return t
-}
-
 // resolved is the tool's schema resolved for validation (made once).
 func (t *Tool) resolved() (*jsonschema.Resolved, error) {
 	l := t.lazy
@@ -221,23 +211,61 @@ func (r *Registry) MustRegister(ts ...Tool) {
 	}
 }
 
-// Get returns a tool by name.
-func (r *Registry) Get(name string) (*Tool, bool) {
+// Get returns a tool by name, completed (its schemas made). The error is
+// ErrUnknownTool for a name nothing registered, or says why the tool's Go
+// types make no schema: a user's first call of such a tool is answered with
+// the reason, not a crash.
+func (r *Registry) Get(name string) (*Tool, error) {
 	t, ok := r.tools[name]
 	if !ok {
-		return nil, false
+		return nil, fmt.Errorf("%w %q; known tools: %s", ErrUnknownTool, name, strings.Join(r.Names(), ", "))
 	}
-	return t.mustEnsure(), true
+	if err := t.ensure(); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
-// Tools returns every tool, sorted by name.
-func (r *Registry) Tools() []*Tool {
+// Has reports whether a tool of that name is registered (its schemas are
+// not made: a name check costs nothing).
+func (r *Registry) Has(name string) bool {
+	_, ok := r.tools[name]
+	return ok
+}
+
+// MustGet is Get for tests and tool tables built into the binary, where a
+// missing tool or one that makes no schema is a programming error.
+func (r *Registry) MustGet(name string) *Tool {
+	t, err := r.Get(name)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// Tools returns every tool, sorted by name, completed; the error names the
+// first tool whose Go types make no schema.
+func (r *Registry) Tools() ([]*Tool, error) {
 	out := make([]*Tool, 0, len(r.tools))
 	for _, t := range r.tools {
-		out = append(out, t.mustEnsure())
+		out = append(out, t)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
+	for _, t := range out {
+		if err := t.ensure(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// MustTools is Tools for tests and tool tables built into the binary.
+func (r *Registry) MustTools() []*Tool {
+	ts, err := r.Tools()
+	if err != nil {
+		panic(err)
+	}
+	return ts
 }
 
 // Names lists the tool names, sorted.

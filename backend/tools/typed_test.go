@@ -26,7 +26,7 @@ func TestFuncGeneratesSchemaFromGoType(t *testing.T) {
 	r.MustRegister(Func("Echo", "say it back", func(_ context.Context, a echoArgs) (any, error) {
 		return strings.Repeat(a.Text, max(a.Times, 1)), nil
 	}))
-	tool, _ := r.Get("Echo")
+	tool := r.MustGet("Echo")
 	var s struct {
 		Required   []string                  `json:"required"`
 		Properties map[string]map[string]any `json:"properties"`
@@ -127,7 +127,7 @@ func TestNullIsRefused(t *testing.T) {
 			t.Errorf("%s: err = %v, want accepted=%v", c.args, err, c.ok)
 		}
 	}
-	tool, _ := r.Get("Null")
+	tool := r.MustGet("Null")
 	if strings.Contains(string(tool.InputSchema), "null") {
 		t.Errorf("the schema still names null: %s", tool.InputSchema)
 	}
@@ -168,16 +168,17 @@ func TestMinAndMinLength(t *testing.T) {
 // no schema (a one-tool CLI call pays for one tool, not all); its first use
 // does, whichever way it comes (Get, Tools, Call, Check). A tool whose
 // argument type makes no schema shows it: registering and listing its name
-// succeed, calling it says why it cannot run, getting it panics (a tool
-// table built into the binary is wrong).
+// succeed; calling, getting or listing it returns an error that says why (a
+// user's first call is answered, never crashed); only MustGet and MustTools,
+// for tests, panic.
 func TestSchemasAreMadeAtFirstUse(t *testing.T) {
 	bad := Func("Bad", "arguments that are no object", func(_ context.Context, n int) (any, error) { return n, nil })
 	uses := []struct {
 		name string
 		use  func(r *Registry)
 	}{
-		{"Get", func(r *Registry) { r.Get("Echo") }},
-		{"Tools", func(r *Registry) { r.Tools() }},
+		{"Get", func(r *Registry) { _, _ = r.Get("Echo") }},
+		{"Tools", func(r *Registry) { _, _ = r.Tools() }},
 		{"Call", func(r *Registry) {
 			_, _ = r.Call(context.Background(), Call{Name: "Echo", Args: json.RawMessage(`{"text":"a"}`)}, Context{})
 		}},
@@ -205,10 +206,19 @@ func TestSchemasAreMadeAtFirstUse(t *testing.T) {
 	if _, err := r.Call(context.Background(), Call{Name: "Bad", Args: json.RawMessage(`{}`)}, Context{}); err == nil || !strings.Contains(err.Error(), `"Bad"`) {
 		t.Fatalf("calling a tool with no schema: %v", err)
 	}
+	if _, err := r.Get("Bad"); err == nil || !strings.Contains(err.Error(), `"Bad"`) {
+		t.Fatalf("Get of a tool with no schema: %v, want an error naming it", err)
+	}
+	if _, err := r.Tools(); err == nil || !strings.Contains(err.Error(), `"Bad"`) {
+		t.Fatalf("Tools with a tool that has no schema: %v, want an error naming it", err)
+	}
+	if _, err := r.Get("Nope"); !errors.Is(err, ErrUnknownTool) {
+		t.Fatalf("Get of an unknown name: %v, want ErrUnknownTool", err)
+	}
 	defer func() {
 		if recover() == nil {
-			t.Fatal("Get of a tool with no schema did not panic")
+			t.Fatal("MustGet of a tool with no schema did not panic")
 		}
 	}()
-	r.Get("Bad")
+	r.MustGet("Bad")
 }

@@ -29,7 +29,7 @@ func TestOutputSchemasHoldTheResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := New(Config{WS: ws}).Registry
-	for _, tool := range reg.Tools() {
+	for _, tool := range reg.MustTools() {
 		if len(tool.OutputSchema) == 0 {
 			t.Errorf("%s declares no output schema", tool.Name)
 		}
@@ -80,7 +80,7 @@ func TestOutputSchemasHoldTheResults(t *testing.T) {
 		if c.tool == "PlanPropose" {
 			plan = v.Plan
 		}
-		tool, _ := reg.Get(c.tool)
+		tool := reg.MustGet(c.tool)
 		var s jsonschema.Schema
 		if err := json.Unmarshal(tool.OutputSchema, &s); err != nil {
 			t.Fatalf("%s's output schema: %v", c.tool, err)

@@ -49,7 +49,11 @@ func generate() ([]byte, error) {
 	g := &gen{names: map[reflect.Type]string{}, taken: map[string]reflect.Type{}}
 	type entry struct{ tool, in, out string }
 	var entries []entry
-	for _, t := range reg.Tools() {
+	ts, err := reg.Tools()
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range ts {
 		if t.In == nil || t.Out == nil {
 			return nil, fmt.Errorf("tool %s was not built with tools.Func: its types are unknown", t.Name)
 		}

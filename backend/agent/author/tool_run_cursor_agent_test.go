@@ -27,7 +27,7 @@ const handWrittenRunCursorAgentSchema = `{"type": "object", "properties": {
 
 func TestRunCursorAgentSchemaAsBefore(t *testing.T) {
 	e := newEnv(t, book, nil)
-	tool, _ := e.reg.Get("RunCursorAgent")
+	tool := e.reg.MustGet("RunCursorAgent")
 	var got, want any
 	if err := json.Unmarshal(tool.InputSchema, &got); err != nil {
 		t.Fatal(err)

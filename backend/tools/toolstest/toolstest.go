@@ -62,7 +62,7 @@ func shape(v any) any {
 func CheckSchemas(t testing.TB, r *tools.Registry, keep func(name string) bool, golden string, update bool) {
 	t.Helper()
 	var b strings.Builder
-	for _, tool := range r.Tools() {
+	for _, tool := range r.MustTools() {
 		if keep != nil && !keep(tool.Name) {
 			continue
 		}

@@ -89,6 +89,22 @@ func outcome(ctx context.Context, r *tools.Registry, m *manuscript.Manuscript, h
 		}
 		o.Edits = append(o.Edits, ReviewEdit{EditSince: e, Context: w.contexts[e.Revision]})
 	}
+	// An edit whose tool reported no cursor context (ReplaceAll, DeleteAll
+	// answer with counts, not one place) gets the context of where it
+	// landed, read from the book it left, while that is still the newest.
+	_ = m.Do(func(d *document.Document) error {
+		if d.Rev() != es.Head {
+			return nil
+		}
+		for k := range o.Edits {
+			if e := &o.Edits[k]; e.Context == "" && e.Utf16Offset >= 0 {
+				if i := d.IndexContaining(e.ByteOffset); i >= 0 {
+					e.Context = d.CursorContext(i)
+				}
+			}
+		}
+		return nil
+	})
 	return o
 }
 

@@ -53,14 +53,21 @@ var Want = struct {
 	Edits: []Edit{{Op: "ReplaceText", Summary: `Replace "brass telescope" with "copper telescope"`,
 		Description: "Replace «…the brass telescope…» with «…the copper telescope…» in The Lighthouse — Маяк, One",
 		Before:      "The keeper polished the brass telescope every morning.", After: "The keeper polished the copper telescope every morning.",
-		ByteOffset: 39, Utf16Offset: 33}},
+		ByteOffset: 39, Utf16Offset: 33,
+		Context: "Cursor: after Paragraph H2.p2\nContext:\n" +
+			"  [-2] Heading H1.p0: \"The Lighthouse — Маяк\"\n" +
+			"  [-1] Heading H2.p1: \"One\"\n" +
+			"  [Current] Paragraph H2.p2: \"The keeper polished the copper telescope every mor...\"\n" +
+			"  [+1] Heading H2.p3: \"Two\"\n" +
+			"  [+2] Paragraph H2.p4: \"Mira signed for it.\""}},
 	Events: []string{"command", "tool_call ReplaceAll", "tool_result ReplaceAll", "answer"},
 }
 
 // Check fails t where a door's result (as JSON) and the progress it reported
 // differ from Want: the answer, each edit (its text, place and the cursor
-// context it reported) and the progress, which is also the result's
-// transcript, event for event.
+// context it reported, exactly: a door that loses or garbles the context
+// fails) and the progress, which is also the result's transcript, event for
+// event.
 func Check(t testing.TB, door string, result []byte, progress []tools.Progress) {
 	t.Helper()
 	var got Result
@@ -75,10 +82,9 @@ func Check(t testing.TB, door string, result []byte, progress []tools.Progress) 
 	}
 	for i, e := range got.Edits {
 		w := Want.Edits[i]
-		if !strings.Contains(e.Context, w.Context) {
-			t.Errorf("%s: edit %d's cursor context %q lacks %q", door, i, e.Context, w.Context)
+		if e.Context != w.Context {
+			t.Errorf("%s: edit %d's cursor context is\n%s\nwant\n%s", door, i, e.Context, w.Context)
 		}
-		e.Context, w.Context = "", ""
 		if e != w {
 			t.Errorf("%s: edit %d is %+v, want %+v", door, i, e, w)
 		}

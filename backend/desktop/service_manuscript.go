@@ -79,13 +79,13 @@ func (a *App) ReadPortion(restart bool) (Portion, error) {
 		return callTool[document.Portion](a, ctx, "CursorNext", map[string]any{"cursorName": readerCursor})
 	}
 	p, err := next()
-	if err != nil && strings.Contains(err.Error(), "is not defined") {
+	if errors.Is(err, document.ErrCursorNotDefined) {
 		if err = create(); err == nil {
 			p, err = next()
 		}
 	}
 	if err != nil {
-		if strings.Contains(err.Error(), "is complete") {
+		if errors.Is(err, document.ErrCursorComplete) {
 			return Portion{}, errors.New("that was the end of the book; choose Start over to read it again")
 		}
 		return Portion{}, err

@@ -1,6 +1,7 @@
 package document
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"unicode/utf8"
@@ -132,18 +133,37 @@ func (c *Cursors) Names() []string {
 	return out
 }
 
+// ErrCursorNotDefined is what Next returns (under the seed's words) for a
+// cursor nobody created: a caller creates it and asks again.
+var ErrCursorNotDefined = errors.New("cursor not defined")
+
+// ErrCursorComplete is what Next returns (under the seed's words) for a
+// cursor that has given its last portion: a caller resets it or stops.
+var ErrCursorComplete = errors.New("cursor complete")
+
+// cursorError keeps the seed's words for a model to read while callers test
+// its kind with errors.Is, never by its text.
+type cursorError struct {
+	words string
+	kind  error
+}
+
+func (e *cursorError) Error() string { return e.words }
+func (e *cursorError) Unwrap() error { return e.kind }
+
 // Next returns the cursor's next portion. The error strings are the seed's, word
-// for word, because prompts and hosts match on them.
+// for word, because prompts read them; their kinds are ErrCursorNotDefined and
+// ErrCursorComplete.
 func (c *Cursors) Next(name string) (Portion, error) {
 	st, ok := c.m[name]
 	if !ok {
-		return Portion{}, fmt.Errorf("Cursor '%s' is not defined", name)
+		return Portion{}, &cursorError{fmt.Sprintf("Cursor '%s' is not defined", name), ErrCursorNotDefined}
 	}
 	d := c.doc
 	n := d.Len()
 	if st.Complete || n == 0 || st.Next < 0 || st.Next >= n {
 		st.Complete = true
-		return Portion{}, fmt.Errorf("Cursor '%s' is complete, reset it before requesting more portions.", name)
+		return Portion{}, &cursorError{fmt.Sprintf("Cursor '%s' is complete, reset it before requesting more portions.", name), ErrCursorComplete}
 	}
 	p := Portion{CursorName: name, Items: []PortionItem{}}
 	size := 0

@@ -63,7 +63,11 @@ type rig struct {
 
 func newRig(t *testing.T) *rig {
 	dir := t.TempDir()
-	ss := browser.NewSessions(browser.Options{Headless: true, ControlURL: chromium(t), ScreenshotDir: filepath.Join(dir, "shots"), DownloadDir: filepath.Join(dir, "downloads")})
+	// The banner hook gets the most a user may set: under load the default 2 s
+	// ran out before the news page drew its banner (what the budget does is
+	// the browser package's TestBannerBudgets).
+	ss := browser.NewSessions(browser.Options{Headless: true, ControlURL: chromium(t), ScreenshotDir: filepath.Join(dir, "shots"), DownloadDir: filepath.Join(dir, "downloads"),
+		Banners: browser.BannerOptions{TotalBudget: 10 * time.Second}})
 	t.Cleanup(func() { _ = ss.Close() })
 	reg := tools.New()
 	browser.Register(reg, ss)

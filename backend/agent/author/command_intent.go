@@ -789,6 +789,8 @@ func nearest(in Intent) string {
 		return say(ru, fmt.Sprintf("in which chapters is %s mentioned", name), fmt.Sprintf("в каких главах есть %s", name))
 	case in.Verb == VerbCharacters:
 		return say(ru, "who are the main characters", "кто главные герои")
+	case in.Verb == VerbGoTo:
+		return say(ru, "go to chapter 5 (a chapter by its number)", "перейди к главе 5 (главу — по номеру)")
 	case in.Verb == VerbSpelling:
 		return say(ru, "find the typos in chapter 2", "найди опечатки во второй главе")
 	case in.Verb == "" && sec != "":

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/manuscript"
@@ -50,10 +51,16 @@ func (c *CommandAgent) goTo(ctx context.Context, in Intent) (any, error) {
 		return nil, err
 	}
 	answer := say(in.Russian, "Moved to "+out.Place, "Перешёл к месту «"+out.Place+"»")
-	if out.FirstSentence != "" {
-		answer += say(in.Russian, ": “"+out.FirstSentence+"”", ": «"+out.FirstSentence+"»")
+	if f := out.FirstSentence; f != "" {
+		if r, _ := utf8.DecodeRuneInString(f); !strings.ContainsRune("\"'«“„‘", r) {
+			// A sentence that opens with its own quotation mark is not quoted twice.
+			f = say(in.Russian, "“"+f+"”", "«"+f+"»")
+		}
+		answer += ": " + f
 	}
-	answer += "."
+	if !strings.HasSuffix(answer, ".") && !strings.HasSuffix(answer, "?") && !strings.HasSuffix(answer, "!") && !strings.HasSuffix(answer, "…") {
+		answer += "."
+	}
 	c.emit(Event{Event: "answer", Text: answer})
 	return out, nil
 }

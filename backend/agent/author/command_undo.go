@@ -86,7 +86,7 @@ func (c *CommandAgent) undo(ctx context.Context, in Intent, redo bool) (any, err
 	if redo {
 		tool = "Redo"
 	}
-	res, err := c.call(ctx, tool, map[string]any{})
+	res, err := c.callShown(ctx, tool, map[string]any{}, func(v any) any { return undoneOf(v.(manuscript.EditView), "") })
 	if err != nil {
 		switch {
 		case errors.Is(err, document.ErrBadInput) && strings.Contains(err.Error(), "nothing to"):
@@ -124,7 +124,23 @@ func (c *CommandAgent) undo(ctx context.Context, in Intent, redo bool) (any, err
 		answer = say(ru, "Undid the last change: "+what+".", "Отменил последнюю правку: "+what+".")
 	}
 	c.emit(Event{Event: "answer", Text: answer})
-	return ev, nil
+	return undoneOf(ev, what), nil
+}
+
+// Undone is what an undo or redo command did: the revision it made, where
+// the text it changed starts, and the edit in words. (The Undo tool's own
+// result lists every item of the revision's span, which for a change all
+// through the book is the whole book's pointers.)
+type Undone struct {
+	Op       string            `json:"op"`
+	Revision int64             `json:"revision"`
+	Pointer  *document.Pointer `json:"pointer,omitempty"`
+	Items    int               `json:"items"` // items in the revision's span
+	Edit     string            `json:"edit,omitempty"`
+}
+
+func undoneOf(ev manuscript.EditView, what string) Undone {
+	return Undone{Op: ev.Op, Revision: ev.Revision, Pointer: ev.Pointer, Items: len(ev.Pointers), Edit: what}
 }
 
 // editPlaces lists the places of one edit of the book (EditsSince, in the

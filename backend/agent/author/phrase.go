@@ -599,9 +599,10 @@ func parseCommand(cmd string, nouns bool) (Intent, bool) {
 		case in.Scope.Kind == ScopeSection && in.Which != "next" && in.Which != "last":
 			in.Verb, in.Which = VerbGoTo, "" // "go to chapter 5", «перейди к пятой главе»
 		case mentionsSection(ts) && in.Scope.Kind != ScopeSection:
-			// "go to the next chapter": a move this grammar does not read;
-			// never taken for "the next mention" of the last search.
-			in.Verb, in.Which = "", ""
+			// "go to the next chapter": a move this grammar does not read
+			// (GoTo needs the section's number); never taken for "the next
+			// mention" of the last search.
+			in.Verb, in.Which = VerbGoTo, ""
 		}
 	}
 	return in, true

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -109,12 +110,23 @@ func (c *CommandAgent) emit(e Event) {
 
 // call runs a tool and records it in the transcript.
 func (c *CommandAgent) call(ctx context.Context, name string, args any) (any, error) {
+	return c.callShown(ctx, name, args, nil)
+}
+
+// callShown is call with what the transcript shows of the result (shown),
+// for a tool whose whole result is far longer than the command needs (the
+// character index's every mention).
+func (c *CommandAgent) callShown(ctx context.Context, name string, args any, shown func(any) any) (any, error) {
 	b, _ := json.Marshal(args)
 	c.emit(Event{Event: "tool_call", Tool: name, Arguments: b})
 	res, err := c.Reg.Call(ctx, tools.Call{Name: name, Args: b}, tools.Context{})
 	if err != nil {
 		c.emit(Event{Event: "tool_error", Tool: name, Text: err.Error()})
 		return nil, err
+	}
+	if shown != nil {
+		c.emit(Event{Event: "tool_result", Tool: name, Result: shown(res)})
+		return res, nil
 	}
 	c.emit(Event{Event: "tool_result", Tool: name, Result: res})
 	return res, nil
@@ -173,6 +185,40 @@ func (c *CommandAgent) loadFinds(ctx context.Context) (string, lastFinds) {
 		}
 	}
 	return key, lf
+}
+
+// sameName is the earlier search of the same name or phrase written in
+// another word form (Наташи, Наташа): the phrase with its word forms matches
+// that search's phrase whole. The book's last search is tried first, then
+// the others in a fixed order; an exact search ("точно") is its own form.
+func (lf lastFinds) sameName(t Task) (findState, bool) {
+	if t.Phrase == "" || t.Exact {
+		return findState{}, false
+	}
+	q, err := textmatch.CompileWith(t.Phrase, wordforms.Options(true))
+	if err != nil {
+		return findState{}, false
+	}
+	keys := make([]string, 0, len(lf.Tasks))
+	for k := range lf.Tasks {
+		if k != lf.Last {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	if _, ok := lf.Tasks[lf.Last]; ok {
+		keys = append([]string{lf.Last}, keys...)
+	}
+	for _, k := range keys {
+		s := lf.Tasks[k]
+		if s.Phrase == "" || strings.HasSuffix(k, " /exact") {
+			continue
+		}
+		if a, b, ok := q.FindIn([]byte(s.Phrase), []textmatch.Segment{{Start: 0, End: len(s.Phrase)}}); ok && a == 0 && b == len(s.Phrase) {
+			return s, true
+		}
+	}
+	return findState{}, false
 }
 
 // searchKey names a search: its phrase (normalised) or its whole task.

@@ -53,6 +53,16 @@ func (c *CommandAgent) carryOut(ctx context.Context, in Intent, cmd string) (any
 		return c.deleteItems(ctx, in)
 	case VerbSummarise:
 		return c.summarise(ctx, in)
+	case VerbUndo, VerbRedo:
+		return c.undo(ctx, in, in.Verb == VerbRedo)
+	case VerbGoTo:
+		return c.goTo(ctx, in)
+	case VerbChapters:
+		return c.chapters(ctx, in)
+	case VerbCharacters:
+		return c.characters(ctx, in)
+	case VerbSpelling:
+		return c.spelling(ctx, in)
 	}
 	return nil, c.refusal(in, cmd)
 }
@@ -249,6 +259,10 @@ func (c *CommandAgent) find(ctx context.Context, in Intent, cmd string) (any, er
 			in = was
 			in.Which = "next"
 		} else if s, ok := lf.Tasks[searchKey(ParseTask(task), task)]; ok {
+			st, task, taskID = s, s.Task, s.TaskID
+		} else if s, ok := lf.sameName(ParseTask(task)); ok {
+			// «следующее упоминание Наташи» after «где впервые появляется
+			// Наташа?»: the same name in another case form goes on.
 			st, task, taskID = s, s.Task, s.TaskID
 		}
 	}
@@ -767,6 +781,18 @@ func nearest(in Intent) string {
 		}
 	}
 	switch {
+	case in.Verb == VerbUndo:
+		return say(ru, "undo the last change", "отмени последнюю правку")
+	case in.Verb == VerbRedo:
+		return say(ru, "redo", "верни отменённое")
+	case in.Verb == VerbChapters && name != "":
+		return say(ru, fmt.Sprintf("in which chapters is %s mentioned", name), fmt.Sprintf("в каких главах есть %s", name))
+	case in.Verb == VerbCharacters:
+		return say(ru, "who are the main characters", "кто главные герои")
+	case in.Verb == VerbGoTo:
+		return say(ru, "go to chapter 5 (a chapter by its number)", "перейди к главе 5 (главу — по номеру)")
+	case in.Verb == VerbSpelling:
+		return say(ru, "find the typos in chapter 2", "найди опечатки во второй главе")
 	case in.Verb == "" && sec != "":
 		return say(ru, "summarise "+sec, "перескажи "+sec)
 	case in.Verb == VerbCollect && name != "":

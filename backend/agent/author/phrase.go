@@ -56,6 +56,9 @@ type Intent struct {
 	// Names are the capitalised words of the command (outside its verbs), for
 	// the nearest command a refusal offers.
 	Names []string
+	// Kind is what an undo or redo names ("the replacement": replace,
+	// delete, insert); "" for the last change whatever it was.
+	Kind string
 }
 
 // Verbs.
@@ -68,6 +71,17 @@ const (
 	VerbSummarise = "summarise"
 	VerbCount     = "count"
 	VerbContinue  = "continue"
+	// Undo and redo the book's last edit (whichever door made it).
+	VerbUndo = "undo"
+	VerbRedo = "redo"
+	// GoTo moves to a numbered section ("go to chapter 5").
+	VerbGoTo = "goto"
+	// Chapters lists the chapters that mention X, with counts.
+	VerbChapters = "chapters"
+	// Characters lists the people of the book (the character index).
+	VerbCharacters = "characters"
+	// Spelling lists the misspelt words of a scope, with their places.
+	VerbSpelling = "spelling"
 )
 
 // Scope kinds.
@@ -171,8 +185,14 @@ func (in Intent) String() string {
 		default:
 			parts = append(parts, in.Scope.String())
 		}
-	case VerbCount:
+	case VerbCount, VerbChapters, VerbUndo, VerbRedo:
+		if in.Kind != "" {
+			parts = append(parts, in.Kind)
+		}
 		obj()
+	case VerbGoTo:
+		parts = append(parts, in.Scope.section())
+		return strings.Join(parts, " ")
 	}
 	if in.Verb != VerbSummarise && in.Verb != VerbInsert && in.Scope.Kind != "" && in.Scope.Kind != ScopeBook {
 		parts = append(parts, in.Scope.String())
@@ -210,6 +230,16 @@ func (in Intent) Understood() bool {
 		return in.Scope.Kind != "" // "summarise each" says not what
 	case VerbContinue:
 		return true
+	case VerbUndo, VerbRedo:
+		// Nothing left over: "undo the change in chapter 3", "undo the first
+		// change" or "undo the last 3 changes" are not carried out by guess.
+		return in.Object == "" && (in.Scope.Kind == "" || in.Scope.Kind == ScopeBook) && (in.Which == "" || in.Which == "last" || in.Which == "next")
+	case VerbCharacters, VerbSpelling:
+		return in.Object == "" && !in.Semantic
+	case VerbChapters:
+		return in.Object != "" && !in.Semantic
+	case VerbGoTo:
+		return in.Scope.Kind == ScopeSection
 	}
 	return false
 }
@@ -456,6 +486,17 @@ func apply(in *Intent, ts []tok, rules []rule) bool {
 
 // ParseCommand reads an author's command in English or Russian.
 func ParseCommand(cmd string) Intent {
+	if in, ok := parseCommand(cmd, true); ok {
+		return in
+	}
+	in, _ := parseCommand(cmd, false)
+	return in
+}
+
+// parseCommand reads a command; with nouns, a noun that names what the
+// command is about (the chapters, the characters, the typos) decides its
+// verb — when the rest agrees (ok false: read it again without them).
+func parseCommand(cmd string, nouns bool) (Intent, bool) {
 	cmd = strings.TrimSpace(cmd)
 	ts := tokenize(cmd)
 	// A command typed inside quotes as a whole: read its inside.
@@ -466,7 +507,22 @@ func ParseCommand(cmd string) Intent {
 	in.Russian = commandRussian(ts)
 	apply(&in, ts, constraintRules)
 	apply(&in, ts, placeRules)
+	noun := ""
+	if nouns {
+		apply(&in, ts, nounRules)
+		noun, in.Kind = in.Kind, ""
+	}
 	verbAt := findVerb(&in, ts)
+	if in.Verb == VerbUndo || in.Verb == VerbRedo {
+		if noun != "" {
+			return in, false
+		}
+		apply(&in, ts, sectionRules)
+		apply(&in, ts, whichRules)
+		undoObject(&in, ts)
+		in.Names = namesOf(ts)
+		return in, true
+	}
 	if in.Verb == VerbInsert || in.Verb == "put" {
 		insertFrame(&in, ts, verbAt)
 	}
@@ -484,6 +540,8 @@ func ParseCommand(cmd string) Intent {
 		// No verb: "first mention of X", «следующее упоминание Пьера».
 		if in.Which != "" || hasMentionNoun(ts) {
 			in.Verb = VerbFind
+		} else if noun != "" {
+			in.Object = objectOf(&in, ts, false) // «в каких главах есть Элен?»
 		}
 	}
 	if in.Verb == VerbContinue && in.Which == "" && objectOf(&in, ts, true) != "" {
@@ -518,7 +576,84 @@ func ParseCommand(cmd string) Intent {
 	if in.Exact {
 		in.Forms = false
 	}
-	return in
+	if noun != "" {
+		// The noun decides, when the verb says no more than show or list and
+		// what is left is what the noun needs: a name for the chapters,
+		// nothing for the characters or the typos.
+		switch {
+		case in.Verb != "" && in.Verb != VerbFind && in.Verb != VerbCount && !(in.Verb == VerbReplace && in.With == "" && noun == VerbSpelling):
+			return in, false
+		case noun == VerbChapters && (in.Object == "" || in.Semantic):
+			return in, false
+		case noun != VerbChapters && !nounFillerOnly(in.Object):
+			return in, false
+		}
+		if noun != VerbChapters {
+			in.Object, in.Semantic = "", false
+		}
+		in.Verb, in.Which = noun, ""
+		return in, true
+	}
+	if in.Verb == VerbFind && in.Object == "" {
+		switch {
+		case in.Scope.Kind == ScopeSection && in.Which != "next" && in.Which != "last":
+			in.Verb, in.Which = VerbGoTo, "" // "go to chapter 5", «перейди к пятой главе»
+		case mentionsSection(ts) && in.Scope.Kind != ScopeSection:
+			// "go to the next chapter": a move this grammar does not read
+			// (GoTo needs the section's number); never taken for "the next
+			// mention" of the last search.
+			in.Verb, in.Which = VerbGoTo, ""
+		}
+	}
+	return in, true
+}
+
+// nounFillerOnly: what is left of a command about the characters or the
+// typos says nothing more («кто главные герои», "list the characters",
+// "check the spelling").
+func nounFillerOnly(obj string) bool {
+	for _, w := range strings.Fields(obj) {
+		if !nounFillers.match(lowWord(strings.Trim(w, ",.?!:;"))) {
+			return false
+		}
+	}
+	return true
+}
+
+var nounFillers = newWordSet(`who are is the a of in book novel list show give tell me check correct find fix look for any there
+	кто такие такой есть в книге романе перечисли назови покажи дай проверь исправь найди поищи какие все`)
+
+// mentionsSection: a word of the command names a section (chapter, part).
+func mentionsSection(ts []tok) bool {
+	for _, t := range ts {
+		if !t.quoted && !t.punct && sectionKindOf(t.low) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// undoObject reads what is left of an undo or redo: the kind of edit it
+// names («отмени замену»), and any other word, which it keeps as the object
+// (such a command is not carried out by guess).
+func undoObject(in *Intent, ts []tok) {
+	var rest []string
+	for k := range ts {
+		t := &ts[k]
+		if t.used || t.punct {
+			continue
+		}
+		t.used = true
+		if kind := undoKinds[t.low]; kind != "" && !t.quoted {
+			in.Kind = kind
+			continue
+		}
+		if !t.quoted && (undoFillers.match(t.low) || articles[t.low]) {
+			continue
+		}
+		rest = append(rest, t.raw)
+	}
+	in.Object = strings.Join(rest, " ")
 }
 
 // commandRussian: the command's own words (quotes aside) are Russian, or it

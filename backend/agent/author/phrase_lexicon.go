@@ -15,10 +15,12 @@ type verbRule struct {
 }
 
 var verbRules = []verbRule{
+	{p: pat("redo|re-do|redo_that|повтори_отмененн*|верни_отмененн*|восстанови_отмененн*|повтори_последн*_отмененн*|верни_последн*_отмененн*|повтори_отмену|отмени_отмену|undo_the_undo"), verb: VerbRedo},
+	{p: pat("undo|revert|roll_back|rollback|take_it_back|take_that_back|take_back|cancel_the_last|cancel_my_last|cancel_that|отмени|отменить|отмените|откати|откатить|верни_все_как_было|верни_как_было|верни_обратно|верни_назад|вернуть_как_было|верни_прежний_текст|верни_прежнее"), verb: VerbUndo},
 	{p: pat("how_many_times|how_many|how_often|how_much|number_of|сколько_раз|скольк*|посчитай|подсчитай|сосчитай|посчитать|подсчитать|количество|число"), verb: VerbCount},
 	{p: pat("count|tally"), verb: VerbCount, notAfterArticle: true},
 	{p: pat("what_is_happening|what_happens|what_happened|what's_happening|what_goes_on|what_went_on|what_is_it_about|what's_it_about|sum_up|summarise|summarize|summarising|summarizing|summary|recap|retell|synopsis|gist|о_чем|что_происходит|что_произошло|что_случилось|что_было|краткое_содержание|кратко|перескаж*|пересказ*|резюмир*|резюме|изложи|суммируй|содержание")},
-	{p: pat("jump_to|go_to|take_me_to|move_to|skip_to|перейди_к|перейди_на|перейди|find|locate|search_for|search|look_for|look_up|seek|show_me|show|where's|where_is|where_does|where_do|where_did|where_was|where|when's|when_is|when_does|when_did|when_was|when|which_chapter|what_chapter|what's|what_is|which|в_каком_месте|в_какой_главе|в_какой_части|на_какой_странице|найд*|найти|поищ*|ищи|ищите|искать|отыщ*|покаж*|показать|где|когда"), verb: VerbFind},
+	{p: pat("jump_to|go_to|take_me_to|move_to|skip_to|open|перейди_к|перейди_на|перейди|перейти_к|открой|find|locate|search_for|search|look_for|look_up|seek|show_me|show|where's|where_is|where_does|where_do|where_did|where_was|where|when's|when_is|when_does|when_did|when_was|when|which_chapter|what_chapter|what's|what_is|which|в_каком_месте|в_какой_главе|в_какой_части|на_какой_странице|найд*|найти|поищ*|ищи|ищите|искать|отыщ*|покаж*|показать|где|когда"), verb: VerbFind},
 	{p: pat("collect|gather|group|собери|соберите|собрать|сложи|сгруппируй"), verb: VerbCollect},
 	{p: pat("add|put|save|place|store|помести|сохрани|добавь|добавьте|добавить|положи|занеси"), verb: "put"},
 	{p: pat("replace|substitute|rename|swap|correct|switch|fix|замени|заменить|замените|поменяй|поменять|измени|изменить|исправь|исправить|переименуй"), verb: VerbReplace},
@@ -216,7 +218,7 @@ var fillers = newWordSet(`the a an me us of to about all every each any some thi
 	time times is was are were be been does did do where which that who whom whose it its on at with
 	containing contains contain and also please can could would you i i'd like want let's let now ok okay so
 	just only one ones he she they his her their them there named called character person word name
-	chapter spelling typo misspelling searching looking for опечатк* написание
+	chapter spelling typo misspelling searching looking for опечатк* написание назван* назвал* называ*
 	все всех каждое каждый каждую абзац* мест* фрагмент* отрывк* сцен* эпизод* упомина* упомянут* появля*
 	появил* появлени* встреча* есть где с со о об про в во на котор* когда раз и а ну же ли именно мне меня
 	пожалуйста можешь можно это этот эта там тут он она они его ее их персонаж* имя слово герой героя`)
@@ -240,3 +242,36 @@ var sectionKinds = func() map[string]string {
 	add("book", "book books volume volumes том тома тому томом томе томов томах книга книги книге книгу книгой книг")
 	return m
 }()
+
+// Undo and redo: the words that may stand around the verb ("undo the last
+// change", «отмени последнюю правку»), and the kinds of edit a command may
+// name («отмени замену»), which must be the kind of the last edit.
+var undoFillers = newWordSet(`change changes edit edits action step it that this my the last previous latest recent one what i did done made
+	please can could you now just again
+	правк* изменени* действи* шаг это последн* предыдущ* недавн* мою мое мои мой то что я сделал* сделано как было обратно назад пожалуйста еще`)
+
+var undoKinds = map[string]string{
+	"replacement": VerbReplace, "replace": VerbReplace, "rename": VerbReplace, "renaming": VerbReplace, "substitution": VerbReplace,
+	"deletion": VerbDelete, "delete": VerbDelete, "removal": VerbDelete,
+	"insertion": VerbInsert, "insert": VerbInsert, "addition": VerbInsert,
+	"замену": VerbReplace, "замена": VerbReplace, "переименование": VerbReplace,
+	"удаление": VerbDelete, "вставку": VerbInsert, "вставка": VerbInsert, "добавление": VerbInsert,
+}
+
+// nounRules mark a command by the noun it is about, wherever it stands:
+// the chapters that mention X, the people of the book, its misspellings.
+// The verb found beside them ("show", "list", "fix") says no more.
+var nounRules = []rule{
+	{pat("in_which_chapters|in_what_chapters|which_chapters|what_chapters|in_which_parts|which_parts|list_every_chapter|list_each_chapter|list_all_the_chapters|list_all_chapters|list_the_chapters|list_chapters|every_chapter|each_chapter|all_the_chapters|all_chapters|the_chapters|chapters"),
+		func(in *Intent, _ []tok, _ []int) { in.Kind = VerbChapters }},
+	{pat("в_каких_главах|в_каких_частях|каких_главах|во_всех_главах|в_которых_главах|какие_главы|перечисли_все_главы|перечисли_главы|назови_главы|список_глав|все_главы"),
+		func(in *Intent, _ []tok, _ []int) { in.Kind = VerbChapters }},
+	{pat("the? main|principal|major|leading|central|all_the|all? characters|heroes|protagonists|dramatis_personae|cast_of_characters|character_list|list_of_characters|character_index"),
+		func(in *Intent, _ []tok, _ []int) { in.Kind = VerbCharacters }},
+	{pat("главные|главных|основные|основных|центральные|все|всех|список|перечень|указатель? герои|героев|персонажи|персонажей|действующие_лица|действующих_лиц"),
+		func(in *Intent, _ []tok, _ []int) { in.Kind = VerbCharacters }},
+	{pat("spelling_mistakes|spelling_errors|misspelled_words|misspelt_words|misspellings|misspelling|typos|typo|spellcheck|spell-check|spell_check|the_spelling|spelling"),
+		func(in *Intent, _ []tok, _ []int) { in.Kind = VerbSpelling }},
+	{pat("орфографические_ошибки|орфографических_ошибок|ошибки_в_словах|ошибки_правописания|опечатк*|орфографи*|правописани*"),
+		func(in *Intent, _ []tok, _ []int) { in.Kind = VerbSpelling }},
+}

@@ -172,6 +172,9 @@ func RunCommand(ctx context.Context, r *tools.Registry, rt *Runtime, a RunComman
 		}
 		return RunCommandResult{}, err
 	}
+	if g, ok := res.(GoToResult); ok {
+		w.found = &g.Pointer // the window moves there
+	}
 	if p, ok := res.(PlanProposal); ok {
 		out.Plan = &p
 	} else {

@@ -634,6 +634,9 @@
     let type = '';
     if (tag === 'input') type = (el.type || 'text').toLowerCase();
     else if (tag === 'button') type = (el.getAttribute('type') || 'submit').toLowerCase();
+    // A submit button outside any form sends nothing: it is a plain button
+    // (the assistant asks before a send, issue 32).
+    if ((type === 'submit' || type === 'image') && !el.form) type = 'button';
     // Same-origin links travel without their origin (Go puts it back): the
     // list of a 5,000-link page is half the size.
     let href = '';

@@ -170,6 +170,17 @@ type assistantRun struct {
 	// the yeses to the loop's questions: the sites a secret is for are
 	// those these name.
 	said []string
+	// lang is the goal's language: the questions are put in it.
+	lang Lang
+	// pending and pendingFiles are what was typed into the fields of the
+	// current page and attached to it that no send has carried yet; a
+	// send asks first and says them (assistant_send.go). focusMoved: Tab
+	// moved the focus since the last act, so Space may press a button.
+	pending      []pendingField
+	pendingFiles []string
+	focusMoved   bool
+	// sendOK: the call now running is a send the user confirmed.
+	sendOK bool
 }
 
 // secretSites are the sites the user's secrets are for: those their words
@@ -199,7 +210,9 @@ func (r *assistantRun) confirm(ctx context.Context, q, yesMeans string) (bool, e
 	if !yes(ans) {
 		return false, nil
 	}
-	r.userText = append(r.userText, "yes, "+yesMeans)
+	if yesMeans != "" {
+		r.userText = append(r.userText, "yes, "+yesMeans)
+	}
 	return true, nil
 }
 
@@ -225,7 +238,7 @@ func (a *Assistant) Run(ctx context.Context, goal string) (AssistantResult, erro
 	if maxSteps <= 0 {
 		maxSteps = 20
 	}
-	r := &assistantRun{a: a, userText: []string{goal}, said: []string{goal}, secrets: secretsIn(goal), seen: map[int]seenItem{}}
+	r := &assistantRun{a: a, userText: []string{goal}, said: []string{goal}, secrets: secretsIn(goal), seen: map[int]seenItem{}, lang: LangOf(goal)}
 	l := &agent.Loop{Reg: a.Reg, Model: a.Model, Activities: browserTools, Extra: assistantTools, Prompt: assistantPrompt,
 		Limits: agent.Limits{Turns: maxSteps, Steps: maxSteps, Wall: agent.NoWallLimit}, Pause: a.Pause,
 		NeedCall: "Call exactly one tool in every step (or assistant_done when the goal is confirmed).",
@@ -348,10 +361,36 @@ func (r *assistantRun) guard(ctx context.Context, g *agent.Guarded) error {
 				}
 			}
 		}
+		// Text the user did not give (a page may have dictated it) is
+		// typed only after their yes.
+		if !secretField && !givenWords(text, r.userText) {
+			if ok, err := r.askTyping(ctx, g, text, it, known); err != nil || !ok {
+				return err
+			}
+		}
 	}
 	if elementAct && args["action"] == "click" {
-		if it, known := r.seen[intArg(args, "index")]; known && unrequestedDestruction(it.Name, r.userText) {
-			ans, err := a.ask(ctx, fmt.Sprintf("The %s %q on the page deletes or closes something you did not ask for. Shall I press it? (yes or no)", kindOf(it), it.Name))
+		if len(r.seen) == 0 {
+			// What the number is (a send?) is unknown until a list.
+			g.Refuse = refusal("you have not listed this page's elements: list them first, then act by a number from that list")
+			a.log(StepLog{Step: step, Tool: name, Index: intArg(args, "index"), Action: "click", Status: "refused", Error: "number not listed"})
+			return nil
+		}
+	}
+	if elementAct && args["action"] == "click" {
+		it := r.seen[intArg(args, "index")]
+		if !unrequestedDestruction(it.Name, r.userText) && r.isSubmit(it) {
+			if ok, err := r.askSend(ctx, g, r.lang.f("pressing %s", "нажав %s", r.lang.quote(it.Name))); err != nil || !ok {
+				return err
+			}
+		}
+		if unrequestedDestruction(it.Name, r.userText) {
+			q := r.lang.f("The %s %s on the page deletes or closes something you did not ask for. Shall I press it? (yes or no)",
+				"Кнопка или ссылка %[2]s на странице удаляет или закрывает то, о чём вы не просили. Нажать? (да или нет)", kindOf(it), r.lang.quote(it.Name))
+			if r.isSubmit(it) {
+				q = strings.Replace(q, " (", " "+r.sending()+" (", 1)
+			}
+			ans, err := a.ask(ctx, q)
 			if err != nil {
 				return wrapped{errAsk, err}
 			}
@@ -370,7 +409,8 @@ func (r *assistantRun) guard(ctx context.Context, g *agent.Guarded) error {
 			if to, ok := placeOf(it.Href); ok && !strings.EqualFold(schemeOf(it.Href), "file") {
 				here, hereOK := placeOf(r.pageURL)
 				if (!hereOK || to.host != here.host) && !to.within(namedPlaces(r.userText)) {
-					ok, err := r.confirm(ctx, fmt.Sprintf("The %s %q leads to %s, a site you did not name. Shall I open it? (yes or no)", kindOf(it), it.Name, hostOf(it.Href)), "open "+it.Href)
+					ok, err := r.confirm(ctx, r.lang.f("The %s %s leads to %s, a site you did not name. Shall I open it? (yes or no)",
+						"Ссылка %[2]s ведёт на %[3]s, этот сайт вы не называли. Открыть? (да или нет)", kindOf(it), r.lang.quote(it.Name), hostOf(it.Href)), "open "+it.Href)
 					if err != nil {
 						return err
 					}
@@ -381,6 +421,15 @@ func (r *assistantRun) guard(ctx context.Context, g *agent.Guarded) error {
 					}
 				}
 			}
+		}
+	}
+	if name == "browser_press" && r.sendKey(strArg(args, "key")) {
+		how := r.lang.f("pressing %s", "нажав %s", strArg(args, "key"))
+		if n := len(r.pending); n > 0 && !r.focusMoved {
+			how = r.lang.f("pressing %s in the field %s", "нажав %s в поле %s", strArg(args, "key"), r.lang.quote(r.pending[n-1].name))
+		}
+		if ok, err := r.askSend(ctx, g, how); err != nil || !ok {
+			return err
 		}
 	}
 	if name == "browser_upload" {
@@ -470,13 +519,31 @@ func (r *assistantRun) after(ctx context.Context, g *agent.Guarded, out any, err
 	g.Reply = out
 	elementAct := name == "browser_overlay_act" || name == "browser_act_by_index"
 	a.log(StepLog{Step: step, Tool: name, Index: intArg(args, "index"), Action: strArg(args, "action"), Status: status, Error: redact(errText)})
+	if r.sendOK && status == "ok" {
+		r.sent()
+	}
+	r.sendOK = false
 	if status == "ok" {
 		noteSeen(out, r.seen)
 		if elementAct && args["action"] == "type" {
-			if it := r.seen[intArg(args, "index")]; strings.EqualFold(it.Type, "password") || secretWords().MatchString(it.Name) {
+			it := r.seen[intArg(args, "index")]
+			secretField := strings.EqualFold(it.Type, "password") || secretWords().MatchString(it.Name)
+			if secretField {
 				// Typed into a password field: from now on a secret.
 				r.secrets = append(r.secrets, strArg(args, "text"))
 			}
+			r.pending = append(r.pending, pendingField{name: it.Name, text: strArg(args, "text"), secret: secretField})
+		}
+		if name == "browser_upload" {
+			for _, f := range anyStrings(args["files"]) {
+				r.pendingFiles = append(r.pendingFiles, f)
+			}
+		}
+		switch {
+		case name == "browser_focus_next" || name == "browser_focus_prev":
+			r.focusMoved = true
+		case elementAct || name == "browser_list_interactives":
+			r.focusMoved = false
 		}
 	}
 	switch name {
@@ -505,6 +572,11 @@ func (r *assistantRun) after(ctx context.Context, g *agent.Guarded, out any, err
 			} `json:"data"`
 		}
 		if status == "ok" && json.Unmarshal(b, &u) == nil && u.Data.URL != "" {
+			if !samePage(u.Data.URL, r.pageURL) {
+				// Another page: what was typed on the last one is gone
+				// with it (or was sent).
+				r.sent()
+			}
 			r.pageURL = u.Data.URL
 			if r.firstURL == "" {
 				r.firstURL = u.Data.URL
@@ -828,4 +900,26 @@ func intArg(m map[string]any, k string) int {
 func strArg(m map[string]any, k string) string {
 	s, _ := m[k].(string)
 	return s
+}
+
+// samePage reports whether a and b are one page (the fragment aside).
+func samePage(a, b string) bool {
+	ua, ea := url.Parse(a)
+	ub, eb := url.Parse(b)
+	if ea != nil || eb != nil {
+		return a == b
+	}
+	ua.Fragment, ub.Fragment, ua.RawFragment, ub.RawFragment = "", "", "", ""
+	return ua.String() == ub.String()
+}
+
+func anyStrings(v any) []string {
+	l, _ := v.([]any)
+	var out []string
+	for _, x := range l {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -57,7 +57,10 @@ func (m Assistant) Solve(ctx context.Context, ep *Episode, t *Tools) error {
 	if steps <= 0 {
 		steps = 15
 	}
-	a := &web.Assistant{Reg: t.Reg, Model: m.Model, MaxSteps: steps}
+	// The task's utterance is the user's own request: the user says yes to
+	// the assistant's questions (a send, a text the utterance implies).
+	a := &web.Assistant{Reg: t.Reg, Model: m.Model, MaxSteps: steps,
+		Ask: func(context.Context, string) (string, error) { return "yes", nil }}
 	res, err := a.Run(ctx, ep.Utterance+" (The task is on the page that is open.)")
 	t.ByNumber += res.ActionsByIndex
 	t.Other += res.OtherActions

@@ -357,7 +357,14 @@ func (s *Session) typeInto(ctx context.Context, it *Item, w *world, text string,
 				return false, "", err
 			}
 		}
-		if err := typeText(ctx, s.page, text); err != nil {
+		if strings.EqualFold(it.Type, "password") {
+			// A password goes in at once, as an input method would put it:
+			// no key events a page could log, no partial value it could send
+			// at each key (issue 32 point 4); the whole value is guarded.
+			if err := (proto.InputInsertText{Text: text}).Call(s.page.Context(ctx)); err != nil {
+				return false, "", err
+			}
+		} else if err := typeText(ctx, s.page, text); err != nil {
 			return false, "", err
 		}
 		var v struct {

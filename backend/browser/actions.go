@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math"
@@ -95,6 +96,9 @@ func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 		return nil, n.notNumbered(o.Index)
 	}
 	it := n.items[o.Index-1]
+	if err := s.askOtherSite(n, it, o); err != nil {
+		return nil, err
+	}
 	s.markFocus(n.url, it)
 	w, err := s.world(ctx, it.frame.frameID)
 	if err != nil {
@@ -294,6 +298,25 @@ func (e *movedOverError) Error() string {
 		return fmt.Sprintf("the page changed element %d (%s) into (%s) when the pointer came to it; nothing was pressed (list again to hear the page as it is now)", e.Number, e.Label, e.What)
 	}
 	return fmt.Sprintf("the page moved something (%s) over element %d (%s) when the pointer came to it; nothing was pressed (list again to hear the page as it is now)", e.What, e.Number, e.Label)
+}
+
+// askOtherSite asks before a password goes into a field of a frame from
+// another site than the page (issue 32 point 5: a page on one site framing a
+// login of another looked like any field, and the password went in): the
+// first such type command is refused with the site named; the same command
+// again, on the same element of the same list, is the user's yes.
+func (s *Session) askOtherSite(n *numbering, it *Item, o ActOptions) error {
+	if o.Action != "type" || it.FrameSite == "" || o.Text == "" || !strings.EqualFold(it.Type, "password") {
+		return nil
+	}
+	sum := sha256.Sum256([]byte(o.Text))
+	key := fmt.Sprintf("%d|%s|%s|%x", n.gen, it.Frame, it.ID, sum)
+	if s.askedSite == key {
+		s.askedSite = ""
+		return nil
+	}
+	s.askedSite = key
+	return fmt.Errorf("element %d (%s) is a password field in a frame from %s, another site than the page's: what is typed there goes to %s; nothing was typed; to type it there all the same, give the same command again", it.Number, label(it), it.FrameSite, it.FrameSite)
 }
 
 var typeableRoles = map[string]bool{"textbox": true, "searchbox": true, "combobox": true, "spinbutton": true}

@@ -306,8 +306,11 @@ type Session struct {
 	closeOnce sync.Once
 	closeErr  error
 
-	typed   typedSecrets // text typed into password fields (policy.go)
-	typedIn typedFields  // the fields typed into (typed.go)
+	// askedSite is the type command that was asked about (a password into a
+	// frame of another site, askOtherSite); the same command again goes on.
+	askedSite string
+	typed     typedSecrets // text typed into password fields (policy.go)
+	typedIn   typedFields  // the fields typed into (typed.go)
 
 	// grant is the grant in force for the browser's own requests, guard
 	// what stops them (guard.go).

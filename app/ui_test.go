@@ -67,7 +67,7 @@ func uiBrowser(t *testing.T) *rod.Browser {
 	if err != nil {
 		t.Skipf("the UI tier needs Chromium (%v)", err)
 	}
-	l := launcher.New().Bin(bin).Headless(true).Set("window-size", "1280,860")
+	l := launcher.New().Bin(bin).Headless(true).Set("window-size", "1280,860").Set("password-store", "basic")
 	if os.Geteuid() == 0 {
 		l.NoSandbox(true)
 	}

@@ -2,12 +2,14 @@ package browser
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math"
 	"strings"
 	"time"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 )
 
@@ -94,6 +96,9 @@ func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 		return nil, n.notNumbered(o.Index)
 	}
 	it := n.items[o.Index-1]
+	if err := s.askOtherSite(n, it, o); err != nil {
+		return nil, err
+	}
 	s.markFocus(n.url, it)
 	w, err := s.world(ctx, it.frame.frameID)
 	if err != nil {
@@ -111,14 +116,7 @@ func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 	dialog, err := s.watchInput(ctx, func(ctx context.Context) error {
 		switch o.Action {
 		case "click":
-			x, y, disabled, err := s.pointFor(ctx, it, w)
-			if err != nil {
-				return err
-			}
-			if disabled {
-				return fmt.Errorf("element %d (%s) is disabled", it.Number, label(it))
-			}
-			return clickAt(ctx, s.page, x, y)
+			return s.clickItem(ctx, it, w, clickAt)
 		case "type":
 			return s.typeInto(ctx, it, w, o.Text, &work)
 		case "select":
@@ -172,20 +170,27 @@ func goneError(it *Item) error {
 	return fmt.Errorf("element %d (%s) no longer exists on the page; call browser_list_interactives again", it.Number, label(it))
 }
 
-// coverError is returned when something lies over the element.
-type coverError struct{ msg string }
+// coverError is returned when something lies over the element (by: what).
+type coverError struct{ msg, by string }
 
 func (e *coverError) Error() string { return e.msg }
 
 // pointFor scrolls the element into view and returns a point of it, in the top
 // viewport, where a click reaches the element itself.
 func (s *Session) pointFor(ctx context.Context, it *Item, w *world) (x, y float64, disabled bool, err error) {
+	x, y, disabled, _, err = s.pointWho(ctx, it, w)
+	return x, y, disabled, err
+}
+
+// pointWho is pointFor that also says the element's role and name as they
+// are now (a page may rename an element under the pointer).
+func (s *Session) pointWho(ctx context.Context, it *Item, w *world) (x, y float64, disabled bool, who string, err error) {
 	obj, err := s.ref(ctx, w, "e", it.ID)
 	if err != nil {
-		return 0, 0, false, err
+		return 0, 0, false, "", err
 	}
 	if obj == "" {
-		return 0, 0, false, goneError(it)
+		return 0, 0, false, "", goneError(it)
 	}
 	_ = proto.DOMScrollIntoViewIfNeeded{ObjectID: obj}.Call(w.p.Context(ctx))
 	var pt struct {
@@ -197,19 +202,21 @@ func (s *Session) pointFor(ctx context.Context, it *Item, w *world) (x, y float6
 		Y         float64    `json:"y"`
 		Rect      [4]float64 `json:"rect"`
 		Offscreen bool       `json:"offscreen"`
+		Role      string     `json:"role"`
+		Name      string     `json:"name"`
 	}
 	if err := s.call(ctx, w, "point", map[string]any{"id": it.ID}, &pt); err != nil {
-		return 0, 0, false, err
+		return 0, 0, false, "", err
 	}
 	switch {
 	case pt.Gone:
-		return 0, 0, false, goneError(it)
+		return 0, 0, false, "", goneError(it)
 	case pt.Hidden != "":
-		return 0, 0, false, fmt.Errorf("element %d (%s) cannot be reached: %s; scroll or list again", it.Number, label(it), pt.Hidden)
+		return 0, 0, false, "", fmt.Errorf("element %d (%s) cannot be reached: %s; scroll or list again", it.Number, label(it), pt.Hidden)
 	case pt.Covered != "":
-		return 0, 0, pt.Disabled, &coverError{fmt.Sprintf("element %d (%s) is covered by %s; close that (browser_close_banners or Escape), scroll, or list again", it.Number, label(it), pt.Covered)}
+		return 0, 0, pt.Disabled, "", &coverError{msg: fmt.Sprintf("element %d (%s) is covered by %s; close that (browser_close_banners or Escape), scroll, or list again", it.Number, label(it), pt.Covered), by: pt.Covered}
 	case pt.Offscreen:
-		return 0, 0, pt.Disabled, fmt.Errorf("element %d (%s) could not be scrolled into view", it.Number, label(it))
+		return 0, 0, pt.Disabled, "", fmt.Errorf("element %d (%s) could not be scrolled into view", it.Number, label(it))
 	}
 	x, y = pt.X, pt.Y
 	if it.frame.parent != nil {
@@ -217,10 +224,99 @@ func (s *Session) pointFor(ctx context.Context, it *Item, w *world) (x, y float6
 		// through each <iframe> to the top viewport, where input goes.
 		x, y, err = s.toTop(ctx, it, x, y)
 		if err != nil {
-			return 0, 0, pt.Disabled, err
+			return 0, 0, pt.Disabled, "", err
 		}
 	}
-	return x, y, pt.Disabled, nil
+	return x, y, pt.Disabled, pt.Role + "\x00" + pt.Name, nil
+}
+
+// pressPasses is how often a press follows an element that moves under the
+// pointer before it gives up.
+const pressPasses = 3
+
+// clickItem presses the element with press (clickAt, ctrlClickAt) only once
+// the element itself is what lies under the pointer after the pointer came to
+// it (issue 32, clickjacking): the pointer moves to the element's point, the
+// page's pointer handlers and the short timers they set run, and the element
+// is hit-tested again where it lives (its own frame, through open shadow
+// roots, and through every frame above it). When the page put something over
+// it, or renamed it, as the pointer arrived, nothing is pressed and the
+// error says so; when it only moved, the pointer follows it (a few times).
+func (s *Session) clickItem(ctx context.Context, it *Item, w *world, press func(context.Context, *rod.Page, float64, float64) error) error {
+	x, y, disabled, who, err := s.pointWho(ctx, it, w)
+	if err != nil {
+		return err
+	}
+	if disabled {
+		return fmt.Errorf("element %d (%s) is disabled", it.Number, label(it))
+	}
+	for pass := 0; pass < pressPasses; pass++ {
+		if err := moveTo(ctx, s.page, x, y); err != nil {
+			return err
+		}
+		_ = s.call(ctx, w, "turn", map[string]any{"max": 300}, nil)
+		x2, y2, disabled, who2, err := s.pointWho(ctx, it, w)
+		var ce *coverError
+		switch {
+		case errors.As(err, &ce):
+			by := ce.by
+			if i := strings.LastIndex(by, "#"); i > strings.LastIndex(by, `"`) {
+				by = by[:i] // the element's id attribute is no word for the user
+			}
+			return &movedOverError{Number: it.Number, Label: label(it), What: by}
+		case err != nil:
+			return err
+		case disabled:
+			return fmt.Errorf("element %d (%s) is disabled", it.Number, label(it))
+		case who2 != who:
+			role, name, _ := strings.Cut(who2, "\x00")
+			now := role
+			if name != "" {
+				now = fmt.Sprintf("%s %q", role, name)
+			}
+			return &movedOverError{Number: it.Number, Label: label(it), What: now, Renamed: true}
+		}
+		if abs(x2-x) < 1 && abs(y2-y) < 1 {
+			return press(ctx, s.page, x, y)
+		}
+		x, y = x2, y2
+	}
+	return fmt.Errorf("element %d (%s) kept moving when the pointer came to it; nothing was pressed; try again, or list again", it.Number, label(it))
+}
+
+// movedOverError: the page put something over the element, or renamed it,
+// when the pointer came to it; nothing was pressed.
+type movedOverError struct {
+	Number  int
+	Label   string
+	What    string
+	Renamed bool
+}
+
+func (e *movedOverError) Error() string {
+	if e.Renamed {
+		return fmt.Sprintf("the page changed element %d (%s) into (%s) when the pointer came to it; nothing was pressed (list again to hear the page as it is now)", e.Number, e.Label, e.What)
+	}
+	return fmt.Sprintf("the page moved something (%s) over element %d (%s) when the pointer came to it; nothing was pressed (list again to hear the page as it is now)", e.What, e.Number, e.Label)
+}
+
+// askOtherSite asks before a password goes into a field of a frame from
+// another site than the page (issue 32 point 5: a page on one site framing a
+// login of another looked like any field, and the password went in): the
+// first such type command is refused with the site named; the same command
+// again, on the same element of the same list, is the user's yes.
+func (s *Session) askOtherSite(n *numbering, it *Item, o ActOptions) error {
+	if o.Action != "type" || it.FrameSite == "" || o.Text == "" || !strings.EqualFold(it.Type, "password") {
+		return nil
+	}
+	sum := sha256.Sum256([]byte(o.Text))
+	key := fmt.Sprintf("%d|%s|%s|%x", n.gen, it.Frame, it.ID, sum)
+	if s.askedSite == key {
+		s.askedSite = ""
+		return nil
+	}
+	s.askedSite = key
+	return fmt.Errorf("element %d (%s) is a password field in a frame from %s, another site than the page's: what is typed there goes to %s; nothing was typed; to type it there all the same, give the same command again", it.Number, label(it), it.FrameSite, it.FrameSite)
 }
 
 var typeableRoles = map[string]bool{"textbox": true, "searchbox": true, "combobox": true, "spinbutton": true}
@@ -239,7 +335,7 @@ func (s *Session) typeInto(ctx context.Context, it *Item, w *world, text string,
 		return fmt.Errorf("element %d (%s) is a list box; use action select with the option's text", it.Number, label(it))
 	}
 	attempt := func() (bool, string, error) {
-		x, y, disabled, err := s.pointFor(ctx, it, w)
+		_, _, disabled, err := s.pointFor(ctx, it, w)
 		var ce *coverError
 		switch {
 		case errors.As(err, &ce):
@@ -253,7 +349,7 @@ func (s *Session) typeInto(ctx context.Context, it *Item, w *world, text string,
 			// where focus puts the caret; a click lands on whichever part (or
 			// the picker button) is under the pointer.
 		default:
-			if err := clickAt(ctx, s.page, x, y); err != nil {
+			if err := s.clickItem(ctx, it, w, clickAt); err != nil {
 				return false, "", err
 			}
 		}
@@ -284,7 +380,14 @@ func (s *Session) typeInto(ctx context.Context, it *Item, w *world, text string,
 				return false, "", err
 			}
 		}
-		if err := typeText(ctx, s.page, text); err != nil {
+		if strings.EqualFold(it.Type, "password") {
+			// A password goes in at once, as an input method would put it:
+			// no key events a page could log, no partial value it could send
+			// at each key (issue 32 point 4); the whole value is guarded.
+			if err := (proto.InputInsertText{Text: text}).Call(s.page.Context(ctx)); err != nil {
+				return false, "", err
+			}
+		} else if err := typeText(ctx, s.page, text); err != nil {
 			return false, "", err
 		}
 		var v struct {

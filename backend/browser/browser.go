@@ -151,7 +151,8 @@ type BrowserProcess struct {
 
 // StartBrowser launches Chromium with Waymark's flags: no background
 // networking, component updates, sync, first-run UI or QUIC (the machine is
-// offline and nothing may leave it); --no-sandbox only when running as root;
+// offline and nothing may leave it); --password-store=basic (never a desktop
+// keyring prompt); --no-sandbox only when running as root;
 // a profile folder of its own. Site isolation stays on: cross-site frames are
 // numbered through their own CDP sessions (oopif.go).
 func StartBrowser(ctx context.Context, opts Options) (*BrowserProcess, error) {
@@ -171,7 +172,27 @@ func StartBrowser(ctx context.Context, opts Options) (*BrowserProcess, error) {
 	} else if err := os.MkdirAll(p.profile, 0o700); err != nil {
 		return nil, fmt.Errorf("browser profile: %w", err)
 	}
-	l := launcher.New().Context(ctx).Bin(bin).Headless(opts.Headless).UserDataDir(p.profile).
+	l := chromiumLauncher(ctx, bin, opts, p.profile)
+	u, err := l.Launch()
+	if err != nil {
+		p.removeTemp()
+		return nil, fmt.Errorf("launch %s: %w", bin, err)
+	}
+	p.l, p.controlURL = l, u
+	// rod's Cleanup waits for the process and removes the user-data-dir; we keep
+	// the wait and do the removal ourselves (never for a user's own profile).
+	l.Delete(flags.UserDataDir)
+	go func() {
+		l.Cleanup()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+// chromiumLauncher is the command line StartBrowser runs (every launch path of
+// Waymark's own browser: the window, the CLI, MCP, the bench and the tests).
+func chromiumLauncher(ctx context.Context, bin string, opts Options, profile string) *launcher.Launcher {
+	l := launcher.New().Context(ctx).Bin(bin).Headless(opts.Headless).UserDataDir(profile).
 		Set("disable-background-networking").
 		Set("disable-component-update").
 		Set("disable-sync").
@@ -180,6 +201,10 @@ func StartBrowser(ctx context.Context, opts Options) (*BrowserProcess, error) {
 		Set("no-default-browser-check").
 		Set("disable-domain-reliability").
 		Set("no-pings").
+		// Never the desktop's keyring: on a GNOME session Chromium would
+		// open "Choose password for new keyring" at the first page, and the
+		// keys typed next would go into it (issue 32).
+		Set("password-store", "basic").
 		Set("window-size", fmt.Sprintf("%d,%d", opts.WindowWidth, opts.WindowHeight))
 	// rod's defaults turn site isolation off (disable-features=site-per-process,
 	// --disable-site-isolation-trials); Waymark keeps it on and numbers
@@ -197,20 +222,9 @@ func StartBrowser(ctx context.Context, opts Options) (*BrowserProcess, error) {
 			l.Set(flags.Flag(name))
 		}
 	}
-	u, err := l.Launch()
-	if err != nil {
-		p.removeTemp()
-		return nil, fmt.Errorf("launch %s: %w", bin, err)
-	}
-	p.l, p.controlURL = l, u
-	// rod's Cleanup waits for the process and removes the user-data-dir; we keep
-	// the wait and do the removal ourselves (never for a user's own profile).
-	l.Delete(flags.UserDataDir)
-	go func() {
-		l.Cleanup()
-		close(p.exited)
-	}()
-	return p, nil
+	// Extra flags do not bring the keyring back.
+	l.Set("password-store", "basic")
+	return l
 }
 
 // ControlURL is the DevTools websocket of the process, for Options.ControlURL.
@@ -292,8 +306,11 @@ type Session struct {
 	closeOnce sync.Once
 	closeErr  error
 
-	typed   typedSecrets // text typed into password fields (policy.go)
-	typedIn typedFields  // the fields typed into (typed.go)
+	// askedSite is the type command that was asked about (a password into a
+	// frame of another site, askOtherSite); the same command again goes on.
+	askedSite string
+	typed     typedSecrets // text typed into password fields (policy.go)
+	typedIn   typedFields  // the fields typed into (typed.go)
 
 	// grant is the grant in force for the browser's own requests, guard
 	// what stops them (guard.go).

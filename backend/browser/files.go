@@ -515,14 +515,7 @@ func (s *Session) uploadByChooser(ctx context.Context, it *Item, w *world, files
 		_ = proto.PageSetInterceptFileChooserDialog{Enabled: false}.Call(s.page.Context(dctx))
 	}()
 	dialog, err := s.watchInput(ctx, func(ctx context.Context) error {
-		x, y, disabled, err := s.pointFor(ctx, it, w)
-		if err != nil {
-			return err
-		}
-		if disabled {
-			return fmt.Errorf("element %d (%s) is disabled", it.Number, label(it))
-		}
-		return clickAt(ctx, s.page, x, y)
+		return s.clickItem(ctx, it, w, clickAt)
 	})
 	if err != nil {
 		return nil, err

@@ -21,9 +21,13 @@ import (
 //   - every file: request: it goes on only when the grant in force covers
 //     the file (Grant.allows); a granted page that sends the browser to
 //     file:///etc/shadow is stopped there;
-//   - once a password was typed in the session, every document request
-//     (navigation): one whose address carries the password (a login form
-//     sent by GET, a script that puts it into the address) is stopped.
+//   - once a password was typed in the session, every request (a
+//     navigation, a script's fetch, an image, a beacon): one whose address
+//     carries the password in any simple form (as it is, %-encoded, base64,
+//     hex, reversed: secretForms), or whose body carries it disguised
+//     (base64, hex, reversed), is stopped. A login form sent by GET, or a
+//     script that puts btoa(password) into an address, gets nowhere; a
+//     form's own POST with the password as it is goes on.
 //
 // A stopped request is aborted (net::ERR_ABORTED): no error page is
 // committed, so its address reaches neither the tab's history nor the
@@ -53,13 +57,13 @@ func (s *Session) grantInForce() Grant {
 	return Grant{}
 }
 
-// guardPatterns are the Fetch patterns: file: always, documents when asked.
-func guardPatterns(documents bool) []*proto.FetchRequestPattern {
-	p := []*proto.FetchRequestPattern{{URLPattern: "file:*", RequestStage: proto.FetchRequestStageRequest}}
-	if documents {
-		p = append(p, &proto.FetchRequestPattern{URLPattern: "*", ResourceType: proto.NetworkResourceTypeDocument, RequestStage: proto.FetchRequestStageRequest})
+// guardPatterns are the Fetch patterns: file: always, every request once a
+// password was typed.
+func guardPatterns(all bool) []*proto.FetchRequestPattern {
+	if all {
+		return []*proto.FetchRequestPattern{{URLPattern: "*", RequestStage: proto.FetchRequestStageRequest}}
 	}
-	return p
+	return []*proto.FetchRequestPattern{{URLPattern: "file:*", RequestStage: proto.FetchRequestStageRequest}}
 }
 
 // startGuard turns the interception on for the session's connection and
@@ -76,8 +80,8 @@ func (s *Session) startGuard(ctx context.Context) error {
 	return nil
 }
 
-// guardDocuments intercepts document requests too (from the first password
-// typed on).
+// guardDocuments intercepts every request (from the first password typed
+// on).
 func (s *Session) guardDocuments() {
 	g := s.guard
 	if g == nil {
@@ -102,6 +106,9 @@ func (s *Session) judge(ev *proto.FetchRequestPaused) {
 	why := ""
 	if s.ownsFrame(ctx, ev.FrameID) {
 		why = s.refusal(ev.Request.URL)
+		if why == "" && s.typed.codedInBody(requestBody(ev.Request)) {
+			why = fmt.Sprintf("the page tried to send a password, disguised, to %s; it was not sent", hostAndPath(mustURL(ev.Request.URL)))
+		}
 	}
 	if why == "" {
 		_, _ = s.root.Call(ctx, "", "Fetch.continueRequest", proto.FetchContinueRequest{RequestID: ev.RequestID})
@@ -134,9 +141,33 @@ func (s *Session) refusal(raw string) string {
 		return fmt.Sprintf("the page asked for the local file %s, which this session was not given; it was not opened", p)
 	}
 	if s.typed.carriedBy(raw) {
-		return fmt.Sprintf("the page tried to open %s with a password in the address; it was not opened (a password is never sent in an address)", hostAndPath(u))
+		return fmt.Sprintf("the page tried to open %s with a password in the address; it was not opened (a password is never sent in an address, as it is or disguised)", hostAndPath(u))
 	}
 	return ""
+}
+
+// requestBody is what a paused request sends (at most 1 MB of it).
+func requestBody(r *proto.NetworkRequest) string {
+	if r == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(r.PostData)
+	for _, e := range r.PostDataEntries {
+		if b.Len() > 1<<20 {
+			break
+		}
+		b.Write(e.Bytes)
+	}
+	return b.String()
+}
+
+func mustURL(raw string) *url.URL {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return &url.URL{}
+	}
+	return u
 }
 
 // hostAndPath is an address without its query and fragment (where a

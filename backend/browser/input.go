@@ -183,10 +183,16 @@ func typeText(ctx context.Context, page *rod.Page, text string) error {
 	return nil
 }
 
-// clickAt moves the mouse to (x, y) in the top viewport and clicks the left button.
+// moveTo moves the mouse to (x, y) in the top viewport.
+func moveTo(ctx context.Context, page *rod.Page, x, y float64) error {
+	return proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseMoved, X: x, Y: y}.Call(page.Context(ctx))
+}
+
+// clickAt moves the mouse to (x, y) in the top viewport and clicks the left
+// button (clickItem has moved it there and checked what lies under it).
 func clickAt(ctx context.Context, page *rod.Page, x, y float64) error {
 	p := page.Context(ctx)
-	if err := (proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMouseMoved, X: x, Y: y}).Call(p); err != nil {
+	if err := moveTo(ctx, page, x, y); err != nil {
 		return err
 	}
 	if err := (proto.InputDispatchMouseEvent{Type: proto.InputDispatchMouseEventTypeMousePressed, X: x, Y: y,

@@ -38,6 +38,10 @@ type Item struct {
 	// FrameOrigin is the origin of the document of an element inside a frame
 	// (scheme://host:port): the page it shows may be another site's.
 	FrameOrigin string `json:"frame_origin,omitempty"`
+	// FrameSite is the host (and port) of that document when it is another
+	// site than the page's (issue 32 point 5): what is typed there goes to
+	// that site, and a password is typed there only when asked twice.
+	FrameSite string `json:"frame_site,omitempty"`
 
 	frame  *frameRef
 	extra  string     // the extra labels the page gave (aria-label, placeholder, title…)
@@ -503,6 +507,7 @@ func (s *Session) enumerate(ctx context.Context, scope string, stop int) (*numbe
 				it.Typed = s.hideTyped(it.Frame, it.ID, &it.Value)
 				if path != "" {
 					it.FrameOrigin = originOf(fr.url)
+					it.FrameSite = otherSite(fr)
 				}
 				n.items = append(n.items, it)
 			case "f":
@@ -967,4 +972,22 @@ func (s *Session) Find(ctx context.Context, o FindOptions) (*FindResult, error) 
 		res.Note = strings.TrimSpace(res.Note + " Nothing matched; try a shorter text, scroll, or list with scope \"page\".")
 	}
 	return res, nil
+}
+
+// otherSite is the host[:port] of the frame's document when its host is not
+// the top document's ("": the same site, or no address to tell).
+func otherSite(fr *frameRef) string {
+	top := fr
+	for top.parent != nil {
+		top = top.parent
+	}
+	fu, err1 := url.Parse(fr.url)
+	tu, err2 := url.Parse(top.url)
+	if err1 != nil || err2 != nil || fu.Host == "" {
+		return ""
+	}
+	if strings.EqualFold(fu.Hostname(), tu.Hostname()) {
+		return ""
+	}
+	return strings.ToLower(fu.Host)
 }

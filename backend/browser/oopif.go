@@ -402,7 +402,7 @@ func (s *Session) chain(ctx context.Context, it *Item, x, y float64) (float64, f
 		case r.Gone:
 			return 0, 0, fmt.Errorf("element %d (%s): its frame is no longer on the page; list again", it.Number, label(it))
 		case r.Covered != "":
-			return 0, 0, &coverError{fmt.Sprintf("element %d (%s) is covered by %s (over its frame); close that (browser_close_banners or Escape), scroll, or list again", it.Number, label(it), r.Covered)}
+			return 0, 0, &coverError{msg: fmt.Sprintf("element %d (%s) is covered by %s (over its frame); close that (browser_close_banners or Escape), scroll, or list again", it.Number, label(it), r.Covered), by: r.Covered}
 		case r.Out:
 			return 0, 0, fmt.Errorf("element %d (%s) lies outside the visible part of its frame; scroll it into view or list again", it.Number, label(it))
 		}

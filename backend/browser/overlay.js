@@ -688,7 +688,8 @@
     if (!styleVisible(el, cs)) return { hidden: 'it is hidden now' };
     if (el.closest('[inert]')) return { hidden: 'it is inert (behind a dialog)' };
     const pr = probe(el, r);
-    const res = { rect: [r.left, r.top, r.width, r.height], disabled: disabledOf(el) };
+    const me = describe(el) || { role: '', name: '' };
+    const res = { rect: [r.left, r.top, r.width, r.height], disabled: disabledOf(el), role: me.role, name: me.name };
     if (pr.covered) {
       const d = describe(pr.covered) || { tag: pr.covered.tagName.toLowerCase(), name: '' };
       res.covered = d.tag + (d.name ? ' "' + d.name + '"' : '') + (pr.covered.id ? '#' + pr.covered.id : '');

@@ -2,6 +2,8 @@ package browser
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -160,9 +162,9 @@ func (t *typedSecrets) add(text string) bool {
 	return true
 }
 
-// carriedBy reports whether the address holds a remembered password, as it
-// is or %-encoded, in any case.
-func (t *typedSecrets) carriedBy(u string) bool {
+// all is every remembered password (and the value of every password field
+// typed key by key), three characters or more.
+func (t *typedSecrets) all() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	all := append([]string(nil), t.s...)
@@ -171,11 +173,52 @@ func (t *typedSecrets) carriedBy(u string) bool {
 			all = append(all, v)
 		}
 	}
+	return all
+}
+
+// carriedBy reports whether the address holds a remembered password in any
+// simple form (secretForms): as it is, %-encoded, base64, hex, reversed, in
+// any case.
+func (t *typedSecrets) carriedBy(u string) bool {
+	all := t.all()
 	if len(all) == 0 {
 		return false
 	}
-	forms := []string{strings.ToLower(u)}
-	for cur := u; ; {
+	forms := decodedForms(u)
+	for _, s := range all {
+		plain, coded := secretForms(s)
+		if containsAny(forms, plain) || containsAny(forms, coded) {
+			return true
+		}
+	}
+	return false
+}
+
+// codedInBody reports whether a request's body holds a remembered password
+// in a disguise (base64, hex, reversed): a form's own submit carries the
+// password as it is or %-encoded, never disguised.
+func (t *typedSecrets) codedInBody(body string) bool {
+	if body == "" {
+		return false
+	}
+	all := t.all()
+	if len(all) == 0 {
+		return false
+	}
+	forms := decodedForms(body)
+	for _, s := range all {
+		if _, coded := secretForms(s); containsAny(forms, coded) {
+			return true
+		}
+	}
+	return false
+}
+
+// decodedForms is text in lower case, and again after each round of
+// %-decoding (at most four).
+func decodedForms(text string) []string {
+	forms := []string{strings.ToLower(text)}
+	for cur, i := text, 0; i < 4; i++ {
 		dec, err := url.QueryUnescape(cur)
 		if err != nil || dec == cur {
 			break
@@ -183,15 +226,91 @@ func (t *typedSecrets) carriedBy(u string) bool {
 		forms = append(forms, strings.ToLower(dec))
 		cur = dec
 	}
-	for _, s := range all {
-		ls := strings.ToLower(s)
-		for _, f := range forms {
-			if strings.Contains(f, ls) || strings.Contains(f, strings.ToLower(url.QueryEscape(s))) || strings.Contains(f, strings.ToLower(url.PathEscape(s))) {
+	return forms
+}
+
+func containsAny(forms, needles []string) bool {
+	for _, f := range forms {
+		for _, n := range needles {
+			if strings.Contains(f, n) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// secretForms are the lower-case forms in which a request could carry the
+// password s (issue 32 point 4: a page sent btoa(password), and the password
+// reversed): plain are s as it is and %-encoded; coded are s in hex and in
+// base64 (standard and url-safe, padded or not, and at each of the three
+// alignments it takes inside a longer encoded text such as a JSON object),
+// s reversed (as it is too) in all of these, and the base64 and hex of s
+// read backwards.
+// The same goes for s's longer prefixes (two thirds of it, six characters or
+// more): a page that sends the field at every key sends them first.
+func secretForms(s string) (plain, coded []string) {
+	seen := map[string]bool{}
+	add := func(list *[]string, n string, min int) {
+		n = strings.ToLower(n)
+		if len(n) >= min && !seen[n] {
+			seen[n] = true
+			*list = append(*list, n)
+		}
+	}
+	r := []rune(s)
+	minPrefix := max(6, (2*len(r)+2)/3)
+	for l := len(r); l >= minPrefix || l == len(r); l-- {
+		p := string(r[:l])
+		for i, v := range []string{p, reverse(p)} {
+			as := &plain
+			if i == 1 {
+				as = &coded // reversed is a disguise, in a body too
+			}
+			add(as, v, 3)
+			add(as, url.QueryEscape(v), 3)
+			add(as, url.PathEscape(v), 3)
+			h := hex.EncodeToString([]byte(v))
+			add(&coded, h, 4)
+			for _, b := range base64Aligned([]byte(v)) {
+				add(&coded, b, 4)
+				add(&coded, strings.NewReplacer("+", "-", "/", "_").Replace(b), 4)
+			}
+		}
+		full := base64.StdEncoding.EncodeToString([]byte(p))
+		for _, v := range []string{full, strings.TrimRight(full, "="), base64.URLEncoding.EncodeToString([]byte(p)), hex.EncodeToString([]byte(p))} {
+			add(&coded, reverse(v), 4)
+		}
+	}
+	return plain, coded
+}
+
+// base64Aligned is the part of b's base64 that stays the same wherever b
+// stands in a longer text: for each of the three byte alignments, the
+// characters made of b's bits alone (a padded and an unpadded whole form
+// for the first).
+func base64Aligned(b []byte) []string {
+	out := []string{base64.StdEncoding.EncodeToString(b), base64.RawStdEncoding.EncodeToString(b)}
+	for k := 1; k <= 2; k++ {
+		enc := base64.StdEncoding.EncodeToString(append(make([]byte, k), b...))
+		start, end := (8*k+5)/6, 8*(k+len(b))/6
+		if end-start >= 4 && end <= len(enc) {
+			out = append(out, enc[start:end])
+		}
+	}
+	// The first alignment without its last, partly padded characters.
+	if n := 8 * len(b) / 6; n >= 4 {
+		out = append(out, out[0][:n])
+	}
+	return out
+}
+
+func reverse(s string) string {
+	r := []rune(s)
+	for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+		r[i], r[j] = r[j], r[i]
+	}
+	return string(r)
 }
 
 // notePassword remembers a password typed in the session: from now on no

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/input"
 	"github.com/go-rod/rod/lib/proto"
 )
@@ -535,14 +536,7 @@ func (s *Session) ctrlClickNewTab(ctx context.Context, n *numbering, it *Item) (
 	mark := s.tabMark()
 	before := s.ev.snapshot()
 	dialog, err := s.watchInput(ctx, func(ctx context.Context) error {
-		x, y, disabled, err := s.pointFor(ctx, it, w)
-		if err != nil {
-			return err
-		}
-		if disabled {
-			return fmt.Errorf("element %d (%s) is disabled", it.Number, label(it))
-		}
-		return ctrlClickAt(ctx, s, x, y)
+		return s.clickItem(ctx, it, w, func(ctx context.Context, _ *rod.Page, x, y float64) error { return ctrlClickAt(ctx, s, x, y) })
 	})
 	s.release(ctx) // this tab's handles, before another tab becomes current
 	if err != nil {

@@ -491,7 +491,15 @@ func characters(l Lang, n int) string {
 // itemLine is one numbered element as a screen reader should hear it:
 // "5. button Save", with its state, its role in words.
 func itemLine(l Lang, m map[string]any) string {
-	line := fmt.Sprintf("%v. %v %v", first(m, "number", "index"), roleIn(l, fmt.Sprint(first(m, "role", "tag"))), first(m, "name"))
+	role := roleIn(l, fmt.Sprint(first(m, "role", "tag")))
+	if m["type"] == "password" {
+		role = l.t("password field", "поле пароля")
+	}
+	line := fmt.Sprintf("%v. %v %v", first(m, "number", "index"), role, first(m, "name"))
+	if site, _ := m["frame_site"].(string); site != "" {
+		// A field of another site framed by the page: what is typed goes there.
+		line += l.f(", in a frame from %s", ", в рамке с сайта %s", site)
+	}
 	if c, ok := m["checked"].(bool); ok {
 		if c {
 			line += l.t(", checked", ", отмечен")

@@ -1,0 +1,43 @@
+package web
+
+import "testing"
+
+// The browser's refusals of issue 32 are said in the listener's language,
+// with the number and what the page did.
+func TestSecurityRefusalsSpoken(t *testing.T) {
+	for _, c := range []struct{ msg, en, ru string }{
+		{`the page moved something (button "Buy") over element 1 (button "Cancel order") when the pointer came to it; nothing was pressed (list again to hear the page as it is now)`,
+			`The page moved something (button “Buy”) over element 1 (button “Cancel order”) as the pointer came to it: nothing was pressed. Say list to hear the page as it is now.`,
+			`Страница подвинула на элемент 1 (кнопка «Cancel order») что-то другое (кнопка «Buy»), когда к нему подошёл указатель: ничего не нажато. Скажите «список», чтобы услышать страницу такой, какая она сейчас.`},
+		{`the page changed element 2 (button "Safe action") into (button "Transfer") when the pointer came to it; nothing was pressed (list again to hear the page as it is now)`,
+			`The page changed element 2 (button “Safe action”) into (button “Transfer”) as the pointer came to it: nothing was pressed. Say list to hear the page as it is now.`,
+			`Страница подменила элемент 2 (кнопка «Safe action») на другой (кнопка «Transfer»), когда к нему подошёл указатель: ничего не нажато. Скажите «список», чтобы услышать страницу такой, какая она сейчас.`},
+		{`element 1 (textbox "Password") is a password field in a frame from localhost:4242, another site than the page's: what is typed there goes to localhost:4242; nothing was typed; to type it there all the same, give the same command again`,
+			`Element 1 (textbox “Password”) is a password field in a frame from localhost:4242, another site than this page: what you type there goes to localhost:4242. Nothing was typed. To type it there all the same, say the same command again.`,
+			`Элемент 1 (поле ввода «Password») — поле пароля в рамке с сайта localhost:4242, это другой сайт, не эта страница: то, что вы введёте, уйдёт на localhost:4242. Ничего не введено. Чтобы всё же ввести туда, повторите ту же команду.`},
+	} {
+		if got := SpokenError(English, c.msg); got != c.en {
+			t.Errorf("English:\n got %s\nwant %s", got, c.en)
+		}
+		if got := SpokenError(Russian, c.msg); got != c.ru {
+			t.Errorf("Russian:\n got %s\nwant %s", got, c.ru)
+		}
+	}
+}
+
+// A password field is said as one, and a field of another site's frame with
+// that site (issue 32 point 5: "1. textbox Password" said neither).
+func TestItemLineSaysPasswordAndOtherSite(t *testing.T) {
+	m := map[string]any{"number": 1.0, "role": "textbox", "type": "password", "name": "Password", "frame_site": "localhost:4242"}
+	for l, want := range map[Lang]string{
+		English: "1. password field Password, in a frame from localhost:4242",
+		Russian: "1. поле пароля Password, в рамке с сайта localhost:4242",
+	} {
+		if got := itemLine(l, m); got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+	if got := itemLine(English, map[string]any{"number": 2.0, "role": "textbox", "name": "User"}); got != "2. textbox User" {
+		t.Errorf("a plain field: %q", got)
+	}
+}

@@ -36,8 +36,22 @@ type Budgeted interface {
 	CountTokens(ctx context.Context, req Request) int
 }
 
-// ContextTokens is the client's context budget in tokens.
-func (c *Client) ContextTokens() int { return c.contextTokens }
+// ContextTokens is the client's context budget in tokens: the author's
+// setting, or the server's window when that is smaller (learned from the
+// server before the first request; see [Client.Window]).
+func (c *Client) ContextTokens() int { return c.budget(context.Background()) }
+
+// Setting is the author's context budget (Config.ContextTokens or the
+// default), before the server's window is taken into account.
+func (c *Client) Setting() int { return c.contextTokens }
+
+// budget is the smaller of the setting and the server's window.
+func (c *Client) budget(ctx context.Context) int {
+	if w := c.Window(ctx); w.Tokens > 0 && w.Tokens < c.contextTokens {
+		return w.Tokens
+	}
+	return c.contextTokens
+}
 
 // CountTokens counts the prompt tokens of req: with the server's tokenizer
 // (llama.cpp's POST /tokenize) when it has one — plus the chat template's
@@ -177,7 +191,8 @@ func (n *tokenCount) UnmarshalJSON(b []byte) error {
 
 // checkBudget refuses a request whose prompt and reply would not fit.
 func (c *Client) checkBudget(ctx context.Context, req Request) error {
-	if c.contextTokens <= 0 {
+	budget := c.budget(ctx)
+	if budget <= 0 {
 		return nil
 	}
 	reply := req.MaxTokens
@@ -185,10 +200,28 @@ func (c *Client) checkBudget(ctx context.Context, req Request) error {
 		reply = ReplyTokens
 	}
 	n := c.CountTokens(ctx, req)
-	if n+reply > c.contextTokens {
-		return fmt.Errorf("%w: %d prompt tokens and %d for the answer are over the budget of %d; nothing was sent (raise the context budget in Settings or %s if the model's window is larger)", ErrOverBudget, n, reply, c.contextTokens, EnvContextTokens)
+	if n+reply > budget {
+		if w := c.Window(ctx); w.Tokens == budget && budget < c.contextTokens {
+			return fmt.Errorf("%w: %d prompt tokens and %d for the answer are over the server's window of %d tokens (%s); nothing was sent (the server would have cut the request)%s", ErrOverBudget, n, reply, budget, w.Source, raiseHint(w))
+		}
+		return fmt.Errorf("%w: %d prompt tokens and %d for the answer are over the budget of %d; nothing was sent (raise the context budget in Settings or %s if the model's window is larger)", ErrOverBudget, n, reply, budget, EnvContextTokens)
 	}
 	return nil
 }
 
 var _ Budgeted = (*Client)(nil)
+
+// raiseHint says how a server's window is raised, with a leading "; ".
+func raiseHint(w Window) string {
+	switch w.Server {
+	case ServerOllama:
+		return "; to give the model a larger window, start Ollama with OLLAMA_CONTEXT_LENGTH=16384 or set PARAMETER num_ctx in the model's Modelfile"
+	case ServerLlamaCpp:
+		return "; to give the model a larger window, start llama-server with a larger --ctx-size"
+	case ServerVLLM:
+		return "; to give the model a larger window, start vLLM with a larger --max-model-len"
+	case ServerLMStudio:
+		return "; to give the model a larger window, load it in LM Studio with a larger context length"
+	}
+	return ""
+}

@@ -47,6 +47,15 @@ type Client struct {
 	contextTokens int
 	noTokenizer   atomic.Bool
 	tokenized     atomic.Int64
+	// window is what the server said of its context window (window.go),
+	// learned before the first request.
+	windowMu   sync.Mutex
+	window     Window
+	windowDone bool
+	// maxReplyBytes caps what one answer may take off the wire; deadline
+	// bounds one attempt from its start, however the server keeps it alive.
+	maxReplyBytes int64
+	deadline      time.Duration
 	countMu       sync.Mutex
 	counted       map[uint64]int // the server's counts of the last requests
 }
@@ -97,6 +106,22 @@ func NewClient(cfg Config) (*Client, error) {
 	}
 	if c.timeout == 0 {
 		c.timeout = DefaultTimeout
+	}
+	switch {
+	case cfg.MaxReplyBytes < 0:
+		return nil, fmt.Errorf("reply size cap %d is negative; use 0 for the default (%d bytes) or a positive size", cfg.MaxReplyBytes, DefaultMaxReplyBytes)
+	case cfg.MaxReplyBytes == 0:
+		c.maxReplyBytes = DefaultMaxReplyBytes
+	default:
+		c.maxReplyBytes = cfg.MaxReplyBytes
+	}
+	switch {
+	case cfg.Deadline < 0:
+		return nil, fmt.Errorf("request deadline %v is negative; use 0 for the default (%v) or a positive duration", cfg.Deadline, DefaultDeadline)
+	case cfg.Deadline == 0:
+		c.deadline = DefaultDeadline
+	default:
+		c.deadline = cfg.Deadline
 	}
 	switch {
 	case c.maxRetries == 0:
@@ -215,6 +240,11 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 			return Response{}, stopped(err)
 		}
 		resp, e := c.attempt(ctx, params, req)
+		if e == nil && resp.FinishReason == "length" {
+			// Cut at the length limit: what came is not the answer.
+			return Response{Usage: resp.Usage, FinishReason: resp.FinishReason}, &Error{Kind: KindLength, URL: c.baseURL, Model: c.model, Attempts: attempt,
+				Err: fmt.Errorf("%d tokens of answer", resp.Usage.CompletionTokens)}
+		}
 		if e == nil {
 			return resp, nil
 		}
@@ -283,6 +313,34 @@ type attemptInfo struct {
 	header      http.Header
 	errBody     []byte // the body of an HTTP error response (≤ 64 KiB)
 	jsonBody    []byte // a plain JSON answer to a streaming request
+	maxBytes    int64  // the cap on the answer's body
+}
+
+// cappedBody ends an answer's body with errReplyTooLarge once it passed its
+// cap: a server that sends hundreds of megabytes, or a stream that never
+// ends, is stopped there, never kept in memory or shown.
+type cappedBody struct {
+	io.ReadCloser
+	left int64
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		return 0, errReplyTooLarge
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	if b.left <= 0 && err == nil {
+		// One byte more tells a body of exactly the cap from a longer one.
+		var one [1]byte
+		if m, _ := b.ReadCloser.Read(one[:]); m > 0 {
+			return n, errReplyTooLarge
+		}
+	}
+	return n, err
 }
 
 type attemptKey struct{}
@@ -308,10 +366,13 @@ func recordResponse(req *http.Request, next option.MiddlewareNext) (*http.Respon
 		resp.Body = io.NopCloser(bytes.NewReader(data))
 		return resp, err
 	}
+	if resp.Body != nil && info.maxBytes > 0 {
+		resp.Body = &cappedBody{ReadCloser: resp.Body, left: info.maxBytes}
+	}
 	mediaType, _, _ := mime.ParseMediaType(info.contentType)
 	if err == nil && info.stream && resp.StatusCode < 300 && resp.Body != nil &&
 		(mediaType == "application/json" || strings.HasSuffix(mediaType, "+json")) {
-		data, rerr := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+		data, rerr := io.ReadAll(resp.Body)
 		_ = resp.Body.Close()
 		if rerr != nil {
 			return nil, rerr
@@ -330,7 +391,9 @@ func (c *Client) attempt(ctx context.Context, params openai.ChatCompletionNewPar
 	defer cancel(nil)
 	timer := time.AfterFunc(c.timeout, func() { cancel(errAttemptTimeout) })
 	defer timer.Stop()
-	info := &attemptInfo{stream: c.stream}
+	whole := time.AfterFunc(c.deadline, func() { cancel(errAttemptDeadline) })
+	defer whole.Stop()
+	info := &attemptInfo{stream: c.stream, maxBytes: c.maxReplyBytes}
 	rctx := context.WithValue(actx, attemptKey{}, info)
 	onDelta := c.onDelta
 

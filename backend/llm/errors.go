@@ -36,6 +36,8 @@ const (
 	KindBadRequest    ErrorKind = "bad_request"     // other HTTP 4xx
 	KindBadResponse   ErrorKind = "bad_response"    // 2xx but not a chat completion (malformed JSON, HTML, ...)
 	KindInvalid       ErrorKind = "invalid_request" // the Request itself is wrong; nothing was sent
+	KindLength        ErrorKind = "length"          // the answer was cut at the length limit (finish_reason "length")
+	KindTooLarge      ErrorKind = "too_large"       // the answer passed the reply size cap and was stopped
 )
 
 // Error is what [Client.Complete] returns when the model server fails. Its
@@ -69,6 +71,10 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("model server at %s is not reachable (%s%s); start Ollama/llama.cpp or change the model URL in Settings",
 			e.URL, describeNetErr(e.Err), tries)
 	case KindTimeout:
+		if errors.Is(e.Err, errAttemptDeadline) {
+			return fmt.Sprintf("model server at %s did not finish its answer within the request deadline (%s%s); it was stopped — try again, raise the deadline, or choose a smaller model",
+				e.URL, errText(e.Err), tries)
+		}
 		return fmt.Sprintf("model server at %s did not answer in time (%s%s); the model may still be loading or be too slow for this machine — try again, raise the time-out, or choose a smaller model",
 			e.URL, describeNetErr(e.Err), tries)
 	case KindServer:
@@ -93,6 +99,10 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("model server at %s sent a reply that is not a valid chat completion (%s); is the URL an OpenAI-compatible API (usually ending in /v1)?", e.URL, errText(e.Err))
 	case KindInvalid:
 		return "invalid model request: " + errText(e.Err)
+	case KindLength:
+		return fmt.Sprintf("the model's answer was cut off at its length limit (finish_reason \"length\", %s); it is not used as an answer — the server's window or answer limit is too small for this request", errText(e.Err))
+	case KindTooLarge:
+		return fmt.Sprintf("model server at %s sent an answer larger than the reply size cap (%s); it was stopped and not used", e.URL, errText(e.Err))
 	}
 	return fmt.Sprintf("model server at %s: %s", e.URL, errText(e.Err))
 }
@@ -103,7 +113,11 @@ func (e *Error) Unwrap() error { return e.Err }
 // Retryable reports whether repeating the same request might succeed.
 func (e *Error) Retryable() bool {
 	switch e.Kind {
-	case KindUnreachable, KindTimeout, KindServer, KindRateLimited:
+	case KindTimeout:
+		// A stall may pass; an answer that outran its whole deadline
+		// would only do it again.
+		return !errors.Is(e.Err, errAttemptDeadline)
+	case KindUnreachable, KindServer, KindRateLimited:
 		return true
 	}
 	return false
@@ -144,6 +158,12 @@ func times(n int) string {
 // errAttemptTimeout is the cancellation cause of an attempt that ran out of
 // time, to tell it from the caller's own cancellation.
 var errAttemptTimeout = errors.New("attempt timed out")
+
+// errAttemptDeadline is the cause of an attempt stopped at its deadline.
+var errAttemptDeadline = errors.New("request deadline passed")
+
+// errReplyTooLarge ends an answer's body at the reply size cap.
+var errReplyTooLarge = errors.New("the answer passed the reply size cap")
 
 // errEmptyReply marks a 2xx answer with no chat completion in it.
 var errEmptyReply = errors.New("the reply contained no answer")
@@ -186,6 +206,16 @@ func (c *Client) classify(err error, attemptCtx context.Context, info *attemptIn
 	if errors.Is(context.Cause(attemptCtx), errAttemptTimeout) {
 		e.Kind = KindTimeout
 		e.Err = errAttemptTimeout
+		return e
+	}
+	if errors.Is(context.Cause(attemptCtx), errAttemptDeadline) {
+		e.Kind = KindTimeout
+		e.Err = fmt.Errorf("%w after %v", errAttemptDeadline, c.deadline)
+		return e
+	}
+	if errors.Is(err, errReplyTooLarge) {
+		e.Kind = KindTooLarge
+		e.Err = fmt.Errorf("%d bytes", c.maxReplyBytes)
 		return e
 	}
 	if info != nil && info.status >= 400 {

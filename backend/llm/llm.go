@@ -114,6 +114,13 @@ const (
 	DefaultMaxRetries  = 4
 	DefaultBackoffBase = 500 * time.Millisecond
 	DefaultBackoffMax  = 8 * time.Second
+	// DefaultMaxReplyBytes caps what one answer may take off the wire
+	// (a long answer of a local model is well under 1 MiB).
+	DefaultMaxReplyBytes = 8 << 20
+	// DefaultDeadline bounds one request from its start, even while a
+	// stream keeps flowing (a slow CPU model writes 1,024 tokens in a few
+	// minutes).
+	DefaultDeadline = 10 * time.Minute
 	// MaxRetryAfter caps a server's Retry-After so that a misconfigured server
 	// cannot park the assistant for hours; a longer demand ends the retries.
 	MaxRetryAfter = 60 * time.Second
@@ -169,6 +176,12 @@ type Config struct {
 	// the room left for the answer) is sent over it; 0 means the default,
 	// 8192 tokens (see budget.go).
 	ContextTokens int
+	// MaxReplyBytes caps the bytes of one answer; 0 means
+	// DefaultMaxReplyBytes. A larger answer is an error that says so.
+	MaxReplyBytes int64
+	// Deadline bounds one attempt from its start, however the server keeps
+	// it alive; 0 means DefaultDeadline.
+	Deadline time.Duration
 }
 
 // DefaultConfig returns a Config for baseURL and model with every default

@@ -17,6 +17,8 @@ type ProbeArgs struct {
 	ServerURL string `json:"serverUrl" jsonschema:"the OpenAI-compatible server's address, e.g. http://127.0.0.1:11434/v1"`
 	Model     string `json:"model" jsonschema:"the model's name as the server knows it, e.g. llama3.1:8b"`
 	APIKey    string `json:"apiKey,omitempty" jsonschema:"the server's key, if it needs one; used for this probe only, never stored"`
+	// ContextTokens is the author's context budget (0: the default).
+	ContextTokens int `json:"contextTokens,omitempty" jsonschema:"the author's context budget in tokens (0: the default, 8192); the server's window, when smaller, wins"`
 }
 
 // Refine: a server and a model are needed.
@@ -33,14 +35,20 @@ type Check struct {
 
 // ProbeReport says what works on a model server.
 type ProbeReport struct {
-	Server     string   `json:"server"`
-	Model      string   `json:"model"`
-	Models     []string `json:"models"`
-	Reachable  Check    `json:"reachable"`
-	Chat       Check    `json:"chat"`
-	ToolCalls  Check    `json:"toolCalls"`
-	JSONSchema Check    `json:"jsonSchema"`
-	Summary    string   `json:"summary"`
+	Server string   `json:"server"`
+	Model  string   `json:"model"`
+	Models []string `json:"models"`
+	// Window is the context window the server runs the model with, and
+	// where it was learned; Budget is what a request may hold: the smaller
+	// of it and the author's setting (Setting).
+	Window     Window `json:"window"`
+	Setting    int    `json:"setting"`
+	Budget     int    `json:"budget"`
+	Reachable  Check  `json:"reachable"`
+	Chat       Check  `json:"chat"`
+	ToolCalls  Check  `json:"toolCalls"`
+	JSONSchema Check  `json:"jsonSchema"`
+	Summary    string `json:"summary"`
 }
 
 func probeModelServerTool() tools.Tool {
@@ -55,6 +63,7 @@ func ProbeModelServer(ctx context.Context, a ProbeArgs) (ProbeReport, error) {
 	serverURL, model := strings.TrimSpace(a.ServerURL), strings.TrimSpace(a.Model)
 	cfg := DefaultConfig(serverURL, model)
 	cfg.APIKey, cfg.MaxRetries, cfg.Timeout, cfg.Stream = a.APIKey, -1, 60*time.Second, false
+	cfg.ContextTokens = a.ContextTokens
 	c, err := NewClient(cfg)
 	if err != nil {
 		return ProbeReport{}, err
@@ -62,6 +71,7 @@ func ProbeModelServer(ctx context.Context, a ProbeArgs) (ProbeReport, error) {
 	r := ProbeReport{Server: c.BaseURL(), Model: model, Models: []string{}}
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
+	r.Window, r.Setting, r.Budget = c.Window(ctx), c.Setting(), c.budget(ctx)
 	if names, err := c.ListModels(ctx); err != nil {
 		r.Reachable = Check{Detail: err.Error()}
 	} else {
@@ -75,7 +85,7 @@ func ProbeModelServer(ctx context.Context, a ProbeArgs) (ProbeReport, error) {
 			r.Reachable.Detail += fmt.Sprintf("; %q is not among them (%s)", model, strings.Join(names, ", "))
 		}
 	}
-	if resp, err := c.Complete(ctx, Request{Messages: []Message{{Role: "user", Content: "Reply with the single word: ready"}}, MaxTokens: 20}); err != nil {
+	if resp, err := c.Complete(ctx, Request{Messages: []Message{{Role: "user", Content: "Reply with the single word: ready"}}, MaxTokens: 64}); err != nil {
 		r.Chat = Check{Detail: err.Error()}
 	} else {
 		r.Chat = Check{OK: strings.TrimSpace(resp.Content) != "" || len(resp.ToolCalls) > 0, Detail: "answered: " + briefLine(resp.Content, 60)}
@@ -131,6 +141,14 @@ func ProbeModelServer(ctx context.Context, a ProbeArgs) (ProbeReport, error) {
 		r.Summary = "Nothing works with this server and model."
 	default:
 		r.Summary = fmt.Sprintf("Works: %s. Does not work: %s.", strings.Join(works, ", "), strings.Join(fails, ", "))
+	}
+	if r.Window.Tokens > 0 {
+		r.Summary += fmt.Sprintf(" Context window: %d tokens (%s).", r.Window.Tokens, r.Window.Source)
+		if r.Budget < r.Setting {
+			r.Summary += fmt.Sprintf(" Requests are held to it, not to the setting of %d%s.", r.Setting, raiseHint(r.Window))
+		}
+	} else if len(works) > 0 {
+		r.Summary += fmt.Sprintf(" The server does not tell its context window; requests are held to the setting of %d tokens.", r.Setting)
 	}
 	return r, nil
 }

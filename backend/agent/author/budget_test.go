@@ -193,3 +193,41 @@ func TestBadItemIndexAskedAtMostThreeTimes(t *testing.T) {
 		}
 	}
 }
+
+// TestWholeBookSummaryOnStockOllama: Ollama runs a model with 4,096 tokens
+// unless told otherwise, ignores num_ctx on its OpenAI route and cuts a
+// longer prompt silently. With the default budget of 8,192 the summary's
+// portions were sized for 8,192 and reached the model cut; now the client
+// learns the window first and every portion fits it, whole.
+func TestWholeBookSummaryOnStockOllama(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole-book summary (about 200 requests): not with -short")
+	}
+	srv := llmtest.NewWithOptions(t, llmtest.Options{Server: llmtest.KindOllama, Models: []string{"test-model"}, Quirks: llmtest.Ollama}, summariserModel())
+	client := llmtest.Client(t, srv.URL())
+	e := newEnv(t, loadBook(t, "en"), client)
+	answer, err := runOne(t, e, &CommandAgent{}, "summarise the whole book")
+	if err != nil {
+		t.Fatal(err)
+	}
+	largest, cut := 0, 0
+	for _, r := range srv.Requests() {
+		largest = max(largest, r.WindowTokens+r.MaxTokens)
+		if r.Truncated {
+			cut++
+		}
+	}
+	t.Logf("whole-book summary on a stock Ollama (window 4096): %d requests, the largest %d tokens with its answer, %d cut by the server", len(srv.Requests()), largest, cut)
+	if cut > 0 {
+		t.Errorf("%d of %d requests were over the server's window of %d tokens (the largest %d) and reached the model cut", cut, len(srv.Requests()), llm.OllamaDefaultWindow, largest)
+	}
+	lines := 0
+	for _, l := range strings.Split(answer, "\n") {
+		if strings.HasPrefix(l, "CHAPTER ") && strings.Contains(l, ": ") {
+			lines++
+		}
+	}
+	if lines < 365 {
+		t.Errorf("%d of 365 chapters in the summary", lines)
+	}
+}

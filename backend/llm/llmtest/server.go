@@ -60,6 +60,23 @@ type Options struct {
 	// than llm.EstimateTokens (one token per two bytes: see Tokens), so a
 	// client that sizes requests by its own estimate would pass a budget.
 	Tokenizer bool
+	// Server makes the server also behave like a real one (KindOllama,
+	// KindLlamaCpp, KindVLLM, KindLMStudio; see servers.go): its own
+	// endpoints, and what it does with a prompt longer than its window.
+	Server string
+	// Window is the context window the server runs the model with (0:
+	// none for llama.cpp, vLLM and LM Studio; for Ollama its num_ctx or its
+	// default of 4,096 tokens).
+	Window int
+	// Trained is the model's own maximum (Ollama's model_info, LM Studio's
+	// max_context_length); default 131072.
+	Trained int
+	// NumCtx is an Ollama model's num_ctx parameter (its Modelfile).
+	NumCtx int
+	// Loaded starts with the models loaded (Ollama's /api/ps, LM Studio's
+	// loaded_context_length); else a chat request or Ollama's
+	// /api/generate loads a model.
+	Loaded bool
 	// APIKey, when set, is required as "Authorization: Bearer APIKey" on
 	// every request, as llama.cpp started with --api-key requires it: a
 	// request without it gets 401.
@@ -86,6 +103,11 @@ type ChatRequest struct {
 	// content, the tools and the response format: what a server with that
 	// tokenizer would hold in its context.
 	ServerTokens int
+	// WindowTokens is what counts against the server's window (see
+	// Options.Server); Truncated is set when the server cut the prompt to
+	// fit it, silently, as Ollama does.
+	WindowTokens int
+	Truncated    bool
 	Body         json.RawMessage
 	Header       http.Header
 }
@@ -110,6 +132,8 @@ type Server struct {
 	requests  []ChatRequest
 	seq       int
 	tokenized int
+	loaded    map[string]bool
+	loads     int
 }
 
 // New starts a server that answers chat requests with replies, in order.
@@ -124,10 +148,16 @@ func NewWithOptions(t testing.TB, opts Options, replies ...Reply) *Server {
 	if opts.ChunkBytes <= 0 {
 		opts.ChunkBytes = 4
 	}
-	s := &Server{t: t, opts: opts, replies: slices.Clone(replies)}
+	s := &Server{t: t, opts: opts, replies: slices.Clone(replies), loaded: map[string]bool{}}
+	if opts.Loaded {
+		for _, m := range s.modelNames() {
+			s.loaded[m] = true
+		}
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.chat)
 	mux.HandleFunc("GET /v1/models", s.models)
+	s.registerKind(mux)
 	if opts.Tokenizer {
 		mux.HandleFunc("POST /tokenize", s.tokenize)
 	}
@@ -207,15 +237,9 @@ func (s *Server) modelNames() []string {
 }
 
 func (s *Server) models(w http.ResponseWriter, _ *http.Request) {
-	type model struct {
-		ID      string `json:"id"`
-		Object  string `json:"object"`
-		Created int64  `json:"created"`
-		OwnedBy string `json:"owned_by"`
-	}
-	var data []model
+	var data []map[string]any
 	for _, m := range s.modelNames() {
-		data = append(data, model{ID: m, Object: "model", Created: 1700000000, OwnedBy: "llmtest"})
+		data = append(data, s.modelEntry(m))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
 }
@@ -243,6 +267,18 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		req.ServerTokens += Tokens(t.Name) + Tokens(t.Description) + Tokens(string(t.Parameters))
 	}
 	req.ServerTokens += Tokens(string(req.ResponseFormat))
+	req.WindowTokens = s.windowTokens(req)
+	known := len(s.opts.Models) == 0 || slices.Contains(s.opts.Models, req.Model)
+	if known && s.opts.Server != "" {
+		s.load(req.Model) // a chat request loads the model
+	}
+	if known && s.overWindow(w, &req) {
+		s.mu.Lock()
+		s.requests = append(s.requests, req)
+		s.seq++
+		s.mu.Unlock()
+		return
+	}
 
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
@@ -382,7 +418,11 @@ func (s *Server) usage(req ChatRequest, c Completion) wireUsage {
 	for _, tc := range c.ToolCalls {
 		completion += llm.EstimateTokens(tc.Name) + llm.EstimateTokens(string(tc.Arguments))
 	}
-	return wireUsage{req.PromptTokens, completion, req.PromptTokens + completion}
+	prompt := req.PromptTokens
+	if req.Truncated {
+		prompt = min(prompt, s.window()) // what Ollama reports of a cut prompt
+	}
+	return wireUsage{prompt, completion, prompt + completion}
 }
 
 func finishReason(c Completion) string {

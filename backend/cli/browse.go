@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/waymark/waymark/backend/agent/author"
 	"github.com/waymark/waymark/backend/agent/web"
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/llm"
@@ -102,7 +101,7 @@ func browseLoop(ctx context.Context, reg *tools.Registry, model llm.Model, start
 		show(call(web.BrowseCommandArgs{Command: "go to " + startURL}))
 	}
 	say("Ready. Type a number command (list, click 5, type 3 hello, press Enter, read page), or a goal. Say help for the commands; quit ends.")
-	_, builtin := model.(author.Builtin)
+	builtin := !llm.Understands(model)
 	for {
 		fmt.Fprint(out, "> ")
 		if !lines.Scan() {

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/waymark/waymark/backend/agent"
-	"github.com/waymark/waymark/backend/agent/author"
 	"github.com/waymark/waymark/backend/agent/web"
 	"github.com/waymark/waymark/backend/browser"
+	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/tools"
 )
 
@@ -311,7 +311,7 @@ func (a *App) BrowserGoal(goal string) (web.AssistantResult, error) {
 	if goal == "" {
 		return web.AssistantResult{}, errors.New("say what you want to do on the web, e.g. find the weather in Kazan")
 	}
-	if _, builtin := a.model().(author.Builtin); builtin {
+	if !llm.Understands(a.model()) {
 		return web.AssistantResult{}, fmt.Errorf("%w: goals in plain words need a model server (Settings → Model server). Without one, use number commands: say help to hear them", agent.ErrNeedsModel)
 	}
 	ctx, done, err := a.begin("browser goal")

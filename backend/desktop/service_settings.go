@@ -390,7 +390,7 @@ type Capabilities struct {
 // Capabilities reports the model, pandoc and speech availability.
 func (a *App) Capabilities() Capabilities {
 	m := a.model()
-	_, builtin := m.(author.Builtin)
+	builtin := !llm.Understands(m)
 	c := Capabilities{Model: m.Name(), Builtin: builtin, ModelFromEnv: a.envModel, Pandoc: manuscript.PandocPath(), Speech: speechProgram(),
 		NativeDialogs: a.dialogs != nil, Browser: a.newBrowser != nil, Commands: author.Understood, BrowseCommands: web.BrowseCommands,
 		LayoutReport: os.Getenv(layoutEnv) != ""}

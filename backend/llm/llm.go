@@ -108,6 +108,28 @@ type Model interface {
 	Name() string
 }
 
+// Offline is the capability of a [Model] that understands no language: a
+// built-in engine that answers a fixed set of commands by rules, with no
+// model server behind it. The doors ask [Understands] what a model can do,
+// never its concrete type.
+type Offline interface {
+	Model
+	// Offline marks the engine; it is never called.
+	Offline()
+}
+
+// Understands reports whether m understands language (a model server is
+// behind it): false for nil and for an [Offline] engine, whose doors offer
+// only what its rules read (goals in plain words, free-form commands and
+// plans need a model server).
+func Understands(m Model) bool {
+	if m == nil {
+		return false
+	}
+	_, off := m.(Offline)
+	return !off
+}
+
 // Defaults used when the corresponding [Config] field is zero.
 const (
 	DefaultTimeout     = 120 * time.Second

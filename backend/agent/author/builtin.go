@@ -24,6 +24,10 @@ type Builtin struct{}
 // Name identifies the engine in results and logs.
 func (Builtin) Name() string { return "builtin" }
 
+// Offline marks the engine as one that understands no language
+// (llm.Understands is false for it).
+func (Builtin) Offline() {}
+
 // Complete answers one turn of the cursor sub-agent.
 func (b Builtin) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
 	if err := ctx.Err(); err != nil {

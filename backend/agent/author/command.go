@@ -11,6 +11,7 @@ import (
 
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/document"
+	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/textmatch"
 	"github.com/waymark/waymark/backend/tools"
@@ -69,7 +70,7 @@ func (c *CommandAgent) Run(ctx context.Context, command string) (any, error) {
 	var out any
 	var err error
 	in := ParseCommand(command)
-	_, isBuiltin := c.Runtime.LLM().(Builtin)
+	isBuiltin := !llm.Understands(c.Runtime.LLM())
 	c.answered = false
 	switch {
 	case len(splitSteps(command)) > 1:

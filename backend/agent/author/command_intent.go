@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/waymark/waymark/backend/document"
+	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
 )
 
@@ -270,7 +271,7 @@ func (c *CommandAgent) find(ctx context.Context, in Intent, cmd string) (any, er
 		return nil, fmt.Errorf("%s", say(in.Russian, `say what to find, e.g. find the first mention of "Natasha"`, "скажите, что найти, например: найди первое упоминание «Наташа»"))
 	}
 	if in.Semantic {
-		if _, builtin := c.Runtime.LLM().(Builtin); builtin {
+		if !llm.Understands(c.Runtime.LLM()) {
 			return nil, c.refusal(in, cmd)
 		}
 	}
@@ -358,7 +359,7 @@ func (c *CommandAgent) collect(ctx context.Context, in Intent, cmd string) (any,
 			fmt.Sprintf("в какой набор? например: собери все упоминания «%s» в набор «%s»", in.Object, strings.ToLower(in.Object))))
 	}
 	if in.Semantic {
-		if _, builtin := c.Runtime.LLM().(Builtin); builtin {
+		if !llm.Understands(c.Runtime.LLM()) {
 			return nil, c.refusal(in, cmd)
 		}
 	}
@@ -722,7 +723,7 @@ func (c *CommandAgent) summarise(ctx context.Context, in Intent) (any, error) {
 	if !sp.Whole {
 		head = say(in.Russian, "Summary of "+sp.Where+", chapter by chapter", "Кратко по главам: "+sp.Where)
 	}
-	if _, builtin := c.Runtime.LLM().(Builtin); builtin {
+	if !llm.Understands(c.Runtime.LLM()) {
 		head += say(in.Russian, " (extractive: the first sentence of each chapter)", " (первые предложения глав)")
 	}
 	text := head + ":\n" + r.Summary

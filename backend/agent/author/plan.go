@@ -12,6 +12,7 @@ import (
 
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/document"
+	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/store"
 )
 
@@ -145,7 +146,7 @@ func (c *CommandAgent) Propose(ctx context.Context, command string) (PlanProposa
 			break
 		}
 	}
-	_, isBuiltin := c.Runtime.LLM().(Builtin)
+	isBuiltin := !llm.Understands(c.Runtime.LLM())
 	switch {
 	case unknown == "":
 		for i, p := range parts {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/agent/author"
+	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/tools"
 )
 
@@ -55,7 +56,7 @@ func browserGoalTool(r *tools.Registry, rt *author.Runtime) tools.Tool {
 	return tools.FuncCall("BrowserGoal", "Pursue a goal in plain words on the web with the browser assistant (needs a model server): it lists, acts by number and reads, one step at a time, reporting a short progress line per step, until the goal is confirmed or the step limit is reached. Returns done, reason and the step counts.",
 		func(ctx context.Context, a BrowserGoalArgs, _ tools.Call, tc tools.Context) (AssistantResult, error) {
 			model := rt.LLM()
-			if _, builtin := model.(author.Builtin); builtin || model == nil {
+			if !llm.Understands(model) {
 				return AssistantResult{}, ErrGoalNeedsModel
 			}
 			o, _ := ctx.Value(goalOptionsKey{}).(GoalOptions)

@@ -116,6 +116,8 @@ func (mt *matcher) replacement(src []byte, query, with string, s, e int, sub []i
 	switch {
 	case mt.re != nil && mt.o.Regex:
 		return string(mt.re.Expand(nil, []byte(with), src, sub)), true
+	case with == "":
+		return "", true // the words removed
 	case mt.o.Forms:
 		if mt.rn == nil {
 			var d *wordforms.Dictionary

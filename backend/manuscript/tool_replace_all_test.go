@@ -156,6 +156,7 @@ func TestReplaceAllKeepsCapitals(t *testing.T) {
 		{args: `{"query": "князь Андрей", "with": "граф Андрюша", "forms": true}`, want: "Граф Андрюша вошёл. Вот граф Андрюша и ГРАФ АНДРЮША."},
 		{args: `{"query": "Rostov", "with": "Rostoff", "forms": true}`, want: "The Rostoffs."},
 		{args: `{"query": "Марья", "with": "Андрей", "forms": true}`, err: "cannot be derived with certainty"},
+		{args: `{"query": "Марья", "with": "", "forms": true}`, want: " и , , ; ."},
 	} {
 		_, doc, call := historyRig(t, book)
 		_, err := call("ReplaceAll", c.args)

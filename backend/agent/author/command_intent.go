@@ -436,7 +436,7 @@ func (c *CommandAgent) count(ctx context.Context, in Intent) (any, error) {
 	}
 	var answer string
 	if in.Russian {
-		answer = fmt.Sprintf("«%s»%s встречается %d %s в %d %s, в %d %s%s; впервые — %s, в последний раз — %s.", in.Object, forms,
+		answer = fmt.Sprintf("«%s»%s встречается %d %s в %d %s, в %d %s%s; впервые — %s, в последний раз — %s.", nameOf(in), forms,
 			occ, ruPlural(occ, "раз", "раза", "раз"), items, ruPlural(items, "абзаце", "абзацах", "абзацах"),
 			len(chapters), ruPlural(len(chapters), "главе", "главах", "главах"), in2, first, last)
 	} else {

@@ -3,7 +3,6 @@ package manuscript
 import (
 	"fmt"
 	"regexp"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -33,6 +32,7 @@ type matcher struct {
 	q  *textmatch.Query // the engine's rule
 	re *regexp.Regexp   // the editor's options
 	o  MatchOptions
+	rn *wordforms.Renamer // with Forms, for a replace: each form's new form
 }
 
 func compileMatcher(query string, o MatchOptions) (*matcher, error) {
@@ -106,21 +106,38 @@ func wholeWord(src []byte, lo, hi, s, e int) bool {
 	return true
 }
 
-// replacement is what a match becomes: with, or its form that stands to with
-// as the match stands to the query (Forms), or with's $groups expanded (Regex).
-func (mt *matcher) replacement(src []byte, query, with string, s, e int, sub []int) string {
+// replacement is what a match becomes: with's $groups expanded (Regex);
+// with in the match's case form (Forms: Пьера → Петра, from the same word
+// forms that found it); else with. Without matchCase, with takes the
+// match's capitals (a sentence's capital, all capitals). ok is false when
+// the match's form of with cannot be derived with certainty.
+func (mt *matcher) replacement(src []byte, query, with string, s, e int, sub []int) (string, bool) {
+	found := string(src[s:e])
 	switch {
 	case mt.re != nil && mt.o.Regex:
-		return string(mt.re.Expand(nil, []byte(with), src, sub))
+		return string(mt.re.Expand(nil, []byte(with), src, sub)), true
+	case with == "":
+		return "", true // the words removed
 	case mt.o.Forms:
-		found := string(src[s:e])
-		qw, ww, fw := strings.Fields(query), strings.Fields(with), strings.Fields(found)
-		if len(qw) == len(ww) && len(ww) == len(fw) {
-			for k := range ww {
-				ww[k] = wordforms.Inflect(qw[k], ww[k], fw[k])
+		if mt.rn == nil {
+			var d *wordforms.Dictionary
+			if hasCyrillic(query) || hasCyrillic(with) {
+				d = wordforms.Default()
 			}
-			return strings.Join(ww, " ")
+			mt.rn = wordforms.NewRenamer(d, query, with)
+		}
+		return mt.rn.Derive(found)
+	case mt.o.MatchCase:
+		return with, true
+	}
+	return wordforms.KeepCase(query, found, with), true
+}
+
+func hasCyrillic(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Cyrillic, r) {
+			return true
 		}
 	}
-	return with
+	return false
 }

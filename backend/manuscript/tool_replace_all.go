@@ -3,6 +3,7 @@ package manuscript
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -76,6 +77,12 @@ type ReplacePlace struct {
 	Replaced []string         `json:"replaced"`
 }
 
+// UnderivedForm is a form found in the text whose replacement is not certain.
+type UnderivedForm struct {
+	Form  string `json:"form"`
+	Count int    `json:"count"`
+}
+
 // ReplaceAllResult says how many occurrences changed, where, and in which
 // revision (one revision for all of them: one Undo takes them back).
 type ReplaceAllResult struct {
@@ -85,6 +92,10 @@ type ReplaceAllResult struct {
 	Revision int64          `json:"revision,omitempty"`
 	Summary  string         `json:"summary"`
 	Places   []ReplacePlace `json:"places"`
+	// Underived are the forms found (with word forms) whose new form cannot
+	// be derived with certainty, with their counts: a replace with any of
+	// them changes nothing.
+	Underived []UnderivedForm `json:"underived,omitempty"`
 	// Op and Context are every edit's (SPEC: the cursor context after the
 	// edit, here after the last item it changed); empty for a preview.
 	Op      string `json:"op,omitempty"`
@@ -107,6 +118,7 @@ func ReplaceAll(ctx context.Context, ws *Workspace, a ReplaceAllArgs) (ReplaceAl
 		return ReplaceAllResult{}, err
 	}
 	res := ReplaceAllResult{Preview: a.Preview, Places: []ReplacePlace{}}
+	underived := map[string]int{}
 	plan := func(d *document.Document) ([]ItemChange, error) {
 		lo, hi, err := a.ItemRange.bounds(d)
 		if err != nil {
@@ -129,6 +141,7 @@ func ReplaceAll(ctx context.Context, ws *Workspace, a ReplaceAllArgs) (ReplaceAl
 			}
 		}
 		var changes []ItemChange
+		clear(underived)
 		for i := lo; i < hi && !(a.First && res.Count > 0); i++ {
 			if !d.Candidate(i, a.IncludeCodeAndQuotes) {
 				continue
@@ -141,7 +154,11 @@ func ReplaceAll(ctx context.Context, ws *Workspace, a ReplaceAllArgs) (ReplaceAl
 				if s < it.Start || e > it.End || s < within[0] || e > within[1] {
 					return true // across the item's edge, or outside the positions asked
 				}
-				rep := mt.replacement(src, a.Query, a.With, s, e, sub)
+				rep, ok := mt.replacement(src, a.Query, a.With, s, e, sub)
+				if !ok {
+					underived[string(src[s:e])]++
+					return true
+				}
 				sb.Write(src[at:s])
 				sb.WriteString(rep)
 				at = e
@@ -163,11 +180,18 @@ func ReplaceAll(ctx context.Context, ws *Workspace, a ReplaceAllArgs) (ReplaceAl
 			res.Places = append(res.Places, place)
 		}
 		res.Items = len(res.Places)
+		res.Underived = underivedList(underived)
+		if len(res.Underived) > 0 && !a.Preview {
+			return nil, fmt.Errorf("%w: the new form of %s cannot be derived with certainty from %q → %q; nothing was changed (replace those forms one by one, or without word forms)", document.ErrBadInput, underivedWords(res.Underived), a.Query, a.With)
+		}
 		return changes, nil
 	}
 	if a.Preview {
 		err = m.Do(func(d *document.Document) error { _, err := plan(d); return err })
 		res.Summary = fmt.Sprintf("%d occurrence(s) of %q in %d item(s) would be replaced with %q", res.Count, a.Query, res.Items, a.With)
+		if len(res.Underived) > 0 {
+			res.Summary += fmt.Sprintf("; the new form of %s cannot be derived with certainty, so the replace would change nothing", underivedWords(res.Underived))
+		}
 		return res, err
 	}
 	summary := fmt.Sprintf("Replace %q with %q", a.Query, a.With)
@@ -193,6 +217,33 @@ func ReplaceAll(ctx context.Context, ws *Workspace, a ReplaceAllArgs) (ReplaceAl
 	res.Revision, res.Op, res.Context = out.Rev, out.Op, out.Context
 	res.Summary = fmt.Sprintf("replaced %d occurrence(s) of %q with %q in %d item(s), revision %d", res.Count, a.Query, a.With, res.Items, out.Rev)
 	return res, nil
+}
+
+func underivedList(m map[string]int) []UnderivedForm {
+	out := make([]UnderivedForm, 0, len(m))
+	for f, n := range m {
+		out = append(out, UnderivedForm{f, n})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return out[i].Form < out[j].Form
+	})
+	return out
+}
+
+// underivedWords names the forms: «Андрея» (12), «Андреем» (3).
+func underivedWords(u []UnderivedForm) string {
+	var parts []string
+	for k, f := range u {
+		if k == 8 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(u)-k))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("«%s» (%d)", f.Form, f.Count))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func rangeWords(r ItemRange) string {

@@ -134,3 +134,52 @@ func TestDeleteAllIsOneRevision(t *testing.T) {
 		t.Fatalf("one Undo gives back:\n%s", b)
 	}
 }
+
+// TestReplaceAllKeepsCapitals: each occurrence keeps its capitals — a
+// sentence's capital first letter, all capitals — whatever door calls the
+// tool (the command, the find bar, a model); matchCase and a regular
+// expression replace as typed. With word forms each form becomes its own
+// case of the new name (Марьей → Марией, Марьею → Мариею), and where one
+// form's new form cannot be derived with certainty nothing is changed and
+// the forms are named (a preview lists them).
+func TestReplaceAllKeepsCapitals(t *testing.T) {
+	const book = "# Book\n\nКнязь Андрей вошёл. Вот князь Андрей и КНЯЗЬ АНДРЕЙ.\n\nМарья и Марью, Марьей, Марьею; МАРЬЕ.\n\nAndrew came; andrew's dog. The Rostovs.\n"
+	for _, c := range []struct {
+		args, want, err string
+	}{
+		{args: `{"query": "князь Андрей", "with": "князь Андрей Николаевич"}`, want: "Князь Андрей Николаевич вошёл. Вот князь Андрей Николаевич и КНЯЗЬ АНДРЕЙ НИКОЛАЕВИЧ."},
+		{args: `{"query": "Князь Андрей", "with": "Князь Болконский"}`, want: "Князь Болконский вошёл. Вот князь Болконский и КНЯЗЬ БОЛКОНСКИЙ."},
+		{args: `{"query": "Andrew", "with": "Andrei"}`, want: "Andrei came; andrei's dog."},
+		{args: `{"query": "князь", "with": "граф", "matchCase": true}`, want: "Князь Андрей вошёл. Вот граф Андрей"},
+		{args: `{"query": "(к)нязь", "with": "${1}нягиня", "regex": true}`, want: "Княгиня Андрей вошёл. Вот княгиня Андрей и Княгиня АНДРЕЙ."},
+		{args: `{"query": "Марью", "with": "Марию", "forms": true}`, want: "Мария и Марию, Марией, Мариею; МАРИИ."},
+		{args: `{"query": "князь Андрей", "with": "граф Андрюша", "forms": true}`, want: "Граф Андрюша вошёл. Вот граф Андрюша и ГРАФ АНДРЮША."},
+		{args: `{"query": "Rostov", "with": "Rostoff", "forms": true}`, want: "The Rostoffs."},
+		{args: `{"query": "Марья", "with": "Андрей", "forms": true}`, err: "cannot be derived with certainty"},
+		{args: `{"query": "Марья", "with": "", "forms": true}`, want: " и , , ; ."},
+	} {
+		_, doc, call := historyRig(t, book)
+		_, err := call("ReplaceAll", c.args)
+		b, _ := os.ReadFile(doc)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: error %v, want %q", c.args, err, c.err)
+			}
+			if string(b) != book {
+				t.Errorf("%s: a refused replace changed the file:\n%s", c.args, b)
+			}
+			continue
+		}
+		if err != nil || !strings.Contains(string(b), c.want) {
+			t.Errorf("%s: %v; the file lacks %q:\n%s", c.args, err, c.want, b)
+		}
+	}
+	_, doc, call := historyRig(t, book)
+	p, err := call("ReplaceAll", `{"query": "Марья", "with": "Андрей", "forms": true, "preview": true}`)
+	if err != nil || p["underived"] == nil || !strings.Contains(p["summary"].(string), "«МАРЬЕ» (1)") {
+		t.Fatalf("preview: %v %v", p, err)
+	}
+	if b, _ := os.ReadFile(doc); string(b) != book {
+		t.Fatal("a preview changed the file")
+	}
+}

@@ -270,6 +270,12 @@ type lemma struct {
 // w (a name) also gets the surname declensions when it ends like a surname.
 // It returns nil for a word it knows nothing about.
 func (d *Dictionary) Forms(w string, capital bool) []string {
+	return d.forms(w, capital, true)
+}
+
+// forms is Forms; without family, the dictionary's and the rules' forms
+// only (not the family plurals Forms adds).
+func (d *Dictionary) forms(w string, capital, family bool) []string {
 	if d == nil {
 		return nil
 	}
@@ -328,11 +334,42 @@ func (d *Dictionary) Forms(w string, capital bool) []string {
 				out = append(out, f)
 			}
 		}
+		if capital && family {
+			// A family in the plural is a form of its name: Берги, Бергов,
+			// Бергам (the dictionary's names and the analogy give only the
+			// singular of a name ending in a consonant).
+			for _, f := range familyPlural(l.base) {
+				if !seen[f] {
+					seen[f] = true
+					out = append(out, f)
+				}
+			}
+		}
 	}
 	if !seen[w] {
 		out = append(out, w)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// familyPlural is the plural of a name ending in a consonant, -й or -ь (the
+// Бергs, the Мюратs), from its declension type (decline.go); nothing for
+// the other types.
+func familyPlural(base string) []string {
+	p := paradigmOf(base, true)
+	if p == nil {
+		return nil
+	}
+	switch p.class {
+	case "согл", "й", "ь":
+	default:
+		return nil
+	}
+	var out []string
+	for _, s := range []string{"Nom", "Gen", "Dat", "Ins", "Prep"} {
+		out = append(out, p.forms[s]...)
+	}
 	return out
 }
 
@@ -490,6 +527,10 @@ func (russianOnDemand) Forms(w string, capital bool) []string {
 // the surname rules, so that another dictionary starts another file.
 const maxCacheSize = 4 << 20
 
+// formsVersion names how Forms makes its lists (part of the cache file's
+// name): a change to Forms starts a new cache.
+const formsVersion = "2: family plurals"
+
 var formsCache struct {
 	once  sync.Once
 	path  string
@@ -522,6 +563,7 @@ func loadFormsCache() {
 		fmt.Fprintf(h, "%s %d %d\n", name, fi.Size(), fi.ModTime().UnixNano())
 	}
 	h.Write([]byte(surnamesAff))
+	h.Write([]byte(formsVersion))
 	c.path = filepath.Join(dir, "waymark", fmt.Sprintf("wordforms-ru-%x.txt", h.Sum(nil)[:8]))
 	b, err := os.ReadFile(c.path)
 	if err != nil || len(b) > maxCacheSize {
@@ -576,50 +618,6 @@ func keepForms(n string, capital bool, fs []string) {
 		line += " " + strings.Join(fs, " ")
 	}
 	_, _ = f.WriteString(line + " .\n") // one write: lines of two processes never interleave
-}
-
-// Inflect gives the word that stands to to as form stands to from: with from
-// «Пьер», to «Петр» and the form found in the text «Пьера», it is «Петра»
-// (the ending the form adds to from's stem, put on to's stem); «Наташей» for
-// «Наташа» → «Маша» is «Машей». A form written in capitals or with a capital
-// gets the same. When to does not end as from does, to is returned as it is.
-func Inflect(from, to, form string) string {
-	nf, nfrom := []rune(norm(form)), []rune(norm(from))
-	p := 0
-	for p < len(nf) && p < len(nfrom) && nf[p] == nfrom[p] {
-		p++
-	}
-	aSuf, fSuf := string(nfrom[p:]), string(nf[p:])
-	out := to
-	if aSuf != fSuf {
-		tr := []rune(to)
-		as := []rune(aSuf)
-		if len(tr) > len(as) && norm(string(tr[len(tr)-len(as):])) == aSuf {
-			out = string(tr[:len(tr)-len(as)]) + fSuf
-		}
-	}
-	return matchCase(form, out)
-}
-
-// matchCase writes s in the case pattern of model: all capitals, a capital
-// first letter, or as s is.
-func matchCase(model, s string) string {
-	upper, letters := true, 0
-	for _, r := range model {
-		if unicode.IsLetter(r) {
-			letters++
-			upper = upper && unicode.IsUpper(r)
-		}
-	}
-	if letters > 1 && upper {
-		return strings.ToUpper(s)
-	}
-	r, _ := utf8.DecodeRuneInString(model)
-	if unicode.IsUpper(r) {
-		f, n := utf8.DecodeRuneInString(s)
-		return string(unicode.ToUpper(f)) + s[n:]
-	}
-	return s
 }
 
 // Lemmas returns the dictionary forms (nominative singular for a name) that

@@ -40,6 +40,11 @@ func TestForms(t *testing.T) {
 		{"курагин", "курагина курагиным курагины", "", true},
 		{"анатоль", "анатоля анатолю анатолем", "", true},
 		{"безухов", "безухова безуховым", "безухий", true},
+		// A family in the plural: the Бергs, the Мюратs (the dictionary
+		// gives these names only in the singular).
+		{"берг", "берга берги бергов бергам бергами бергах", "", true},
+		{"мюрат", "мюрата мюраты мюратов", "", true},
+		{"пьер", "пьера пьеры", "", true},
 	} {
 		got := d.Forms(c.word, c.capital)
 		for _, w := range strings.Fields(c.has) {
@@ -111,23 +116,6 @@ func BenchmarkFindAllForms(b *testing.B) {
 			}
 			b.ReportMetric(float64(n), "matches")
 		})
-	}
-}
-
-func TestInflect(t *testing.T) {
-	for _, c := range []struct{ from, to, form, want string }{
-		{"Пьер", "Петр", "Пьера", "Петра"},
-		{"Пьер", "Петр", "Пьером", "Петром"},
-		{"Пьер", "Петр", "Пьер", "Петр"},
-		{"Наташа", "Маша", "Наташей", "Машей"},
-		{"Наташа", "Маша", "НАТАШИ", "МАШИ"},
-		{"Долохов", "Курагин", "Долоховым", "Курагиным"},
-		{"Rostov", "Rostoff", "Rostovs", "Rostoffs"},
-		{"Соня", "Софи", "Сони", "Софи"},
-	} {
-		if got := Inflect(c.from, c.to, c.form); got != c.want {
-			t.Errorf("Inflect(%s, %s, %s) = %s, want %s", c.from, c.to, c.form, got, c.want)
-		}
 	}
 }
 

@@ -276,10 +276,8 @@ func (c *CommandAgent) quoteAt(i int, t Task) string {
 				} else {
 					quote = "the heading “" + quote + "”"
 				}
-			} else if t.Russian {
-				quote = "«" + quote + "»"
 			} else {
-				quote = "“" + quote + "”"
+				quote = quoteOnce(quote, t.Russian)
 			}
 			return nil
 		})

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/waymark/waymark/backend/document"
@@ -397,7 +398,7 @@ func (c *CommandAgent) collect(ctx context.Context, in Intent, cmd string) (any,
 		return nil, err
 	}
 	g := got.(manuscript.TargetSetGetResult)
-	answer := c.collectAnswer(g, in.Object, in.Set, in.Russian, res.(CursorAgentResult))
+	answer := c.collectAnswer(g, nameOf(in), in.Set, in.Russian, res.(CursorAgentResult))
 	c.emit(Event{Event: "answer", Text: answer})
 	if g.Count == 0 {
 		return got, nothing{answer}
@@ -450,7 +451,7 @@ func (c *CommandAgent) count(ctx context.Context, in Intent) (any, error) {
 	}
 	var answer string
 	if in.Russian {
-		answer = fmt.Sprintf("«%s»%s встречается %d %s в %d %s, в %d %s%s; впервые — %s, в последний раз — %s.", in.Object, forms,
+		answer = fmt.Sprintf("«%s»%s встречается %d %s в %d %s, в %d %s%s; впервые — %s, в последний раз — %s.", nameOf(in), forms,
 			occ, ruPlural(occ, "раз", "раза", "раз"), items, ruPlural(items, "абзаце", "абзацах", "абзацах"),
 			len(chapters), ruPlural(len(chapters), "главе", "главах", "главах"), in2, first, last)
 	} else {
@@ -489,9 +490,25 @@ func (c *CommandAgent) replace(ctx context.Context, in Intent) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := map[string]any{"query": in.Object, "with": in.With, "forms": in.Forms, "first": in.Which == "first"}
+	forms := in.Forms || in.Rename && !in.Exact // a rename renames every form
+	args := map[string]any{"query": in.Object, "with": in.With, "forms": forms, "first": in.Which == "first"}
 	for k, v := range sp.args() {
 		args[k] = v
+	}
+	if forms {
+		// Every form's new form first: where one cannot be derived, nothing
+		// is changed and the answer says which.
+		pv := map[string]any{"preview": true}
+		for k, v := range args {
+			pv[k] = v
+		}
+		res, err := c.call(ctx, "ReplaceAll", pv)
+		if err != nil {
+			return nil, err
+		}
+		if u := res.(manuscript.ReplaceAllResult).Underived; len(u) > 0 {
+			return nil, nothing{underivedAnswer(in, u)}
+		}
 	}
 	res, err := c.call(ctx, "ReplaceAll", args)
 	if err != nil {
@@ -514,31 +531,69 @@ func (c *CommandAgent) replace(ctx context.Context, in Intent) (any, error) {
 		places = say(in.Russian, fmt.Sprintf("%d chapters, from %s to %s", len(where), where[0], where[len(where)-1]),
 			fmt.Sprintf("в %d %s, от «%s» до «%s»", len(where), ruPlural(len(where), "главе", "главах", "главах"), where[0], where[len(where)-1]))
 	}
-	forms := ""
-	if in.Forms {
-		var pairs []string
-		pseen := map[string]bool{}
-		for _, p := range r.Places {
-			for k := range p.Found {
-				pair := p.Found[k] + " → " + p.Replaced[k]
-				if !pseen[pair] && len(pairs) < 6 {
-					pseen[pair] = true
-					pairs = append(pairs, pair)
-				}
-			}
-		}
-		forms = " (" + strings.Join(pairs, ", ") + ")"
+	formsSaid := ""
+	if forms {
+		formsSaid = " (" + formPairs(r, in.Russian) + ")"
 	}
 	var answer string
 	if in.Russian {
 		answer = fmt.Sprintf("Заменил «%s» на «%s»: %d %s в %d %s%s — %s. Одна отмена вернёт всё.", in.Object, in.With,
-			r.Count, ruPlural(r.Count, "раз", "раза", "раз"), r.Items, ruPlural(r.Items, "абзаце", "абзацах", "абзацах"), forms, places)
+			r.Count, ruPlural(r.Count, "раз", "раза", "раз"), r.Items, ruPlural(r.Items, "абзаце", "абзацах", "абзацах"), formsSaid, places)
 	} else {
 		answer = fmt.Sprintf("Replaced %q with %q: %s in %s%s — %s. One Undo takes it all back.", in.Object, in.With,
-			enCount(r.Count, "occurrence"), enCount(r.Items, "paragraph"), forms, places)
+			enCount(r.Count, "occurrence"), enCount(r.Items, "paragraph"), formsSaid, places)
 	}
 	c.emit(Event{Event: "answer", Text: answer})
 	return r, nil
+}
+
+// formPairs names each form replaced with its new form and count, most
+// frequent first: «Марья → Мария ×522, Марьи → Марии ×131».
+func formPairs(r manuscript.ReplaceAllResult, ru bool) string {
+	n := map[string]int{}
+	var order []string
+	for _, p := range r.Places {
+		for k := range p.Found {
+			if k >= len(p.Replaced) {
+				break
+			}
+			pair := p.Found[k] + " → " + p.Replaced[k]
+			if n[pair] == 0 {
+				order = append(order, pair)
+			}
+			n[pair]++
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool { return n[order[i]] > n[order[j]] })
+	var parts []string
+	for k, pair := range order {
+		if k == 12 {
+			parts = append(parts, say(ru, fmt.Sprintf("and %d more", len(order)-k), fmt.Sprintf("и ещё %d", len(order)-k)))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s ×%d", pair, n[pair]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// underivedAnswer: a replace with word forms that would change some forms
+// and not others changes nothing, and says which forms it cannot derive.
+func underivedAnswer(in Intent, u []manuscript.UnderivedForm) string {
+	var parts []string
+	total := 0
+	for k, f := range u {
+		total += f.Count
+		if k < 8 {
+			parts = append(parts, fmt.Sprintf("«%s» (%d)", f.Form, f.Count))
+		}
+	}
+	if len(u) > 8 {
+		parts = append(parts, say(in.Russian, fmt.Sprintf("and %d more", len(u)-8), fmt.Sprintf("и ещё %d", len(u)-8)))
+	}
+	list := strings.Join(parts, ", ")
+	return say(in.Russian,
+		fmt.Sprintf("Nothing was changed: the new form of %s cannot be derived with certainty from %q → %q (%d places). Replace those forms one by one, or say \"exactly\" to replace only %q.", list, in.Object, in.With, total, in.Object),
+		fmt.Sprintf("Ничего не изменено: для %s нельзя с уверенностью вывести форму из «%s» → «%s» (%d %s). Замените эти формы по одной или скажите «точно», чтобы заменить только «%s».", list, in.Object, in.With, total, ruPlural(total, "место", "места", "мест"), in.Object))
 }
 
 func (c *CommandAgent) notOccurs(in Intent, sp span) string {

@@ -53,6 +53,8 @@ type Intent struct {
 	Only                          string // "code" or "quote"
 	// Russian: the command is in Russian, so is the answer.
 	Russian bool
+	// Rename: the verb renames (a name: every word form unless Exact).
+	Rename bool
 	// Names are the capitalised words of the command (outside its verbs), for
 	// the nearest command a refusal offers.
 	Names []string
@@ -700,6 +702,7 @@ func findVerb(in *Intent, ts []tok) int {
 				ts[k].used = true
 			}
 			in.Verb = v.verb
+			in.Rename = v.rename
 			// A verb may be said twice («кратко перескажи», "find and show"):
 			// take its synonyms right after it too.
 			for j := end; j < len(ts); j++ {

@@ -12,6 +12,7 @@ type verbRule struct {
 	p               phrasePattern
 	verb            string
 	notAfterArticle bool
+	rename          bool // a name renamed: every word form (Intent.Rename)
 }
 
 var verbRules = []verbRule{
@@ -23,7 +24,8 @@ var verbRules = []verbRule{
 	{p: pat("jump_to|go_to|take_me_to|move_to|skip_to|open|перейди_к|перейди_на|перейди|перейти_к|открой|find|locate|search_for|search|look_for|look_up|seek|show_me|show|where's|where_is|where_does|where_do|where_did|where_was|where|when's|when_is|when_does|when_did|when_was|when|which_chapter|what_chapter|what's|what_is|which|в_каком_месте|в_какой_главе|в_какой_части|на_какой_странице|найд*|найти|поищ*|ищи|ищите|искать|отыщ*|покаж*|показать|где|когда"), verb: VerbFind},
 	{p: pat("collect|gather|group|собери|соберите|собрать|сложи|сгруппируй"), verb: VerbCollect},
 	{p: pat("add|put|save|place|store|помести|сохрани|добавь|добавьте|добавить|положи|занеси"), verb: "put"},
-	{p: pat("replace|substitute|rename|swap|correct|switch|fix|замени|заменить|замените|поменяй|поменять|измени|изменить|исправь|исправить|переименуй"), verb: VerbReplace},
+	{p: pat("rename|переименуй|переименуйте|переименовать"), verb: VerbReplace, rename: true},
+	{p: pat("replace|substitute|swap|correct|switch|fix|замени|заменить|замените|поменяй|поменять|измени|изменить|исправь|исправить"), verb: VerbReplace},
 	{p: pat("change"), verb: VerbReplace, notAfterArticle: true},
 	{p: pat("insert|write|вставь|вставить|вставьте|допиши|впиши|поставь"), verb: VerbInsert},
 	{p: pat("delete|remove|erase|cut|drop|strike_out|strike|get_rid_of|удали|удалить|удалите|убери|убрать|вычеркни|сотри"), verb: VerbDelete},

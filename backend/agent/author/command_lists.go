@@ -58,7 +58,7 @@ func (c *CommandAgent) goTo(ctx context.Context, in Intent) (any, error) {
 		}
 		answer += ": " + f
 	}
-	if !strings.HasSuffix(answer, ".") && !strings.HasSuffix(answer, "?") && !strings.HasSuffix(answer, "!") && !strings.HasSuffix(answer, "…") {
+	if out.FirstSentence == "" {
 		answer += "."
 	}
 	c.emit(Event{Event: "answer", Text: answer})

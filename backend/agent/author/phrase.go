@@ -193,7 +193,9 @@ func (in Intent) String() string {
 		}
 		obj()
 	case VerbGoTo:
-		parts = append(parts, in.Scope.section())
+		if in.Scope.Kind == ScopeSection {
+			parts = append(parts, in.Scope.section())
+		}
 		return strings.Join(parts, " ")
 	}
 	if in.Verb != VerbSummarise && in.Verb != VerbInsert && in.Scope.Kind != "" && in.Scope.Kind != ScopeBook {

@@ -21,7 +21,7 @@ var verbRules = []verbRule{
 	{p: pat("how_many_times|how_many|how_often|how_much|number_of|сколько_раз|скольк*|посчитай|подсчитай|сосчитай|посчитать|подсчитать|количество|число"), verb: VerbCount},
 	{p: pat("count|tally"), verb: VerbCount, notAfterArticle: true},
 	{p: pat("what_is_happening|what_happens|what_happened|what's_happening|what_goes_on|what_went_on|what_is_it_about|what's_it_about|sum_up|summarise|summarize|summarising|summarizing|summary|recap|retell|synopsis|gist|о_чем|что_происходит|что_произошло|что_случилось|что_было|краткое_содержание|кратко|перескаж*|пересказ*|резюмир*|резюме|изложи|суммируй|содержание")},
-	{p: pat("jump_to|go_to|take_me_to|move_to|skip_to|open|перейди_к|перейди_на|перейди|перейти_к|открой|find|locate|search_for|search|look_for|look_up|seek|show_me|show|where's|where_is|where_does|where_do|where_did|where_was|where|when's|when_is|when_does|when_did|when_was|when|which_chapter|what_chapter|what's|what_is|which|в_каком_месте|в_какой_главе|в_какой_части|на_какой_странице|найд*|найти|поищ*|ищи|ищите|искать|отыщ*|покаж*|показать|где|когда"), verb: VerbFind},
+	{p: pat("jump_to|go_to|take_me_to|move_to|skip_to|open|перейди_к|перейди_ко|перейди_на|перейди|перейти_к|перейти_ко|открой|find|locate|search_for|search|look_for|look_up|seek|show_me|show|where's|where_is|where_does|where_do|where_did|where_was|where|when's|when_is|when_does|when_did|when_was|when|which_chapter|what_chapter|what's|what_is|which|в_каком_месте|в_какой_главе|в_какой_части|на_какой_странице|найд*|найти|поищ*|ищи|ищите|искать|отыщ*|покаж*|показать|где|когда"), verb: VerbFind},
 	{p: pat("collect|gather|group|собери|соберите|собрать|сложи|сгруппируй"), verb: VerbCollect},
 	{p: pat("add|put|save|place|store|помести|сохрани|добавь|добавьте|добавить|положи|занеси"), verb: "put"},
 	{p: pat("rename|переименуй|переименуйте|переименовать"), verb: VerbReplace, rename: true},
@@ -136,7 +136,7 @@ var rank = map[string]int{"chapter": 1, "part": 2, "book": 3}
 var whichRules = []rule{
 	{pat("for_the_very_first_time|for_the_first_time|the_very_first_time|the_first_time|first_time|only_the_very_first|only_the_first|just_the_first|only_first|the_very_first|very_first|the_first_one|first_one|first|earliest|впервые|в_самый_первый_раз|в_первый_раз|первый_раз|только_самое_первое|самое_первое|самый_первый|самую_первую|только_первое|только_первый|только_первую|только_первого|первое|первый|первую|первая|первой|первом|первого|первым"),
 		func(in *Intent, _ []tok, _ []int) { in.Which = "first" }},
-	{pat("the_next_one|next_one|the_next|next|following|again|another_one|once_more|one_more|следующ*|еще_раз|еще_одно|еще_одного|еще|снова|опять"),
+	{pat("the_next_one|next_one|the_next|next|following|again|another_one|another|once_more|one_more|следующ*|еще_раз|еще_одно|еще_одного|еще|снова|опять"),
 		func(in *Intent, _ []tok, _ []int) { in.Which = "next" }},
 	{pat("for_the_very_last_time|for_the_last_time|the_very_last_time|the_last_time|last_time|the_very_last|very_last|the_last_one|last_one|last|latest|final|в_последний_раз|последний_раз|самое_последнее|последн*"),
 		func(in *Intent, _ []tok, _ []int) { in.Which = "last" }},

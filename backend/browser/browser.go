@@ -507,6 +507,7 @@ func (s *Session) lockWith(ctx context.Context, dialogOK bool) (context.Context,
 		s.mu.Unlock()
 		return nil, nil, &DialogError{Dialog: *d}
 	}
+	s.dl.newCall()
 	cctx, cancel := context.WithTimeout(ctx, s.opts.ActionTimeout)
 	stop := context.AfterFunc(s.ctx, cancel)
 	return cctx, func() {

@@ -306,6 +306,9 @@ type Session struct {
 	closeOnce sync.Once
 	closeErr  error
 
+	// dialogRun counts dialogs answered in a row that the page followed at
+	// once with another (dialog.go).
+	dialogRun int
 	// askedSite is the type command that was asked about (a password into a
 	// frame of another site, askOtherSite); the same command again goes on.
 	askedSite string

@@ -414,6 +414,9 @@ func (s *Session) setPage(p *rod.Page) error {
 	if err := (proto.NetworkEnable{}).Call(p); err != nil {
 		return fmt.Errorf("enable network events: %w", err)
 	}
+	// The browser's own refusals (a local file a page tried to open) come
+	// as log entries (events.go).
+	_ = proto.LogEnable{}.Call(p)
 	// Keep the page "focused" even when its window is not, so focus, typing
 	// and :focus styles behave while the user works in another window.
 	_ = proto.EmulationSetFocusEmulationEnabled{Enabled: true}.Call(p)

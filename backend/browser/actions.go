@@ -96,7 +96,7 @@ func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 		return nil, n.notNumbered(o.Index)
 	}
 	it := n.items[o.Index-1]
-	if err := s.askOtherSite(n, it, o); err != nil {
+	if err := s.askOtherSite(ctx, n, it, o); err != nil {
 		return nil, err
 	}
 	s.markFocus(n.url, it)
@@ -305,9 +305,12 @@ func (e *movedOverError) Error() string {
 // login of another looked like any field, and the password went in): the
 // first such type command is refused with the site named; the same command
 // again, on the same element of the same list, is the user's yes.
-func (s *Session) askOtherSite(n *numbering, it *Item, o ActOptions) error {
+func (s *Session) askOtherSite(ctx context.Context, n *numbering, it *Item, o ActOptions) error {
 	if o.Action != "type" || it.FrameSite == "" || o.Text == "" || !strings.EqualFold(it.Type, "password") {
 		return nil
+	}
+	if site, ok := ctx.Value(confirmedSiteKey{}).(string); ok && strings.EqualFold(site, it.FrameSite) {
+		return nil // the door asked the user already
 	}
 	sum := sha256.Sum256([]byte(o.Text))
 	key := fmt.Sprintf("%d|%s|%s|%x", n.gen, it.Frame, it.ID, sum)
@@ -317,6 +320,16 @@ func (s *Session) askOtherSite(n *numbering, it *Item, o ActOptions) error {
 	}
 	s.askedSite = key
 	return fmt.Errorf("element %d (%s) is a password field in a frame from %s, another site than the page's: what is typed there goes to %s; nothing was typed; to type it there all the same, give the same command again", it.Number, label(it), it.FrameSite, it.FrameSite)
+}
+
+type confirmedSiteKey struct{}
+
+// WithConfirmedSite returns ctx whose type actions may put a password into a
+// field of a frame from site (host[:port], as Item.FrameSite says it)
+// without asking again: for a door that asked the user itself (the
+// assistant, after the user's yes).
+func WithConfirmedSite(ctx context.Context, site string) context.Context {
+	return context.WithValue(ctx, confirmedSiteKey{}, site)
 }
 
 var typeableRoles = map[string]bool{"textbox": true, "searchbox": true, "combobox": true, "spinbutton": true}

@@ -306,6 +306,9 @@ type Session struct {
 	closeOnce sync.Once
 	closeErr  error
 
+	// dialogRun counts dialogs answered in a row that the page followed at
+	// once with another (dialog.go).
+	dialogRun int
 	// askedSite is the type command that was asked about (a password into a
 	// frame of another site, askOtherSite); the same command again goes on.
 	askedSite string
@@ -411,6 +414,9 @@ func (s *Session) setPage(p *rod.Page) error {
 	if err := (proto.NetworkEnable{}).Call(p); err != nil {
 		return fmt.Errorf("enable network events: %w", err)
 	}
+	// The browser's own refusals (a local file a page tried to open) come
+	// as log entries (events.go).
+	_ = proto.LogEnable{}.Call(p)
 	// Keep the page "focused" even when its window is not, so focus, typing
 	// and :focus styles behave while the user works in another window.
 	_ = proto.EmulationSetFocusEmulationEnabled{Enabled: true}.Call(p)
@@ -507,6 +513,7 @@ func (s *Session) lockWith(ctx context.Context, dialogOK bool) (context.Context,
 		s.mu.Unlock()
 		return nil, nil, &DialogError{Dialog: *d}
 	}
+	s.dl.newCall()
 	cctx, cancel := context.WithTimeout(ctx, s.opts.ActionTimeout)
 	stop := context.AfterFunc(s.ctx, cancel)
 	return cctx, func() {

@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -51,6 +52,58 @@ type DialogResult struct {
 	NumberingStale bool   `json:"numbering_stale"`
 	// Next is a further dialog the page opened right after (answer it too).
 	Next *Dialog `json:"next_dialog,omitempty"`
+	// Stopped: the page kept opening dialogs; Waymark closed them and
+	// stopped the page's scripts (Note says so).
+	Stopped int    `json:"dialogs_stopped,omitempty"`
+	Note    string `json:"note,omitempty"`
+}
+
+// dialogLoop is how many dialogs in a row, each opened as soon as the one
+// before was answered, make a loop that Waymark stops.
+const dialogLoop = 3
+
+// stopDialogs ends a page's dialog loop (issue 32 point 9: a page looping on
+// alert() kept the user answering, or silent, for minutes). A page inside a
+// dialog takes no script command, and a looping script opens the next
+// dialog as soon as one is answered, so the page is left: the tab goes to an
+// empty page (the browser closes the dialog for that). It returns how many
+// dialogs it closed; every call is bounded.
+func (s *Session) stopDialogs(ctx context.Context) int {
+	n := 0
+	c, cancel := context.WithTimeout(ctx, 3*time.Second)
+	_, err := proto.PageNavigate{URL: "about:blank"}.Call(s.page.Context(c))
+	cancel()
+	for i := 0; i < 50 && ctx.Err() == nil; i++ {
+		d := s.ev.pendingDialog()
+		if d == nil && err == nil {
+			// Left: one still on its way from the old page is closed too.
+			c, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+			s.ev.waitFor(c, 20*time.Millisecond, func() bool { return s.ev.pending != nil })
+			cancel()
+			if d = s.ev.pendingDialog(); d == nil {
+				break
+			}
+		}
+		if d == nil {
+			c, cancel := context.WithTimeout(ctx, 3*time.Second)
+			_, err = proto.PageNavigate{URL: "about:blank"}.Call(s.page.Context(c))
+			cancel()
+			continue
+		}
+		c, cancel := context.WithTimeout(ctx, time.Second)
+		herr := proto.PageHandleJavaScriptDialog{Accept: false}.Call(s.page.Context(c))
+		s.ev.waitFor(c, 20*time.Millisecond, func() bool { return s.ev.pending == nil || *s.ev.pending != *d })
+		cancel()
+		n++
+		s.ev.mu.Lock()
+		if s.ev.pending != nil && *s.ev.pending == *d && herr != nil {
+			s.ev.pending = nil // the browser closed it already
+		}
+		s.ev.mu.Unlock()
+	}
+	s.markStale("the page kept opening dialogs and was left")
+	s.ev.takeDialogs()
+	return n
 }
 
 // ErrNoDialog is returned when there is no dialog to answer.
@@ -73,6 +126,9 @@ func (s *Session) AnswerDialog(ctx context.Context, accept bool, text *string) (
 		return nil, invalid("text answers only a prompt dialog; this is a %s dialog (give accept only)", d.Type)
 	}
 	before := s.ev.snapshot()
+	s.ev.mu.Lock()
+	opened := s.ev.opened
+	s.ev.mu.Unlock()
 	call := proto.PageHandleJavaScriptDialog{Accept: accept}
 	if text != nil && accept {
 		call.PromptText = *text
@@ -88,12 +144,27 @@ func (s *Session) AnswerDialog(ctx context.Context, accept bool, text *string) (
 	}
 	// The closed event clears the pending dialog; wait for it briefly so the
 	// page is usable before we look at it.
-	s.ev.waitFor(ctx, 20*time.Millisecond, func() bool { return s.ev.pending == nil || *s.ev.pending != *d })
+	s.ev.waitFor(ctx, 20*time.Millisecond, func() bool { return s.ev.pending == nil || s.ev.opened > opened })
 	res := &DialogResult{Answered: *d, Accepted: accept}
-	if next := s.ev.pendingDialog(); next != nil && *next != *d {
-		res.Next = next
+	// A page that answers a dialog with another opens it at once.
+	wctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	s.ev.waitFor(wctx, 20*time.Millisecond, func() bool { return s.ev.opened > opened })
+	cancel()
+	s.ev.mu.Lock()
+	again := s.ev.opened > opened && s.ev.pending != nil
+	s.ev.mu.Unlock()
+	if next := s.ev.pendingDialog(); next != nil && again {
+		s.dialogRun++
+		if s.dialogRun < dialogLoop {
+			res.Next = next
+			return res, nil
+		}
+		res.Stopped = s.stopDialogs(ctx)
+		res.Note = fmt.Sprintf("The page keeps opening dialogs (%d in a row): they were closed and the page was left (the tab is empty now); go to a page to go on.", s.dialogRun+res.Stopped)
+		s.dialogRun = 0
 		return res, nil
 	}
+	s.dialogRun = 0
 	navigated, _, _ := s.settle(ctx, before, false)
 	if next := s.ev.pendingDialog(); next != nil {
 		res.Next = next

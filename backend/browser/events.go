@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -32,6 +33,7 @@ type pageEvents struct {
 	lastOver     time.Time // when more than idleAllowance requests were last in flight
 	dialogs      []string  // dialogs answered since the last report
 	pending      *Dialog   // the dialog waiting for the user, if any
+	opened       int64     // dialogs opened so far
 }
 
 // Dialog is a JavaScript alert, confirm, prompt or beforeunload question the
@@ -57,6 +59,16 @@ func (e *DialogError) Error() string {
 		how = "accept=true to leave the page or accept=false to stay"
 	}
 	return fmt.Sprintf("the page opened a %s dialog that waits for the user: %q. Ask the user, then answer with browser_dialog (%s)", e.Dialog.Type, e.Dialog.Message, how)
+}
+
+// untilDialog is ctx ended also when a dialog opens.
+func (e *pageEvents) untilDialog(ctx context.Context) (context.Context, context.CancelFunc) {
+	dctx, cancel := context.WithCancel(ctx)
+	go func() {
+		e.waitFor(dctx, 50*time.Millisecond, func() bool { return e.pending != nil })
+		cancel()
+	}()
+	return dctx, cancel
 }
 
 // pendingDialog returns the dialog waiting for an answer, or nil.
@@ -143,6 +155,20 @@ func (e *pageEvents) start(p *rod.Page) {
 				e.mu.Unlock()
 			}
 		},
+		func(ev *proto.LogEntryAdded) {
+			// Chromium refuses a web page's link, window.open or new tab to
+			// a local file without a request the guard could see; its only
+			// trace is this message (issue 32 point 9: the click answered
+			// "ok" with no reason).
+			if ev.Entry == nil {
+				return
+			}
+			const local = "Not allowed to load local resource: "
+			if i := strings.Index(ev.Entry.Text, local); i >= 0 {
+				addr := strings.TrimSpace(ev.Entry.Text[i+len(local):])
+				e.s.noteRefused(fmt.Sprintf("the browser did not open %s: a web page may not open a local file (to open it yourself, go to its address)", clipRunes(addr, 200)))
+			}
+		},
 		func(ev *proto.PageNavigatedWithinDocument) {
 			if ev.FrameID != main {
 				return
@@ -220,6 +246,7 @@ func (e *pageEvents) start(p *rod.Page) {
 			// DialogError that quotes the question.
 			e.mu.Lock()
 			e.pending = &Dialog{Type: string(ev.Type), Message: clipRunes(ev.Message, 500), Default: clipRunes(ev.DefaultPrompt, 200), URL: ev.URL}
+			e.opened++
 			e.bump()
 			e.mu.Unlock()
 		},

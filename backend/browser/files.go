@@ -38,6 +38,11 @@ type Download struct {
 	seq       int
 	reported  bool
 	ours      bool // started in one of the session's tabs, or staged here
+	// admitted: ours and the first download of its tool call, so the
+	// user's download command may save it; unasked: a further one the page
+	// started by itself, cancelled (issue 32 point 7). claimed: a download
+	// command took it; only a claimed download leaves staging.
+	admitted, unasked, claimed bool
 }
 
 // downloads follows the browser's download events for one session: files
@@ -49,6 +54,49 @@ type downloads struct {
 	byGUID  map[string]*Download
 	seq     int
 	staging string
+	// callAdmitted: a download of the current tool call was admitted
+	// already (newCall clears it).
+	callAdmitted bool
+}
+
+// newCall starts a tool call's count of downloads (the session lock is
+// taken).
+func (d *downloads) newCall() {
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	d.callAdmitted = false
+	d.mu.Unlock()
+}
+
+// admit decides, once a download is known to be the session's, whether it
+// may be saved by the user's download command (the first of its tool call)
+// or was started by the page beyond that: then it is cancelled and the next
+// result says so. dl.mu is held.
+func (s *Session) admit(d *Download) {
+	if d.admitted || d.unasked {
+		return
+	}
+	if !s.dl.callAdmitted {
+		s.dl.callAdmitted = true
+		d.admitted = true
+		return
+	}
+	d.unasked = true
+	guid := d.guid
+	go func() {
+		ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
+		defer cancel()
+		req := proto.BrowserCancelDownload{GUID: guid}
+		if s.ownCtx {
+			req.BrowserContextID = s.browser.BrowserContextID
+		}
+		_ = req.Call(s.root.Context(ctx))
+	}()
+	name := SafeFileName(d.suggested)
+	s.noteRefused(fmt.Sprintf("the page started another download (%s) by itself; it was not saved (a file is saved only by your download command)", name))
+	s.logf("browser: a download the page started by itself was cancelled")
 }
 
 func (d *downloads) bump() {
@@ -93,6 +141,9 @@ func (s *Session) startDownloads(ctx context.Context) error {
 			d := &Download{guid: ev.GUID, URL: ev.URL, suggested: ev.SuggestedFilename, state: "inProgress", seq: s.dl.seq,
 				staged: filepath.Join(staging, ev.GUID), ours: s.isTab(proto.TargetTargetID(ev.FrameID))}
 			s.dl.byGUID[ev.GUID] = d
+			if d.ours {
+				s.admit(d)
+			}
 			s.dl.bump()
 			s.dl.mu.Unlock()
 			if d.ours {
@@ -108,6 +159,7 @@ func (s *Session) startDownloads(ctx context.Context) error {
 			}
 			if !d.ours && staged(d) {
 				d.ours = true
+				s.admit(d)
 				s.dl.bump()
 			}
 			switch ev.State {
@@ -122,10 +174,14 @@ func (s *Session) startDownloads(ctx context.Context) error {
 			switch ev.State {
 			case proto.BrowserDownloadProgressStateCompleted:
 				d.Bytes = int64(ev.ReceivedBytes)
-				d.Path, d.err = s.finishDownload(d)
-				if d.err == nil {
-					d.Name = filepath.Base(d.Path)
+				if d.unasked {
+					// Cancelled too late: the file goes, unsaved.
+					_ = os.Remove(d.staged)
+				} else if d.claimed {
+					s.save(d)
 				}
+				// Not claimed yet: it stays in staging until the user's
+				// download command takes it (or the session ends).
 				d.state = "completed"
 				s.dl.bump()
 			case proto.BrowserDownloadProgressStateCanceled:
@@ -137,6 +193,18 @@ func (s *Session) startDownloads(ctx context.Context) error {
 	)
 	go wait()
 	return nil
+}
+
+// save moves a completed, claimed download to the download folder; dl.mu
+// is held.
+func (s *Session) save(d *Download) {
+	if d.Path != "" || d.err != nil {
+		return
+	}
+	d.Path, d.err = s.finishDownload(d)
+	if d.err == nil {
+		d.Name = filepath.Base(d.Path)
+	}
 }
 
 // dropStaging removes the session's staging folder (and the shared parent
@@ -248,12 +316,19 @@ func (s *Session) waitDownload(ctx context.Context, after int, timeout time.Dura
 				if after >= 0 && d.seq <= after {
 					continue
 				}
-				if !d.ours || (after < 0 && (d.reported || d.state == "canceled")) {
+				if !d.ours || d.unasked || (after < 0 && (d.reported || d.state == "canceled")) {
 					continue
 				}
 				if picked == nil || d.seq < picked.seq {
 					picked = d
 				}
+			}
+		}
+		if picked != nil {
+			// The user's download command takes it: saved once complete.
+			picked.claimed = true
+			if picked.state == "completed" {
+				s.save(picked)
 			}
 		}
 		if picked != nil && picked.state != "inProgress" {

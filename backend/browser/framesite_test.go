@@ -60,6 +60,13 @@ func TestPasswordInOtherSitesFrame(t *testing.T) {
 	if got := hits.all(); got != "" {
 		t.Errorf("the frame got input before the user said yes: %s", got)
 	}
+	// A door that asked the user itself says so for that site only.
+	if _, err := s.Act(WithConfirmedSite(ctx, "elsewhere.test:1"), ActOptions{Index: n, Action: "type", Text: "ThirdPass33"}); err == nil {
+		t.Error("a yes for another site let the password in")
+	}
+	if _, err := s.Act(WithConfirmedSite(ctx, site), ActOptions{Index: n, Action: "type", Text: "Fourth4"}); err != nil {
+		t.Errorf("a yes for the frame's site: %v", err)
+	}
 	// Another text is another command: asked again.
 	if _, err := s.Act(ctx, ActOptions{Index: n, Action: "type", Text: "OtherPass11"}); err == nil {
 		t.Error("a different text went in without being asked about")

@@ -178,6 +178,18 @@ func hostAndPath(u *url.URL) string {
 	return v.String()
 }
 
+// noteRefused adds what was stopped to what the next result says.
+func (s *Session) noteRefused(why string) {
+	if s.guard == nil {
+		return
+	}
+	s.guard.mu.Lock()
+	if len(s.guard.refused) < 20 {
+		s.guard.refused = append(s.guard.refused, why)
+	}
+	s.guard.mu.Unlock()
+}
+
 // takeRefused returns (and forgets) what the guard stopped since the last
 // call.
 func (s *Session) takeRefused() []string {

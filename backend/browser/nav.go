@@ -25,7 +25,10 @@ type PageState struct {
 	// it again on coming back or forward to the page.
 	Focused *Described `json:"focused,omitempty"`
 	Dialogs []string   `json:"dialogs,omitempty"`
-	Note    string     `json:"note,omitempty"`
+	// Dialog is a JavaScript dialog the page opened while loading; it waits
+	// for the user (the wait for the page ends when it opens).
+	Dialog *Dialog `json:"dialog_open,omitempty"`
+	Note   string  `json:"note,omitempty"`
 	// Banners says which consent banners the hook closed after this action.
 	Banners *BannerReport `json:"banners,omitempty"`
 }
@@ -348,11 +351,21 @@ func (s *Session) pageQuietSince(ctx context.Context, fromLoad bool) settledPage
 func (s *Session) afterNav(ctx context.Context, before evSnap, sameDocument bool, bannerTrigger string) *PageState {
 	cctx, cancel := context.WithTimeout(ctx, s.opts.NavigationTimeout)
 	defer cancel()
+	// A dialog freezes the page: the wait for it ends at once, and the
+	// result says what the page asks (a page that opens alert() as it loads
+	// left the terminal silent for minutes, issue 32 point 9).
+	cctx, stopDialogWatch := s.ev.untilDialog(cctx)
+	defer stopDialogWatch()
 	st := &PageState{Navigated: true}
 	if sameDocument {
 		st.Loaded = true
 	} else {
 		st.Loaded = s.waitLoaded(cctx, before)
+	}
+	if d := s.ev.pendingDialog(); d != nil {
+		st.URL, st.Dialog = d.URL, d
+		st.Note = (&DialogError{Dialog: *d}).Error()
+		return st
 	}
 	var hook chan *BannerReport
 	var hookStart time.Time
@@ -362,6 +375,12 @@ func (s *Session) afterNav(ctx context.Context, before evSnap, sameDocument bool
 	}
 	idle, p := s.settleLoadedPage(cctx)
 	st.NetworkIdle = idle
+	if d := s.ev.pendingDialog(); d != nil {
+		// Opened after the load (a timer): the page is frozen again.
+		st.URL, st.Dialog = d.URL, d
+		st.Note = (&DialogError{Dialog: *d}).Error()
+		return st
+	}
 	quiet := p.Quiet
 	if p.ok && p.URL != "" {
 		st.URL, st.Title, st.Status = p.URL, p.Title, p.Status

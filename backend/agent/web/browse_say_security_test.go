@@ -1,6 +1,9 @@
 package web
 
-import "testing"
+import (
+	"regexp"
+	"testing"
+)
 
 // The browser's refusals of issue 32 are said in the listener's language,
 // with the number and what the page did.
@@ -39,5 +42,25 @@ func TestItemLineSaysPasswordAndOtherSite(t *testing.T) {
 	}
 	if got := itemLine(English, map[string]any{"number": 2.0, "role": "textbox", "name": "User"}); got != "2. textbox User" {
 		t.Errorf("a plain field: %q", got)
+	}
+}
+
+// What the guard stopped is said in the listener's language (the refusals
+// of issue 32: a disguised password, a page's own downloads, a local file).
+func TestRefusalsSpokenInRussian(t *testing.T) {
+	for _, r := range []string{
+		"the page asked for the local file /etc/passwd, which this session was not given; it was not opened",
+		"the page tried to open http://127.0.0.1:4242/hit with a password in the address; it was not opened (a password is never sent in an address, as it is or disguised)",
+		"the page tried to send a password, disguised, to http://127.0.0.1:4242/hit; it was not sent",
+		"the page started another download (drive3.txt) by itself; it was not saved (a file is saved only by your download command)",
+		"the browser did not open file:///etc/hostname: a web page may not open a local file (to open it yourself, go to its address)",
+	} {
+		ru := SpokenRefusal(Russian, r)
+		if regexp.MustCompile(`\b(?:the|page|was|not|by)\b`).MatchString(ru) {
+			t.Errorf("%q is said in Russian as %q", r, ru)
+		}
+		if en := SpokenRefusal(English, r); regexp.MustCompile(`\p{Cyrillic}`).MatchString(en) {
+			t.Errorf("%q is said in English as %q", r, en)
+		}
 	}
 }

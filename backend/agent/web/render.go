@@ -24,7 +24,7 @@ func RenderResultIn(l Lang, tool string, res any) string {
 	}
 	if json.Unmarshal(b, &g) == nil {
 		for _, r := range g.Refused {
-			text += "\n" + l.t("Stopped: ", "Остановлено: ") + Spoken(r) + "."
+			text += "\n" + l.t("Stopped: ", "Остановлено: ") + SpokenRefusal(l, r) + "."
 		}
 	}
 	return text

@@ -56,8 +56,10 @@ type Client struct {
 	// bounds one attempt from its start, however the server keeps it alive.
 	maxReplyBytes int64
 	deadline      time.Duration
-	countMu       sync.Mutex
-	counted       map[uint64]int // the server's counts of the last requests
+	// inflight counts the requests waiting for the server (Waiting).
+	inflight atomic.Int32
+	countMu  sync.Mutex
+	counted  map[uint64]int // the server's counts of the last requests
 }
 
 var _ Model = (*Client)(nil)
@@ -230,6 +232,8 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	if err != nil {
 		return Response{}, &Error{Kind: KindInvalid, URL: c.baseURL, Model: c.model, Err: err}
 	}
+	c.inflight.Add(1)
+	defer c.inflight.Add(-1)
 	if err := c.checkBudget(ctx, req); err != nil {
 		return Response{}, err
 	}
@@ -284,6 +288,10 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 		}
 	}
 }
+
+// Waiting tells whether a request of this client is waiting for the server
+// now, so a door can say what a long silence is.
+func (c *Client) Waiting() bool { return c.inflight.Load() > 0 }
 
 // stopped wraps the caller's cancellation so errors.Is(err, context.Canceled)
 // still works while the message says what stopped.

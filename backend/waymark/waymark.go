@@ -55,6 +55,9 @@ func New(cfg Config) *App {
 	manuscript.RegisterTools(r, ws)
 	llm.RegisterTools(r)
 	rt := &author.Runtime{WS: ws, Store: ws.Store, Model: model}
+	if limit, err := author.TimeLimitFromEnv(); err == nil {
+		rt.TimeLimit = limit // a bad value is refused by ChooseModel, which every door calls first
+	}
 	author.Register(r, rt)
 	if cfg.Browser != nil {
 		browser.Register(r, cfg.Browser)
@@ -67,6 +70,9 @@ func New(cfg Config) *App {
 // WAYMARK_MODEL, or the built-in engine when none is configured. A configured but
 // invalid server is an error, never a silent fallback.
 func ChooseModel() (llm.Model, error) {
+	if _, err := author.TimeLimitFromEnv(); err != nil {
+		return nil, err
+	}
 	cfg, ok := llm.ConfigFromEnv()
 	if !ok {
 		return author.Builtin{}, nil

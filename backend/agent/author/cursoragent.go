@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/document"
@@ -134,6 +135,9 @@ type Runtime struct {
 	// SetModel and is read through LLM (the window's settings change it while a
 	// command may be running).
 	Model llm.Model
+	// TimeLimit bounds one command in all (0: no limit); the author sets
+	// it (WAYMARK_TIME_LIMIT, Settings).
+	TimeLimit time.Duration
 
 	mu  sync.Mutex
 	reg *tools.Registry // the registry Register put the agent's tools in

@@ -142,6 +142,10 @@ func RunCommand(ctx context.Context, r *tools.Registry, rt *Runtime, a RunComman
 	}
 	russian := ParseCommand(command).Russian
 	out := RunCommandResult{Command: command, Russian: russian, Events: []tools.Progress{}}
+	hb := newHeartbeat(tc.Report, rt.LLM(), russian)
+	defer hb.close()
+	ctx, cancel := withTimeLimit(ctx, rt.TimeLimit)
+	defer cancel()
 	w := &watch{contexts: map[int64]string{}, language: map[bool]string{false: "en", true: "ru"}[russian]}
 	ca := &CommandAgent{Reg: r, Runtime: rt, Emit: func(e Event) {
 		if e.Event == "result" {
@@ -155,7 +159,7 @@ func RunCommand(ctx context.Context, r *tools.Registry, rt *Runtime, a RunComman
 		}
 		p := e.Progress()
 		out.Events = append(out.Events, p)
-		tc.Report(p)
+		hb.send(p)
 		if rt.Store != nil {
 			if b, err := json.Marshal(p); err == nil {
 				_ = rt.Store.AppendTranscript(context.WithoutCancel(ctx), sid, "event", string(b))
@@ -167,6 +171,9 @@ func RunCommand(ctx context.Context, r *tools.Registry, rt *Runtime, a RunComman
 	}
 	res, err := ca.Run(ctx, command)
 	if err != nil {
+		if errors.Is(context.Cause(ctx), errTimeLimit) {
+			return RunCommandResult{}, overTime{rt.TimeLimit, russian}
+		}
 		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 			return RunCommandResult{}, stopped{russian}
 		}

@@ -12,6 +12,7 @@ require (
 	github.com/wailsapp/wails/v2 v2.16.0
 	github.com/ysmood/gson v0.7.3
 	github.com/yuin/goldmark v1.8.7
+	golang.org/x/net v0.60.0
 	golang.org/x/text v0.43.0
 )
 
@@ -56,7 +57,6 @@ require (
 	github.com/ysmood/leakless v0.9.0 // indirect
 	github.com/zalando/go-keyring v0.2.8 // indirect
 	golang.org/x/crypto v0.57.0 // indirect
-	golang.org/x/net v0.60.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect

@@ -90,7 +90,9 @@ func TestExportRefusesWaymarksOwnFilesAndNonRegularFiles(t *testing.T) {
 
 // TestExportFileModes (issue 21 point 8): exports were 0644 whatever the
 // umask, and from a 0600 book. A new file follows the umask; one written
-// beside the book takes the book's mode; a replaced file keeps its own.
+// beside the book is no more open than the book and the umask allow (a 0644
+// book under umask 077 gave a 0644 export, issue 32 point 9); a replaced
+// file keeps its own.
 func TestExportFileModes(t *testing.T) {
 	_, doc, call := historyRig(t, historyBook)
 	dir := filepath.Dir(doc)
@@ -117,6 +119,8 @@ func TestExportFileModes(t *testing.T) {
 		{"umask 022, another folder", 0o022, 0o600, filepath.Join(elsewhere, "c.md"), false, 0o644},
 		{"a 0600 book, beside it", 0o022, 0o600, filepath.Join(dir, "d.html"), false, 0o600},
 		{"a 0640 book, beside it", 0o002, 0o640, filepath.Join(dir, "e.md"), false, 0o640},
+		{"a 0644 book under umask 077, beside it", 0o077, 0o644, filepath.Join(dir, "f.md"), false, 0o600},
+		{"a 0664 book under umask 022, beside it", 0o022, 0o664, filepath.Join(dir, "g.html"), false, 0o644},
 		{"a replaced file keeps its mode", 0o022, 0o600, replaced, true, 0o640},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -35,22 +34,36 @@ type exportArgs struct {
 	TargetSetID string `json:"targetSetId,omitempty" jsonschema:"export only this TargetSet's items, in document order"`
 	Overwrite   bool   `json:"overwrite,omitempty" jsonschema:"replace an existing file; without it (default false) an existing file is never touched"`
 	Paper       string `json:"paper,omitempty" jsonschema:"the PDF's page size: a5 (default, a paperback's page) or a4"`
+	Title       string `json:"title,omitempty" jsonschema:"the book's title (remembered for this book; default: the front matter's, else the book's own first heading when it is the title, else the file name)"`
+	Author      string `json:"author,omitempty" jsonschema:"the author's name (remembered for this book; default: the front matter's, else Settings')"`
+	Language    string `json:"language,omitempty" jsonschema:"the book's language, ru or en (remembered for this book; default: the front matter's, else detected)"`
+	Date        string `json:"date,omitempty" jsonschema:"the publication date, YYYY, YYYY-MM or YYYY-MM-DD (remembered for this book)"`
+	Rights      string `json:"rights,omitempty" jsonschema:"the copyright or licence line (remembered for this book)"`
+	Cover       string `json:"cover,omitempty" jsonschema:"absolute path of a cover picture (PNG, JPEG, GIF, WebP or SVG) for EPUB and PDF (remembered for this book)"`
+	ImageFolder string `json:"imageFolder,omitempty" jsonschema:"absolute path of one more folder whose pictures may go into the book; by default only pictures inside the book's own folder go in (remembered for this book)"`
 }
 
 func (exportArgs) Refine(s *jsonschema.Schema) {
 	tools.Enum(tools.Prop(s, "format"), ExportFormats...)
 	tools.Enum(tools.Prop(s, "paper"), publish.PaperNames...)
 	tools.MinLength(tools.Prop(s, "path"), 1)
+	for _, k := range []string{"title", "author", "rights"} {
+		n := maxMetaLen
+		tools.Prop(s, k).MaxLength = &n
+	}
 }
 
 // exportTool is the Export tool: the manuscript, or one TargetSet, written to a file.
 func exportTool(ws *Workspace) tools.Tool {
-	return tools.Func("Export", "Export the manuscript (or one TargetSet's items) to a file an author can send: markdown, html, pdf (A5 or A4, printed by Chromium), or docx / epub through pandoc when it is installed. Books carry their title (front matter, else the first heading), author (front matter, else Settings) and language (detected: ru or en), a table of contents, and chapters as EPUB sections and new PDF pages. It writes the absolute path given, anywhere the user running Waymark may write; an existing file is replaced only with overwrite: true, and never the manuscript itself, Waymark's database, or anything that is not a regular file.", ws.toolExport)
+	return tools.FuncCall("Export", "Export the manuscript (or one TargetSet's items) to a file an author can send: markdown, html, pdf (A5 or A4, printed by Chromium), or docx / epub through pandoc when it is installed. Books carry their title (front matter, else the first heading), author (front matter, else Settings) and language (detected: ru or en), a table of contents, and chapters as EPUB sections and new PDF pages. It writes the absolute path given, anywhere the user running Waymark may write; an existing file is replaced only with overwrite: true, and never the manuscript itself, Waymark's database, or anything that is not a regular file.", ws.toolExport)
 }
 
-func (ws *Workspace) toolExport(ctx context.Context, a exportArgs) (ExportResult, error) {
+func (ws *Workspace) toolExport(ctx context.Context, a exportArgs, _ tools.Call, tc tools.Context) (ExportResult, error) {
 	m, err := ws.Current()
 	if err != nil {
+		return ExportResult{}, err
+	}
+	if err := a.checkMeta(); err != nil {
 		return ExportResult{}, err
 	}
 	var own []string
@@ -59,15 +72,25 @@ func (ws *Workspace) toolExport(ctx context.Context, a exportArgs) (ExportResult
 		own = append(own, ws.Store.Path())
 		author, _, _ = ws.Store.Setting(ctx, AuthorSetting)
 	}
-	return export(ctx, m, exportRequest{exportArgs: a, author: author, own: own})
+	em := ws.rememberedMeta(ctx, m).merged(a)
+	res, err := export(ctx, m, exportRequest{exportArgs: a, author: author, own: own, meta: em, progress: tc.Report})
+	if err != nil {
+		return ExportResult{}, err
+	}
+	if em != (ExportMeta{}) {
+		_ = ws.rememberMeta(ctx, m, em) // the export is written; a failure here only loses the memory
+	}
+	return res, nil
 }
 
 // exportRequest is an Export call with what the workspace adds: the
 // author's name from Settings and Waymark's own files, never written.
 type exportRequest struct {
 	exportArgs
-	author string
-	own    []string // the database (its -wal, -shm and -journal files go with it)
+	author   string
+	own      []string   // the database (its -wal, -shm and -journal files go with it)
+	meta     ExportMeta // the metadata set for this book (given now or remembered)
+	progress func(tools.Progress)
 }
 
 // isManuscript reports whether path names the manuscript's file: the same
@@ -120,18 +143,20 @@ func ownFile(path string, own []string) string {
 	return ""
 }
 
-// exportMode is the new file's permission bits: the book's own when it is
-// written beside the book (a private book gives a private export), else
-// what the process's umask allows of 0666, as any program's new file.
+// exportMode is the new file's permission bits: what the process's umask
+// allows of 0666, as any program's new file, and, written beside the book,
+// no more than the book's own (a private book gives a private export; a
+// 0644 book under umask 077 gives 0600, issue 32 point 9).
 func exportMode(path, book string) os.FileMode {
+	mode := 0o666 &^ umask()
 	if bi, err := os.Stat(book); err == nil {
 		pd, err1 := filepath.EvalSymlinks(filepath.Dir(path))
 		bd, err2 := filepath.EvalSymlinks(filepath.Dir(book))
 		if err1 == nil && err2 == nil && pd == bd {
-			return bi.Mode().Perm()
+			mode &= bi.Mode().Perm()
 		}
 	}
-	return 0o666 &^ umask()
+	return mode
 }
 
 func export(ctx context.Context, m *Manuscript, r exportRequest) (ExportResult, error) {
@@ -187,14 +212,24 @@ func export(ctx context.Context, m *Manuscript, r exportRequest) (ExportResult, 
 			return nil
 		})
 	}
-	fields, wholeBody := publish.FrontMatter(whole)
-	meta := publish.Describe(fields, wholeBody, publish.Headings(wholeBody), strings.TrimSuffix(filepath.Base(m.Path), filepath.Ext(m.Path)), r.author)
+	em := r.meta
+	meta := bookMeta(whole, m.Path, r.author, em)
 	_, body := publish.FrontMatter(src)
-	// A picture the book names but does not have is left out (its alt text
-	// stays), and the result says which.
-	var missing []string
-	if format != "html" {
-		body, missing = publish.DropMissingImages(body, filepath.Dir(m.Path))
+	// Only real pictures inside the book's folder (or the one the author
+	// chose) go into a book; the result says which were left out and why.
+	policy := publish.ImagePolicy{BookDir: filepath.Dir(m.Path)}
+	if em.ImageFolder != "" {
+		policy.Folders = []string{em.ImageFolder}
+	}
+	var left []publish.LeftOut
+	if em.Cover != "" && format != "html" {
+		// The cover is the author's own choice: anywhere, but a picture.
+		cp := publish.ImagePolicy{BookDir: filepath.Dir(em.Cover)}
+		if img, why := cp.Vet(em.Cover); why != "" {
+			left = append(left, publish.LeftOut{Src: em.Cover, Why: "the cover: " + why})
+		} else {
+			meta.Cover = img.Path
+		}
 	}
 	if setName != "" {
 		meta.Title += " — " + setName
@@ -213,12 +248,13 @@ func export(ctx context.Context, m *Manuscript, r exportRequest) (ExportResult, 
 		if r.Paper == "" {
 			paper = publish.Papers[publish.PaperNames[0]]
 		}
-		page, err := publish.PrintPage(body, meta, paper)
+		page, l, err := publish.PrintPage(body, meta, paper, policy)
 		if err != nil {
 			return ExportResult{}, err
 		}
+		left = append(left, l...)
 		pdf, err := browser.PrintPDF(ctx, browser.Options{}, page, browser.PrintOptions{Width: paper.Width, Height: paper.Height,
-			FooterTemplate: publish.FooterTemplate, BaseDir: filepath.Dir(m.Path)})
+			FooterTemplate: publish.FooterTemplate})
 		if err != nil {
 			return ExportResult{}, fmt.Errorf("PDF export of %s: %w", filepath.Base(m.Path), err)
 		}
@@ -238,9 +274,11 @@ func export(ctx context.Context, m *Manuscript, r exportRequest) (ExportResult, 
 		}
 		tmp.Close()
 		defer os.Remove(tmp.Name())
-		if err := publish.Pandoc(ctx, format, body, meta, filepath.Dir(m.Path), tmp.Name()); err != nil {
+		l, err := publish.Pandoc(ctx, format, body, meta, policy, tmp.Name())
+		if err != nil {
 			return ExportResult{}, fmt.Errorf("export %s: %w", path, err)
 		}
+		left = append(left, l...)
 		if err := os.Chmod(tmp.Name(), mode); err != nil {
 			return ExportResult{}, fmt.Errorf("export %s: %w", path, err)
 		}
@@ -251,35 +289,38 @@ func export(ctx context.Context, m *Manuscript, r exportRequest) (ExportResult, 
 		if err != nil {
 			return ExportResult{}, err
 		}
-		return exported(path, format, fi.Size(), meta, missing), nil
+		return exported(path, format, fi.Size(), meta, left), nil
 	}
 	if err := writeExport(path, mode, out); err != nil {
 		return ExportResult{}, err
 	}
-	return exported(path, format, int64(len(out)), meta, missing), nil
+	return exported(path, format, int64(len(out)), meta, left), nil
 }
 
 // ExportResult is where the export went, how big it is, the metadata it
-// carries (markdown: none), and the pictures left out because their files
-// are missing.
+// carries (markdown: none), and the pictures left out, with why.
 type ExportResult struct {
-	Path          string   `json:"path"`
-	Format        string   `json:"format"`
-	Bytes         int64    `json:"bytes"`
-	Title         string   `json:"title,omitempty"`
-	Author        string   `json:"author,omitempty"`
-	Language      string   `json:"language,omitempty"`
-	ImagesLeftOut []string `json:"imagesLeftOut,omitempty"`
-	Note          string   `json:"note,omitempty"`
+	Path          string            `json:"path"`
+	Format        string            `json:"format"`
+	Bytes         int64             `json:"bytes"`
+	Title         string            `json:"title,omitempty"`
+	Author        string            `json:"author,omitempty"`
+	Language      string            `json:"language,omitempty"`
+	Date          string            `json:"date,omitempty"`
+	Rights        string            `json:"rights,omitempty"`
+	ImagesLeftOut []string          `json:"imagesLeftOut,omitempty"`
+	LeftOut       []publish.LeftOut `json:"leftOut,omitempty"`
+	Note          string            `json:"note,omitempty"`
 }
 
 // exported is Export's result for a book written with its metadata.
-func exported(path, format string, size int64, m publish.Meta, missing []string) ExportResult {
-	r := ExportResult{Path: path, Format: format, Bytes: size, Title: m.Title, Author: m.Author, Language: m.Lang}
-	if len(missing) > 0 {
-		r.ImagesLeftOut = missing
-		r.Note = "Pictures left out because their files are missing (their descriptions were kept): " + strings.Join(missing, ", ")
+func exported(path, format string, size int64, m publish.Meta, left []publish.LeftOut) ExportResult {
+	r := ExportResult{Path: path, Format: format, Bytes: size, Title: m.Title, Author: m.Author, Language: m.Lang, Date: m.Date, Rights: m.Rights}
+	for _, l := range left {
+		r.ImagesLeftOut = append(r.ImagesLeftOut, l.Src)
 	}
+	r.LeftOut = left
+	r.Note = publish.LeftOutNote(left)
 	return r
 }
 

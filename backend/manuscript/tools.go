@@ -37,6 +37,7 @@ func RegisterTools(r *tools.Registry, ws *Workspace) {
 		targetSetRemoveTool(ws),
 		targetSetDeleteTool(ws),
 		exportTool(ws),
+		exportMetadataTool(ws),
 		convertTool(ws),
 	)
 	// The window's own actions are tools too, so MCP, the CLI and the model

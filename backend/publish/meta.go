@@ -6,6 +6,7 @@ package publish
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -28,7 +29,10 @@ type Meta struct {
 	Author string `json:"author,omitempty"`
 	// Lang is the book's language as a BCP 47 tag: "ru" or "en", from the
 	// front matter or detected from the text.
-	Lang string `json:"lang"`
+	Lang   string `json:"lang"`
+	Date   string `json:"date,omitempty"`   // YYYY[-MM[-DD]]
+	Rights string `json:"rights,omitempty"` // the copyright or licence line
+	Cover  string `json:"-"`                // the cover picture's file, vetted
 	// ChapterLevel is the heading level of the chapters: EPUB sections
 	// start there (and at every level above), PDF chapters start on a new
 	// page, the table of contents goes that deep.
@@ -85,8 +89,8 @@ func Describe(fields map[string]string, body []byte, heads []Heading, fallbackTi
 	if m.Lang == "" {
 		m.Lang = normLang(fields["language"])
 	}
-	if m.Title == "" && len(heads) > 0 {
-		m.Title = heads[0].Text
+	if m.Title == "" {
+		m.Title = BookTitle(heads)
 	}
 	if m.Title == "" {
 		m.Title = fallbackTitle
@@ -100,6 +104,29 @@ func Describe(fields map[string]string, body []byte, heads []Heading, fallbackTi
 	m.ChapterLevel = ChapterLevel(heads, len(body))
 	return m
 }
+
+// BookTitle is the book's title as its headings give it: its first heading
+// when that is its one level-1 heading and not a part's ("Том 1", "Part
+// One", "Book II"…); "" when the book has none (its level-1 headings are its
+// volumes or parts).
+func BookTitle(heads []Heading) string {
+	if len(heads) == 0 || heads[0].Level != 1 || partHeading.MatchString(heads[0].Text) {
+		return ""
+	}
+	for _, h := range heads[1:] {
+		if h.Level == 1 {
+			return ""
+		}
+	}
+	return heads[0].Text
+}
+
+// partHeading is a heading that names a part of a book, not the book.
+var partHeading = regexp.MustCompile(`(?i)^(том|часть|книга|глава|эпилог|пролог|volume|vol\.|part|book|chapter|epilogue|prologue)(\s|$|[.:])`)
+
+// Lang is s as a language tag ("ru", "en", "ru-RU"…; "russian" and
+// "english" too), "" when it is not one.
+func Lang(s string) string { return normLang(s) }
 
 // normLang accepts "ru", "ru-RU", "en", "en_GB", "russian", "english" and
 // returns the tag as given when it looks like one; "" otherwise.

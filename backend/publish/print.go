@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"net/url"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -58,10 +59,15 @@ func (headingIDs) Transform(doc *ast.Document, reader text.Reader, pc parser.Con
 // pages in PT Serif, a title page (title, author), a table of contents down
 // to the chapter level, each chapter on a new page. Page numbers are printed
 // by Chromium's footer (FooterTemplate).
-func PrintPage(body []byte, m Meta, paper Paper) ([]byte, error) {
+//
+// Its pictures are those policy lets in, each named by its real file; the
+// others are left out (returned), their descriptions in italics.
+func PrintPage(body []byte, m Meta, paper Paper, policy ImagePolicy) ([]byte, []LeftOut, error) {
 	var out bytes.Buffer
-	if err := printMarkdown.Convert(body, &out); err != nil {
-		return nil, fmt.Errorf("render the book for printing: %w", err)
+	doc := printMarkdown.Parser().Parse(text.NewReader(body))
+	left := vetPrintImages(doc, body, policy)
+	if err := printMarkdown.Renderer().Render(&out, body, doc); err != nil {
+		return nil, nil, fmt.Errorf("render the book for printing: %w", err)
 	}
 	heads := headingsOf(body)
 	var b bytes.Buffer
@@ -93,6 +99,9 @@ pre, code { font-family: 'PT Mono', 'DejaVu Sans Mono', monospace; font-size: 0.
 .title-page { padding-top: 30%%; text-align: center; break-after: page; }
 .title-page .title { font-size: 2em; font-weight: bold; margin: 0 0 1em; text-indent: 0; }
 .title-page .author { font-size: 1.3em; text-indent: 0; }
+.title-page .date, .title-page .rights { margin-top: 2em; text-indent: 0; font-size: 0.9em; }
+.cover { break-after: page; text-align: center; }
+.cover img { max-width: 100%%; max-height: 170mm; }
 nav.toc { break-after: page; }
 nav.toc h2 { break-before: auto; }
 nav.toc ol { list-style: none; padding: 0; margin: 0; }
@@ -103,9 +112,18 @@ nav.toc .l2 { padding-left: 1.2em; } nav.toc .l3 { padding-left: 2.4em; } nav.to
 </head>
 <body>
 `, paper.Name, "18mm 16mm 20mm", paper.FontPt, strings.Join(breaks, ", "))
+	if m.Cover != "" {
+		fmt.Fprintf(&b, "<section class=\"cover\"><img src=\"%s\" alt=\"\"></section>\n", esc((&url.URL{Scheme: "file", Path: m.Cover}).String()))
+	}
 	fmt.Fprintf(&b, "<section class=\"title-page\">\n<p class=\"title\">%s</p>\n", esc(m.Title))
 	if m.Author != "" {
 		fmt.Fprintf(&b, "<p class=\"author\">%s</p>\n", esc(m.Author))
+	}
+	if m.Date != "" {
+		fmt.Fprintf(&b, "<p class=\"date\">%s</p>\n", esc(m.Date))
+	}
+	if m.Rights != "" {
+		fmt.Fprintf(&b, "<p class=\"rights\">%s</p>\n", esc(m.Rights))
 	}
 	b.WriteString("</section>\n")
 	contents := "Contents"
@@ -124,7 +142,46 @@ nav.toc .l2 { padding-left: 1.2em; } nav.toc .l3 { padding-left: 2.4em; } nav.to
 	b.WriteString("<main>\n")
 	b.Write(out.Bytes())
 	b.WriteString("</main>\n</body>\n</html>\n")
-	return b.Bytes(), nil
+	return b.Bytes(), left, nil
+}
+
+// vetPrintImages gives each picture the policy lets in its real file's
+// address and puts the others' descriptions (in italics) in their place.
+func vetPrintImages(doc ast.Node, src []byte, policy ImagePolicy) []LeftOut {
+	var images []*ast.Image
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if img, ok := n.(*ast.Image); ok && entering {
+			images = append(images, img)
+		}
+		return ast.WalkContinue, nil
+	})
+	var left []LeftOut
+	for _, img := range images {
+		dest := string(img.Destination)
+		vetted, why := policy.Vet(dest)
+		if why == "" {
+			if !vetted.Data {
+				// An absolute path: the page is a file: page (goldmark
+				// renders no file: address).
+				img.Destination = []byte(vetted.Path)
+			}
+			continue
+		}
+		left = append(left, LeftOut{Src: dest, Why: why})
+		parent := img.Parent()
+		if img.ChildCount() == 0 {
+			parent.RemoveChild(parent, img)
+			continue
+		}
+		em := ast.NewEmphasis(1)
+		for c := img.FirstChild(); c != nil; {
+			next := c.NextSibling()
+			em.AppendChild(em, c)
+			c = next
+		}
+		parent.ReplaceChild(parent, img, em)
+	}
+	return left
 }
 
 // FooterTemplate is Chromium's page footer: the page number, centred, in

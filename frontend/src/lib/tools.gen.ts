@@ -355,6 +355,40 @@ export interface ExportArgs {
   targetSetId?: string;
   overwrite?: boolean;
   paper?: string;
+  title?: string;
+  author?: string;
+  language?: string;
+  date?: string;
+  rights?: string;
+  cover?: string;
+  imageFolder?: string;
+}
+
+/** ExportMeta is manuscript.ExportMeta. */
+export interface ExportMeta {
+  title?: string;
+  author?: string;
+  language?: string;
+  date?: string;
+  rights?: string;
+  cover?: string;
+  imageFolder?: string;
+}
+
+/** ExportMetadataArgs is manuscript.exportMetadataArgs. */
+export interface ExportMetadataArgs {
+}
+
+/** ExportMetadataResult is manuscript.ExportMetadataResult. */
+export interface ExportMetadataResult {
+  title?: string;
+  author?: string;
+  language?: string;
+  date?: string;
+  rights?: string;
+  cover?: string;
+  imageFolder?: string;
+  set: ExportMeta;
 }
 
 /** ExportResult is manuscript.ExportResult. */
@@ -365,7 +399,10 @@ export interface ExportResult {
   title?: string;
   author?: string;
   language?: string;
+  date?: string;
+  rights?: string;
   imagesLeftOut?: string[];
+  leftOut?: LeftOut[];
   note?: string;
 }
 
@@ -495,6 +532,12 @@ export interface ItemView {
   pointer: PointerJSON;
   markdown: string;
   text: string;
+}
+
+/** LeftOut is publish.LeftOut. */
+export interface LeftOut {
+  src: string;
+  why: string;
 }
 
 /** ListInteractivesArgs is browser.listInteractivesArgs. */
@@ -1031,6 +1074,7 @@ export interface Tools {
   DeleteAll: { input: DeleteAllArgs; output: DeleteAllResult };
   EditsSince: { input: EditsSinceArgs; output: EditsSinceResult };
   Export: { input: ExportArgs; output: ExportResult };
+  ExportMetadata: { input: ExportMetadataArgs; output: ExportMetadataResult };
   Find: { input: FindArgs; output: FindResult };
   History: { input: HistoryArgs; output: HistoryResult };
   InsertAfter: { input: InsertAfterArgs; output: EditView };

@@ -249,7 +249,7 @@ func (r *readable) mainStart() int {
 			}
 		}
 	}
-	if at <= 0 || at > maxMenuChars {
+	if at <= 0 || at > maxMenuChars || at > len(r.text) {
 		return 0
 	}
 	lines := strings.Split(strings.TrimSpace(string(r.text[:at])), "\n")

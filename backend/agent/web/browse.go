@@ -390,16 +390,16 @@ func (b *Browsing) more(what string, l Lang) BrowseStep {
 		case b.readURL == "":
 			return BrowseStep{Tool: "browser_read", Args: map[string]any{"from": 0}, Say: l.t("Reading the text from the start.", "Читаю текст с начала.")}
 		case !b.readMore:
-			return BrowseStep{Say: l.f("That was the end of the text (%d characters). Say read from start, read from heading 3, or read page.",
-				"Это был конец текста (%d знаков). Скажите «читай с начала», «читай с заголовка 3» или «прочитай страницу».", b.readTotal)}
+			return BrowseStep{Say: l.f("That was the end of the text (%s characters). Say read from start, read from heading 3, or read page.",
+				"Это был конец текста (%s знаков). Скажите «читай с начала», «читай с заголовка 3» или «прочитай страницу».", count(l, b.readTotal))}
 		}
 		return BrowseStep{Tool: "browser_read", Args: map[string]any{"from": b.readNext, "continue_url": b.readURL}, Say: l.t("Reading on.", "Читаю дальше.")}
 	case "text":
 		return b.occurrence(b.textOcc+1, "", l)
 	case "find":
 		if b.findNext >= b.findTotal {
-			return BrowseStep{Say: l.f("That was the last match: %d in all. Say find and a word to look for something else.",
-				"Это было последнее совпадение, всего %d. Скажите «найди» и слово, чтобы искать другое.", b.findTotal)}
+			return BrowseStep{Say: l.f("That was the last match: %s in all. Say find and a word to look for something else.",
+				"Это было последнее совпадение, всего %s. Скажите «найди» и слово, чтобы искать другое.", count(l, b.findTotal))}
 		}
 		return BrowseStep{Tool: "browser_find", Args: map[string]any{"text": b.findText, "offset": b.findNext},
 			Say: l.f("More matches for %q.", "Ещё совпадения с «%s».", b.findText)}
@@ -408,8 +408,8 @@ func (b *Browsing) more(what string, l Lang) BrowseStep {
 			if b.headTotal == 0 {
 				return BrowseStep{Tool: "browser_extract", Args: map[string]any{"mode": "summary"}, Say: l.t("Reading the page.", "Читаю страницу.")}
 			}
-			return BrowseStep{Say: l.f("That was the last heading: %d in all. Say read from heading and its number.",
-				"Это был последний заголовок, всего %d. Скажите «читай с заголовка» и его номер.", b.headTotal)}
+			return BrowseStep{Say: l.f("That was the last heading: %s in all. Say read from heading and its number.",
+				"Это был последний заголовок, всего %s. Скажите «читай с заголовка» и его номер.", count(l, b.headTotal))}
 		}
 		return BrowseStep{Tool: "browser_extract", Args: map[string]any{"mode": "summary", "headings_from": b.headNext},
 			Say: l.f("Headings from %d.", "Заголовки с %d.", b.headNext+1)}
@@ -418,8 +418,8 @@ func (b *Browsing) more(what string, l Lang) BrowseStep {
 	case b.listTotal == 0 && !b.listMore:
 		return BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{}, Say: l.t("Listing the elements.", "Список элементов.")}
 	case !b.listMore:
-		return BrowseStep{Say: l.f("That was the end of the list: %d elements in all. Say list to start again, or list and a number to start there.",
-			"Это был конец списка, всего элементов: %d. Скажите «список», чтобы начать сначала, или «список» и номер, чтобы начать с него.", b.listTotal)}
+		return BrowseStep{Say: l.f("That was the end of the list: %s elements in all. Say list to start again, or list and a number to start there.",
+			"Это был конец списка, всего элементов: %s. Скажите «список», чтобы начать сначала, или «список» и номер, чтобы начать с него.", count(l, b.listTotal))}
 	}
 	return BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{"offset": b.listNext},
 		Say: l.f("Listing from number %d.", "Список с номера %d.", b.listNext+1)}
@@ -666,9 +666,9 @@ func (b *Browsing) occurrence(n int, q string, l Lang) BrowseStep {
 		case b.textTotal == 0:
 			return BrowseStep{Say: l.f("%q is not in the page's text. Say find in text and another word.", "«%s» в тексте страницы нет. Скажите «найди в тексте» и другое слово.", q)}
 		case n < 1:
-			return BrowseStep{Say: l.f("That was the first occurrence of %q; there are %s.", "Это было первое вхождение «%s»; всего их %s.", q, thousands(l, b.textTotal))}
+			return BrowseStep{Say: l.f("That was the first occurrence of %q; there are %s.", "Это было первое вхождение «%s»; всего их %s.", q, count(l, b.textTotal))}
 		case n > b.textTotal:
-			return BrowseStep{Say: l.f("That was the last occurrence of %q: %s in all.", "Это было последнее вхождение «%s», всего %s.", q, thousands(l, b.textTotal))}
+			return BrowseStep{Say: l.f("That was the last occurrence of %q: %s in all.", "Это было последнее вхождение «%s», всего %s.", q, count(l, b.textTotal))}
 		}
 	}
 	if n == -1 {

@@ -151,3 +151,15 @@ func TestFindNextIsAnElementFind(t *testing.T) {
 		}
 	}
 }
+
+// "more" past the end says the total grouped in Russian, plain in English.
+func TestEndOfListTotals(t *testing.T) {
+	b := new(Browsing)
+	b.Observe(BrowseStep{Tool: "browser_list_interactives"}, map[string]any{"status": "ok", "data": map[string]any{"total": 5001, "offset": 4950, "next_offset": 5001}})
+	if s, _ := b.Parse("ещё"); s.Say != "Это был конец списка, всего элементов: 5\u202f001. Скажите «список», чтобы начать сначала, или «список» и номер, чтобы начать с него." {
+		t.Errorf("ещё: %q", s.Say)
+	}
+	if s, _ := b.Parse("more"); s.Say != "That was the end of the list: 5001 elements in all. Say list to start again, or list and a number to start there." {
+		t.Errorf("more: %q", s.Say)
+	}
+}

@@ -47,6 +47,8 @@ packages=(
   imagemagick                         # screenshots (import) and their check (identify)
   python3.11-doc debian-reference-en  # real documentation sites (HTML) the browsing tests read on loopback:
   bash-doc maint-guide                # the Python docs, Debian Reference, the one-page Bash manual, maint-guide
+  postgresql-doc-15 sqlite3-doc       # ...PostgreSQL's and SQLite's manuals (tables, menus before the text)
+  gnu-standards                       # ...and the GNU Coding Standards (searching a long page's text)
   dbus-daemon gnome-keyring           # a Secret Service for the model key test (dbus-run-session)
   dbus at-spi2-core python3-pyatspi   # the screen-reader tier: session bus, AT-SPI bus, Atspi for Python
   orca                                # ...and the screen reader itself (its debug log: what it speaks)

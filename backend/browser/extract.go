@@ -62,6 +62,9 @@ type Summary struct {
 	// is not all of it, is where browser_read goes on (from).
 	TextChars int `json:"text_chars"`
 	MoreAt    int `json:"more_at,omitempty"`
+	// MainAt, when not 0, is where the gist starts: the page's menus before
+	// its first heading were passed (browser_read from 0 reads them).
+	MainAt int `json:"main_at,omitempty"`
 	// HeadingsTotal is how many headings the page has; Headings is the
 	// window of them from HeadingsFrom (0-based), at most 60.
 	HeadingsTotal int     `json:"headings_total"`
@@ -133,7 +136,8 @@ func (s *Session) ExtractFrom(ctx context.Context, mode string, headingsFrom int
 	// headings are numbered as browser_read numbers them, so a listener goes
 	// on with "read more" or "read from heading N".
 	if rd, err := s.readPage(ctx); err == nil {
-		first, next := portion(rd.text, 0, MaxGist)
+		sum.MainAt = rd.mainStart()
+		first, next := portion(rd.text, sum.MainAt, MaxGist)
 		// One block a line, as the page shows it (code keeps its lines).
 		sum.MainText, sum.TextChars = first, len(rd.text)
 		if next < len(rd.text) {
@@ -305,8 +309,11 @@ func summaryText(s *Summary) string {
 			fmt.Fprintf(&b, "Status: %s\n", l.Text)
 		}
 	}
+	if s.MainAt > 0 {
+		fmt.Fprintf(&b, "The %d characters of menus before the first heading were passed (browser_read from 0 reads them).\n", s.MainAt)
+	}
 	if s.MoreAt > 0 {
-		fmt.Fprintf(&b, "Main text (the first %d of %d characters; the rest: browser_read from %d):\n%s\n", s.MoreAt, s.TextChars, s.MoreAt, s.MainText)
+		fmt.Fprintf(&b, "Main text (characters %d to %d of %d; the rest: browser_read from %d):\n%s\n", s.MainAt+1, s.MoreAt, s.TextChars, s.MoreAt, s.MainText)
 	} else {
 		fmt.Fprintf(&b, "Main text:\n%s\n", orNone(s.MainText))
 	}

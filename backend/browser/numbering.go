@@ -839,6 +839,11 @@ type FindResult struct {
 	Offset     int     `json:"offset"`
 	Matches    []*Item `json:"matches"`
 	Note       string  `json:"note,omitempty"`
+	// InText is how many times the page's text holds the text looked for
+	// (browser_find_text goes through them); 0 without a text.
+	InText int `json:"in_text,omitempty"`
+	// Query is the text looked for, as given.
+	Query string `json:"query,omitempty"`
 }
 
 // normText folds case (any script), ё to е, and runs of white space, so that
@@ -896,9 +901,11 @@ func (s *Session) Find(ctx context.Context, o FindOptions) (*FindResult, error) 
 	defer unlock()
 	n, err := s.validate(ctx)
 	relisted := false
-	if err == nil && n.partial {
-		// Find searches the whole page: number the rest of it first (the
-		// same numbers while the page has not changed).
+	if err == nil && (n.partial || !s.unchanged(ctx, n)) {
+		// Find searches the whole page as it is now: number the rest of it
+		// first, or again when anything changed since the list (a click
+		// that shows a hidden part changes no element, only its style):
+		// the same numbers while the page has not changed.
 		if _, err := s.listFull(ctx, ListOptions{Scope: n.scope, Limit: n.limit, Offset: n.offset}); err != nil {
 			return nil, err
 		}
@@ -967,6 +974,10 @@ func (s *Session) Find(ctx context.Context, o FindOptions) (*FindResult, error) 
 	}
 	if relisted {
 		res.Note = fmt.Sprintf("The page had changed; it was numbered again (list %d). Use these numbers.", n.gen)
+	}
+	if text != "" {
+		res.Query = strings.Join(strings.Fields(o.Text), " ")
+		res.InText = max(0, s.countInText(ctx, o.Text))
 	}
 	if len(hits) == 0 {
 		res.Note = strings.TrimSpace(res.Note + " Nothing matched; try a shorter text, scroll, or list with scope \"page\".")

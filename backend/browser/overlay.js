@@ -277,8 +277,32 @@
       name = (!/[\p{L}\p{N}]/u.test(shown) && (title || described)) || shown;
     }
     if (!name) name = placeholder || title || described;
-    if (!name && isField(el)) name = get('name') || get('id');
+    if (!name && isField(el)) name = nearText(el) || get('name') || get('id');
     return [clip(norm(name), 80), norm([aria, placeholder, title, labels, labelled, described].join(' '))];
+  }
+
+  // nearText is the text just before a field with no label, placeholder
+  // or title ("Search: [    ]"), within its parent or grandparent: it names
+  // the field better than its form name ("q").
+  function nearText(el) {
+    let e = el;
+    for (let depth = 0; depth < 2 && e && e.parentNode; depth++, e = e.parentElement) {
+      let seen = 0;
+      for (let n = e.previousSibling; n && seen < 6; n = n.previousSibling, seen++) {
+        // A choice just before the field says what it searches ("Search
+        // Documentation [    ] Go" on SQLite's pages).
+        if (n.nodeType === 1 && n.tagName === 'SELECT') {
+          const o = n.selectedOptions && n.selectedOptions[0];
+          const t = o ? norm(o.label || o.text) : '';
+          if (/[\p{L}\p{N}]/u.test(t)) return clip(t, 60);
+          break;
+        }
+        if (n.nodeType === 1 && (isField(n) || /^(SCRIPT|STYLE|TEMPLATE|BUTTON)$/.test(n.tagName))) break;
+        const t = norm(n.nodeType === 3 ? n.data : n.nodeType === 1 ? (n.innerText || '') : '').replace(/[:：]\s*$/, '');
+        if (/[\p{L}\p{N}]/u.test(t)) return clip(t.length > 60 ? t.slice(-60).replace(/^\S*\s/, '') : t, 60);
+      }
+    }
+    return '';
   }
 
   function valueOf(el) {

@@ -53,7 +53,7 @@ const readJS = `function(opt) {
 		}
 		return '';
 	};
-	const headings = [];
+	const headings = [], headEls = [];
 	for (const h of document.querySelectorAll('h1,h2,h3,h4,h5,h6,[role="heading" i]')) {
 		if (headings.length >= ` + "300" + `) break;
 		if (!vis(h)) continue;
@@ -62,6 +62,7 @@ const readJS = `function(opt) {
 		if (!text) continue;
 		const main = !!root && root.contains(h);
 		headings.push({ level, text, main, key: norm(h.innerText || h.textContent).slice(0, 200), after: main ? after(h) : '' });
+		headEls.push(h);
 	}
 	// Program code as shown: its lines keep every space.
 	const pre = [];
@@ -95,25 +96,38 @@ const readJS = `function(opt) {
 			}
 		}
 		if (target) {
-			const hs = document.querySelectorAll('h1,h2,h3,h4,h5,h6,[role="heading" i]');
-			let hh = target.closest('h1,h2,h3,h4,h5,h6,[role="heading" i]');
+			const H = 'h1,h2,h3,h4,h5,h6,[role="heading" i]';
+			const firstLine = e => ((e && e.innerText) || '').split('\n').map(norm).find(l => l) || '';
+			let hh = target.closest(H);
+			// A target that starts with a heading (a section) starts there; a
+			// target that is no heading (a definition, an index anchor, a
+			// paragraph) is read from itself, not from the next heading.
 			if (!hh && by !== 'focus') {
-				for (const h of hs) {
-					if (target.contains(h) || (target.compareDocumentPosition(h) & Node.DOCUMENT_POSITION_FOLLOWING)) { hh = h; break; }
-					}
+				const inner = target.querySelector(H);
+				if (inner && vis(inner) && firstLine(target) === firstLine(inner)) hh = inner;
 			}
-			let index = -1;
+			let index = -1, next = -1, prev = -1;
 			if (hh) {
 				const key = norm(hh.innerText || hh.textContent).slice(0, 200);
 				index = headings.findIndex(x => x.key === key && x.main);
+			} else {
+				for (let i = 0; i < headEls.length; i++) {
+					if (!headings[i].main) continue;
+					if (target.compareDocumentPosition(headEls[i]) & Node.DOCUMENT_POSITION_PRECEDING) prev = i;
+					else if (next < 0 && (target.contains(headEls[i]) || (target.compareDocumentPosition(headEls[i]) & Node.DOCUMENT_POSITION_FOLLOWING))) next = i;
+				}
 			}
 			let block = target;
 			while (block && block !== root && getComputedStyle(block).display.startsWith('inline')) block = block.parentElement;
-			const line = ((block && block.innerText) || '').split('\n').map(norm).find(l => l) || '';
-			here = { by, heading: index, key: line.slice(0, 80), label: norm(target.innerText || target.textContent || target.getAttribute('aria-label')).slice(0, 120) };
+			// An empty anchor (an index entry's) names the text after it.
+			// An empty anchor (an index entry's) names the text after it.
+			let line = firstLine(target);
+			for (let n = target.nextElementSibling; !line && n; n = n.nextElementSibling) line = firstLine(n);
+			if (!line) line = firstLine(block);
+			here = { by, heading: index, prev, next, key: line.slice(0, 80), label: norm(target.innerText || target.textContent || target.getAttribute('aria-label')).slice(0, 120) || line.slice(0, 120) };
 		}
 	}
-	return JSON.stringify({ title: document.title, url: location.href, text: root ? (root.innerText || '') : '', headings, pre, here });
+	return JSON.stringify({ title: document.title, url: location.href, text: root ? (root.innerText || '') : '', headings, pre, here, body: root === document.body });
 }`
 
 // hereJS finds where "here" is in the list: given the ids of the top
@@ -200,6 +214,54 @@ type readable struct {
 	here      int
 	hereLabel string
 	hereBy    string
+	// body: the page has no main landmark or article; its text is the
+	// whole body's, menus too.
+	body bool
+}
+
+// Bounds of the menu passed before a page's main content.
+const (
+	maxMenuChars = 4000
+	maxMenuLine  = 80
+	minMenuLines = 3
+)
+
+// mainStart is where the main content starts in the text of a page with no
+// main landmark or article: at its first h1 (else its first heading) when
+// only a menu stands before it, short lines ("Home", "About", "Prev Up
+// Home Next"), at least 3 of them. 0 when the text starts with content.
+func (r *readable) mainStart() int {
+	if !r.body {
+		return 0
+	}
+	at := -1
+	for _, h := range r.headings {
+		if h.At >= 0 && h.Level == 1 {
+			at = h.At
+			break
+		}
+	}
+	if at < 0 {
+		for _, h := range r.headings {
+			if h.At >= 0 {
+				at = h.At
+				break
+			}
+		}
+	}
+	if at <= 0 || at > maxMenuChars || at > len(r.text) {
+		return 0
+	}
+	lines := strings.Split(strings.TrimSpace(string(r.text[:at])), "\n")
+	if len(lines) < minMenuLines {
+		return 0
+	}
+	for _, l := range lines {
+		if len([]rune(l)) > maxMenuLine {
+			return 0
+		}
+	}
+	return at
 }
 
 // readPage gets the page's readable text (the session lock is held).
@@ -226,9 +288,12 @@ func (s *Session) readPageAt(ctx context.Context, here bool) (*readable, error) 
 			After string `json:"after"`
 		} `json:"headings"`
 		Pre  []string `json:"pre"`
+		Body bool     `json:"body"`
 		Here *struct {
 			By      string `json:"by"`
 			Heading int    `json:"heading"`
+			Prev    int    `json:"prev"`
+			Next    int    `json:"next"`
 			Key     string `json:"key"`
 			Label   string `json:"label"`
 		} `json:"here"`
@@ -243,7 +308,7 @@ func (s *Session) readPageAt(ctx context.Context, here bool) (*readable, error) 
 		}
 	}
 	text := saidOnce(readableText(raw.Text, raw.Pre...), keys)
-	r := &readable{title: spaced(raw.Title), url: raw.URL, text: []rune(text), here: -1}
+	r := &readable{title: spaced(raw.Title), url: raw.URL, text: []rune(text), here: -1, body: raw.Body}
 	pos := 0 // byte offset in text: headings come in document order
 	for i, h := range raw.Headings {
 		hd := Heading{Number: i + 1, Level: h.Level, Text: h.Text, At: -1}
@@ -264,12 +329,31 @@ func (s *Session) readPageAt(ctx context.Context, here bool) (*readable, error) 
 	}
 	if h := raw.Here; h != nil {
 		r.hereBy, r.hereLabel = h.By, spaced(h.Label)
-		if h.Heading >= 0 && h.Heading < len(r.headings) && r.headings[h.Heading].At >= 0 {
-			r.here, r.hereLabel = r.headings[h.Heading].At, r.headings[h.Heading].Text
+		at := func(i int) int {
+			if i >= 0 && i < len(r.headings) {
+				return r.headings[i].At
+			}
+			return -1
+		}
+		if a := at(h.Heading); a >= 0 {
+			r.here, r.hereLabel = a, r.headings[h.Heading].Text
 		} else if k := spaced(h.Key); k != "" {
-			if j := strings.Index(text, k); j >= 0 {
+			// The target's own first line, looked for after the heading
+			// before it (a short line may stand earlier in the text too).
+			from := 0
+			if a := at(h.Prev); a >= 0 {
+				from = len(string(r.text[:a]))
+			}
+			if j := strings.Index(text[from:], k); j >= 0 {
+				r.here = utf8.RuneCountInString(text[:from+j])
+			} else if j := strings.Index(text, k); j >= 0 {
 				r.here = utf8.RuneCountInString(text[:j])
 			}
+		}
+		if a := at(h.Next); r.here < 0 && a >= 0 {
+			// The target's line is not in the text as such: the heading
+			// after it is the nearest place.
+			r.here, r.hereLabel = a, r.headings[h.Next].Text
 		}
 	}
 	return r, nil
@@ -310,6 +394,20 @@ func readableText(s string, pre ...string) string {
 	for _, line := range strings.Split(s, "\n") {
 		if l := strings.TrimRight(line, " \t\u00a0\r"); code[l] {
 			out = append(out, strings.NewReplacer("\t", "    ", "\u00a0", " ", "\u200b", "").Replace(l))
+			continue
+		}
+		if strings.Contains(line, "\t") {
+			// A table's row: innerText puts a tab between its cells; they
+			// are said apart, not run together.
+			var cells []string
+			for _, c := range strings.Split(line, "\t") {
+				if c = spaced(c); c != "" {
+					cells = append(cells, c)
+				}
+			}
+			if len(cells) > 0 {
+				out = append(out, strings.Join(cells, " | "))
+			}
 			continue
 		}
 		if l := spaced(line); l != "" {

@@ -147,6 +147,19 @@ var browserArgCases = []struct {
 	{"browser_read", `{"chars": 6001}`, "maximum"},
 	{"browser_read", `{"heading": 0}`, "minimum"},
 
+	{"browser_find_text", `{"text": "malloc"}`, ""},
+	{"browser_find_text", `{"text": "malloc", "occurrence": 3}`, ""},
+	{"browser_find_text", `{"text": "malloc", "last": true}`, ""},
+	{"browser_find_text", `{}`, "text"},
+	{"browser_find_text", `{"text": ""}`, "text"},
+	{"browser_find_text", `{"text": "malloc", "occurrence": 0}`, "minimum"},
+
+	{"browser_table", `{}`, ""},
+	{"browser_table", `{"table": 2, "row": 3, "column": 4, "mode": "column"}`, ""},
+	{"browser_table", `{"mode": "table"}`, ""},
+	{"browser_table", `{"row": 0}`, "minimum"},
+	{"browser_table", `{"mode": "grid"}`, "mode"},
+
 	{"browser_screenshot", `{}`, ""},
 	{"browser_screenshot", `{"full_page": true}`, ""},
 	{"browser_screenshot", `{"full_page": 1}`, "full_page"},

@@ -47,6 +47,7 @@ func Register(r *tools.Registry, ss *Sessions) {
 		overlayShowTool(ss),
 		overlayHideTool(ss),
 		findTool(ss),
+		findTextTool(ss),
 		overlayActTool(ss),
 		dialogTool(ss),
 		focusNextTool(ss),
@@ -64,6 +65,7 @@ func Register(r *tools.Registry, ss *Sessions) {
 		scrollTool(ss),
 		extractTool(ss),
 		readTool(ss),
+		tableTool(ss),
 		screenshotTool(ss),
 	)
 }

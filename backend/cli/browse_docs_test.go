@@ -229,8 +229,8 @@ func TestBrowseByNumbersWithoutDeadEnds(t *testing.T) {
 	l.expect("list", "More than 50 elements, 1 to 50:\n1. link Archive\n2. link Article number 1", "50. link Article number 49\nSay more for 51 onward.")
 	l.expect("more", "Listing from number 51.\n5001 elements, 51 to 100:\n51. link Article number 50", "Say more for 101 to 150.")
 	l.expect("list more", "5001 elements, 101 to 150:\n101. link Article number 100")
-	l.expect("список 4990", "Элементов: 5001, с 4990 по 5001:\n4990. ссылка Article number 4989", "5001. ссылка Article number 5000\nКонец списка.")
-	l.expect("ещё", "Это был конец списка, всего элементов: 5001. Скажите «список», чтобы начать сначала, или «список» и номер, чтобы начать с него.")
+	l.expect("список 4990", "Элементов: 5\u202f001, с 4990 по 5001:\n4990. ссылка Article number 4989", "5001. ссылка Article number 5000\nКонец списка.")
+	l.expect("ещё", "Это был конец списка, всего элементов: 5\u202f001. Скажите «список», чтобы начать сначала, или «список» и номер, чтобы начать с него.")
 	l.expect("next", "That was the end of the list: 5001 elements in all. Say list to start again, or list and a number to start there.")
 	if a := l.say("scroll down"); !regexp.MustCompile(`^Scrolling down\.\n[1-9]\d*% down the page, screen 2 of \d+\.$`).MatchString(a) {
 		t.Errorf("scroll down does not say where the page is: %q", a)

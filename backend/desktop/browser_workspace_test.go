@@ -44,8 +44,8 @@ func TestBrowserWorkspaceMore(t *testing.T) {
 		{"list", "5001 elements, 1 to 50:\n1. link Archive"},
 		{"more", "5001 elements, 51 to 100:\n51. link Article number 50"},
 		// Russian in, Russian out (issue 23, point 6): the terminal's lines.
-		{"ещё", "Элементов: 5001, с 101 по 150:\n101. ссылка Article number 100"},
-		{"список 4990", "Элементов: 5001, с 4990 по 5001:\n4990. ссылка Article number 4989"},
+		{"ещё", "Элементов: 5\u202f001, с 101 по 150:\n101. ссылка Article number 100"},
+		{"список 4990", "Элементов: 5\u202f001, с 4990 по 5001:\n4990. ссылка Article number 4989"},
 		{"help", "Number commands:\nlist: the numbered elements, 50 at a time;"},
 		{"go to " + sites.URL("/guide"), "Page: A walk through Kazan."},
 		{"list", "12 elements:\n1. link Travel guide"},

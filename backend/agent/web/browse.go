@@ -264,6 +264,21 @@ type Browsing struct {
 	findNext  int
 	findTotal int
 
+	// The search of the page's text: what, which occurrence, of how many,
+	// and where its line starts in the text (textAt, -1: no occurrence to
+	// read from: "read from here" reads from there while it is >= 0).
+	textQuery string
+	textOcc   int
+	textTotal int
+	textAt    int
+	textURL   string
+	textHere  bool
+
+	// The table being read: which, its size, and the cell the reader is on
+	// (0: none yet).
+	table, tableRow, tableCol, tableRows, tableCols int
+	tableURL                                        string
+
 	headNext  int
 	headTotal int
 
@@ -324,6 +339,12 @@ func (b *Browsing) Parse(cmd string) (BrowseStep, error) {
 		}
 		return b.more(what, l), nil
 	}
+	if step, ok, err := b.textStep(c, l); ok {
+		return step, err
+	}
+	if step, ok, err := b.tableStep(c, l); ok {
+		return step, err
+	}
 	for _, p := range browsePatterns() {
 		if m := p.re.FindStringSubmatch(c); m != nil {
 			return p.step(m, l)
@@ -369,14 +390,16 @@ func (b *Browsing) more(what string, l Lang) BrowseStep {
 		case b.readURL == "":
 			return BrowseStep{Tool: "browser_read", Args: map[string]any{"from": 0}, Say: l.t("Reading the text from the start.", "Читаю текст с начала.")}
 		case !b.readMore:
-			return BrowseStep{Say: l.f("That was the end of the text (%d characters). Say read from start, read from heading 3, or read page.",
-				"Это был конец текста (%d знаков). Скажите «читай с начала», «читай с заголовка 3» или «прочитай страницу».", b.readTotal)}
+			return BrowseStep{Say: l.f("That was the end of the text (%s characters). Say read from start, read from heading 3, or read page.",
+				"Это был конец текста (%s знаков). Скажите «читай с начала», «читай с заголовка 3» или «прочитай страницу».", count(l, b.readTotal))}
 		}
 		return BrowseStep{Tool: "browser_read", Args: map[string]any{"from": b.readNext, "continue_url": b.readURL}, Say: l.t("Reading on.", "Читаю дальше.")}
+	case "text":
+		return b.occurrence(b.textOcc+1, "", l)
 	case "find":
 		if b.findNext >= b.findTotal {
-			return BrowseStep{Say: l.f("That was the last match: %d in all. Say find and a word to look for something else.",
-				"Это было последнее совпадение, всего %d. Скажите «найди» и слово, чтобы искать другое.", b.findTotal)}
+			return BrowseStep{Say: l.f("That was the last match: %s in all. Say find and a word to look for something else.",
+				"Это было последнее совпадение, всего %s. Скажите «найди» и слово, чтобы искать другое.", count(l, b.findTotal))}
 		}
 		return BrowseStep{Tool: "browser_find", Args: map[string]any{"text": b.findText, "offset": b.findNext},
 			Say: l.f("More matches for %q.", "Ещё совпадения с «%s».", b.findText)}
@@ -385,8 +408,8 @@ func (b *Browsing) more(what string, l Lang) BrowseStep {
 			if b.headTotal == 0 {
 				return BrowseStep{Tool: "browser_extract", Args: map[string]any{"mode": "summary"}, Say: l.t("Reading the page.", "Читаю страницу.")}
 			}
-			return BrowseStep{Say: l.f("That was the last heading: %d in all. Say read from heading and its number.",
-				"Это был последний заголовок, всего %d. Скажите «читай с заголовка» и его номер.", b.headTotal)}
+			return BrowseStep{Say: l.f("That was the last heading: %s in all. Say read from heading and its number.",
+				"Это был последний заголовок, всего %s. Скажите «читай с заголовка» и его номер.", count(l, b.headTotal))}
 		}
 		return BrowseStep{Tool: "browser_extract", Args: map[string]any{"mode": "summary", "headings_from": b.headNext},
 			Say: l.f("Headings from %d.", "Заголовки с %d.", b.headNext+1)}
@@ -395,8 +418,8 @@ func (b *Browsing) more(what string, l Lang) BrowseStep {
 	case b.listTotal == 0 && !b.listMore:
 		return BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{}, Say: l.t("Listing the elements.", "Список элементов.")}
 	case !b.listMore:
-		return BrowseStep{Say: l.f("That was the end of the list: %d elements in all. Say list to start again, or list and a number to start there.",
-			"Это был конец списка, всего элементов: %d. Скажите «список», чтобы начать сначала, или «список» и номер, чтобы начать с него.", b.listTotal)}
+		return BrowseStep{Say: l.f("That was the end of the list: %s elements in all. Say list to start again, or list and a number to start there.",
+			"Это был конец списка, всего элементов: %s. Скажите «список», чтобы начать сначала, или «список» и номер, чтобы начать с него.", count(l, b.listTotal))}
 	}
 	return BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{"offset": b.listNext},
 		Say: l.f("Listing from number %d.", "Список с номера %d.", b.listNext+1)}
@@ -432,6 +455,14 @@ func (b *Browsing) Observe(step BrowseStep, res any) (restored *readPlace) {
 			Navigated     bool            `json:"navigated"`
 			HeadingsTotal int             `json:"headings_total"`
 			HeadingsFrom  int             `json:"headings_from"`
+			Occurrence    int             `json:"occurrence"`
+			Table         int             `json:"table"`
+			Row           int             `json:"row"`
+			Column        int             `json:"column"`
+			Rows          int             `json:"rows"`
+			Columns       int             `json:"columns"`
+			LineAt        int             `json:"line_at"`
+			Chars         int             `json:"chars"`
 			Headings      json.RawMessage `json:"headings"` // a list (extract) or a count (read)
 			NewTabs       []any           `json:"new_tabs"`
 		} `json:"data"`
@@ -443,12 +474,24 @@ func (b *Browsing) Observe(step BrowseStep, res any) (restored *readPlace) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	page := withoutFragment(d.URL)
+	if step.Tool != "browser_find_text" {
+		b.textHere = false // "read from here" is no longer at the occurrence
+	}
 	switch step.Tool {
 	case "browser_list_interactives":
 		b.last, b.listTotal, b.listMore, b.listNext = "list", d.Total, d.HasMore, d.NextOffset
 	case "browser_find":
 		b.last, b.findTotal, b.findNext = "find", d.Total, d.Offset+len(d.Matches)
 		b.findText, _ = step.Args["text"].(string)
+	case "browser_table":
+		b.table, b.tableRow, b.tableCol, b.tableRows, b.tableCols, b.tableURL = d.Table, d.Row, d.Column, d.Rows, d.Columns, page
+	case "browser_find_text":
+		b.textQuery, _ = step.Args["text"].(string)
+		b.textTotal, b.textOcc, b.textAt, b.textURL, b.textHere = d.Total, d.Occurrence, d.LineAt, page, d.Total > 0 && d.LineAt >= 0
+		if b.textHere {
+			// Reading goes on from the occurrence's line.
+			b.last, b.readURL, b.readTotal, b.readMore, b.readNext, b.readHere = "text", page, d.Chars, d.LineAt < d.Chars, d.LineAt, false
+		}
 	case "browser_read":
 		b.last, b.readURL, b.readTotal, b.readMore, b.readNext, b.readHere = "read", page, d.Total, d.Next < d.Total, d.Next, false
 	case "browser_extract":
@@ -495,6 +538,8 @@ func (b *Browsing) leave() {
 	}
 	b.last, b.listNext, b.listMore, b.listTotal = "", 0, false, 0
 	b.findText, b.findNext, b.findTotal, b.headNext, b.headTotal = "", 0, 0, 0, 0
+	b.textQuery, b.textOcc, b.textTotal, b.textAt, b.textURL, b.textHere = "", 0, 0, 0, "", false
+	b.table, b.tableRow, b.tableCol, b.tableRows, b.tableCols, b.tableURL = 0, 0, 0, 0, 0, ""
 	b.readURL, b.readNext, b.readMore, b.readTotal, b.readHere = "", 0, false, 0, false
 }
 
@@ -504,6 +549,228 @@ func (b *Browsing) inPage(u string, moved bool) {
 	if i := strings.IndexByte(u, '#'); moved && i >= 0 && i < len(u)-1 {
 		b.last, b.readHere, b.readURL = "read", true, withoutFragment(u)
 	}
+}
+
+// Searching the page's text: "find in text malloc", "найди в тексте malloc",
+// "next occurrence", "предыдущее вхождение", "occurrence 3", "third
+// occurrence of malloc", "третье вхождение malloc".
+var (
+	textFindRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:(?:find|search|look for)(?: for)? (?:in|on) (?:the )?(?:text|page)(?: for)?|(?:find|search)(?: the)? text(?: for)?|search (?:the )?page for|(?:найди|ищи|искать|поищи|поиск) (?:в тексте|по тексту|на странице))\s+(.+)$`)
+	})
+	textNextRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:next occurrence|next in (?:the )?text|следующее вхождение|следующее в тексте|дальше в тексте)$`)
+	})
+	textPrevRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:previous occurrence|prev occurrence|previous in (?:the )?text|предыдущее вхождение|предыдущее в тексте|назад в тексте)$`)
+	})
+	// "occurrence 3 [of] [malloc]", "вхождение 3 [malloc]".
+	textNthRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:occurrence|вхождение)\s+(\d+)(?:\s+(?:of\s+)?(.+))?$`)
+	})
+	// "third occurrence [of] [malloc]", "3rd occurrence", "третье вхождение [malloc]", "3-е вхождение".
+	textOrdRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(\S+)\s+(?:occurrence|вхождение)(?:\s+(?:of\s+)?(.+))?$`)
+	})
+	readHereRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:read from here|read here|читай отсюда|прочитай отсюда|читай с этого места)$`)
+	})
+)
+
+// ordinals are the occurrence words, in English and Russian.
+var ordinals = map[string]int{
+	"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
+	"last": -1, "первое": 1, "второе": 2, "третье": 3, "четвёртое": 4, "четвертое": 4, "пятое": 5, "шестое": 6, "седьмое": 7,
+	"восьмое": 8, "девятое": 9, "десятое": 10, "последнее": -1,
+}
+
+// ordinal reads "third", "3rd", "третье", "3-е" as 3 ("last" as -1).
+func ordinal(w string) (int, bool) {
+	w = strings.ToLower(w)
+	if n, ok := ordinals[w]; ok {
+		return n, true
+	}
+	m := regexp.MustCompile(`^(\d+)(?:st|nd|rd|th|-?е|-?ое)?$`).FindStringSubmatch(w)
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	return n, err == nil && n > 0
+}
+
+// textStep is the step of a command that searches the page's text (ok: c
+// is one), and "read from here" after an occurrence was found.
+func (b *Browsing) textStep(c string, l Lang) (BrowseStep, bool, error) {
+	trim := func(s string) string { return strings.Trim(strings.TrimSpace(s), `"«»“”`) }
+	if m := textFindRe().FindStringSubmatch(c); m != nil {
+		q := trim(m[1])
+		if q == "" {
+			return BrowseStep{}, true, errors.New(l.t("say what to look for: find in text and a word", "скажите, что искать: «найди в тексте» и слово"))
+		}
+		return BrowseStep{Tool: "browser_find_text", Args: map[string]any{"text": q, "occurrence": 1},
+			Say: l.f("Looking for %q in the text.", "Ищу «%s» в тексте.", q)}, true, nil
+	}
+	switch {
+	case textNextRe().MatchString(c):
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		return b.occurrence(b.textOcc+1, "", l), true, nil
+	case textPrevRe().MatchString(c):
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		return b.occurrence(b.textOcc-1, "", l), true, nil
+	case readHereRe().MatchString(c):
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if !b.textHere {
+			return BrowseStep{}, false, nil
+		}
+		return BrowseStep{Tool: "browser_read", Args: map[string]any{"from": b.textAt, "continue_url": b.textURL},
+			Say: l.f("Reading from occurrence %d of %q.", "Читаю с вхождения %d «%s».", b.textOcc, b.textQuery)}, true, nil
+	}
+	var n int
+	var q string
+	if m := textNthRe().FindStringSubmatch(c); m != nil {
+		n, _ = strconv.Atoi(m[1])
+		q = trim(m[2])
+	} else if m := textOrdRe().FindStringSubmatch(c); m != nil {
+		k, ok := ordinal(m[1])
+		if !ok {
+			return BrowseStep{}, false, nil
+		}
+		n, q = k, trim(m[2])
+	} else {
+		return BrowseStep{}, false, nil
+	}
+	if n == 0 {
+		return BrowseStep{}, true, errors.New(l.t("occurrences count from 1: say occurrence 3, or third occurrence of a word",
+			"вхождения считаются с 1: скажите «вхождение 3» или «третье вхождение» и слово"))
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.occurrence(n, q, l), true, nil
+}
+
+// occurrence is the step to the nth occurrence (-1: the last) of q, or of
+// the text searched last when q is ""; b.mu is held.
+func (b *Browsing) occurrence(n int, q string, l Lang) BrowseStep {
+	if q == "" {
+		q = b.textQuery
+		if q == "" {
+			return BrowseStep{Say: l.t("Nothing was searched for yet: say find in text and a word.", "Ещё ничего не искали: скажите «найди в тексте» и слово.")}
+		}
+		if n == -1 {
+			n = b.textTotal
+		}
+		switch {
+		case b.textTotal == 0:
+			return BrowseStep{Say: l.f("%q is not in the page's text. Say find in text and another word.", "«%s» в тексте страницы нет. Скажите «найди в тексте» и другое слово.", q)}
+		case n < 1:
+			return BrowseStep{Say: l.f("That was the first occurrence of %q; there are %s.", "Это было первое вхождение «%s»; всего их %s.", q, count(l, b.textTotal))}
+		case n > b.textTotal:
+			return BrowseStep{Say: l.f("That was the last occurrence of %q: %s in all.", "Это было последнее вхождение «%s», всего %s.", q, count(l, b.textTotal))}
+		}
+	}
+	if n == -1 {
+		if q != b.textQuery || b.textTotal == 0 {
+			// The last of a text not yet counted: count it first.
+			return BrowseStep{Tool: "browser_find_text", Args: map[string]any{"text": q, "occurrence": 1, "last": true},
+				Say: l.f("Looking for the last %q in the text.", "Ищу последнее «%s» в тексте.", q)}
+		}
+		n = b.textTotal
+	}
+	return BrowseStep{Tool: "browser_find_text", Args: map[string]any{"text": q, "occurrence": n},
+		Say: l.f("Occurrence %d of %q.", "Вхождение %d «%s».", n, q)}
+}
+
+// Reading tables: "table", "table 2", "next row", "previous column", "row 3",
+// "column 2", "read row", "read column", and in Russian "таблица",
+// "следующая строка", "предыдущий столбец", "строка 3", "столбец 2",
+// "прочитай строку", "прочитай столбец".
+var (
+	tableRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:table|tables|read (?:the )?table|таблица|таблицы|прочитай таблицу|читай таблицу)(?:\s+(\d+))?$`)
+	})
+	tableMoveRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(next row|row down|previous row|prev row|row up|next column|next cell|previous column|prev column|previous cell|следующая строка|строка вниз|предыдущая строка|строка вверх|следующий столбец|следующая колонка|следующая ячейка|предыдущий столбец|предыдущая колонка|предыдущая ячейка|read row|read the row|прочитай строку|читай строку|read column|read the column|прочитай столбец|читай столбец|first row|первая строка|last row|последняя строка)$`)
+	})
+	tableGoRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(row|column|строка|столбец|колонка)\s+(\d+)$`)
+	})
+)
+
+// tableStep is the step of a table command (ok: c is one).
+func (b *Browsing) tableStep(c string, l Lang) (BrowseStep, bool, error) {
+	if m := tableRe().FindStringSubmatch(c); m != nil {
+		n := 1
+		if m[1] != "" {
+			n, _ = strconv.Atoi(m[1])
+			if n < 1 {
+				return BrowseStep{}, true, errors.New(l.t("tables count from 1: say table 2", "таблицы считаются с 1: скажите «таблица 2»"))
+			}
+		}
+		return BrowseStep{Tool: "browser_table", Args: map[string]any{"table": n, "row": 1, "column": 1, "mode": "table"},
+			Say: l.f("Table %d.", "Таблица %d.", n)}, true, nil
+	}
+	var what string
+	var n int
+	if m := tableMoveRe().FindStringSubmatch(c); m != nil {
+		what = strings.ToLower(m[1])
+	} else if m := tableGoRe().FindStringSubmatch(c); m != nil {
+		what = strings.ToLower(m[1])
+		n, _ = strconv.Atoi(m[2])
+		if n < 1 {
+			return BrowseStep{}, true, errors.New(l.t("rows and columns count from 1", "строки и столбцы считаются с 1"))
+		}
+	} else {
+		return BrowseStep{}, false, nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.table == 0 {
+		return BrowseStep{Say: l.t("No table is being read: say table, or table and its number.", "Таблица ещё не выбрана: скажите «таблица» или «таблица» и её номер.")}, true, nil
+	}
+	row, col, mode := b.tableRow, b.tableCol, "cell"
+	edge := ""
+	switch what {
+	case "next row", "row down", "следующая строка", "строка вниз":
+		row++
+		if row > b.tableRows {
+			edge = l.f("That was the last row: %d in all.", "Это была последняя строка, всего %d.", b.tableRows)
+		}
+	case "previous row", "prev row", "row up", "предыдущая строка", "строка вверх":
+		row--
+		if row < 1 {
+			edge = l.t("That was the first row.", "Это была первая строка.")
+		}
+	case "next column", "next cell", "следующий столбец", "следующая колонка", "следующая ячейка":
+		col++
+		if col > b.tableCols {
+			edge = l.f("That was the last column: %d in all.", "Это был последний столбец, всего %d.", b.tableCols)
+		}
+	case "previous column", "prev column", "previous cell", "предыдущий столбец", "предыдущая колонка", "предыдущая ячейка":
+		col--
+		if col < 1 {
+			edge = l.t("That was the first column.", "Это был первый столбец.")
+		}
+	case "read row", "read the row", "прочитай строку", "читай строку":
+		mode = "row"
+	case "read column", "read the column", "прочитай столбец", "читай столбец":
+		mode = "column"
+	case "first row", "первая строка":
+		row = 1
+	case "last row", "последняя строка":
+		row = b.tableRows
+	case "row", "строка":
+		row = n
+	case "column", "столбец", "колонка":
+		col = n
+	}
+	if edge != "" {
+		return BrowseStep{Say: edge}, true, nil
+	}
+	return BrowseStep{Tool: "browser_table", Args: map[string]any{"table": b.table, "row": row, "column": col, "mode": mode},
+		Say: ""}, true, nil
 }
 
 // usage says how a command is said, by its first word.

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/waymark/waymark/backend/browser"
 )
@@ -63,6 +66,10 @@ func renderResult(l Lang, tool string, b []byte) string {
 		return scrollLine(l, d)
 	case "browser_find":
 		return findLines(l, d)
+	case "browser_find_text":
+		return textLines(l, d)
+	case "browser_table":
+		return tableLines(l, d)
 	case "browser_upload":
 		var names []string
 		for _, f := range asList(d["files"]) {
@@ -111,7 +118,7 @@ func renderResult(l Lang, tool string, b []byte) string {
 		if t, _ := d["title"].(string); t != "" {
 			parts = append(parts, l.f("Page: %s.", "Страница: %s.", t))
 		} else if u, _ := d["url"].(string); u != "" {
-			parts = append(parts, l.f("Page: %s.", "Страница: %s.", u))
+			parts = append(parts, l.f("Page: %s.", "Страница: %s.", spokenURL(u)))
 		}
 	}
 	if st, _ := d["http_status"].(float64); st >= 400 {
@@ -154,6 +161,20 @@ func renderResult(l Lang, tool string, b []byte) string {
 	return Spoken(strings.Join(parts, " "))
 }
 
+// spokenURL is an address as a listener hears it: percent-escapes decoded
+// (…done.html?name=Анна, not ?name=%D0%90%D0%BD…) when they are whole UTF-8
+// text with no control characters; else the address as it is.
+func spokenURL(u string) string {
+	if !strings.Contains(u, "%") {
+		return u
+	}
+	d, err := url.PathUnescape(u)
+	if err != nil || !utf8.ValidString(d) || strings.IndexFunc(d, unicode.IsControl) >= 0 {
+		return u
+	}
+	return d
+}
+
 // spokenNote says a tool's note in l (the notes the number commands meet).
 func spokenNote(l Lang, note string) string {
 	if l != Russian {
@@ -185,15 +206,15 @@ func listLines(l Lang, d map[string]any) string {
 	atLeast, _ := d["total_at_least"].(bool)
 	switch {
 	case atLeast && len(items) > 0:
-		sb.WriteString(l.f("More than %d elements, %d to %d:", "Больше %d элементов, с %d по %d:", total-1, off+1, off+len(items)))
+		sb.WriteString(l.f("More than %s elements, %d to %d:", "Больше %s элементов, с %d по %d:", count(l, total-1), off+1, off+len(items)))
 	case total == 0:
 		sb.WriteString(l.t("No numbered elements on this page.", "На этой странице нет элементов с номерами."))
 	case len(items) == 0:
-		sb.WriteString(l.f("No elements from number %d: the page has %d. Say list to start again.", "С номера %d элементов нет: на странице их %d. Скажите «список», чтобы начать сначала.", off+1, total))
+		sb.WriteString(l.f("No elements from number %d: the page has %s. Say list to start again.", "С номера %d элементов нет: на странице их %s. Скажите «список», чтобы начать сначала.", off+1, count(l, total)))
 	case len(items) == total:
-		sb.WriteString(l.f("%d elements:", "Элементов: %d.", total))
+		sb.WriteString(l.f("%s elements:", "Элементов: %s.", count(l, total)))
 	default:
-		sb.WriteString(l.f("%d elements, %d to %d:", "Элементов: %d, с %d по %d:", total, off+1, off+len(items)))
+		sb.WriteString(l.f("%s elements, %d to %d:", "Элементов: %s, с %d по %d:", count(l, total), off+1, off+len(items)))
 	}
 	if note, _ := d["note"].(string); note != "" && strings.HasPrefix(note, "The page was still changing") {
 		sb.WriteString("\n" + spokenNote(l, note))
@@ -216,14 +237,159 @@ func listLines(l Lang, d map[string]any) string {
 	return Spoken(sb.String())
 }
 
+// textLines says an occurrence of a text in the page's text: which of how
+// many, the line it stands in, how to go on.
+func textLines(l Lang, d map[string]any) string {
+	q, _ := d["text"].(string)
+	total, occ := int(numOf(d["total"])), int(numOf(d["occurrence"]))
+	if total == 0 {
+		return Spoken(l.f("%q is not in the page's text.", "«%s» в тексте страницы нет.", q))
+	}
+	var sb strings.Builder
+	sb.WriteString(l.f("%q, occurrence %s of %s, at character %s:\n", "«%s», вхождение %s из %s, знак %s:\n", q, thousands(l, occ), thousands(l, total), thousands(l, int(numOf(d["at"]))+1)))
+	sb.WriteString(fmt.Sprint(d["line"]))
+	if total > 1 {
+		sb.WriteString(l.t("\nSay next occurrence, previous occurrence or occurrence and its number; read from here to read on from this line.",
+			"\nСкажите «следующее вхождение», «предыдущее вхождение» или «вхождение» и номер; «читай отсюда», чтобы читать с этой строки."))
+	} else {
+		sb.WriteString(l.t("\nSay read from here to read on from this line.", "\nСкажите «читай отсюда», чтобы читать с этой строки."))
+	}
+	return Spoken(sb.String())
+}
+
+// tableLines says a place in a table: the table (its size and column
+// names), a cell with its row's and column's names, a row cell by cell, or a
+// column row by row.
+func tableLines(l Lang, d map[string]any) string {
+	var heads []string
+	for i, h := range asList(d["headers"]) {
+		name := strings.TrimSpace(fmt.Sprint(h))
+		if name == "" {
+			name = l.f("column %d", "столбец %d", i+1)
+		}
+		heads = append(heads, name)
+	}
+	rows, cols := int(numOf(d["rows"])), int(numOf(d["columns"]))
+	row, col := int(numOf(d["row"])), int(numOf(d["column"]))
+	colName := func(c int) string {
+		if c >= 1 && c <= len(heads) {
+			return heads[c-1]
+		}
+		return l.f("column %d", "столбец %d", c)
+	}
+	rowLine := func(cells []any) string {
+		var parts []string
+		for i, c := range cells {
+			if t := strings.TrimSpace(fmt.Sprint(c)); t != "" {
+				parts = append(parts, colName(i+1)+": "+t)
+			}
+		}
+		return l.f("Row %d of %d: ", "Строка %d из %d: ", row, rows) + strings.Join(parts, "; ") + "."
+	}
+	var sb strings.Builder
+	switch d["mode"] {
+	case "table":
+		what := l.f("Table %v of %v", "Таблица %v из %v", d["table"], d["tables"])
+		if c, _ := d["caption"].(string); c != "" {
+			what += ": " + c
+		}
+		sb.WriteString(what + ". " + l.f("%s, %s: %s.", "%s, %s: %s.", rowsWord(l, rows), columnsWord(l, cols), strings.Join(heads, ", ")) + "\n")
+		sb.WriteString(rowLine(asList(d["cells"])))
+		sb.WriteString(l.t("\nSay next row, next column, row and its number, column and its number, read row or read column.",
+			"\nСкажите «следующая строка», «следующий столбец», «строка» и номер, «столбец» и номер, «прочитай строку» или «прочитай столбец»."))
+	case "row":
+		sb.WriteString(rowLine(asList(d["cells"])))
+	case "column":
+		cells := asList(d["column_cells"])
+		last := row + len(cells) - 1
+		sb.WriteString(l.f("Column %d of %d, %s, rows %d to %d of %d:", "Столбец %d из %d, %s, строки с %d по %d из %d:", col, cols, colName(col), row, last, rows))
+		for _, c := range cells {
+			m, _ := c.(map[string]any)
+			fmt.Fprintf(&sb, "\n%v. %v: %v", m["row"], m["row_name"], m["text"])
+		}
+		if last < rows {
+			sb.WriteString(l.f("\nSay row %d, then read column, for the rest.", "\nСкажите «строка %d», потом «прочитай столбец», чтобы услышать остальное.", last+1))
+		}
+	default:
+		cell := strings.TrimSpace(fmt.Sprint(d["cell"]))
+		if cell == "" {
+			cell = l.t("(empty)", "(пусто)")
+		}
+		sb.WriteString(l.f("Row %d of %d, %v; %s (column %d of %d): %s", "Строка %d из %d, %v; %s (столбец %d из %d): %s", row, rows, d["row_name"], colName(col), col, cols, cell))
+	}
+	return Spoken(sb.String())
+}
+
+// rowsWord and columnsWord say a table's size.
+func rowsWord(l Lang, n int) string {
+	if l == Russian {
+		return count(l, n) + " " + plural(n, "строка", "строки", "строк")
+	}
+	if n == 1 {
+		return "1 row"
+	}
+	return count(l, n) + " rows"
+}
+
+func columnsWord(l Lang, n int) string {
+	if l == Russian {
+		return count(l, n) + " " + plural(n, "столбец", "столбца", "столбцов")
+	}
+	if n == 1 {
+		return "1 column"
+	}
+	return count(l, n) + " columns"
+}
+
+// plural picks the Russian form for n: one, few (2–4), many.
+func plural(n int, one, few, many string) string {
+	switch {
+	case n%10 == 1 && n%100 != 11:
+		return one
+	case n%10 >= 2 && n%10 <= 4 && (n%100 < 12 || n%100 > 14):
+		return few
+	}
+	return many
+}
+
+// inTextLine says how many times the page's text holds what find looked
+// for, and how to go through it ("" when it holds it nowhere).
+func inTextLine(l Lang, d map[string]any, q string) string {
+	n := int(numOf(d["in_text"]))
+	if n == 0 || q == "" {
+		return ""
+	}
+	return l.f("The page's text holds %q %s: say find in text %s to go through it.", "В тексте страницы «%s» встречается %s: скажите «найди в тексте %s», чтобы пройти по вхождениям.",
+		q, times(l, n), q)
+}
+
+// times says how many times: "once", "10 times"; "1 раз", "3 раза".
+func times(l Lang, n int) string {
+	if l == Russian {
+		switch {
+		case n%10 >= 2 && n%10 <= 4 && (n%100 < 12 || n%100 > 14):
+			return thousands(l, n) + " раза"
+		}
+		return thousands(l, n) + " раз"
+	}
+	if n == 1 {
+		return "once"
+	}
+	return thousands(l, n) + " times"
+}
+
 // findLines says what find found: how many, which window, how to go on.
 func findLines(l Lang, d map[string]any) string {
 	matches := asList(d["matches"])
 	total := int(numOf(d["total"]))
 	off := int(numOf(d["offset"]))
+	q, _ := d["query"].(string)
 	if len(matches) == 0 {
 		if total > 0 {
 			return l.f("No more matches: there were %d.", "Больше совпадений нет: их было %d.", total)
+		}
+		if t := inTextLine(l, d, q); t != "" {
+			return Spoken(l.t("No numbered element has it. ", "Ни у одного элемента с номером этого нет. ") + t)
 		}
 		return l.t("Nothing found.", "Ничего не найдено.")
 	}
@@ -232,9 +398,9 @@ func findLines(l Lang, d map[string]any) string {
 	case total == 1:
 		sb.WriteString(l.t("1 match:", "1 совпадение:"))
 	case len(matches) == total:
-		sb.WriteString(l.f("%d matches:", "Совпадений: %d.", total))
+		sb.WriteString(l.f("%s matches:", "Совпадений: %s.", count(l, total)))
 	default:
-		sb.WriteString(l.f("%d matches, %d to %d:", "Совпадений: %d, с %d по %d:", total, off+1, off+len(matches)))
+		sb.WriteString(l.f("%s matches, %d to %d:", "Совпадений: %s, с %d по %d:", count(l, total), off+1, off+len(matches)))
 	}
 	for _, it := range matches {
 		m, _ := it.(map[string]any)
@@ -243,6 +409,9 @@ func findLines(l Lang, d map[string]any) string {
 	}
 	if next := off + len(matches); next < total {
 		sb.WriteString(l.f("\nSay more for matches %d to %d.", "\nСкажите «ещё», чтобы услышать совпадения с %d по %d.", next+1, min(total, next+len(matches))))
+	}
+	if t := inTextLine(l, d, q); t != "" && off == 0 {
+		sb.WriteString("\n" + t)
 	}
 	return Spoken(sb.String())
 }
@@ -261,7 +430,7 @@ func summaryLines(l Lang, d map[string]any) string {
 	}
 	if from == 0 {
 		line(l.f("Title: %s", "Название: %s", orNone(l, fmt.Sprint(first(d, "title")))))
-		line(l.f("Address: %s", "Адрес: %s", fmt.Sprint(first(d, "url"))))
+		line(l.f("Address: %s", "Адрес: %s", spokenURL(fmt.Sprint(first(d, "url")))))
 	}
 	switch {
 	case len(heads) == 0:
@@ -303,9 +472,15 @@ func summaryLines(l Lang, d map[string]any) string {
 		}
 	}
 	text, _ := d["main_text"].(string)
-	moreAt, chars := int(numOf(d["more_at"])), int(numOf(d["text_chars"]))
-	if moreAt > 0 {
-		line(l.f("Main text (the first %s of %s characters):", "Основной текст (первые %s из %s знаков):", thousands(moreAt), thousands(chars)))
+	moreAt, chars, mainAt := int(numOf(d["more_at"])), int(numOf(d["text_chars"])), int(numOf(d["main_at"]))
+	if mainAt > 0 {
+		line(l.f("Passed the site's menus before the first heading (%s): say read from start to hear them, or list for their links.",
+			"Пропущены меню сайта перед первым заголовком (%s): скажите «читай с начала», чтобы их услышать, или «список», чтобы услышать их ссылки.", characters(l, mainAt)))
+	}
+	if moreAt > 0 && mainAt > 0 {
+		line(l.f("Main text (characters %s to %s of %s):", "Основной текст (знаки с %s по %s из %s):", thousands(l, mainAt+1), thousands(l, moreAt), thousands(l, chars)))
+	} else if moreAt > 0 {
+		line(l.f("Main text (the first %s of %s characters):", "Основной текст (первые %s из %s знаков):", thousands(l, moreAt), thousands(l, chars)))
 	} else {
 		line(l.t("Main text:", "Основной текст:"))
 	}
@@ -365,7 +540,7 @@ func readLines(l Lang, d map[string]any) string {
 	if total == 0 {
 		return Spoken(sb.String() + l.t("This page has no text to read.", "На этой странице нет текста для чтения."))
 	}
-	sb.WriteString(l.f("Characters %s to %s of %s:\n", "Знаки с %s по %s из %s:\n", thousands(from+1), thousands(next), thousands(total)))
+	sb.WriteString(l.f("Characters %s to %s of %s:\n", "Знаки с %s по %s из %s:\n", thousands(l, from+1), thousands(l, next), thousands(l, total)))
 	sb.WriteString(fmt.Sprint(d["text"]))
 	if more, _ := d["has_more"].(bool); more {
 		sb.WriteString(l.t("\nSay read more to go on.", "\nСкажите «читай дальше», чтобы продолжить."))
@@ -386,7 +561,7 @@ func tabLines(l Lang, d map[string]any) string {
 	}
 	for _, t := range tabs {
 		m, _ := t.(map[string]any)
-		fmt.Fprintf(&sb, "\n%v. %v", m["index"], first(m, "title", "url"))
+		fmt.Fprintf(&sb, "\n%v. %v", m["index"], spokenURL(fmt.Sprint(first(m, "title", "url"))))
 		if m["current"] == true {
 			sb.WriteString(l.t(", current", ", текущая"))
 		}
@@ -462,13 +637,33 @@ func numOf(v any) float64 {
 	return f
 }
 
-// thousands writes n with commas: 24,310.
-func thousands(n int) string {
+// thousands writes n grouped by thousands as l writes numbers: 24,310 in
+// English; 24 310 in Russian, with a narrow no-break space (a comma there
+// reads as a decimal point).
+func thousands(l Lang, n int) string {
+	sep := ","
+	if l == Russian {
+		sep = "\u202f"
+	}
 	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
 	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
+		s = s[:i] + sep + s[i:]
+	}
+	if neg {
+		s = "-" + s
 	}
 	return s
+}
+
+// count is a count as l writes it in a sentence: grouped by thousands in
+// Russian (1 422), plain in English (1422), as the lists have always said.
+func count(l Lang, n int) string {
+	if l == Russian {
+		return thousands(l, n)
+	}
+	return strconv.Itoa(n)
 }
 
 // characters says a count of typed characters.
@@ -476,16 +671,16 @@ func characters(l Lang, n int) string {
 	if l == Russian {
 		switch {
 		case n%10 == 1 && n%100 != 11:
-			return fmt.Sprintf("%d знак", n)
+			return thousands(l, n) + " знак"
 		case n%10 >= 2 && n%10 <= 4 && (n%100 < 12 || n%100 > 14):
-			return fmt.Sprintf("%d знака", n)
+			return thousands(l, n) + " знака"
 		}
-		return fmt.Sprintf("%d знаков", n)
+		return thousands(l, n) + " знаков"
 	}
 	if n == 1 {
 		return "1 character"
 	}
-	return fmt.Sprintf("%d characters", n)
+	return thousands(l, n) + " characters"
 }
 
 // itemLine is one numbered element as a screen reader should hear it:
@@ -495,7 +690,19 @@ func itemLine(l Lang, m map[string]any) string {
 	if m["type"] == "password" {
 		role = l.t("password field", "поле пароля")
 	}
-	line := fmt.Sprintf("%v. %v %v", first(m, "number", "index"), role, first(m, "name"))
+	name := fmt.Sprint(first(m, "name"))
+	// A toggle that shows its state only as an arrow (SQLite's "► Table Of
+	// Contents") says it in words.
+	state := ""
+	if r := []rune(name); len(r) > 1 {
+		switch r[0] {
+		case '►', '▶', '▸', '▹', '▷', '⯈':
+			state, name = l.t(", collapsed", ", свёрнут"), strings.TrimSpace(string(r[1:]))
+		case '▼', '▾', '▿', '▽', '⯆':
+			state, name = l.t(", expanded", ", развёрнут"), strings.TrimSpace(string(r[1:]))
+		}
+	}
+	line := fmt.Sprintf("%v. %v %v%s", first(m, "number", "index"), role, name, state)
 	if site, _ := m["frame_site"].(string); site != "" {
 		// A field of another site framed by the page: what is typed goes there.
 		line += l.f(", in a frame from %s", ", в рамке с сайта %s", site)

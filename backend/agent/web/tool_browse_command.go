@@ -137,7 +137,7 @@ func (b *Browsing) Run(ctx context.Context, reg *tools.Registry, step BrowseStep
 	}
 	if restored != nil {
 		a.Text += "\n" + l.f("Your reading place here is kept: say read more to go on from character %s.",
-			"Место чтения на этой странице сохранено: скажите «читай дальше», чтобы продолжить со знака %s.", thousands(restored.next+1))
+			"Место чтения на этой странице сохранено: скажите «читай дальше», чтобы продолжить со знака %s.", thousands(l, restored.next+1))
 	}
 	a.Dialog = OpenDialog(res)
 	if a.Dialog != nil {

@@ -49,9 +49,14 @@
 #              ./dist/….deb: CI's machine is a throw-away one), the installed waymark
 #              --version and a CLI call, the window opened by gtk-launch waymark under a
 #              private Xvfb (WM_CLASS = StartupWMClass, an icon), and the package removed
+#   ollama     the real Ollama (issue 34): build/ollama.sh builds Ollama v0.17.4 from its Go
+#              module once (a cold build is tens of minutes on 2 cores; later runs reuse
+#              the binary under $(go env GOPATH)/bin, or Go's build cache), then
+#              build/ollama's tier test writes a tiny random-weight model, runs a private
+#              `ollama serve` and drives `waymark agent`/`call` through it (docs/model-servers.md)
 # Every step runs even when an earlier one failed (so one run shows everything); the
 # script exits non-zero if any failed. The last line is "N passed, N failed".
-# `bash build/test.sh desktop` (or gofmt, vet, deadcode, frontend, gotest, race, a11y, screens) runs only those steps.
+# `bash build/test.sh desktop` (or gofmt, vet, deadcode, frontend, gotest, race, a11y, screens, ollama) runs only those steps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # start_xvfb, wait_window, stop_app, wait_stable_screenshot: shared with the window scripts.
@@ -60,8 +65,8 @@ start=$(date +%s)
 # Arguments pick steps by name (e.g. `bash build/test.sh desktop`); none runs them all.
 selected=("$@")
 for s in "${selected[@]}"; do
-  case "$s" in gofmt | vet | deadcode | frontend | gotest | race | desktop | a11y | screens | package) ;; *)
-    echo "usage: bash build/test.sh [gofmt] [vet] [deadcode] [frontend] [gotest] [race] [desktop] [a11y] [screens] [package]" >&2
+  case "$s" in gofmt | vet | deadcode | frontend | gotest | race | desktop | a11y | screens | package | ollama) ;; *)
+    echo "usage: bash build/test.sh [gofmt] [vet] [deadcode] [frontend] [gotest] [race] [desktop] [a11y] [screens] [package] [ollama]" >&2
     exit 2
     ;;
   esac
@@ -404,6 +409,15 @@ package_tier() { # runs in step's subshell: its trap and exits stay there
   echo "package: removed cleanly"
 }
 
+ollama_tier() {
+  # Every wait is bounded: the build (a cold one included) by timeout, the tier by
+  # go test's -timeout and its own per-command limits.
+  local bin
+  bin=$(timeout 120m bash build/ollama.sh | tail -n 1)
+  [ -x "$bin" ] || { echo "ollama: build/ollama.sh gave no binary"; return 1; }
+  (cd build/ollama && WAYMARK_OLLAMA="$bin" go test -count=1 -timeout 30m -v -run '^TestOllama' .)
+}
+
 run() { # KEY NAME COMMAND...
   local key=$1
   shift
@@ -419,6 +433,7 @@ run desktop desktop desktop_tier
 run a11y "a11y (screen reader)" a11y_tier
 run screens screens screens_tier
 run package package package_tier
+run ollama "ollama (real server)" ollama_tier
 
 echo "== ${#passed[@]} of $((${#passed[@]} + ${#failed[@]})) steps passed in $(($(date +%s) - start)) s${failed:+; failed: ${failed[*]}}"
 echo "waymark: ${#passed[@]} passed, ${#failed[@]} failed"

@@ -664,7 +664,7 @@ func (m *Manuscript) Undo(ctx context.Context) (Outcome, error) {
 		ok = false
 	}
 	if !ok {
-		return Outcome{}, fmt.Errorf("%w: nothing to undo in %s", document.ErrBadInput, filepath.Base(m.Path))
+		return Outcome{}, withKind(ErrNothingToUndo, fmt.Errorf("%w: nothing to undo in %s", document.ErrBadInput, filepath.Base(m.Path)))
 	}
 	full, err := st.Revision(ctx, m.DocID, r.Rev)
 	if err != nil {
@@ -672,7 +672,7 @@ func (m *Manuscript) Undo(ctx context.Context) (Outcome, error) {
 	}
 	start, end, err := m.placeNow(full.Rev, int(full.Start), full.New)
 	if err != nil {
-		return Outcome{}, fmt.Errorf("cannot undo revision %d (%s): the text it wrote is no longer there", full.Rev, full.Summary)
+		return Outcome{}, withKind(ErrUndoTextGone, fmt.Errorf("cannot undo revision %d (%s): the text it wrote is no longer there", full.Rev, full.Summary))
 	}
 	removes, err := m.removes(ctx, store.Revision{Op: "Undo", UndoOf: full.Rev}, map[int64]store.Revision{full.Rev: full})
 	if err != nil {
@@ -680,7 +680,7 @@ func (m *Manuscript) Undo(ctx context.Context) (Outcome, error) {
 	}
 	e, err := m.planRaw("Undo", start, end, full.Old, removes)
 	if err != nil {
-		return Outcome{}, fmt.Errorf("cannot undo revision %d (%s): %w", full.Rev, full.Summary, err)
+		return Outcome{}, withKind(ErrUndoTextGone, fmt.Errorf("cannot undo revision %d (%s): %w", full.Rev, full.Summary, err))
 	}
 	out, err := m.commit(ctx, e, full.Rev)
 	out.Summary = "undid " + full.Summary
@@ -727,7 +727,7 @@ func (m *Manuscript) Redo(ctx context.Context) (Outcome, error) {
 		return Outcome{}, err
 	}
 	if !ok {
-		return Outcome{}, fmt.Errorf("%w: nothing to redo in %s", document.ErrBadInput, filepath.Base(m.Path))
+		return Outcome{}, withKind(ErrNothingToRedo, fmt.Errorf("%w: nothing to redo in %s", document.ErrBadInput, filepath.Base(m.Path)))
 	}
 	orig, err := st.Revision(ctx, m.DocID, u.UndoOf)
 	if err != nil {
@@ -735,7 +735,7 @@ func (m *Manuscript) Redo(ctx context.Context) (Outcome, error) {
 	}
 	start, end, err := m.placeNow(u.Rev, int(orig.Start), orig.Old)
 	if err != nil {
-		return Outcome{}, fmt.Errorf("cannot redo revision %d (%s): the text has changed since", orig.Rev, orig.Summary)
+		return Outcome{}, withKind(ErrUndoTextGone, fmt.Errorf("cannot redo revision %d (%s): the text has changed since", orig.Rev, orig.Summary))
 	}
 	removes, err := m.removes(ctx, store.Revision{Op: "Redo", UndoOf: u.Rev}, map[int64]store.Revision{u.Rev: u, orig.Rev: orig})
 	if err != nil {
@@ -743,7 +743,7 @@ func (m *Manuscript) Redo(ctx context.Context) (Outcome, error) {
 	}
 	e, err := m.planRaw("Redo", start, end, orig.New, removes)
 	if err != nil {
-		return Outcome{}, fmt.Errorf("cannot redo revision %d (%s): %w", orig.Rev, orig.Summary, err)
+		return Outcome{}, withKind(ErrUndoTextGone, fmt.Errorf("cannot redo revision %d (%s): %w", orig.Rev, orig.Summary, err))
 	}
 	out, err := m.commit(ctx, e, u.Rev)
 	out.Summary = "redid " + orig.Summary

@@ -96,7 +96,7 @@ func DeleteAll(ctx context.Context, ws *Workspace, a DeleteAllArgs) (DeleteAllRe
 	out, _, err := m.EditItems(ctx, fmt.Sprintf("Delete the items with %q", a.Query), func(d *document.Document) ([]ItemChange, error) {
 		ch, err := plan(d)
 		if err == nil && len(ch) == 0 {
-			err = fmt.Errorf("%w: no paragraph holds %q%s; nothing was deleted", document.ErrBadInput, a.Query, rangeWords(a.ItemRange))
+			err = withKind(ErrNoOccurrence, fmt.Errorf("%w: no paragraph holds %q%s; nothing was deleted", document.ErrBadInput, a.Query, rangeWords(a.ItemRange)))
 		}
 		return ch, err
 	})

@@ -198,7 +198,7 @@ func ReplaceAll(ctx context.Context, ws *Workspace, a ReplaceAllArgs) (ReplaceAl
 	out, places, err := m.EditItems(ctx, summary, func(d *document.Document) ([]ItemChange, error) {
 		ch, err := plan(d)
 		if err == nil && len(ch) == 0 {
-			err = fmt.Errorf("%w: %q does not occur%s; nothing was changed", document.ErrBadInput, a.Query, rangeWords(a.ItemRange))
+			err = withKind(ErrNoOccurrence, fmt.Errorf("%w: %q does not occur%s; nothing was changed", document.ErrBadInput, a.Query, rangeWords(a.ItemRange)))
 		}
 		return ch, err
 	})

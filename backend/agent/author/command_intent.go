@@ -512,7 +512,7 @@ func (c *CommandAgent) replace(ctx context.Context, in Intent) (any, error) {
 	}
 	res, err := c.call(ctx, "ReplaceAll", args)
 	if err != nil {
-		if strings.Contains(err.Error(), "does not occur") {
+		if errors.Is(err, manuscript.ErrNoOccurrence) {
 			return nil, nothing{c.notOccurs(in, sp)}
 		}
 		return nil, err
@@ -717,7 +717,7 @@ func (c *CommandAgent) deleteItems(ctx context.Context, in Intent) (any, error) 
 	}
 	res, err := c.call(ctx, "DeleteAll", args)
 	if err != nil {
-		if strings.Contains(err.Error(), "no paragraph holds") {
+		if errors.Is(err, manuscript.ErrNoOccurrence) {
 			return nil, nothing{c.notOccurs(in, sp)}
 		}
 		return nil, err

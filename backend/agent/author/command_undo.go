@@ -89,9 +89,9 @@ func (c *CommandAgent) undo(ctx context.Context, in Intent, redo bool) (any, err
 	res, err := c.callShown(ctx, tool, map[string]any{}, func(v any) any { return undoneOf(v.(manuscript.EditView), "") })
 	if err != nil {
 		switch {
-		case errors.Is(err, document.ErrBadInput) && strings.Contains(err.Error(), "nothing to"):
+		case errors.Is(err, manuscript.ErrNothingToUndo), errors.Is(err, manuscript.ErrNothingToRedo):
 			return nil, nothingLeft()
-		case strings.Contains(err.Error(), "cannot undo") || strings.Contains(err.Error(), "cannot redo"):
+		case errors.Is(err, manuscript.ErrUndoTextGone):
 			return nil, fmt.Errorf("%s", say(ru, "Cannot take the last change back: the text it wrote has been changed since; nothing was changed.",
 				"Не могу отменить последнюю правку: текст, который она вписала, с тех пор изменён; ничего не изменено."))
 		}

@@ -17,7 +17,7 @@ type verbRule struct {
 
 var verbRules = []verbRule{
 	{p: pat("redo|re-do|redo_that|повтори_отмененн*|верни_отмененн*|восстанови_отмененн*|повтори_последн*_отмененн*|верни_последн*_отмененн*|повтори_отмену|отмени_отмену|undo_the_undo"), verb: VerbRedo},
-	{p: pat("undo|revert|roll_back|rollback|take_it_back|take_that_back|take_back|cancel_the_last|cancel_my_last|cancel_that|отмени|отменить|отмените|откати|откатить|верни_все_как_было|верни_как_было|верни_обратно|верни_назад|вернуть_как_было|верни_прежний_текст|верни_прежнее"), verb: VerbUndo},
+	{p: pat("undo|revert|roll_back|rollback|take_it_back|take_that_back|take_back|cancel_the_last|cancel_my_last|отмени|отменить|отмените|откати|откатить|верни_все_как_было|верни_как_было|верни_обратно|верни_назад|вернуть_как_было|верни_прежний_текст|верни_прежнее"), verb: VerbUndo},
 	{p: pat("how_many_times|how_many|how_often|how_much|number_of|сколько_раз|скольк*|посчитай|подсчитай|сосчитай|посчитать|подсчитать|количество|число"), verb: VerbCount},
 	{p: pat("count|tally"), verb: VerbCount, notAfterArticle: true},
 	{p: pat("what_is_happening|what_happens|what_happened|what's_happening|what_goes_on|what_went_on|what_is_it_about|what's_it_about|sum_up|summarise|summarize|summarising|summarizing|summary|recap|retell|synopsis|gist|о_чем|что_происходит|что_произошло|что_случилось|что_было|краткое_содержание|кратко|перескаж*|пересказ*|резюмир*|резюме|изложи|суммируй|содержание")},

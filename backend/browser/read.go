@@ -223,13 +223,13 @@ type readable struct {
 const (
 	maxMenuChars = 4000
 	maxMenuLine  = 80
-	minMenuLines = 3
+	minMenuLines = 2
 )
 
 // mainStart is where the main content starts in the text of a page with no
 // main landmark or article: at its first h1 (else its first heading) when
-// only a menu stands before it, short lines ("Home", "About", "Prev Up
-// Home Next"), at least 3 of them. 0 when the text starts with content.
+// only a menu stands before it, short lines ("Home", "About", "Prev | Up |
+// Home | Next"), at least 2 of them. 0 when the text starts with content.
 func (r *readable) mainStart() int {
 	if !r.body {
 		return 0

@@ -64,7 +64,8 @@ func TestMainStart(t *testing.T) {
 		{"a main landmark: nothing passed", page(false, menu+"Title\ntext", Heading{Level: 1, At: at}), 0},
 		{"a paragraph before the heading", page(true, "Home\nAbout\n"+strings.Repeat("A long introduction sentence. ", 5)+"\nTitle", Heading{Level: 1, At: 162}), 0},
 		{"a heading past the text", page(true, menu, Heading{Level: 1, At: 500}), 0},
-		{"two lines only", page(true, "Home\nAbout\nTitle", Heading{Level: 1, At: 11}), 0},
+		{"two lines (PostgreSQL's header)", page(true, "8.1. Numeric Types\nPrev | Up | Home | Next\n8.1. Numeric Types", Heading{Level: 2, At: 43}), 43},
+		{"one line only", page(true, "Home\nTitle", Heading{Level: 1, At: 5}), 0},
 		{"no heading in the text", page(true, menu+"text", Heading{Level: 1, At: -1}), 0},
 		{"too much before it", page(true, strings.Repeat("Link\n", 1000)+"Title", Heading{Level: 1, At: 5000}), 0},
 	}

@@ -413,6 +413,11 @@ func findLines(l Lang, d map[string]any) string {
 	if t := inTextLine(l, d, q); t != "" && off == 0 {
 		sb.WriteString("\n" + t)
 	}
+	if re, _ := d["relisted"].(bool); re {
+		// Numbers heard before the page changed are void now.
+		sb.WriteString(l.t("\nThe page had changed, so it was numbered again: use these numbers.",
+			"\nСтраница изменилась, поэтому номера назначены заново: пользуйтесь этими."))
+	}
 	return Spoken(sb.String())
 }
 

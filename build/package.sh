@@ -16,7 +16,8 @@
 #   /usr/share/doc/waymark/               copyright and changelog
 # Depends: the shared libraries the binary links (dpkg-shlibdeps: GTK 3, WebKitGTK 4.1,
 # libhunspell, SQLite's libc only...), chromium, hunspell-ru, hunspell-en-us,
-# fonts-paratype. Recommends: pandoc (DOCX and EPUB export), orca. No build tool.
+# fonts-paratype. Recommends: pandoc (DOCX and EPUB export), hyphen-ru and hyphen-en-us
+# (the PDF's hyphenation patterns), orca. No build tool.
 #
 # Usage: bash build/package.sh [--out DIR]   (DIR defaults to dist/)
 # Prints the path of the .deb on its last line. The version is cli.Version
@@ -123,7 +124,7 @@ Architecture: amd64
 Maintainer: Waymark <waymark@users.noreply.github.com>
 Installed-Size: $size
 Depends: $libs, chromium, hunspell-ru, hunspell-en-us, fonts-paratype
-Recommends: pandoc, orca
+Recommends: pandoc, hyphen-ru, hyphen-en-us, orca
 Section: editors
 Priority: optional
 Homepage: https://github.com/waymark/waymark

@@ -352,7 +352,7 @@ package_tier() { # runs in step's subshell: its trap and exits stay there
   for d in golang gcc nodejs -dev; do
     [[ "$depends" != *"$d"* ]] || fail "Depends names a build tool ($d): $depends"
   done
-  [ "$(dpkg-deb --field "$deb" Recommends)" = "pandoc, orca" ] || fail "Recommends is not pandoc, orca"
+  [ "$(dpkg-deb --field "$deb" Recommends)" = "pandoc, hyphen-ru, hyphen-en-us, orca" ] || fail "Recommends is not pandoc, hyphen-ru, hyphen-en-us, orca"
   mkdir "$pwork/root"
   dpkg-deb -x "$deb" "$pwork/root"
   if readelf -S "$pwork/root/usr/bin/waymark" | grep -q '\.symtab'; then fail "/usr/bin/waymark is not stripped"; fi

@@ -24,14 +24,37 @@ type PrintOptions struct {
 	FooterTemplate string
 	// BaseDir is the folder relative images are found in (the book's).
 	BaseDir string
+	// Progress, when set, hears each stage ("load", "print", "read") and,
+	// while Chromium prints, every few seconds how long it has taken.
+	Progress func(stage string, elapsed time.Duration)
 }
+
+// printHeartbeat is how often PrintPDF tells Progress it is still printing.
+const printHeartbeat = 5 * time.Second
 
 // PrintPDF prints a standalone HTML page to PDF with a headless Chromium of
 // its own (Debian's, as every browser tool uses): a temporary profile,
 // removed afterwards, and the page's @page size and margins. The page is
 // expected to run no script (publish.PrintPage forbids them by its policy).
 // The user's browser session, if one is open, is not touched.
+//
+// A cancelled ctx ends it at once; its error is then ctx's own
+// (context.Canceled), for the caller to say so in its words.
 func PrintPDF(ctx context.Context, opts Options, page []byte, po PrintOptions) ([]byte, error) {
+	pdf, err := printPDF(ctx, opts, page, po)
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return pdf, err
+}
+
+func printPDF(ctx context.Context, opts Options, page []byte, po PrintOptions) ([]byte, error) {
+	start := time.Now()
+	report := func(stage string) {
+		if po.Progress != nil {
+			po.Progress(stage, time.Since(start))
+		}
+	}
 	opts.Headless = true
 	opts.ProfileDir, opts.ControlURL = "", ""
 	// The page is a file in a private folder: a file: page may show the
@@ -65,6 +88,7 @@ func PrintPDF(ctx context.Context, opts Options, page []byte, po PrintOptions) (
 	if err != nil {
 		return nil, fmt.Errorf("print to PDF: open a page: %w", err)
 	}
+	report("load")
 	if err := p.Navigate("file://" + file); err != nil {
 		return nil, fmt.Errorf("print to PDF: load the book: %w", err)
 	}
@@ -75,6 +99,24 @@ func PrintPDF(ctx context.Context, opts Options, page []byte, po PrintOptions) (
 	// finish before the layout is printed.
 	_, _ = p.Timeout(10 * time.Second).Eval(`() => document.fonts.ready.then(() => true)`)
 	top, bottom := 0.0, 0.0
+	report("print")
+	done, stopped := make(chan struct{}), make(chan struct{})
+	stop := func() { close(done); <-stopped } // no report after it returns
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(printHeartbeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				report("print")
+			}
+		}
+	}()
 	r, err := (proto.PagePrintToPDF{
 		PaperWidth: &po.Width, PaperHeight: &po.Height,
 		MarginTop: &top, MarginBottom: &bottom, MarginLeft: &top, MarginRight: &top,
@@ -87,9 +129,11 @@ func PrintPDF(ctx context.Context, opts Options, page []byte, po PrintOptions) (
 		GenerateTaggedPDF:       true,
 		TransferMode:            proto.PagePrintToPDFTransferModeReturnAsStream,
 	}).Call(p)
+	stop()
 	if err != nil {
 		return nil, fmt.Errorf("print to PDF: %w", err)
 	}
+	report("read")
 	sr := rod.NewStreamReader(p, r.Stream)
 	defer sr.Close()
 	pdf, err := io.ReadAll(sr)

@@ -286,7 +286,10 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	// The arguments are the user's own: a file: address or a file they give
 	// is theirs to open or send.
-	res, err := reg.Call(browser.WithGrant(ctx, browser.Grant{User: true}), tools.Call{Name: name, Args: json.RawMessage(raw)}, tools.Context{})
+	// A long tool's progress (an export's stages) goes to stderr as JSON
+	// lines; stdout holds only the result.
+	res, err := reg.Call(browser.WithGrant(ctx, browser.Grant{User: true}), tools.Call{Name: name, Args: json.RawMessage(raw)},
+		tools.Context{Progress: func(p tools.Progress) { writeJSON(stderr, p, false) }})
 	if err != nil {
 		return fail(err)
 	}

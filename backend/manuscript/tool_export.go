@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -253,10 +254,20 @@ func export(ctx context.Context, m *Manuscript, r exportRequest) (ExportResult, 
 			return ExportResult{}, err
 		}
 		left = append(left, l...)
+		r.report("Starting Chromium to print the book (%d KB of HTML)", len(page)>>10)
 		pdf, err := browser.PrintPDF(ctx, browser.Options{}, page, browser.PrintOptions{Width: paper.Width, Height: paper.Height,
-			FooterTemplate: publish.FooterTemplate})
+			Progress: func(stage string, took time.Duration) {
+				switch stage {
+				case "load":
+					r.report("Chromium is laying the book out")
+				case "print":
+					r.report("Chromium is printing the pages (%d s so far)", int(took.Seconds()))
+				case "read":
+					r.report("Reading the printed PDF (%d s so far)", int(took.Seconds()))
+				}
+			}})
 		if err != nil {
-			return ExportResult{}, fmt.Errorf("PDF export of %s: %w", filepath.Base(m.Path), err)
+			return ExportResult{}, exportFailed(ctx, format, path, err)
 		}
 		if out, err = publish.SetPDFInfo(pdf, meta.Title, meta.Author, time.Now()); err != nil {
 			return ExportResult{}, err
@@ -274,9 +285,10 @@ func export(ctx context.Context, m *Manuscript, r exportRequest) (ExportResult, 
 		}
 		tmp.Close()
 		defer os.Remove(tmp.Name())
+		r.report("pandoc is writing the %s", strings.ToUpper(format))
 		l, err := publish.Pandoc(ctx, format, body, meta, policy, tmp.Name())
 		if err != nil {
-			return ExportResult{}, fmt.Errorf("export %s: %w", path, err)
+			return ExportResult{}, exportFailed(ctx, format, path, err)
 		}
 		left = append(left, l...)
 		if err := os.Chmod(tmp.Name(), mode); err != nil {
@@ -295,6 +307,22 @@ func export(ctx context.Context, m *Manuscript, r exportRequest) (ExportResult, 
 		return ExportResult{}, err
 	}
 	return exported(path, format, int64(len(out)), meta, left), nil
+}
+
+// report tells the listening door how the export is going.
+func (r exportRequest) report(format string, args ...any) {
+	if r.progress != nil {
+		r.progress(tools.Progress{Event: "step", Text: fmt.Sprintf(format, args...), Tool: "Export"})
+	}
+}
+
+// exportFailed is an export's error; a cancelled one says so, and that no
+// file was written.
+func exportFailed(ctx context.Context, format, path string, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("the %s export of %s was cancelled; no file was written", strings.ToUpper(format), filepath.Base(path))
+	}
+	return fmt.Errorf("%s export of %s: %w", strings.ToUpper(format), filepath.Base(path), err)
 }
 
 // ExportResult is where the export went, how big it is, the metadata it

@@ -57,8 +57,10 @@ func (headingIDs) Transform(doc *ast.Document, reader text.Reader, pc parser.Con
 
 // PrintPage is the HTML Chromium prints to PDF: the book on paper-sized
 // pages in PT Serif, a title page (title, author), a table of contents down
-// to the chapter level, each chapter on a new page. Page numbers are printed
-// by Chromium's footer (FooterTemplate).
+// to the chapter level, each chapter on a new page. Page numbers are the
+// page's own (@page margin boxes: Chromium's footer template, rendered as a
+// page of its own for every page, tripled the time of a whole book), none
+// on the title page.
 //
 // Its pictures are those policy lets in, each named by its real file; the
 // others are left out (returned), their descriptions in italics.
@@ -68,6 +70,13 @@ func PrintPage(body []byte, m Meta, paper Paper, policy ImagePolicy) ([]byte, []
 	left := vetPrintImages(doc, body, policy)
 	if err := printMarkdown.Renderer().Render(&out, body, doc); err != nil {
 		return nil, nil, fmt.Errorf("render the book for printing: %w", err)
+	}
+	// Soft hyphens by Debian's patterns: Chromium has none for Russian here.
+	ru, en := HyphenatorFor("ru"), HyphenatorFor("en")
+	rendered := hyphenateHTML(out.Bytes(), ru, en)
+	hyphens := "auto"
+	if ru != nil || en != nil {
+		hyphens = "manual"
 	}
 	heads := headingsOf(body)
 	var b bytes.Buffer
@@ -82,9 +91,11 @@ func PrintPage(body []byte, m Meta, paper Paper, policy ImagePolicy) ([]byte, []
 		breaks = append(breaks, fmt.Sprintf("main h%d", l))
 	}
 	fmt.Fprintf(&b, `<style>
-@page { size: %s; margin: %s; }
+@page { size: %s; margin: %s; @bottom-center { content: counter(page); font-family: 'PT Serif', serif; font-size: 8pt; color: #444; } }
+@page front { @bottom-center { content: none; } }
+.cover, .title-page { page: front; }
 html { font-family: 'PT Serif', 'DejaVu Serif', serif; font-size: %.1fpt; line-height: 1.45; }
-body { margin: 0; text-align: justify; hyphens: auto; orphans: 2; widows: 2; }
+body { margin: 0; text-align: justify; hyphens: %s; orphans: 2; widows: 2; }
 p { margin: 0; text-indent: 1.5em; }
 h1 + p, h2 + p, h3 + p, h4 + p, h5 + p, h6 + p, blockquote p, li p, hr + p { text-indent: 0; }
 h1, h2, h3, h4, h5, h6 { text-align: center; font-weight: bold; break-after: avoid; line-height: 1.25; margin: 1.2em 0 0.8em; }
@@ -105,13 +116,15 @@ pre, code { font-family: 'PT Mono', 'DejaVu Sans Mono', monospace; font-size: 0.
 nav.toc { break-after: page; }
 nav.toc h2 { break-before: auto; }
 nav.toc ol { list-style: none; padding: 0; margin: 0; }
-nav.toc li { text-indent: 0; margin: 0.15em 0; }
+nav.toc li { text-indent: 0; margin: 0.15em 0; break-inside: avoid; }
+nav.toc h2, nav.toc li:first-child { break-after: avoid; }
+nav.toc li:nth-last-child(-n+2) { break-before: avoid; } /* no lone entry on a page of its own */
 nav.toc a { color: inherit; text-decoration: none; }
 nav.toc .l2 { padding-left: 1.2em; } nav.toc .l3 { padding-left: 2.4em; } nav.toc .l4, nav.toc .l5, nav.toc .l6 { padding-left: 3.6em; }
 </style>
 </head>
 <body>
-`, paper.Name, "18mm 16mm 20mm", paper.FontPt, strings.Join(breaks, ", "))
+`, paper.Name, "18mm 16mm 20mm", paper.FontPt, hyphens, strings.Join(breaks, ", "))
 	if m.Cover != "" {
 		fmt.Fprintf(&b, "<section class=\"cover\"><img src=\"%s\" alt=\"\"></section>\n", esc((&url.URL{Scheme: "file", Path: m.Cover}).String()))
 	}
@@ -140,7 +153,7 @@ nav.toc .l2 { padding-left: 1.2em; } nav.toc .l3 { padding-left: 2.4em; } nav.to
 		fmt.Fprintf(&b, "<nav class=\"toc\" role=\"doc-toc\">\n<h2>%s</h2>\n<ol>\n%s</ol>\n</nav>\n", contents, toc.String())
 	}
 	b.WriteString("<main>\n")
-	b.Write(out.Bytes())
+	b.Write(rendered)
 	b.WriteString("</main>\n</body>\n</html>\n")
 	return b.Bytes(), left, nil
 }
@@ -183,10 +196,6 @@ func vetPrintImages(doc ast.Node, src []byte, policy ImagePolicy) []LeftOut {
 	}
 	return left
 }
-
-// FooterTemplate is Chromium's page footer: the page number, centred, in
-// the book's type.
-const FooterTemplate = `<div style="width:100%;text-align:center;font-family:'PT Serif',serif;font-size:8pt;color:#444"><span class="pageNumber"></span></div>`
 
 // Headings lists a Markdown text's headings with their plain text, as the
 // print page numbers them (h1, h2… in order).

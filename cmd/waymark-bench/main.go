@@ -7,6 +7,7 @@
 //	waymark-bench browser [--runs N] [--vs-playwright]
 //	waymark-bench window [--book PATH] [--runs N] [--bin PATH] [--ref-bin OLD]
 //	waymark-bench cli [--book PATH] [--runs N] [--bin PATH]
+//	waymark-bench pdf [--book PATH] [--runs N]
 //
 // Run it from the repository: go run -tags sqlite_fts5 ./cmd/waymark-bench …
 // (a built waymark-bench runs from any folder: it finds the repository, and
@@ -54,6 +55,9 @@ const usage = `Usage:
         grep -c -i -F on the same file (≤ 1.5×), the binary's start alone,
         and the index cache after 100 outside edits of the book (a row a
         book, no stale answer) (--bin: a waymark binary, else built)
+  waymark-bench pdf [--book PATH] [--runs N] [--repo PATH]
+        the whole book to an A5 PDF through the Export tool (≤ 60 s), with
+        its progress lines (give --runs 1: a run takes a minute or more)
 
 --repo is the Waymark repository (default: found from the working folder or
 this command's source); the default book is its ../shared/corpus/books/war-and-peace.ru.md.
@@ -150,10 +154,12 @@ func dispatch(ctx context.Context, args []string, stdout io.Writer) error {
 		return runBenchWindow(ctx, o, stdout)
 	case "cli":
 		return runBenchCLI(ctx, o, stdout)
+	case "pdf":
+		return runBenchPDF(ctx, o, stdout)
 	case "help":
 		return flag.ErrHelp
 	}
-	return usageError{fmt.Sprintf("unknown bench %q: the benches are waymark-bench, waymark-bench browser, waymark-bench window and waymark-bench cli", which)}
+	return usageError{fmt.Sprintf("unknown bench %q: the benches are waymark-bench, waymark-bench browser, waymark-bench window, waymark-bench cli and waymark-bench pdf", which)}
 }
 
 // median runs fn n times and returns the median duration.

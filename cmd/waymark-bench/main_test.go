@@ -26,7 +26,7 @@ func TestBenchCommandLine(t *testing.T) {
 		{[]string{"browser", "--ref-bin", "/bin/true"}, "--ref-bin goes with window"},
 		{[]string{"browser", "--runs", "0"}, "--runs 0: give a whole number from 1 to 1000"},
 		{[]string{"--runs", "x"}, `invalid value "x" for flag -runs`},
-		{[]string{"browsr"}, `unknown bench "browsr": the benches are waymark-bench, waymark-bench browser, waymark-bench window and waymark-bench cli`},
+		{[]string{"browsr"}, `unknown bench "browsr": the benches are waymark-bench, waymark-bench browser, waymark-bench window, waymark-bench cli and waymark-bench pdf`},
 		{[]string{"browser", "window"}, `one bench at a time, not "browser window"`},
 		{[]string{"--bok", "x.md"}, "flag provided but not defined: -bok"},
 	} {

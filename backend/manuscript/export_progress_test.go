@@ -1,0 +1,67 @@
+package manuscript
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/waymark/waymark/backend/testenv"
+	"github.com/waymark/waymark/backend/tools"
+)
+
+// TestExportPDFProgressAndCancel (issue 35 point 2): a whole-book PDF
+// showed no progress, and a cancel said "read the PDF: context canceled".
+// Now each stage is a tools.Progress event every door shows, and a
+// cancelled export says so and leaves no file.
+func TestExportPDFProgressAndCancel(t *testing.T) {
+	if _, err := exec.LookPath("chromium"); err != nil {
+		t.Skip("no chromium")
+	}
+	doc, st := testenv.BookAndStore(t, "# The Ledger\n\n## One\n\nText of the first chapter.\n\n## Two\n\nMore text.\n")
+	ws := NewWorkspace(st)
+	if _, err := ws.Open(context.Background(), doc); err != nil {
+		t.Fatal(err)
+	}
+	r := tools.New()
+	RegisterTools(r, ws)
+	out := t.TempDir()
+	run := func(ctx context.Context, name string, onEvent func(tools.Progress)) error {
+		args, _ := json.Marshal(map[string]any{"format": "pdf", "path": filepath.Join(out, name)})
+		_, err := r.Call(ctx, tools.Call{Name: "Export", Args: args}, tools.Context{Progress: onEvent})
+		return err
+	}
+	var mu sync.Mutex
+	var lines []string
+	if err := run(context.Background(), "book.pdf", func(p tools.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		lines = append(lines, p.Text)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(lines, "\n")
+	for _, want := range []string{"Starting Chromium", "laying the book out", "printing the pages", "Reading the printed PDF"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no progress saying %q:\n%s", want, all)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	err := run(ctx, "cancelled.pdf", func(p tools.Progress) {
+		if strings.Contains(p.Text, "laying the book out") {
+			cancel()
+		}
+	})
+	if err == nil || err.Error() != "the PDF export of cancelled.pdf was cancelled; no file was written" {
+		t.Errorf("cancelled: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "cancelled.pdf")); err == nil {
+		t.Error("a cancelled export wrote its file")
+	}
+}

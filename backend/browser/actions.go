@@ -254,7 +254,7 @@ func (s *Session) clickItem(ctx context.Context, it *Item, w *world, press func(
 		if err := moveTo(ctx, s.page, x, y); err != nil {
 			return err
 		}
-		_ = s.call(ctx, w, "turn", map[string]any{"max": 300}, nil)
+		_ = s.call(ctx, w, "turn", map[string]any{"max": 500}, nil)
 		x2, y2, disabled, who2, err := s.pointWho(ctx, it, w)
 		var ce *coverError
 		switch {

@@ -103,7 +103,10 @@
   const pending = new Map(); // timer id -> [when it is due (performance.now()), a loading timer longer than SHORT]
   const now = () => performance.now();
   let lastInput = -Infinity, lastLoad = -Infinity;
-  const inputs = ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'keydown', 'keyup', 'input', 'change', 'submit'];
+  // The pointer's arrival counts too: what a hover handler defers is there
+  // before a click's second hit test (clickjacking, actions.go clickItem).
+  const inputs = ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'keydown', 'keyup', 'input', 'change', 'submit',
+    'pointermove', 'mousemove', 'pointerover', 'mouseover'];
   const listen = ET.addEventListener;
   // The document's own loading counts as an input too: what its scripts
   // defer by a short timer while it loads (and up to SHORT ms after its load

@@ -2,6 +2,7 @@ package web
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -61,6 +62,20 @@ func TestRefusalsSpokenInRussian(t *testing.T) {
 		}
 		if en := SpokenRefusal(English, r); regexp.MustCompile(`\p{Cyrillic}`).MatchString(en) {
 			t.Errorf("%q is said in English as %q", r, en)
+		}
+	}
+}
+
+// A dialog loop the browser stopped is said (issue 32 point 9), in the
+// listener's language.
+func TestDialogLoopStopSaid(t *testing.T) {
+	res := map[string]any{"status": "ok", "data": map[string]any{
+		"answered": map[string]any{"type": "alert", "message": "Again 2"}, "accepted": true, "dialogs_stopped": 1,
+		"note": "The page keeps opening dialogs (4 in a row): they were closed and the page was left (the tab is empty now); go to a page to go on.",
+	}}
+	for l, want := range map[Lang]string{English: "kept opening dialogs", Russian: "открывала диалог за диалогом"} {
+		if got := RenderResultIn(l, "browser_dialog", res); !strings.Contains(got, want) {
+			t.Errorf("said %q, want %q in it", got, want)
 		}
 	}
 }

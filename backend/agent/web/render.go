@@ -145,6 +145,11 @@ func renderResult(l Lang, tool string, b []byte) string {
 	} else if stale {
 		parts = append(parts, l.t("The page changed: say list for new numbers.", "Страница изменилась: скажите «список», чтобы услышать новые номера."))
 	}
+	if note, _ := d["note"].(string); strings.HasPrefix(note, "The page keeps opening dialogs") {
+		// browser_dialog stopped a dialog loop (issue 32 point 9).
+		parts = append(parts, l.t("The page kept opening dialogs, one after another: they were closed and the page was left (the tab is empty now). Go to a page to go on.",
+			"Страница открывала диалог за диалогом: они закрыты, страница покинута (вкладка теперь пуста). Перейдите на страницу, чтобы продолжить."))
+	}
 	if note, _ := d["note"].(string); note != "" && (tool == "browser_close_tab" || tool == "browser_switch_tab") {
 		parts = append(parts, spokenNote(l, note))
 	}

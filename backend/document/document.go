@@ -104,6 +104,9 @@ func CheckSource(name string, src []byte, maxSize int64) error {
 		}
 	}
 	if nul >= 0 {
+		if what := NulInUTF8(src); what != "" {
+			return fmt.Errorf("%w: %s is %s; a NUL byte is not text: remove it (e.g. tr -d '\\000') and open the book again", ErrBadFile, name, what)
+		}
 		line := LineBreaks(src[:nul]) + 1
 		return fmt.Errorf("%w: %s has a NUL byte at offset %d (line %d): it looks like a binary file; Waymark opens UTF-8 Markdown text", ErrBadFile, name, nul, line)
 	}

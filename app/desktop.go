@@ -100,6 +100,14 @@ func runDesktop(opts desktopOptions) error {
 			windowStarted()
 			wctx = ctx
 			desktop.Startup(app.App, ctx)
+			// TERM or INT closes the window as its close button does.
+			go func() {
+				select {
+				case <-opts.Stop:
+					runtime.Quit(ctx)
+				case <-ctx.Done():
+				}
+			}()
 		},
 		OnShutdown: func(context.Context) { desktop.Shutdown(app.App) },
 		Bind:       bind,

@@ -8,6 +8,8 @@ type desktopOptions struct {
 	// when the user named no file; DocPath is then the sample manuscript, used
 	// when there is no last session or its book is gone).
 	RestoreLast bool
+	// Stop closes the window when it is closed (TERM or INT).
+	Stop <-chan struct{}
 }
 
 // ProgramName is the window's WM_CLASS and the name of its .desktop entry

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/waymark/waymark/app/sample"
 	"github.com/waymark/waymark/backend/cli"
@@ -20,23 +21,51 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	go stopOnSignal(sigs, cancel, os.Stderr, os.Exit)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
+	cancel()
 	os.Exit(code)
+}
+
+// stopGrace is how long a door has, after TERM or INT, to end by itself
+// (its context is cancelled: the browser closes, its temporary profile is
+// removed) before the process ends anyway: within 2 s in all (issue 32).
+// What is on disk stays whole either way: a book is saved by renaming a
+// finished copy over it, and the database commits whole transactions.
+const stopGrace = 1500 * time.Millisecond
+
+// stopOnSignal cancels the doors' context at the first TERM or INT and ends
+// the process when they have not ended within stopGrace (a second signal:
+// at once), with the shell's status for the signal (128 + its number).
+func stopOnSignal(sigs <-chan os.Signal, cancel context.CancelFunc, stderr io.Writer, exit func(int)) {
+	s := <-sigs
+	cancel()
+	code := 1
+	if n, ok := s.(syscall.Signal); ok {
+		code = 128 + int(n)
+	}
+	select {
+	case <-sigs:
+	case <-time.After(stopGrace):
+	}
+	fmt.Fprintf(stderr, "waymark: stopped (%v)\n", s)
+	exit(code)
 }
 
 // run is main without the process: it returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd, rest := cli.Split(args)
 	if cmd == "" {
-		return cli.Exit(runWindow(rest), stderr)
+		return cli.Exit(runWindow(ctx, rest), stderr)
 	}
 	return cli.Run(ctx, cmd, rest, stdin, stdout, stderr)
 }
 
 // runWindow opens the desktop window on a file or on the sample manuscript.
-func runWindow(args []string) error {
+func runWindow(ctx context.Context, args []string) error {
 	f, err := cli.ParseFlags(args, "db", "doc")
 	if err != nil {
 		return err
@@ -65,7 +94,7 @@ func runWindow(args []string) error {
 			return err
 		}
 	}
-	return runDesktop(desktopOptions{DocPath: doc, DBPath: db, RestoreLast: restore})
+	return runDesktop(desktopOptions{DocPath: doc, DBPath: db, RestoreLast: restore, Stop: ctx.Done()})
 }
 
 // samplePath puts the sample manuscript into the user's data folder on first use

@@ -186,3 +186,31 @@ func TestCLIUTF16Books(t *testing.T) {
 		}
 	}
 }
+
+// TestCLIUTF8WithANul: a UTF-8 book with one NUL byte is refused as such
+// (where the NUL is), and ConvertToUTF8 leaves it as it is, saying why; the
+// old code called it big-endian UTF-16 and converted it to mojibake.
+func TestCLIUTF8WithANul(t *testing.T) {
+	c := newCLI(t)
+	raw := []byte("# Война и мир\n\nНаташа\x00 вошла.\n")
+	if len(raw)%2 != 0 {
+		raw = append(raw, '\n')
+	}
+	if err := os.WriteFile(c.doc, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, code := c.call("Outline", `{}`)
+	if msg, _ := res["error"].(string); code != 1 || !strings.Contains(msg, "is UTF-8 text with a NUL byte at offset 36 (line 3)") || strings.Contains(msg, "UTF-16") {
+		t.Fatalf("opening: %d %v", code, res)
+	}
+	res, code = c.call("ConvertToUTF8", `{"path": "`+c.doc+`"}`, "--doc=")
+	if msg, _ := res["error"].(string); code != 1 || !strings.Contains(msg, "is UTF-8 text with a NUL byte at offset 36 (line 3), not UTF-16; nothing was changed") {
+		t.Fatalf("ConvertToUTF8: %d %v", code, res)
+	}
+	if c.file() != string(raw) {
+		t.Fatal("the book was changed")
+	}
+	if _, err := os.Stat(c.doc + ".utf16"); err == nil {
+		t.Fatal("a UTF-16 copy was written")
+	}
+}

@@ -36,6 +36,9 @@ type Document struct {
 	refs    []parser.Reference
 	newline string
 	bom     bool // the file starts with a UTF-8 byte-order mark (not part of src)
+	// deep is 1 + the offset where lists or block quotes nest deeper than
+	// MaxNesting (0: nowhere); NestingError reports it.
+	deep int
 
 	rev     int64
 	baseRev int64    // the oldest revision pointers can be re-based from
@@ -101,6 +104,9 @@ func CheckSource(name string, src []byte, maxSize int64) error {
 		}
 	}
 	if nul >= 0 {
+		if what := NulInUTF8(src); what != "" {
+			return fmt.Errorf("%w: %s is %s; a NUL byte is not text: remove it (e.g. tr -d '\\000') and open the book again", ErrBadFile, name, what)
+		}
 		line := LineBreaks(src[:nul]) + 1
 		return fmt.Errorf("%w: %s has a NUL byte at offset %d (line %d): it looks like a binary file; Waymark opens UTF-8 Markdown text", ErrBadFile, name, nul, line)
 	}
@@ -109,7 +115,7 @@ func CheckSource(name string, src []byte, maxSize int64) error {
 		line := LineBreaks(src[:i]) + 1
 		return fmt.Errorf("%w: %s is not valid UTF-8: bad byte 0x%02x at offset %d (line %d); convert the file to UTF-8 (e.g. iconv -f CP1251 -t UTF-8)", ErrBadFile, name, src[i], i, line)
 	}
-	return nil
+	return CheckHazards(name, src)
 }
 
 func firstInvalidUTF8(src []byte) int {
@@ -234,7 +240,7 @@ func ParseOwned(src []byte, rev int64) *Document {
 	src, hasBOM := cutBOM(src)
 	d := &Document{src: src, rev: rev, baseRev: rev, bom: hasBOM}
 	p := linearize(d.src)
-	d.items, d.roots, d.refs = p.items, p.roots, p.refs
+	d.items, d.roots, d.refs, d.deep = p.items, p.roots, p.refs, p.deep
 	position(d.src, d.items, 0, 0, 0)
 	d.reindexHeads()
 	d.newline = lineBreak(d.src)

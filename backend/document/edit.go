@@ -421,6 +421,9 @@ func (d *Document) planIn(op string, target, start, oldEnd int, newBytes []byte,
 	win = append(win, newBytes...)
 	win = append(win, d.src[oldEnd:e.wEnd]...)
 	e.win = linearizeWith(win, d.refs, e.wStart == 0)
+	if e.win.deep > 0 {
+		return nil, fmt.Errorf("%w: the new text nests lists and block quotes more than %d levels deep; at most %d levels are allowed", ErrBadInput, MaxNesting, MaxNesting)
+	}
 	for k := range e.win.items {
 		shiftItem(&e.win.items[k], e.wStart)
 	}

@@ -32,9 +32,12 @@ var ErrUTF16 = errors.New("UTF-16 text")
 
 // DetectUTF16 tells whether b is UTF-16 text: it starts with a UTF-16
 // byte-order mark, or it has an even length and NUL bytes (the high bytes of
-// ASCII characters) at odd offsets only (little-endian) or even offsets only
-// (big-endian) — and it decodes to text: no lone surrogate, no control
-// character but tab, line breaks and form feed.
+// ASCII characters: spaces, line breaks, digits, Latin letters) at odd
+// offsets only (little-endian) or even offsets only (big-endian), in at
+// least one code unit of minUTF16Nul — and it decodes to text: no lone
+// surrogate, no control character but tab, line breaks and form feed. A NUL
+// or two in UTF-8 text is no evidence (issue 32: a UTF-8 book with one NUL
+// byte was called big-endian UTF-16 and converted to mojibake).
 func DetectUTF16(b []byte) (UTF16, bool) {
 	var u UTF16
 	switch {
@@ -56,9 +59,10 @@ func DetectUTF16(b []byte) (UTF16, bool) {
 				}
 			}
 		}
+		units := min(len(b), 1<<16) / 2
 		switch {
-		case odd > 0 && even == 0:
-		case even > 0 && odd == 0:
+		case odd > 0 && even == 0 && odd >= 2 && odd*minUTF16Nul >= units:
+		case even > 0 && odd == 0 && even >= 2 && even*minUTF16Nul >= units:
 			u.BigEndian = true
 		default:
 			return u, false
@@ -69,6 +73,27 @@ func DetectUTF16(b []byte) (UTF16, bool) {
 	}
 	_, err := DecodeUTF16(b, u)
 	return u, err == nil
+}
+
+// minUTF16Nul: UTF-16 text without a byte-order mark has a NUL byte in at
+// least one code unit in this many (Russian prose in UTF-16 has one in five
+// or six: its spaces and line breaks; English, every one).
+const minUTF16Nul = 16
+
+// NulInUTF8 describes text that is valid UTF-8 but for NUL bytes: where the
+// first one is and how many there are ("" when b has no NUL or is not UTF-8
+// apart from them).
+func NulInUTF8(b []byte) string {
+	first := bytes.IndexByte(b, 0)
+	if first < 0 || !utf8.Valid(b) {
+		return ""
+	}
+	n := bytes.Count(b, []byte{0})
+	more := ""
+	if n > 1 {
+		more = fmt.Sprintf(" and %d more", n-1)
+	}
+	return fmt.Sprintf("UTF-8 text with a NUL byte at offset %d (line %d)%s", first, LineBreaks(b[:first])+1, more)
 }
 
 // DecodeUTF16 turns UTF-16 text of form u into UTF-8 (without the byte-order

@@ -63,3 +63,33 @@ func TestUTF16Books(t *testing.T) {
 		}
 	}
 }
+
+// TestNulInUTF8IsNotUTF16: UTF-8 text with a NUL byte or two (at even or
+// odd offsets, the length even) is no UTF-16: it is refused as UTF-8 with a
+// NUL, naming where (the old code called it big-endian UTF-16, and
+// converting it made mojibake).
+func TestNulInUTF8IsNotUTF16(t *testing.T) {
+	cases := []struct {
+		name string
+		src  []byte
+		want string
+	}{
+		{"one NUL at an even offset", []byte("# Title\n\nSome text\x00 and more text.\n"), "is UTF-8 text with a NUL byte at offset 18 (line 3); a NUL byte is not text"},
+		{"one NUL at an odd offset", []byte("# Title\n\nSome text \x00 and more text\n"), "is UTF-8 text with a NUL byte at offset 19 (line 3)"},
+		{"two NULs in Russian", []byte("# Война\n\nНаташа\x00\x00 — текст.\n\n"), "is UTF-8 text with a NUL byte at offset 26 (line 3) and 1 more"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if len(c.src)%2 != 0 {
+				c.src = append(c.src, '\n')
+			}
+			if u, ok := DetectUTF16(c.src); ok {
+				t.Fatalf("detected as %s", u)
+			}
+			err := CheckSource("book.md", c.src, 0)
+			if err == nil || errors.Is(err, ErrUTF16) || !strings.Contains(err.Error(), "book.md "+c.want) {
+				t.Fatalf("%v; want %q", err, c.want)
+			}
+		})
+	}
+}

@@ -28,7 +28,12 @@ import (
 // the transformer moves definitions to the end and drops unreferenced ones, which
 // would make a definition's items depend on references anywhere in the book. Here a
 // definition is an item where it is written, referenced or not.
+//
+// Lists and block quotes nest at most MaxNesting deep (nesting.go).
 var markdown = goldmark.New(
+	goldmark.WithParser(parser.NewParser(parser.WithBlockParsers(blockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))),
 	goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList),
 	goldmark.WithParserOptions(
 		parser.WithBlockParsers(util.Prioritized(extension.NewFootnoteBlockParser(), 999)),
@@ -41,6 +46,9 @@ type parsed struct {
 	items []Item
 	roots []int // line starts of the top-level blocks, ascending
 	refs  []parser.Reference
+	// deep is 1 + where a list or block quote would have nested deeper
+	// than MaxNesting (0: nowhere).
+	deep int
 }
 
 // linearize parses a whole document (or Markdown standing alone) and returns
@@ -107,7 +115,11 @@ func linearizeWith(src []byte, refs []parser.Reference, atStart bool) parsed {
 		sort.Ints(b.roots)
 	}
 	b.roots = dedupInts(b.roots)
-	return parsed{items: b.items, roots: b.roots, refs: pc.References()}
+	deep := 0
+	if v, ok := pc.Get(deepKey).(int); ok {
+		deep = v + 1
+	}
+	return parsed{items: b.items, roots: b.roots, refs: pc.References(), deep: deep}
 }
 
 // FrontMatterEnd returns where the YAML front matter at the top of src ends

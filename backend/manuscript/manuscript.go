@@ -161,6 +161,11 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 		}
 	}
 	if cached == nil {
+		// What would make the parse grow with the square of the book is
+		// refused before it starts (the parse of a rejected file would run on).
+		if err := document.CheckHazards(abs, src); err != nil {
+			return nil, err
+		}
 		parse()
 	}
 	h := <-hashes
@@ -170,12 +175,21 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 		parsed <- cached
 	} else {
 		if cached != nil { // made for other bytes: dropped
+			if err := document.CheckHazards(abs, src); err != nil {
+				return nil, err
+			}
 			parse()
 		}
 		if err := document.CheckSource(abs, src, w.MaxSize); err != nil {
 			return nil, err // the parse of a rejected file is dropped
 		}
 	}
+	// Lists or block quotes nested deeper than the parse goes are refused.
+	doc := <-parsed
+	if err := doc.NestingError(abs); err != nil {
+		return nil, err
+	}
+	parsed <- doc
 	removeStaleTemps(abs)
 	if !known {
 		if rec, err = w.Store.EnsureDocument(ctx, abs); err != nil {

@@ -89,6 +89,9 @@ func (w *Workspace) ConvertToUTF8(path string) (Converted, error) {
 		if utf8.Valid(raw) && document.CheckSource(abs, raw, w.maxSize()) == nil {
 			return Converted{}, fmt.Errorf("%w: %s is UTF-8 already; nothing to convert — open it", document.ErrBadInput, abs)
 		}
+		if what := document.NulInUTF8(raw); what != "" {
+			return Converted{}, fmt.Errorf("%w: %s is %s, not UTF-16; nothing was changed: remove the NUL byte and open the book", document.ErrBadInput, abs, what)
+		}
 		return Converted{}, fmt.Errorf("%w: %s is not UTF-16 text (its bytes do not decode as UTF-16); nothing was changed", document.ErrBadInput, abs)
 	}
 	text, err := document.DecodeUTF16(raw, u)

@@ -198,3 +198,30 @@ func TestTheUsersOwnTextIsSentOnTheirYes(t *testing.T) {
 		t.Fatalf("the server received %q", hits)
 	}
 }
+
+// TestLeavingForAnotherSiteAsks: from a web page, a site the user did not
+// name (here localhost, which no page text names) opens only after the
+// user's yes; the question names both, in the goal's language.
+func TestLeavingForAnotherSiteAsks(t *testing.T) {
+	for _, c := range []struct{ goal, want string }{
+		{"what are the opening hours of the library on URL", "Leave HOST/hours for localhost:PORT/hit, a site you did not name? (yes or no)"},
+		{"какие часы работы у библиотеки на URL", "Уйти с HOST/hours на localhost:PORT/hit? Этот сайт вы не называли. (да или нет)"},
+	} {
+		r := newRig(t)
+		site := startSteerSite(t)
+		host := strings.TrimPrefix(site.URL, "http://")
+		port := host[strings.LastIndex(host, ":")+1:]
+		srv := llmtest.New(t, scripted(t, []turn{{"browser_extract", map[string]any{}},
+			{"browser_navigate", map[string]any{"url": "http://localhost:" + port + "/hit?comment=x"}}}))
+		var asked []string
+		a := &web.Assistant{Reg: r.reg, Model: modelClient(t, srv.URL()), MaxSteps: 6, AskTimeout: 5 * time.Second, Ask: answering(&asked, []string{"no"})}
+		r.call("browser_navigate", map[string]any{"url": site.URL + "/hours"})
+		if _, err := a.Run(ctxFor(t), strings.ReplaceAll(c.goal, "URL", site.URL+"/hours")); err != nil {
+			t.Fatal(err)
+		}
+		want := strings.NewReplacer("HOST", host, "PORT", port).Replace(c.want)
+		if len(asked) != 1 || asked[0] != want || len(site.received()) != 0 {
+			t.Fatalf("asked %q, want %q; the server received %q", asked, want, site.received())
+		}
+	}
+}

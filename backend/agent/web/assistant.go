@@ -70,7 +70,8 @@ type AssistantResult struct {
 var browserTools = []string{"browser_navigate", "browser_wait", "browser_back", "browser_forward", "browser_reload",
 	"browser_list_interactives", "browser_overlay_show", "browser_overlay_hide", "browser_find", "browser_focus_next", "browser_focus_prev",
 	"browser_overlay_act", "browser_act_by_index", "browser_press", "browser_scroll", "browser_open_in_new_tab", "browser_switch_tab",
-	"browser_click_and_wait_download", "browser_download_wait", "browser_upload", "browser_extract", "browser_screenshot", "browser_close_banners"}
+	"browser_click_and_wait_download", "browser_download_wait", "browser_upload", "browser_extract", "browser_screenshot", "browser_close_banners",
+	"browser_find_text", "browser_table"}
 
 const assistantPrompt = `You are Waymark's browser assistant for a blind user. You drive a real browser toward the user's goal.
 Every step: write ONE short progress line for the user (plain words, no JSON), then call exactly ONE tool.
@@ -567,7 +568,7 @@ func (r *assistantRun) after(ctx context.Context, g *agent.Guarded, out any, err
 			r.res.OtherActions++
 		}
 		r.observedSinceAction = false
-	case "browser_extract", "browser_list_interactives", "browser_find", "browser_screenshot", "browser_download_wait":
+	case "browser_extract", "browser_list_interactives", "browser_find", "browser_screenshot", "browser_download_wait", "browser_find_text", "browser_table":
 		if status == "ok" {
 			r.observedSinceAction = true
 		}

@@ -363,12 +363,12 @@ func TestOllamaCancel(t *testing.T) {
 	cmd, out, errb := tr.command(t, []string{"WAYMARK_MODEL=" + tiny8kName}, "agent", "--doc", doc, "make the first chapter more dramatic")
 	var once sync.Once
 	streaming := make(chan time.Time, 1)
-	tr.proxy.OnChunk = func(path string) {
+	tr.proxy.OnChunk(func(path string) {
 		if strings.HasSuffix(path, "/chat/completions") {
 			once.Do(func() { streaming <- time.Now() })
 		}
-	}
-	defer func() { tr.proxy.OnChunk = nil }()
+	})
+	defer tr.proxy.OnChunk(nil)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

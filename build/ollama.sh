@@ -3,7 +3,8 @@
 # binary's path on its last line. Idempotent: when $(go env GOPATH)/bin/ollama-$VERSION/ollama
 # already reports module version $VERSION, nothing is built. A cold build compiles ggml and
 # llama.cpp with cgo (tens of minutes on 2 shared cores); a build after a removed binary
-# comes from Go's build cache. Nothing is kept inside the repository.
+# comes from Go's build cache (15 s here: the headers' path is resolved with pwd -P so every
+# clone hands go the same flags). Nothing is kept inside the repository.
 #   bash build/ollama.sh        # prints e.g. /root/go/bin/ollama-v0.17.4/ollama
 # The module zip lacks llama.cpp's vendored headers (Go strips vendor/ folders); they are in
 # ../shared/ollama-vendor (see its README), or $OLLAMA_VENDOR.

@@ -50,7 +50,7 @@
 #              --version and a CLI call, the window opened by gtk-launch waymark under a
 #              private Xvfb (WM_CLASS = StartupWMClass, an icon), and the package removed
 #   ollama     the real Ollama (issue 34): build/ollama.sh builds Ollama v0.17.4 from its Go
-#              module once (a cold build is tens of minutes on 2 cores; later runs reuse
+#              module once (a cold build took 41 min on 2 busy cores; later runs reuse
 #              the binary under $(go env GOPATH)/bin, or Go's build cache), then
 #              build/ollama's tier test writes a tiny random-weight model, runs a private
 #              `ollama serve` and drives `waymark agent`/`call` through it (docs/model-servers.md)

@@ -203,13 +203,20 @@ type Exchange struct {
 
 // Proxy stands between Waymark and Ollama and keeps every exchange: what a request
 // held and what its answer said (finish_reason, usage), and whether the client
-// went away in the middle of a stream. OnChunk, when set, is called once per
-// response with the first body bytes of a streamed answer.
+// went away in the middle of a stream.
 type Proxy struct {
 	*httptest.Server
 	mu        sync.Mutex
 	exchanges []*Exchange
-	OnChunk   func(path string)
+	onChunk   func(path string)
+}
+
+// OnChunk sets f (nil: none) to be called once per response, when its first body
+// bytes arrive.
+func (p *Proxy) OnChunk(f func(path string)) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.onChunk = f
 }
 
 // NewProxy forwards to target (an Ollama base URL) and flushes every chunk at once.
@@ -287,7 +294,7 @@ func (b *recordingBody) Read(q []byte) (int, error) {
 	if first {
 		b.chunked = true
 	}
-	on := b.p.OnChunk
+	on := b.p.onChunk
 	b.p.mu.Unlock()
 	if first && on != nil {
 		on(b.ex.Path)

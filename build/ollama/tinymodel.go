@@ -231,7 +231,7 @@ func TokenizerDir() (string, error) {
 
 // TinyNumPredict is the tiny model's default answer length (PARAMETER num_predict): an
 // unconstrained answer of `"` runs this many tokens and ends for length.
-const TinyNumPredict = 300
+const TinyNumPredict = 40
 
 // TinyModelfile is what follows FROM in the tiny model's Modelfile: the template and
 // greedy decoding (temperature 0), so every answer is the same each time.

@@ -46,6 +46,7 @@ type CommandAgent struct {
 	Selection *[2]int
 
 	answered bool // an answer was emitted for the command running
+	russian  bool // the command running is Russian
 }
 
 // modelTools are the tools a model may call for an author's command.
@@ -69,7 +70,7 @@ func (c *CommandAgent) Run(ctx context.Context, command string) (any, error) {
 	var err error
 	in := ParseCommand(command)
 	_, isBuiltin := c.Runtime.LLM().(Builtin)
-	c.answered = false
+	c.answered, c.russian = false, in.Russian
 	switch {
 	case len(splitSteps(command)) > 1:
 		// A command of several steps is a lazy plan: shown, not run, until
@@ -88,6 +89,9 @@ func (c *CommandAgent) Run(ctx context.Context, command string) (any, error) {
 		out, err = c.withModel(ctx, command, in)
 	default:
 		err = c.refusal(in, command)
+	}
+	if err != nil {
+		err = explainModelFailure(err, in.Russian)
 	}
 	ok := err == nil
 	var nd nothing
@@ -117,6 +121,11 @@ func (c *CommandAgent) call(ctx context.Context, name string, args any) (any, er
 		return nil, err
 	}
 	c.emit(Event{Event: "tool_result", Tool: name, Result: res})
+	if r, ok := res.(CursorAgentResult); ok && r.ModelFailure != "" {
+		// The reading stopped because the model server failed: that is
+		// the answer, never "not found".
+		return nil, modelFailed{kind: r.ModelFailure, russian: c.russian}
+	}
 	return res, nil
 }
 
@@ -350,7 +359,11 @@ func (c *CommandAgent) withModel(ctx context.Context, command string, in Intent)
 				return nil, fmt.Errorf("%w; undoing the run's edits also failed: %v", err, uerr)
 			}
 		}
-		if edits > 0 {
+		var mf modelFailed
+		if edits > 0 && errors.As(explainModelFailure(err, c.russian), &mf) {
+			mf.undone = edits
+			err = mf
+		} else if edits > 0 {
 			err = fmt.Errorf("%w; the %d edit(s) of this run were undone", err, edits)
 		}
 		return nil, err

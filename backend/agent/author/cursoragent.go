@@ -70,8 +70,12 @@ type CursorAgentOptions struct {
 
 // CursorAgentResult is RunCursorAgent's result (camelCase JSON).
 type CursorAgentResult struct {
-	Success         bool              `json:"success"`
-	Reason          string            `json:"reason,omitempty"`
+	Success bool   `json:"success"`
+	Reason  string `json:"reason,omitempty"`
+	// ModelFailure names how the model server failed (an llm.ErrorKind,
+	// or "over_budget") when that stopped the run: nothing was read to
+	// the end, so nothing is "not found".
+	ModelFailure    string            `json:"modelFailure,omitempty"`
 	Summary         string            `json:"summary"`
 	TargetSetID     string            `json:"targetSetId,omitempty"`
 	SemanticPointer *document.Pointer `json:"semanticPointer,omitempty"`

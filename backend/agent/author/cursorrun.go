@@ -144,8 +144,10 @@ func (r *cursorRun) read(ctx context.Context, steps int) {
 		r.res.Reason = failed.Err.Error()
 	case errors.As(err, &failed):
 		r.res.Reason = "the model failed: " + failed.Err.Error()
+		r.res.ModelFailure = modelFailure(failed.Err)
 	case err != nil:
 		r.res.Reason = "the model failed: " + err.Error()
+		r.res.ModelFailure = modelFailure(err)
 	default:
 		r.stepLimit(steps)
 	}

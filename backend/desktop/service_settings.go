@@ -369,6 +369,23 @@ func (a *App) TestConnection(serverURL, model, key string) (ConnectionReport, er
 	return r, err
 }
 
+// ServerModels lists the models a server has installed, each with the
+// context window it would run it with (the ModelServerModels tool), so
+// Settings offers a choice instead of a free-text name. The key is used as
+// in TestConnection: the stored one only for the server it was given for.
+func (a *App) ServerModels(serverURL, key string) (llm.ModelList, error) {
+	if key == "" {
+		a.settingsMu.Lock()
+		if sameOrigin(a.settings.ModelKeyOrigin, serverURL) {
+			key = a.settings.ModelKey
+		}
+		a.settingsMu.Unlock()
+	}
+	var r llm.ModelList
+	err := a.call(a.context(), "ModelServerModels", llm.ListModelsArgs{ServerURL: serverURL, APIKey: key}, &r)
+	return r, err
+}
+
 // Capabilities says what this installation can do, for the window to offer or
 // explain: the model in use, pandoc for DOCX/EPUB, a speech program.
 type Capabilities struct {

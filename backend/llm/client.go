@@ -50,7 +50,7 @@ type Client struct {
 	// window is what the server said of its context window (window.go),
 	// learned before the first request.
 	windowMu   sync.Mutex
-	window     Window
+	window     ServerWindow
 	windowDone bool
 	// maxReplyBytes caps what one answer may take off the wire; deadline
 	// bounds one attempt from its start, however the server keeps it alive.

@@ -20,26 +20,26 @@ func TestWindowPerServer(t *testing.T) {
 		opts    llmtest.Options
 		model   string
 		setting int
-		want    llm.Window
+		want    llm.ServerWindow
 		budget  int
 		loads   int
 	}{
 		{"Ollama, model not loaded: loaded, then its running window", llmtest.Options{Server: llmtest.KindOllama, Models: []string{"qwen2.5:7b"}},
-			"qwen2.5:7b", 0, llm.Window{Tokens: 4096, Server: "Ollama", Source: "Ollama runs the model with 4096 tokens (/api/ps)", Trained: 131072}, 4096, 1},
+			"qwen2.5:7b", 0, llm.ServerWindow{Tokens: 4096, Server: "Ollama", Source: "Ollama runs the model with 4096 tokens (/api/ps)", Trained: 131072}, 4096, 1},
 		{"Ollama, loaded with OLLAMA_CONTEXT_LENGTH=32768", llmtest.Options{Server: llmtest.KindOllama, Models: []string{"qwen2.5:7b"}, Window: 32768, Loaded: true},
-			"qwen2.5:7b", 16384, llm.Window{Tokens: 32768, Server: "Ollama", Source: "Ollama runs the model with 32768 tokens (/api/ps)", Trained: 131072}, 16384, 0},
+			"qwen2.5:7b", 16384, llm.ServerWindow{Tokens: 32768, Server: "Ollama", Source: "Ollama runs the model with 32768 tokens (/api/ps)", Trained: 131072}, 16384, 0},
 		{"Ollama, Modelfile num_ctx", llmtest.Options{Server: llmtest.KindOllama, Models: []string{"book:latest"}, NumCtx: 6144},
-			"book", 0, llm.Window{Tokens: 6144, Server: "Ollama", Source: "Ollama runs the model with 6144 tokens (/api/ps)", Trained: 131072}, 6144, 1},
+			"book", 0, llm.ServerWindow{Tokens: 6144, Server: "Ollama", Source: "Ollama runs the model with 6144 tokens (/api/ps)", Trained: 131072}, 6144, 1},
 		{"Ollama, model not installed", llmtest.Options{Server: llmtest.KindOllama, Models: []string{"qwen2.5:7b"}},
-			"nosuch:1b", 0, llm.Window{Server: "Ollama", Source: `Ollama has no model named "nosuch:1b"`}, 8192, 0},
+			"nosuch:1b", 0, llm.ServerWindow{Server: "Ollama", Source: `Ollama has no model named "nosuch:1b"`}, 8192, 0},
 		{"llama.cpp /props", llmtest.Options{Server: llmtest.KindLlamaCpp, Window: 2048},
-			"llmtest", 0, llm.Window{Tokens: 2048, Server: "llama.cpp", Source: "llama.cpp's n_ctx, 2048 tokens (/props)"}, 2048, 0},
+			"llmtest", 0, llm.ServerWindow{Tokens: 2048, Server: "llama.cpp", Source: "llama.cpp's n_ctx, 2048 tokens (/props)"}, 2048, 0},
 		{"vLLM max_model_len", llmtest.Options{Server: llmtest.KindVLLM, Window: 32768},
-			"llmtest", 0, llm.Window{Tokens: 32768, Server: "vLLM", Source: "vLLM's max_model_len, 32768 tokens (/v1/models)"}, 8192, 0},
+			"llmtest", 0, llm.ServerWindow{Tokens: 32768, Server: "vLLM", Source: "vLLM's max_model_len, 32768 tokens (/v1/models)"}, 8192, 0},
 		{"LM Studio loaded", llmtest.Options{Server: llmtest.KindLMStudio, Window: 4096, Trained: 32768, Loaded: true},
-			"llmtest", 0, llm.Window{Tokens: 4096, Server: "LM Studio", Source: "LM Studio loaded the model with 4096 tokens (/api/v0/models)", Trained: 32768}, 4096, 0},
+			"llmtest", 0, llm.ServerWindow{Tokens: 4096, Server: "LM Studio", Source: "LM Studio loaded the model with 4096 tokens (/api/v0/models)", Trained: 32768}, 4096, 0},
 		{"a server that says nothing", llmtest.Options{},
-			"llmtest", 0, llm.Window{}, 8192, 0},
+			"llmtest", 0, llm.ServerWindow{}, 8192, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/waymark/waymark/backend/agent"
 	"github.com/waymark/waymark/backend/document"
+	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/textmatch"
 	"github.com/waymark/waymark/backend/tools"
@@ -350,8 +351,13 @@ func (c *CommandAgent) withModel(ctx context.Context, command string, in Intent)
 			return nil
 		}}
 	res, err := l.Run(ctx, []agent.LoopMessage{{Kind: agent.KindUser, Text: command}})
-	if err == nil && res.Stopped != "" {
-		err = fmt.Errorf("the command did not finish: %s", res.Stopped)
+	var limit *agent.LimitError
+	if err == nil && res.Stopped != "" || errors.As(err, &limit) ||
+		res.Turns > 1 && errors.Is(err, llm.ErrOverBudget) {
+		// Out of steps, or a conversation that grew past the window while
+		// the model went on: the model did not finish (said so, not
+		// "raise the context budget").
+		err = notFinished(c.russian, res.Turns, 0)
 	}
 	if err != nil {
 		for k := 0; k < edits; k++ {
@@ -360,7 +366,10 @@ func (c *CommandAgent) withModel(ctx context.Context, command string, in Intent)
 			}
 		}
 		var mf modelFailed
-		if edits > 0 && errors.As(explainModelFailure(err, c.russian), &mf) {
+		var nf unfinished
+		if edits > 0 && errors.As(err, &nf) {
+			err = notFinished(c.russian, res.Turns, edits)
+		} else if edits > 0 && errors.As(explainModelFailure(err, c.russian), &mf) {
 			mf.undone = edits
 			err = mf
 		} else if edits > 0 {

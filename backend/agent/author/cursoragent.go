@@ -95,6 +95,11 @@ type CursorAgentResult struct {
 	// Continuing the task (taskId) goes on from there.
 	StepLimit bool   `json:"stepLimit,omitempty"`
 	StoppedAt string `json:"stoppedAt,omitempty"`
+	// Chapters and Missing: a model's summary that ended before every
+	// chapter of its range had a note is not a success; Chapters counts the
+	// chapters with text, Missing names those without a note.
+	Chapters int      `json:"chapters,omitempty"`
+	Missing  []string `json:"missing,omitempty"`
 }
 
 // taskState is what a later call needs to continue a task ("the next mention").

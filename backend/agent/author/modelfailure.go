@@ -56,6 +56,8 @@ func (e modelFailed) Error() string {
 		en, ru = "the model server refused the request; check its key in Settings", "сервер модели отказал в доступе; проверьте ключ в настройках"
 	case llm.KindRateLimited:
 		en, ru = "the model server is busy; try again in a moment", "сервер модели занят; попробуйте чуть позже"
+	case "unfinished":
+		en, ru = "the model did not finish: it went on until its conversation no longer fit the context window", "модель не закончила работу: она продолжала, пока разговор не перестал помещаться в окно контекста"
 	case "over_budget":
 		en, ru = "the request does not fit the model's context window; nothing was sent", "запрос не помещается в окно контекста модели; ничего не отправлено"
 	}
@@ -82,4 +84,71 @@ func explainModelFailure(err error, russian bool) error {
 		return modelFailed{kind: k, russian: russian}
 	}
 	return err
+}
+
+// ErrModelDidNotFinish marks a command whose model stopped short: it ran
+// out of steps, or declared a summary done with chapters missing.
+var ErrModelDidNotFinish = errors.New("the model did not finish")
+
+// unfinished is ErrModelDidNotFinish said in the command's language; its
+// text is the whole answer.
+type unfinished struct{ text string }
+
+func (e unfinished) Error() string      { return e.text }
+func (unfinished) Is(target error) bool { return target == ErrModelDidNotFinish }
+
+// notFinished says the model did not finish a command within its steps.
+func notFinished(russian bool, steps, undone int) unfinished {
+	if russian {
+		s := fmt.Sprintf("Команда не выполнена: модель не закончила работу за %d %s.", steps, ruPlural(steps, "шаг", "шага", "шагов"))
+		if undone > 0 {
+			s += fmt.Sprintf(" Сделанные ею правки (%d) отменены.", undone)
+		}
+		return unfinished{s}
+	}
+	s := fmt.Sprintf("The command was not carried out: the model did not finish within %d steps.", steps)
+	if undone > 0 {
+		s += fmt.Sprintf(" The %d edit(s) of this run were undone.", undone)
+	}
+	return unfinished{s}
+}
+
+// noSummary says the model read the range without writing a summary.
+func noSummary(russian bool) unfinished {
+	if russian {
+		return unfinished{"Пересказа нет: модель прочитала текст, но не написала ни одной заметки."}
+	}
+	return unfinished{"No summary: the model read the text but wrote no note for any chapter."}
+}
+
+// incompleteSummary is the summary with what it covers and what it misses.
+func incompleteSummary(russian bool, text string, all int, missing []string) unfinished {
+	shown := missing
+	more := 0
+	if len(shown) > 12 {
+		shown, more = shown[:12], len(shown)-12
+	}
+	if russian {
+		s := fmt.Sprintf("%s\n(Пересказ неполный: модель закончила, пересказав %d из %d глав; нет пересказа глав: %s", text, all-len(missing), all, joinPlaces(shown, "«", "»"))
+		if more > 0 {
+			s += fmt.Sprintf(" и ещё %d", more)
+		}
+		return unfinished{s + ".)"}
+	}
+	s := fmt.Sprintf("%s\n(Incomplete: the model finished after covering %d of %d chapters; not covered: %s", text, all-len(missing), all, joinPlaces(shown, "", ""))
+	if more > 0 {
+		s += fmt.Sprintf(" and %d more", more)
+	}
+	return unfinished{s + ".)"}
+}
+
+func joinPlaces(ps []string, open, closing string) string {
+	out := ""
+	for i, p := range ps {
+		if i > 0 {
+			out += "; "
+		}
+		out += open + p + closing
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package llm_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -137,5 +138,37 @@ func TestWindowCarriesTheKey(t *testing.T) {
 	}
 	if w := cl.Window(context.Background()); w.Tokens != 3000 {
 		t.Errorf("window %+v, want llama.cpp's 3000 (the key must be sent)", w)
+	}
+}
+
+// TestStructuredOutputPerServer: the one-JSON-action turns go out as
+// response_format json_schema to each kind of server (llama.cpp, vLLM and
+// LM Studio take it as such; Ollama's OpenAI route turns it into its
+// native format, as seen on Ollama v0.17.4), and an answer shaped like
+// Ollama's grammar output (newlines inside, a space after) comes back as
+// one JSON document.
+func TestStructuredOutputPerServer(t *testing.T) {
+	schema := &llm.JSONSchema{Name: "cursor_action", Strict: true, Schema: []byte(`{"type":"object","properties":{"action":{"type":"string"}},"required":["action"]}`)}
+	for _, kind := range []string{llmtest.KindOllama, llmtest.KindLlamaCpp, llmtest.KindVLLM, llmtest.KindLMStudio} {
+		srv := llmtest.NewWithOptions(t, llmtest.Options{Server: kind, Window: 8192, Loaded: true}, llmtest.Text("{\n\"action\":\n\"agent_finish_success\"} "))
+		cl, _ := llm.NewClient(llm.DefaultConfig(srv.URL(), "llmtest"))
+		resp, err := cl.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: "user", Content: "Find Pierre"}}, JSONSchema: schema, MaxTokens: 512})
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		var rf struct {
+			Type       string `json:"type"`
+			JSONSchema struct {
+				Name   string         `json:"name"`
+				Schema map[string]any `json:"schema"`
+			} `json:"json_schema"`
+		}
+		if err := json.Unmarshal(srv.Requests()[0].ResponseFormat, &rf); err != nil || rf.Type != "json_schema" || rf.JSONSchema.Name != "cursor_action" || rf.JSONSchema.Schema["type"] != "object" {
+			t.Errorf("%s: response_format %s", kind, srv.Requests()[0].ResponseFormat)
+		}
+		var v map[string]string
+		if json.Unmarshal([]byte(resp.Content), &v) != nil || v["action"] != "agent_finish_success" {
+			t.Errorf("%s: the answer %q is not one JSON document", kind, resp.Content)
+		}
 	}
 }

@@ -1,7 +1,9 @@
 package desktop
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/waymark/waymark/app/sample"
 	"github.com/waymark/waymark/backend/llm"
@@ -32,5 +34,25 @@ func TestSettingsListsTheServersModels(t *testing.T) {
 	}
 	if _, err := a.ServerModels(llmtest.UnreachableURL(t), ""); err == nil {
 		t.Error("a server that is down listed models")
+	}
+}
+
+// TestSettingsTimeLimit: the author sets a command's time limit in
+// Settings (minutes, 0: none); a value out of range is refused saying
+// what is allowed.
+func TestSettingsTimeLimit(t *testing.T) {
+	t.Setenv("WAYMARK_TIME_LIMIT", "")
+	a, _ := desktopApp(t, string(sample.Manuscript))
+	s, _ := a.Settings()
+	s.CommandTimeLimitMin = 20
+	if _, err := a.SaveSettings(s); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.rt.TimeLimit; got != 20*time.Minute {
+		t.Errorf("time limit %v, want 20 min", got)
+	}
+	s.CommandTimeLimitMin = -1
+	if _, err := a.SaveSettings(s); err == nil || !strings.Contains(err.Error(), "from 0 (none) to 1440 minutes") {
+		t.Errorf("a negative time limit: %v", err)
 	}
 }

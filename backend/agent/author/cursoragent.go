@@ -145,7 +145,8 @@ type Runtime struct {
 	// command may be running).
 	Model llm.Model
 	// TimeLimit bounds one command in all (0: no limit); the author sets
-	// it (WAYMARK_TIME_LIMIT, Settings).
+	// it (WAYMARK_TIME_LIMIT, Settings). Set it when the Runtime is made,
+	// later only through SetTimeLimit.
 	TimeLimit time.Duration
 
 	mu  sync.Mutex
@@ -177,6 +178,20 @@ func (rt *Runtime) LLM() llm.Model {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	return rt.Model
+}
+
+// SetTimeLimit sets the time limit of the next commands (0: none).
+func (rt *Runtime) SetTimeLimit(d time.Duration) {
+	rt.mu.Lock()
+	rt.TimeLimit = d
+	rt.mu.Unlock()
+}
+
+// timeLimit is the time limit of a command starting now.
+func (rt *Runtime) timeLimit() time.Duration {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.TimeLimit
 }
 
 // SetModel makes the next runs use m; a run already going keeps its model.

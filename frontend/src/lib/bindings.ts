@@ -155,6 +155,7 @@ export interface Settings {
   modelKeyNote?: string;
   /** the server (scheme://host:port) the stored key was given for: it is sent there only */
   modelKeyOrigin?: string;
+  commandTimeLimitMin: number;
   bannersEnabled: boolean;
   bannerPasses: number;
   bannerBudgetMs: number;

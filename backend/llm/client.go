@@ -52,6 +52,8 @@ type Client struct {
 	windowMu   sync.Mutex
 	window     ServerWindow
 	windowDone bool
+	// windowTried is when the server last could not be reached to ask.
+	windowTried time.Time
 	// maxReplyBytes caps what one answer may take off the wire; deadline
 	// bounds one attempt from its start, however the server keeps it alive.
 	maxReplyBytes int64

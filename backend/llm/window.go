@@ -62,14 +62,23 @@ func (c *Client) Window(ctx context.Context) ServerWindow {
 	if c.windowDone {
 		return c.window
 	}
+	if !c.windowTried.IsZero() && time.Since(c.windowTried) < windowRetry {
+		return ServerWindow{} // unreachable a moment ago: not asked again yet
+	}
 	ctx, cancel := context.WithTimeout(ctx, windowWait)
 	defer cancel()
 	w, final := c.learnWindow(ctx)
 	if final {
 		c.window, c.windowDone = w, true
+	} else {
+		c.windowTried = time.Now()
 	}
 	return w
 }
+
+// windowRetry is how long a server that could not be reached is not asked
+// for its window again (the request itself says it is down).
+const windowRetry = 10 * time.Second
 
 // SetWindow tells the client the window instead of asking the server (a
 // caller that already knows it, or a test).

@@ -197,6 +197,8 @@ export interface CursorAgentResult {
   tokens: Usage;
   stepLimit?: boolean;
   stoppedAt?: string;
+  chapters?: number;
+  missing?: string[];
 }
 
 /** CursorNextArgs is manuscript.cursorNextArgs. */

@@ -41,6 +41,10 @@ type Settings struct {
 	// for: the key is sent there only (issue 21), and saving another address
 	// forgets it. Reported, never taken from the caller.
 	ModelKeyOrigin string `json:"modelKeyOrigin,omitempty"`
+	// CommandTimeLimitMin bounds one command in all, in minutes (0: no
+	// limit beyond each model request's own deadline); WAYMARK_TIME_LIMIT,
+	// when set, wins.
+	CommandTimeLimitMin int `json:"commandTimeLimitMin"`
 
 	// Browser: cookie banners, pace and limits, downloads.
 	BannersEnabled   bool   `json:"bannersEnabled"`
@@ -136,6 +140,9 @@ func (s Settings) validate() error {
 		if strings.TrimSpace(s.Model) == "" {
 			bad("model: give the model's name as the server knows it (e.g. llama3.1:8b)")
 		}
+	}
+	if s.CommandTimeLimitMin < 0 || s.CommandTimeLimitMin > 1440 {
+		bad("time limit of a command %d min: from 0 (none) to 1440 minutes", s.CommandTimeLimitMin)
 	}
 	if s.BannerPasses < 1 || s.BannerPasses > 3 {
 		bad("banner passes %d: from 1 to 3", s.BannerPasses)
@@ -318,7 +325,15 @@ func BrowserOptions(o browser.Options, s Settings) browser.Options {
 // applyModel makes the commands use the configured model server, or the
 // built-in engine when none is set (WAYMARK_MODEL_URL, when set, wins).
 func (a *App) applyModel(s Settings) {
-	if a.envModel || a.rt == nil {
+	if a.rt == nil {
+		return
+	}
+	if env, err := author.TimeLimitFromEnv(); err == nil && env > 0 {
+		a.rt.SetTimeLimit(env)
+	} else {
+		a.rt.SetTimeLimit(time.Duration(s.CommandTimeLimitMin) * time.Minute)
+	}
+	if a.envModel {
 		return
 	}
 	var m llm.Model = author.Builtin{}
@@ -366,6 +381,23 @@ func (a *App) TestConnection(serverURL, model, key string) (ConnectionReport, er
 	}
 	var r ConnectionReport
 	err := a.call(a.context(), "ProbeModelServer", llm.ProbeArgs{ServerURL: serverURL, Model: model, APIKey: key}, &r)
+	return r, err
+}
+
+// ServerModels lists the models a server has installed, each with the
+// context window it would run it with (the ModelServerModels tool), so
+// Settings offers a choice instead of a free-text name. The key is used as
+// in TestConnection: the stored one only for the server it was given for.
+func (a *App) ServerModels(serverURL, key string) (llm.ModelList, error) {
+	if key == "" {
+		a.settingsMu.Lock()
+		if sameOrigin(a.settings.ModelKeyOrigin, serverURL) {
+			key = a.settings.ModelKey
+		}
+		a.settingsMu.Unlock()
+	}
+	var r llm.ModelList
+	err := a.call(a.context(), "ModelServerModels", llm.ListModelsArgs{ServerURL: serverURL, APIKey: key}, &r)
 	return r, err
 }
 

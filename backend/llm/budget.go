@@ -212,7 +212,7 @@ func (c *Client) checkBudget(ctx context.Context, req Request) error {
 var _ Budgeted = (*Client)(nil)
 
 // raiseHint says how a server's window is raised, with a leading "; ".
-func raiseHint(w Window) string {
+func raiseHint(w ServerWindow) string {
 	switch w.Server {
 	case ServerOllama:
 		return "; to give the model a larger window, start Ollama with OLLAMA_CONTEXT_LENGTH=16384 or set PARAMETER num_ctx in the model's Modelfile"

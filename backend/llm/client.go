@@ -50,8 +50,10 @@ type Client struct {
 	// window is what the server said of its context window (window.go),
 	// learned before the first request.
 	windowMu   sync.Mutex
-	window     Window
+	window     ServerWindow
 	windowDone bool
+	// windowTried is when the server last could not be reached to ask.
+	windowTried time.Time
 	// maxReplyBytes caps what one answer may take off the wire; deadline
 	// bounds one attempt from its start, however the server keeps it alive.
 	maxReplyBytes int64

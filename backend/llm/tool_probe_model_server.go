@@ -41,14 +41,14 @@ type ProbeReport struct {
 	// Window is the context window the server runs the model with, and
 	// where it was learned; Budget is what a request may hold: the smaller
 	// of it and the author's setting (Setting).
-	Window     Window `json:"window"`
-	Setting    int    `json:"setting"`
-	Budget     int    `json:"budget"`
-	Reachable  Check  `json:"reachable"`
-	Chat       Check  `json:"chat"`
-	ToolCalls  Check  `json:"toolCalls"`
-	JSONSchema Check  `json:"jsonSchema"`
-	Summary    string `json:"summary"`
+	Window     ServerWindow `json:"window"`
+	Setting    int          `json:"setting"`
+	Budget     int          `json:"budget"`
+	Reachable  Check        `json:"reachable"`
+	Chat       Check        `json:"chat"`
+	ToolCalls  Check        `json:"toolCalls"`
+	JSONSchema Check        `json:"jsonSchema"`
+	Summary    string       `json:"summary"`
 }
 
 func probeModelServerTool() tools.Tool {

@@ -13,12 +13,12 @@ import (
 	"time"
 )
 
-// Window is the context window a server runs the model with, as the server
+// ServerWindow is the context window a server runs the model with, as the server
 // itself tells it. Waymark asks before its first request: the budget of every
 // request is the smaller of the author's setting and this window, so no
 // request reaches a server that would cut it (Ollama cuts a prompt longer
 // than its window silently, on its OpenAI route with no error at all).
-type Window struct {
+type ServerWindow struct {
 	// Tokens is the window in tokens; 0 when the server did not say.
 	Tokens int `json:"tokens"`
 	// Server names the kind of server that answered: "Ollama", "llama.cpp",
@@ -31,7 +31,7 @@ type Window struct {
 	Trained int `json:"trained,omitempty"`
 }
 
-// Server kinds of [Window.Server].
+// Server kinds of [ServerWindow.Server].
 const (
 	ServerOllama   = "Ollama"
 	ServerLlamaCpp = "llama.cpp"
@@ -56,24 +56,33 @@ const infoBytes = 8 << 20
 // Window learns the server's window for the model, once per client; a
 // server that cannot be reached is asked again next time. It never fails:
 // a server that says nothing gives the zero Window.
-func (c *Client) Window(ctx context.Context) Window {
+func (c *Client) Window(ctx context.Context) ServerWindow {
 	c.windowMu.Lock()
 	defer c.windowMu.Unlock()
 	if c.windowDone {
 		return c.window
+	}
+	if !c.windowTried.IsZero() && time.Since(c.windowTried) < windowRetry {
+		return ServerWindow{} // unreachable a moment ago: not asked again yet
 	}
 	ctx, cancel := context.WithTimeout(ctx, windowWait)
 	defer cancel()
 	w, final := c.learnWindow(ctx)
 	if final {
 		c.window, c.windowDone = w, true
+	} else {
+		c.windowTried = time.Now()
 	}
 	return w
 }
 
+// windowRetry is how long a server that could not be reached is not asked
+// for its window again (the request itself says it is down).
+const windowRetry = 10 * time.Second
+
 // SetWindow tells the client the window instead of asking the server (a
 // caller that already knows it, or a test).
-func (c *Client) SetWindow(w Window) {
+func (c *Client) SetWindow(w ServerWindow) {
 	c.windowMu.Lock()
 	defer c.windowMu.Unlock()
 	c.window, c.windowDone = w, true
@@ -85,13 +94,13 @@ func (c *Client) serverRoot() string { return strings.TrimSuffix(c.baseURL, "/v1
 
 // learnWindow asks, in turn, Ollama, llama.cpp, LM Studio and vLLM; final
 // is false when the server could not be reached at all.
-func (c *Client) learnWindow(ctx context.Context) (Window, bool) {
+func (c *Client) learnWindow(ctx context.Context) (ServerWindow, bool) {
 	w, status, reached := c.ollamaWindow(ctx, c.model)
 	if status == http.StatusOK || (status == http.StatusNotFound && w.Server == ServerOllama) {
 		return w, true
 	}
 	if !reached {
-		return Window{}, false
+		return ServerWindow{}, false
 	}
 	if w, ok := c.llamaCppWindow(ctx); ok {
 		return w, true
@@ -102,7 +111,7 @@ func (c *Client) learnWindow(ctx context.Context) (Window, bool) {
 	if w, ok := c.vllmWindow(ctx, c.model); ok {
 		return w, true
 	}
-	return Window{}, true
+	return ServerWindow{}, true
 }
 
 // getJSON sends one bounded request for the server's own information and
@@ -213,22 +222,22 @@ func sameOllamaName(a, b string) bool {
 // not loaded yet is loaded first (POST /api/generate with no prompt, as
 // `ollama run` does), because only the running model's window is certain —
 // OLLAMA_CONTEXT_LENGTH and the machine's memory set it.
-func (c *Client) ollamaWindow(ctx context.Context, model string) (Window, int, bool) {
+func (c *Client) ollamaWindow(ctx context.Context, model string) (ServerWindow, int, bool) {
 	root := c.serverRoot()
 	var show ollamaShow
 	status, reached := c.getJSON(ctx, http.MethodPost, root+"/api/show", map[string]any{"model": model}, &show)
 	if !reached {
-		return Window{}, 0, false
+		return ServerWindow{}, 0, false
 	}
 	if status == http.StatusNotFound && strings.Contains(show.Error, "not found") {
 		// Ollama, and the model is not installed: the chat request will
 		// say so clearly; nothing to learn.
-		return Window{Server: ServerOllama, Source: "Ollama has no model named " + strconv.Quote(model)}, status, true
+		return ServerWindow{Server: ServerOllama, Source: "Ollama has no model named " + strconv.Quote(model)}, status, true
 	}
 	if status != http.StatusOK || show.ModelInfo == nil {
-		return Window{}, status, true
+		return ServerWindow{}, status, true
 	}
-	w := Window{Server: ServerOllama, Trained: show.trained()}
+	w := ServerWindow{Server: ServerOllama, Trained: show.trained()}
 	ps := func() int {
 		var running ollamaRunning
 		if st, _ := c.getJSON(ctx, http.MethodGet, root+"/api/ps", nil, &running); st != http.StatusOK {
@@ -270,7 +279,7 @@ func (c *Client) ollamaWindow(ctx context.Context, model string) (Window, int, b
 // llamaCppWindow reads llama.cpp's GET /props: n_ctx of a slot, under
 // default_generation_settings (newer builds), else the server's n_ctx
 // shared by its slots.
-func (c *Client) llamaCppWindow(ctx context.Context) (Window, bool) {
+func (c *Client) llamaCppWindow(ctx context.Context) (ServerWindow, bool) {
 	var props struct {
 		NCtx       int `json:"n_ctx"`
 		TotalSlots int `json:"total_slots"`
@@ -279,26 +288,26 @@ func (c *Client) llamaCppWindow(ctx context.Context) (Window, bool) {
 		} `json:"default_generation_settings"`
 	}
 	if st, _ := c.getJSON(ctx, http.MethodGet, c.serverRoot()+"/props", nil, &props); st != http.StatusOK {
-		return Window{}, false
+		return ServerWindow{}, false
 	}
 	switch {
 	case props.Defaults.NCtx > 0:
-		return Window{Server: ServerLlamaCpp, Tokens: props.Defaults.NCtx, Source: fmt.Sprintf("llama.cpp's n_ctx, %d tokens (/props)", props.Defaults.NCtx)}, true
+		return ServerWindow{Server: ServerLlamaCpp, Tokens: props.Defaults.NCtx, Source: fmt.Sprintf("llama.cpp's n_ctx, %d tokens (/props)", props.Defaults.NCtx)}, true
 	case props.NCtx > 0:
 		n := props.NCtx / max(props.TotalSlots, 1)
-		return Window{Server: ServerLlamaCpp, Tokens: n, Source: fmt.Sprintf("llama.cpp's n_ctx, %d tokens per slot (/props)", n)}, true
+		return ServerWindow{Server: ServerLlamaCpp, Tokens: n, Source: fmt.Sprintf("llama.cpp's n_ctx, %d tokens per slot (/props)", n)}, true
 	}
-	return Window{}, false
+	return ServerWindow{}, false
 }
 
 // lmStudioWindow reads LM Studio's GET /api/v0/models: the loaded model's
 // loaded_context_length (its own maximum is max_context_length).
-func (c *Client) lmStudioWindow(ctx context.Context, model string) (Window, bool) {
+func (c *Client) lmStudioWindow(ctx context.Context, model string) (ServerWindow, bool) {
 	list, ok := c.lmStudioModels(ctx)
 	if !ok {
-		return Window{}, false
+		return ServerWindow{}, false
 	}
-	w := Window{Server: ServerLMStudio}
+	w := ServerWindow{Server: ServerLMStudio}
 	for _, m := range list {
 		if m.ID != model {
 			continue
@@ -332,17 +341,17 @@ func (c *Client) lmStudioModels(ctx context.Context) ([]lmStudioModel, bool) {
 }
 
 // vllmWindow reads vLLM's GET /v1/models: max_model_len of the model.
-func (c *Client) vllmWindow(ctx context.Context, model string) (Window, bool) {
+func (c *Client) vllmWindow(ctx context.Context, model string) (ServerWindow, bool) {
 	list, ok := c.openAIModels(ctx)
 	if !ok {
-		return Window{}, false
+		return ServerWindow{}, false
 	}
 	for _, m := range list {
 		if m.ID == model && m.MaxModelLen > 0 {
-			return Window{Server: ServerVLLM, Tokens: m.MaxModelLen, Source: fmt.Sprintf("vLLM's max_model_len, %d tokens (/v1/models)", m.MaxModelLen)}, true
+			return ServerWindow{Server: ServerVLLM, Tokens: m.MaxModelLen, Source: fmt.Sprintf("vLLM's max_model_len, %d tokens (/v1/models)", m.MaxModelLen)}, true
 		}
 	}
-	return Window{}, false
+	return ServerWindow{}, false
 }
 
 type openAIModel struct {

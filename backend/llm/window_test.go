@@ -2,6 +2,7 @@ package llm_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -20,26 +21,26 @@ func TestWindowPerServer(t *testing.T) {
 		opts    llmtest.Options
 		model   string
 		setting int
-		want    llm.Window
+		want    llm.ServerWindow
 		budget  int
 		loads   int
 	}{
 		{"Ollama, model not loaded: loaded, then its running window", llmtest.Options{Server: llmtest.KindOllama, Models: []string{"qwen2.5:7b"}},
-			"qwen2.5:7b", 0, llm.Window{Tokens: 4096, Server: "Ollama", Source: "Ollama runs the model with 4096 tokens (/api/ps)", Trained: 131072}, 4096, 1},
+			"qwen2.5:7b", 0, llm.ServerWindow{Tokens: 4096, Server: "Ollama", Source: "Ollama runs the model with 4096 tokens (/api/ps)", Trained: 131072}, 4096, 1},
 		{"Ollama, loaded with OLLAMA_CONTEXT_LENGTH=32768", llmtest.Options{Server: llmtest.KindOllama, Models: []string{"qwen2.5:7b"}, Window: 32768, Loaded: true},
-			"qwen2.5:7b", 16384, llm.Window{Tokens: 32768, Server: "Ollama", Source: "Ollama runs the model with 32768 tokens (/api/ps)", Trained: 131072}, 16384, 0},
+			"qwen2.5:7b", 16384, llm.ServerWindow{Tokens: 32768, Server: "Ollama", Source: "Ollama runs the model with 32768 tokens (/api/ps)", Trained: 131072}, 16384, 0},
 		{"Ollama, Modelfile num_ctx", llmtest.Options{Server: llmtest.KindOllama, Models: []string{"book:latest"}, NumCtx: 6144},
-			"book", 0, llm.Window{Tokens: 6144, Server: "Ollama", Source: "Ollama runs the model with 6144 tokens (/api/ps)", Trained: 131072}, 6144, 1},
+			"book", 0, llm.ServerWindow{Tokens: 6144, Server: "Ollama", Source: "Ollama runs the model with 6144 tokens (/api/ps)", Trained: 131072}, 6144, 1},
 		{"Ollama, model not installed", llmtest.Options{Server: llmtest.KindOllama, Models: []string{"qwen2.5:7b"}},
-			"nosuch:1b", 0, llm.Window{Server: "Ollama", Source: `Ollama has no model named "nosuch:1b"`}, 8192, 0},
+			"nosuch:1b", 0, llm.ServerWindow{Server: "Ollama", Source: `Ollama has no model named "nosuch:1b"`}, 8192, 0},
 		{"llama.cpp /props", llmtest.Options{Server: llmtest.KindLlamaCpp, Window: 2048},
-			"llmtest", 0, llm.Window{Tokens: 2048, Server: "llama.cpp", Source: "llama.cpp's n_ctx, 2048 tokens (/props)"}, 2048, 0},
+			"llmtest", 0, llm.ServerWindow{Tokens: 2048, Server: "llama.cpp", Source: "llama.cpp's n_ctx, 2048 tokens (/props)"}, 2048, 0},
 		{"vLLM max_model_len", llmtest.Options{Server: llmtest.KindVLLM, Window: 32768},
-			"llmtest", 0, llm.Window{Tokens: 32768, Server: "vLLM", Source: "vLLM's max_model_len, 32768 tokens (/v1/models)"}, 8192, 0},
+			"llmtest", 0, llm.ServerWindow{Tokens: 32768, Server: "vLLM", Source: "vLLM's max_model_len, 32768 tokens (/v1/models)"}, 8192, 0},
 		{"LM Studio loaded", llmtest.Options{Server: llmtest.KindLMStudio, Window: 4096, Trained: 32768, Loaded: true},
-			"llmtest", 0, llm.Window{Tokens: 4096, Server: "LM Studio", Source: "LM Studio loaded the model with 4096 tokens (/api/v0/models)", Trained: 32768}, 4096, 0},
+			"llmtest", 0, llm.ServerWindow{Tokens: 4096, Server: "LM Studio", Source: "LM Studio loaded the model with 4096 tokens (/api/v0/models)", Trained: 32768}, 4096, 0},
 		{"a server that says nothing", llmtest.Options{},
-			"llmtest", 0, llm.Window{}, 8192, 0},
+			"llmtest", 0, llm.ServerWindow{}, 8192, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -137,5 +138,37 @@ func TestWindowCarriesTheKey(t *testing.T) {
 	}
 	if w := cl.Window(context.Background()); w.Tokens != 3000 {
 		t.Errorf("window %+v, want llama.cpp's 3000 (the key must be sent)", w)
+	}
+}
+
+// TestStructuredOutputPerServer: the one-JSON-action turns go out as
+// response_format json_schema to each kind of server (llama.cpp, vLLM and
+// LM Studio take it as such; Ollama's OpenAI route turns it into its
+// native format, as seen on Ollama v0.17.4), and an answer shaped like
+// Ollama's grammar output (newlines inside, a space after) comes back as
+// one JSON document.
+func TestStructuredOutputPerServer(t *testing.T) {
+	schema := &llm.JSONSchema{Name: "cursor_action", Strict: true, Schema: []byte(`{"type":"object","properties":{"action":{"type":"string"}},"required":["action"]}`)}
+	for _, kind := range []string{llmtest.KindOllama, llmtest.KindLlamaCpp, llmtest.KindVLLM, llmtest.KindLMStudio} {
+		srv := llmtest.NewWithOptions(t, llmtest.Options{Server: kind, Window: 8192, Loaded: true}, llmtest.Text("{\n\"action\":\n\"agent_finish_success\"} "))
+		cl, _ := llm.NewClient(llm.DefaultConfig(srv.URL(), "llmtest"))
+		resp, err := cl.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: "user", Content: "Find Pierre"}}, JSONSchema: schema, MaxTokens: 512})
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		var rf struct {
+			Type       string `json:"type"`
+			JSONSchema struct {
+				Name   string         `json:"name"`
+				Schema map[string]any `json:"schema"`
+			} `json:"json_schema"`
+		}
+		if err := json.Unmarshal(srv.Requests()[0].ResponseFormat, &rf); err != nil || rf.Type != "json_schema" || rf.JSONSchema.Name != "cursor_action" || rf.JSONSchema.Schema["type"] != "object" {
+			t.Errorf("%s: response_format %s", kind, srv.Requests()[0].ResponseFormat)
+		}
+		var v map[string]string
+		if json.Unmarshal([]byte(resp.Content), &v) != nil || v["action"] != "agent_finish_success" {
+			t.Errorf("%s: the answer %q is not one JSON document", kind, resp.Content)
+		}
 	}
 }

@@ -48,6 +48,7 @@ type CommandAgent struct {
 	Selection *[2]int
 
 	answered bool // an answer was emitted for the command running
+	russian  bool // the command running is Russian
 }
 
 // modelTools are the tools a model may call for an author's command.
@@ -71,7 +72,7 @@ func (c *CommandAgent) Run(ctx context.Context, command string) (any, error) {
 	var err error
 	in := ParseCommand(command)
 	isBuiltin := !llm.Understands(c.Runtime.LLM())
-	c.answered = false
+	c.answered, c.russian = false, in.Russian
 	switch {
 	case len(splitSteps(command)) > 1:
 		// A command of several steps is a lazy plan: shown, not run, until
@@ -90,6 +91,9 @@ func (c *CommandAgent) Run(ctx context.Context, command string) (any, error) {
 		out, err = c.withModel(ctx, command, in)
 	default:
 		err = c.refusal(in, command)
+	}
+	if err != nil {
+		err = explainModelFailure(err, in.Russian)
 	}
 	ok := err == nil
 	var nd nothing
@@ -127,9 +131,14 @@ func (c *CommandAgent) callShown(ctx context.Context, name string, args any, sho
 	}
 	if shown != nil {
 		c.emit(Event{Event: "tool_result", Tool: name, Result: shown(res)})
-		return res, nil
+	} else {
+		c.emit(Event{Event: "tool_result", Tool: name, Result: res})
 	}
-	c.emit(Event{Event: "tool_result", Tool: name, Result: res})
+	if r, ok := res.(CursorAgentResult); ok && r.ModelFailure != "" {
+		// The reading stopped because the model server failed: that is
+		// the answer, never "not found".
+		return nil, modelFailed{kind: r.ModelFailure, russian: c.russian}
+	}
 	return res, nil
 }
 
@@ -386,8 +395,13 @@ func (c *CommandAgent) withModel(ctx context.Context, command string, in Intent)
 			return nil
 		}}
 	res, err := l.Run(ctx, []agent.LoopMessage{{Kind: agent.KindUser, Text: command}})
-	if err == nil && res.Stopped != "" {
-		err = fmt.Errorf("the command did not finish: %s", res.Stopped)
+	var limit *agent.LimitError
+	if err == nil && res.Stopped != "" || errors.As(err, &limit) ||
+		res.Turns > 1 && errors.Is(err, llm.ErrOverBudget) {
+		// Out of steps, or a conversation that grew past the window while
+		// the model went on: the model did not finish (said so, not
+		// "raise the context budget").
+		err = notFinished(c.russian, res.Turns, 0)
 	}
 	if err != nil {
 		for k := 0; k < edits; k++ {
@@ -395,7 +409,14 @@ func (c *CommandAgent) withModel(ctx context.Context, command string, in Intent)
 				return nil, fmt.Errorf("%w; undoing the run's edits also failed: %v", err, uerr)
 			}
 		}
-		if edits > 0 {
+		var mf modelFailed
+		var nf unfinished
+		if edits > 0 && errors.As(err, &nf) {
+			err = notFinished(c.russian, res.Turns, edits)
+		} else if edits > 0 && errors.As(explainModelFailure(err, c.russian), &mf) {
+			mf.undone = edits
+			err = mf
+		} else if edits > 0 {
 			err = fmt.Errorf("%w; the %d edit(s) of this run were undone", err, edits)
 		}
 		return nil, err

@@ -771,7 +771,11 @@ func (c *CommandAgent) summarise(ctx context.Context, in Intent) (any, error) {
 		m.Portions += r.Portions
 		r = m
 	}
+	_, builtinModel := c.Runtime.LLM().(Builtin)
 	if !r.Success && r.Summary == "" {
+		if !builtinModel && !r.StepLimit {
+			return nil, noSummary(in.Russian) // read to the end, no note written
+		}
 		return nil, fmt.Errorf("%s", r.Reason)
 	}
 	head := say(in.Russian, "Summary of the book, chapter by chapter", "Краткое содержание книги по главам")
@@ -782,6 +786,12 @@ func (c *CommandAgent) summarise(ctx context.Context, in Intent) (any, error) {
 		head += say(in.Russian, " (extractive: the first sentence of each chapter)", " (первые предложения глав)")
 	}
 	text := head + ":\n" + r.Summary
+	if len(r.Missing) > 0 {
+		// Not a success: which chapters it covers, which it misses.
+		e := incompleteSummary(in.Russian, text, r.Chapters, r.Missing)
+		c.emit(Event{Event: "answer", Text: e.Error()})
+		return r, e
+	}
 	if r.StepLimit {
 		text += "\n" + say(in.Russian, fmt.Sprintf("(Cut at the step limit: it covers the book up to %s; say continue to go on.)", r.StoppedAt),
 			fmt.Sprintf("(Прервано пределом шагов: пересказ доходит до места «%s»; скажите «продолжай».)", r.StoppedAt))

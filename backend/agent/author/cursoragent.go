@@ -70,8 +70,12 @@ type CursorAgentOptions struct {
 
 // CursorAgentResult is RunCursorAgent's result (camelCase JSON).
 type CursorAgentResult struct {
-	Success         bool              `json:"success"`
-	Reason          string            `json:"reason,omitempty"`
+	Success bool   `json:"success"`
+	Reason  string `json:"reason,omitempty"`
+	// ModelFailure names how the model server failed (an llm.ErrorKind,
+	// or "over_budget") when that stopped the run: nothing was read to
+	// the end, so nothing is "not found".
+	ModelFailure    string            `json:"modelFailure,omitempty"`
 	Summary         string            `json:"summary"`
 	TargetSetID     string            `json:"targetSetId,omitempty"`
 	SemanticPointer *document.Pointer `json:"semanticPointer,omitempty"`
@@ -91,6 +95,11 @@ type CursorAgentResult struct {
 	// Continuing the task (taskId) goes on from there.
 	StepLimit bool   `json:"stepLimit,omitempty"`
 	StoppedAt string `json:"stoppedAt,omitempty"`
+	// Chapters and Missing: a model's summary that ended before every
+	// chapter of its range had a note is not a success; Chapters counts the
+	// chapters with text, Missing names those without a note.
+	Chapters int      `json:"chapters,omitempty"`
+	Missing  []string `json:"missing,omitempty"`
 }
 
 // taskState is what a later call needs to continue a task ("the next mention").
@@ -136,7 +145,8 @@ type Runtime struct {
 	// command may be running).
 	Model llm.Model
 	// TimeLimit bounds one command in all (0: no limit); the author sets
-	// it (WAYMARK_TIME_LIMIT, Settings).
+	// it (WAYMARK_TIME_LIMIT, Settings). Set it when the Runtime is made,
+	// later only through SetTimeLimit.
 	TimeLimit time.Duration
 
 	mu  sync.Mutex
@@ -168,6 +178,20 @@ func (rt *Runtime) LLM() llm.Model {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	return rt.Model
+}
+
+// SetTimeLimit sets the time limit of the next commands (0: none).
+func (rt *Runtime) SetTimeLimit(d time.Duration) {
+	rt.mu.Lock()
+	rt.TimeLimit = d
+	rt.mu.Unlock()
+}
+
+// timeLimit is the time limit of a command starting now.
+func (rt *Runtime) timeLimit() time.Duration {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.TimeLimit
 }
 
 // SetModel makes the next runs use m; a run already going keeps its model.

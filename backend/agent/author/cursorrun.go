@@ -36,6 +36,9 @@ type cursorRun struct {
 	// the result joins them (reduce), so every chapter is in it. A request
 	// carries only the latest notes that fit its share of the budget.
 	notes summaryNotes
+	// from is where this run started reading (a continued task's notes
+	// cover only what it read).
+	from  int
 	place string        // the headings of the portion shown
 	turn  []llm.Message // the portion shown and its exchanges
 	// fresh: a portion was just shown; the step that asked for it is not kept.
@@ -126,6 +129,7 @@ func (r *cursorRun) open(ctx context.Context) bool {
 // read runs the agent loop over the portions until an action finishes the
 // task, the model fails or the step limit is reached.
 func (r *cursorRun) read(ctx context.Context, steps int) {
+	r.from = r.view.pos // a continued task reads on from here
 	l := &agent.Loop{Reg: r.tools(), Model: r.model, Context: r, Protocol: actions{}, Retries: maxRetries,
 		Limits: agent.Limits{Turns: steps, Steps: steps, Wall: agent.NoWallLimit},
 		After: func(_ context.Context, g *agent.Guarded, _ any, _ error) error {
@@ -140,12 +144,29 @@ func (r *cursorRun) read(ctx context.Context, steps int) {
 	case r.done:
 	case errors.As(err, &noCall):
 		r.res.Reason = fmt.Sprintf("the model did not return one JSON action after %d reminders (last reply: %q)", noCall.Retries, document.Snippet(noCall.Last, 120))
+	case errors.Is(err, llm.ErrOverBudget) && lr.Turns > 1:
+		// The model went on and on (past the end of the text, where no
+		// new portion replaces the exchanges) until its conversation no
+		// longer fit: it did not finish; nothing is "not found".
+		r.res.Reason = "the model did not finish: it went on without finishing the task until its conversation no longer fit the context window"
+		if r.o.Mode == ModeSummary {
+			if len(r.notes.groups) > 0 {
+				r.res.Summary = r.notes.render()
+				if all, missing := r.coverage(); len(missing) > 0 {
+					r.res.Chapters, r.res.Missing = all, missing
+				}
+			}
+		} else {
+			r.res.ModelFailure = "unfinished"
+		}
 	case errors.As(err, &failed) && errors.Is(failed.Err, agent.ErrNeedsModel):
 		r.res.Reason = failed.Err.Error()
 	case errors.As(err, &failed):
 		r.res.Reason = "the model failed: " + failed.Err.Error()
+		r.res.ModelFailure = modelFailure(failed.Err)
 	case err != nil:
 		r.res.Reason = "the model failed: " + err.Error()
+		r.res.ModelFailure = modelFailure(err)
 	default:
 		r.stepLimit(steps)
 	}
@@ -356,6 +377,14 @@ func (r *cursorRun) success(ctx context.Context, a Action) string {
 		// The result is every chapter's note (the reduce is the runtime's),
 		// not what one last request could hold.
 		r.res.Summary = r.notes.render()
+		if _, builtin := r.model.(Builtin); r.o.Mode == ModeSummary && !builtin {
+			// A model that declares success early has not summarised
+			// the chapters it did not read: say which.
+			if all, missing := r.coverage(); len(missing) > 0 {
+				r.res.Success, r.res.Chapters, r.res.Missing = false, all, missing
+				r.res.Reason = fmt.Sprintf("the model finished after %d of %d chapters; missing: %s", all-len(missing), all, strings.Join(missing, "; "))
+			}
+		}
 		r.log(ctx, ActFinishSuccess, map[string]any{"taskId": r.res.TaskID, "mode": r.o.Mode})
 	}
 	r.done = true
@@ -409,4 +438,37 @@ func (r *cursorRun) found(ctx context.Context, i int, a Action) string {
 	r.log(ctx, ActFinishSuccess, map[string]any{"taskId": r.res.TaskID, "firstItemIndex": i, "label": p.Label})
 	r.done = true
 	return ""
+}
+
+// coverage counts the chapters of the run's range that hold text and lists
+// those the summary's notes do not cover, in reading order.
+func (r *cursorRun) coverage() (all int, missing []string) {
+	v := r.view
+	covered := map[string]bool{}
+	for _, g := range r.notes.groups {
+		covered[g.place] = true
+	}
+	seen := map[string]bool{}
+	fresh := true // a heading came since the last place was taken
+	for i := max(v.lo, r.from); i < v.hi; i++ {
+		it := v.d.Item(i)
+		if it.Type == document.Heading {
+			fresh = true
+			continue
+		}
+		if !fresh || it.Type != document.Paragraph || strings.TrimSpace(v.d.Text(i)) == "" {
+			continue
+		}
+		fresh = false
+		p := v.d.Place(i)
+		if p == "" || seen[p] {
+			continue
+		}
+		seen[p] = true
+		all++
+		if !covered[p] {
+			missing = append(missing, p)
+		}
+	}
+	return all, missing
 }

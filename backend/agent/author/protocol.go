@@ -96,7 +96,7 @@ You read a long Markdown book in portions and answer with exactly ONE JSON objec
 - target_set_add: add the items given in "indices" (item index numbers) or "pointers" to the target set; required in CollectToTargetSet mode for every matching item.
 - agent_finish_success: the task is done. In FirstMatch mode give "firstItemIndex".
 - agent_finish_not_found: the whole cursor was read and nothing matches.
-"summary" is a short English explanation that starts with the item's pointerLabel (e.g. "H2.p42 Ada Lovelace: biography").
+"summary" is a short explanation written in the book's language that starts with the item's pointerLabel (e.g. "H2.p42 Ada Lovelace: biography").
 First-mention rules:
 1. Candidates are headings, paragraphs, list items, table cells and image captions. Code blocks and quotes count only if the task is explicitly about them.
 2. Compare case-insensitively; ё equals е; accents and stress marks are ignored (Natásha = Natasha); й is not и; runs of spaces are one space; punctuation separates words; whole words only.

@@ -144,7 +144,8 @@ func RunCommand(ctx context.Context, r *tools.Registry, rt *Runtime, a RunComman
 	out := RunCommandResult{Command: command, Russian: russian, Events: []tools.Progress{}}
 	hb := newHeartbeat(tc.Report, rt.LLM(), russian)
 	defer hb.close()
-	ctx, cancel := withTimeLimit(ctx, rt.TimeLimit)
+	limit := rt.timeLimit()
+	ctx, cancel := withTimeLimit(ctx, limit)
 	defer cancel()
 	w := &watch{contexts: map[int64]string{}, language: map[bool]string{false: "en", true: "ru"}[russian]}
 	ca := &CommandAgent{Reg: r, Runtime: rt, Emit: func(e Event) {
@@ -172,7 +173,7 @@ func RunCommand(ctx context.Context, r *tools.Registry, rt *Runtime, a RunComman
 	res, err := ca.Run(ctx, command)
 	if err != nil {
 		if errors.Is(context.Cause(ctx), errTimeLimit) {
-			return RunCommandResult{}, overTime{rt.TimeLimit, russian}
+			return RunCommandResult{}, overTime{limit, russian}
 		}
 		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 			return RunCommandResult{}, stopped{russian}

@@ -3,6 +3,7 @@ import type {
   DiskState,
   ExternalResult,
   ProbeReport,
+  ModelList,
   RevisionInfo,
   RunCommandResult,
   TargetSetSummary,
@@ -154,6 +155,7 @@ export interface Settings {
   modelKeyNote?: string;
   /** the server (scheme://host:port) the stored key was given for: it is sent there only */
   modelKeyOrigin?: string;
+  commandTimeLimitMin: number;
   bannersEnabled: boolean;
   bannerPasses: number;
   bannerBudgetMs: number;
@@ -389,6 +391,7 @@ export const api = {
   settings: () => call<Settings>('Settings'),
   saveSettings: (s: Settings) => call<Settings>('SaveSettings', s),
   testConnection: (url: string, model: string, key: string) => call<ProbeReport>('TestConnection', url, model, key),
+  serverModels: (url: string, key: string) => call<ModelList>('ServerModels', url, key),
   capabilities: () => call<Capabilities>('Capabilities'),
   say: (text: string) => call<void>('Say', text),
   browserCommand: (text: string) => call<BrowserView>('BrowserCommand', text),

@@ -180,6 +180,7 @@ export interface CursorAgentOptions {
 export interface CursorAgentResult {
   success: boolean;
   reason?: string;
+  modelFailure?: string;
   summary: string;
   targetSetId?: string;
   semanticPointer?: PointerJSON;
@@ -196,6 +197,8 @@ export interface CursorAgentResult {
   tokens: Usage;
   stepLimit?: boolean;
   stoppedAt?: string;
+  chapters?: number;
+  missing?: string[];
 }
 
 /** CursorNextArgs is manuscript.cursorNextArgs. */
@@ -548,6 +551,12 @@ export interface ListInteractivesArgs {
   from_here?: boolean;
 }
 
+/** ListModelsArgs is llm.ListModelsArgs. */
+export interface ListModelsArgs {
+  serverUrl: string;
+  apiKey?: string;
+}
+
 /** Mention is characters.Mention. */
 export interface Mention {
   index: number;
@@ -570,6 +579,19 @@ export interface MisspeltWord {
   fromUtf16: number;
   toUtf16: number;
   count: number;
+}
+
+/** ModelInfo is llm.ModelInfo. */
+export interface ModelInfo {
+  name: string;
+  window: number;
+  source: string;
+}
+
+/** ModelList is llm.ModelList. */
+export interface ModelList {
+  server: string;
+  models: ModelInfo[];
 }
 
 /** NavigateArgs is browser.navigateArgs. */
@@ -727,6 +749,7 @@ export interface ProbeArgs {
   serverUrl: string;
   model: string;
   apiKey?: string;
+  contextTokens?: number;
 }
 
 /** ProbeReport is llm.ProbeReport. */
@@ -734,6 +757,9 @@ export interface ProbeReport {
   server: string;
   model: string;
   models: string[];
+  window: ServerWindow;
+  setting: number;
+  budget: number;
   reachable: Check;
   chat: Check;
   toolCalls: Check;
@@ -887,6 +913,14 @@ export interface ScrollArgs {
   by_y?: number;
   index?: number;
   behavior?: string;
+}
+
+/** ServerWindow is llm.ServerWindow. */
+export interface ServerWindow {
+  tokens: number;
+  server: string;
+  source: string;
+  trained?: number;
 }
 
 /** SpellingArgs is manuscript.SpellingArgs. */
@@ -1080,6 +1114,7 @@ export interface Tools {
   InsertAfter: { input: InsertAfterArgs; output: EditView };
   InsertBefore: { input: InsertBeforeArgs; output: EditView };
   ItemAt: { input: ItemAtArgs; output: ItemAtResult };
+  ModelServerModels: { input: ListModelsArgs; output: ModelList };
   Outline: { input: OutlineArgs; output: OutlineResult };
   PlanDiscard: { input: PlanDiscardArgs; output: PlanDiscardResult };
   PlanPropose: { input: PlanProposeArgs; output: PlanProposal };

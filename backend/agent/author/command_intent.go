@@ -771,7 +771,7 @@ func (c *CommandAgent) summarise(ctx context.Context, in Intent) (any, error) {
 		m.Portions += r.Portions
 		r = m
 	}
-	_, builtinModel := c.Runtime.LLM().(Builtin)
+	builtinModel := !llm.Understands(c.Runtime.LLM())
 	if !r.Success && r.Summary == "" {
 		if !builtinModel && !r.StepLimit {
 			return nil, noSummary(in.Russian) // read to the end, no note written

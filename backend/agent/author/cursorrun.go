@@ -377,7 +377,7 @@ func (r *cursorRun) success(ctx context.Context, a Action) string {
 		// The result is every chapter's note (the reduce is the runtime's),
 		// not what one last request could hold.
 		r.res.Summary = r.notes.render()
-		if _, builtin := r.model.(Builtin); r.o.Mode == ModeSummary && !builtin {
+		if r.o.Mode == ModeSummary && llm.Understands(r.model) {
 			// A model that declares success early has not summarised
 			// the chapters it did not read: say which.
 			if all, missing := r.coverage(); len(missing) > 0 {

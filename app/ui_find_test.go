@@ -132,6 +132,9 @@ func TestUIFindReplaceAndPeople(t *testing.T) {
 	if b, _ := os.ReadFile(doc); string(b) != findBook {
 		t.Errorf("one Ctrl+Z did not give the book back:\n%s", b)
 	}
+	// The undo is announced once the editor has the text back; on a loaded
+	// machine that came after the people's answer below and replaced it.
+	e.waitText("[role=status]", `Replace "Пьер" with "Петр"`)
 
 	// The people of the book.
 	e.click("People")

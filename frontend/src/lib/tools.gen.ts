@@ -814,6 +814,7 @@ export interface ReplaceAllResult {
   revision?: number;
   summary: string;
   places: ReplacePlace[];
+  underived?: UnderivedForm[];
   op?: string;
   context?: string;
 }
@@ -1056,6 +1057,12 @@ export interface TypeTextResult {
   merged?: Merge[];
   note?: string;
   conflict?: Conflict;
+}
+
+/** UnderivedForm is manuscript.UnderivedForm. */
+export interface UnderivedForm {
+  form: string;
+  count: number;
 }
 
 /** UndoArgs is manuscript.undoArgs. */

@@ -466,6 +466,13 @@ export interface FindResult {
   revision: number;
 }
 
+/** FindTextArgs is browser.findTextArgs. */
+export interface FindTextArgs {
+  text: string;
+  occurrence?: number;
+  last?: boolean;
+}
+
 /** FocusNextArgs is browser.focusNextArgs. */
 export interface FocusNextArgs {
   role?: string;
@@ -944,6 +951,14 @@ export interface SwitchTabArgs {
   title_contains?: string;
 }
 
+/** TableArgs is browser.tableArgs. */
+export interface TableArgs {
+  table?: number;
+  row?: number;
+  column?: number;
+  mode?: string;
+}
+
 /** TabsArgs is browser.tabsArgs. */
 export interface TabsArgs {
 }
@@ -1155,6 +1170,7 @@ export interface Tools {
   browser_download_wait: { input: DownloadWaitArgs; output: Result };
   browser_extract: { input: ExtractArgs; output: Result };
   browser_find: { input: BrowserFindArgs; output: Result };
+  browser_find_text: { input: FindTextArgs; output: Result };
   browser_focus_next: { input: FocusNextArgs; output: Result };
   browser_focus_prev: { input: FocusPrevArgs; output: Result };
   browser_forward: { input: ForwardArgs; output: Result };
@@ -1170,6 +1186,7 @@ export interface Tools {
   browser_screenshot: { input: ScreenshotArgs; output: Result };
   browser_scroll: { input: ScrollArgs; output: Result };
   browser_switch_tab: { input: SwitchTabArgs; output: Result };
+  browser_table: { input: TableArgs; output: Result };
   browser_tabs: { input: TabsArgs; output: Result };
   browser_upload: { input: UploadArgs; output: Result };
   browser_wait: { input: WaitArgs; output: Result };

@@ -95,6 +95,11 @@ func (c *CommandAgent) Run(ctx context.Context, command string) (any, error) {
 	if err != nil {
 		err = explainModelFailure(err, in.Russian)
 	}
+	if err != nil && errors.Is(err, context.Canceled) {
+		// The author (Ctrl+C, Stop, a closed window) ended it: say so in
+		// the command's words, never Go's "context canceled".
+		err = stopped{in.Russian}
+	}
 	ok := err == nil
 	var nd nothing
 	if err != nil && (!errors.As(err, &nd) || !c.answered) {
@@ -138,6 +143,11 @@ func (c *CommandAgent) callShown(ctx context.Context, name string, args any, sho
 		// The reading stopped because the model server failed: that is
 		// the answer, never "not found".
 		return nil, modelFailed{kind: r.ModelFailure, russian: c.russian}
+	}
+	if _, ok := res.(CursorAgentResult); ok && ctx.Err() != nil {
+		// A reading the author stopped ends with what it had read so far,
+		// which is no answer ("not found", "no note"): the stop is.
+		return nil, ctx.Err()
 	}
 	return res, nil
 }

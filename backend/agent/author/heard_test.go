@@ -79,3 +79,44 @@ func TestSlowModelIsHeard(t *testing.T) {
 		})
 	}
 }
+
+// TestStoppedCommandSaysSo: a command the author stops (Ctrl+C, the
+// window's Stop) while the model works is answered in the command's
+// language, never with Go's "context canceled".
+func TestStoppedCommandSaysSo(t *testing.T) {
+	for _, c := range []struct{ command, want string }{
+		{"summarise chapter 1", "The command was stopped before it finished."},
+		{"перескажи главу 1", "Команда остановлена, не закончив работу."},
+	} {
+		t.Run(c.command, func(t *testing.T) {
+			summarise := summariserModel()
+			srv := llmtest.New(t, llmtest.Repeat(llmtest.Handler(func(req llmtest.ChatRequest) llmtest.Reply {
+				return llmtest.Delay(3*time.Second, summarise)
+			})))
+			e := newEnv(t, "# Book\n\n## Chapter 1\n\nPierre went to war, and the war went on for a long time in the north.\n", llmtest.Client(t, srv.URL()))
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var mu sync.Mutex
+			var answers []string
+			args, _ := json.Marshal(RunCommandArgs{Command: c.command})
+			_, err := e.reg.Call(ctx, tools.Call{Name: "RunCommand", Args: args}, tools.Context{Progress: func(p tools.Progress) {
+				mu.Lock()
+				defer mu.Unlock()
+				if p.Event == "tool_call" {
+					cancel() // the author stops it once it is under way
+				}
+				if p.Event == "answer" {
+					answers = append(answers, p.Text)
+				}
+			}})
+			if !errors.Is(err, ErrStopped) || err.Error() != c.want {
+				t.Fatalf("err = %v, want ErrStopped saying %q", err, c.want)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(answers) != 1 || answers[0] != c.want {
+				t.Fatalf("answers %q, want [%q]", answers, c.want)
+			}
+		})
+	}
+}

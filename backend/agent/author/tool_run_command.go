@@ -118,9 +118,9 @@ type stopped struct{ russian bool }
 
 func (s stopped) Error() string {
 	if s.russian {
-		return "команда остановлена"
+		return "Команда остановлена, не закончив работу."
 	}
-	return ErrStopped.Error()
+	return "The command was stopped before it finished."
 }
 
 func (stopped) Is(target error) bool { return target == ErrStopped }

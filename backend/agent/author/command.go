@@ -95,10 +95,11 @@ func (c *CommandAgent) Run(ctx context.Context, command string) (any, error) {
 	if err != nil {
 		err = explainModelFailure(err, in.Russian)
 	}
-	if err != nil && errors.Is(err, context.Canceled) {
+	var st stopped
+	if err != nil && errors.Is(err, context.Canceled) && !errors.As(err, &st) {
 		// The author (Ctrl+C, Stop, a closed window) ended it: say so in
 		// the command's words, never Go's "context canceled".
-		err = stopped{in.Russian}
+		err = stopped{russian: in.Russian, cause: err}
 	}
 	ok := err == nil
 	var nd nothing
@@ -421,7 +422,9 @@ func (c *CommandAgent) withModel(ctx context.Context, command string, in Intent)
 		}
 		var mf modelFailed
 		var nf unfinished
-		if edits > 0 && errors.As(err, &nf) {
+		if edits > 0 && errors.Is(err, context.Canceled) {
+			err = stopped{russian: c.russian, undone: edits, cause: err}
+		} else if edits > 0 && errors.As(err, &nf) {
 			err = notFinished(c.russian, res.Turns, edits)
 		} else if edits > 0 && errors.As(explainModelFailure(err, c.russian), &mf) {
 			mf.undone = edits

@@ -113,17 +113,30 @@ func runCommandTool(r *tools.Registry, rt *Runtime) tools.Tool {
 // ErrStopped is a command or plan stopped by its caller (the window's Stop).
 var ErrStopped = errors.New("the command was stopped")
 
-// stopped is ErrStopped said in the command's language.
-type stopped struct{ russian bool }
+// stopped is ErrStopped said in the command's language, with the edits of
+// the run that were undone because of it; it unwraps to its cause (the
+// context's cancellation).
+type stopped struct {
+	russian bool
+	undone  int
+	cause   error
+}
 
 func (s stopped) Error() string {
 	if s.russian {
+		if s.undone > 0 {
+			return fmt.Sprintf("Команда остановлена, не закончив работу. Сделанные ею правки (%d) отменены.", s.undone)
+		}
 		return "Команда остановлена, не закончив работу."
+	}
+	if s.undone > 0 {
+		return fmt.Sprintf("The command was stopped before it finished. The %d edit(s) of this run were undone.", s.undone)
 	}
 	return "The command was stopped before it finished."
 }
 
 func (stopped) Is(target error) bool { return target == ErrStopped }
+func (s stopped) Unwrap() error      { return s.cause }
 
 // RunCommand runs one command on the open book: every event of it is
 // reported through tc and kept in the book's session transcript, and the
@@ -175,8 +188,12 @@ func RunCommand(ctx context.Context, r *tools.Registry, rt *Runtime, a RunComman
 		if errors.Is(context.Cause(ctx), errTimeLimit) {
 			return RunCommandResult{}, overTime{limit, russian}
 		}
+		var st stopped
+		if errors.As(err, &st) {
+			return RunCommandResult{}, st
+		}
 		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
-			return RunCommandResult{}, stopped{russian}
+			return RunCommandResult{}, stopped{russian: russian, cause: err}
 		}
 		return RunCommandResult{}, err
 	}

@@ -256,6 +256,9 @@ var toolArgCases = []struct {
 	{"TargetSetDelete", nil, `{}`, "targetSetId"},
 	{"TargetSetDelete", nil, `{"targetSetId": ""}`, "targetSetId"},
 
+	{"ExportMetadata", nil, `{}`, ""},
+	{"ExportMetadata", nil, `{"title": "x"}`, `unknown field "title"; allowed fields: none`},
+
 	{"Export", nil, `{"format": "markdown", "path": "$DIR/out.md"}`, ""},
 	{"Export", nil, `{"format": "html", "path": "$DIR/set.html", "targetSetId": "$SET", "overwrite": true}`, ""},
 	{"Export", nil, `{"format": "rtf", "path": "$DIR/x.rtf"}`, "format"},

@@ -113,7 +113,7 @@ func TestTargetSetToolsAndExport(t *testing.T) {
 	}{
 		{"markdown", `{"format": "markdown", "path": "` + filepath.Join(dir, "out.md") + `"}`, "Andrei left.", ""},
 		{"html", `{"format": "html", "path": "` + filepath.Join(dir, "out.html") + `"}`, "<h1>Two</h1>", ""},
-		{"a set as html", `{"format": "html", "path": "` + filepath.Join(dir, "set.html") + `", "targetSetId": "` + id + `"}`, "<title>One — scenes</title>", ""},
+		{"a set as html", `{"format": "html", "path": "` + filepath.Join(dir, "set.html") + `", "targetSetId": "` + id + `"}`, "<title>book — scenes</title>", ""},
 		{"pdf paper for html", `{"format": "html", "paper": "a4", "path": "` + filepath.Join(dir, "p.html") + `"}`, "", "for PDF export only"},
 		{"exists, no overwrite", `{"format": "markdown", "path": "` + filepath.Join(dir, "out.md") + `"}`, "", "exists"},
 		{"the manuscript itself", `{"format": "markdown", "path": "` + doc + `", "overwrite": true}`, "", "the manuscript itself"},

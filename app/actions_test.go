@@ -71,6 +71,7 @@ var windowActions = map[string]windowAction{
 	"Settings":       {View: "the window's preferences"},
 	"SaveSettings":   {View: "the window's preferences: model server, browser options, theme"},
 	"TestConnection": {Tools: []string{"ProbeModelServer"}},
+	"ServerModels":   {Tools: []string{"ModelServerModels"}},
 	"Capabilities":   {View: "what this installation offers (model, pandoc, speech)"},
 	"Say":            {View: "says a message: the window's native notice a screen reader speaks, and speech-dispatcher when the user turned that on and no screen reader runs"},
 	"Layout":         {View: "the screenshot tier's layout report"},

@@ -84,16 +84,19 @@ type ItemView struct {
 // EditView is the result of every edit tool: the new pointer(s), the revision and
 // the cursor context (SPEC §1), so a model or a person knows where the edit landed.
 type EditView struct {
-	Success  bool               `json:"success"`
-	Op       string             `json:"op"`
-	Revision int64              `json:"revision"`
-	Summary  string             `json:"summary"`
-	Note     string             `json:"note,omitempty"` // where the edit went when it is not where asked (a heading after a whole section)
-	Pointer  *document.Pointer  `json:"pointer,omitempty"`
-	Pointers []document.Pointer `json:"pointers"`
-	Markdown string             `json:"markdown,omitempty"`
-	Deleted  []document.Pointer `json:"deleted,omitempty"`
-	Context  string             `json:"context"`
+	Success  bool   `json:"success"`
+	Op       string `json:"op"`
+	Revision int64  `json:"revision"`
+	Summary  string `json:"summary"`
+	// Description is an undo's or redo's edit in words, in the book's
+	// language («Отменено: Замена «Пьер» на «Петр» — Том 1, II»).
+	Description string             `json:"description,omitempty"`
+	Note        string             `json:"note,omitempty"` // where the edit went when it is not where asked (a heading after a whole section)
+	Pointer     *document.Pointer  `json:"pointer,omitempty"`
+	Pointers    []document.Pointer `json:"pointers"`
+	Markdown    string             `json:"markdown,omitempty"`
+	Deleted     []document.Pointer `json:"deleted,omitempty"`
+	Context     string             `json:"context"`
 }
 
 // itemAddress names one item: by pointer or by index, not both. Argument
@@ -144,7 +147,7 @@ func (ws *Workspace) editItem(ctx context.Context, at itemAddress, plan func(d *
 }
 
 func editView(m *Manuscript, out Outcome) EditView {
-	v := EditView{Success: true, Op: out.Op, Revision: out.Rev, Summary: out.Summary, Note: out.Note, Context: out.Context, Deleted: out.Deleted, Pointers: []document.Pointer{}}
+	v := EditView{Success: true, Op: out.Op, Revision: out.Rev, Summary: out.Summary, Description: out.Description, Note: out.Note, Context: out.Context, Deleted: out.Deleted, Pointers: []document.Pointer{}}
 	_ = m.Do(func(d *document.Document) error {
 		for _, i := range out.Produced {
 			v.Pointers = append(v.Pointers, d.PointerTo(i))

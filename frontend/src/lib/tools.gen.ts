@@ -324,6 +324,7 @@ export interface EditView {
   op: string;
   revision: number;
   summary: string;
+  description?: string;
   note?: string;
   pointer?: PointerJSON;
   pointers: PointerJSON[];
@@ -881,6 +882,7 @@ export interface RevisionInfo {
   revision: number;
   op: string;
   summary: string;
+  description: string;
   size: number;
   undone: boolean;
   snapshot: boolean;

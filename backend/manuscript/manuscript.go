@@ -475,6 +475,9 @@ type Outcome struct {
 	// Description is an undo's or redo's edit in words, in the book's
 	// language, with where it is (describeRevision).
 	Description string
+	// KeptAside says that the window's unsaved typing is in the paragraph
+	// this edit changed: the edit will be kept aside when it is saved.
+	KeptAside string
 }
 
 // Edit plans an edit with plan, then saves the file atomically, records the
@@ -492,8 +495,12 @@ func (m *Manuscript) Edit(ctx context.Context, plan func(d *document.Document) (
 		if err != nil {
 			return Outcome{}, err
 		}
+		s, t, typing := m.typedSpan(ctx)
 		out, err := m.commit(ctx, e, 0)
 		if again, _ := m.lostRace(ctx, err, attempt); !again {
+			if err == nil && typing {
+				out.KeptAside = m.keptAside(e, out.Rev, s, t)
+			}
 			return out, err
 		}
 		// Another door saved first: the edit is planned again on its text.

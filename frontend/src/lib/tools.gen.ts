@@ -325,6 +325,7 @@ export interface EditView {
   revision: number;
   summary: string;
   description?: string;
+  keptAside?: string;
   note?: string;
   pointer?: PointerJSON;
   pointers: PointerJSON[];
@@ -605,6 +606,17 @@ export interface ModelList {
 /** NavigateArgs is browser.navigateArgs. */
 export interface NavigateArgs {
   url: string;
+}
+
+/** NoteTypingArgs is manuscript.NoteTypingArgs. */
+export interface NoteTypingArgs {
+  baseRevision: number;
+  utf16Offset: number;
+}
+
+/** NoteTypingResult is manuscript.NoteTypingResult. */
+export interface NoteTypingResult {
+  noted: boolean;
 }
 
 /** OpenInNewTabArgs is browser.openInNewTabArgs. */
@@ -1139,6 +1151,7 @@ export interface Tools {
   InsertBefore: { input: InsertBeforeArgs; output: EditView };
   ItemAt: { input: ItemAtArgs; output: ItemAtResult };
   ModelServerModels: { input: ListModelsArgs; output: ModelList };
+  NoteTyping: { input: NoteTypingArgs; output: NoteTypingResult };
   Outline: { input: OutlineArgs; output: OutlineResult };
   PlanDiscard: { input: PlanDiscardArgs; output: PlanDiscardResult };
   PlanPropose: { input: PlanProposeArgs; output: PlanProposal };

@@ -84,8 +84,8 @@ func (m *Manuscript) ApplySplice(ctx context.Context, baseRev int64, base []byte
 	}
 	for attempt := 0; ; attempt++ {
 		out, err := m.typeLocked(ctx, baseRev, base, mine, start, end, text)
-		if err == nil && out.Rev > baseRev {
-			m.typingSaved(ctx)
+		if err == nil {
+			m.typingSaved(ctx) // what the note was about is saved (or came to nothing)
 		}
 		if again, _ := m.lostRace(ctx, err, attempt); !again {
 			// The changes the editor's text did not have yet.

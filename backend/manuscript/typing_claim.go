@@ -84,7 +84,9 @@ func noteTypingTool(ws *Workspace, tc *textCache) tools.Tool {
 
 // typingSaved clears the note: the typing is in the book now.
 func (m *Manuscript) typingSaved(ctx context.Context) {
-	_ = m.w.Store.SetSetting(ctx, typingKey(m.DocID), "")
+	if v, ok, err := m.w.Store.Setting(ctx, typingKey(m.DocID)); err == nil && ok && v != "" {
+		_ = m.w.Store.SetSetting(ctx, typingKey(m.DocID), "")
+	}
 }
 
 // typedSpan is where the editor's unsaved typing is in the text now (its

@@ -134,7 +134,17 @@ func TestUIFindReplaceAndPeople(t *testing.T) {
 	}
 	// The undo is announced once the editor has the text back; on a loaded
 	// machine that came after the people's answer below and replaced it.
-	e.waitText("[role=status]", `Replace "Пьер" with "Петр"`)
+	e.waitText("[role=status]", "Отменено: Замена «Пьер вошёл. Все смотрели на Пьера.» на «Петр вошёл. Все смотрели на Петра.» — Роман, Глава 1, и ещё в 2 местах.")
+
+	// The History panel says each revision in words, in the book's language:
+	// no tool name (ReplaceAll), no item label, no "undid".
+	e.click("History")
+	hist := e.waitText("#ms-panel-history", "Отменено: Замена «Пьер вошёл. Все смотрели на Пьера.» на «Петр вошёл. Все смотрели на Петра.» — Роман, Глава 1, и ещё в 2 местах")
+	for _, bad := range []string{"ReplaceAll", "undid", "Replace all"} {
+		if strings.Contains(hist, bad) {
+			t.Errorf("the History panel says %q: %s", bad, hist)
+		}
+	}
 
 	// The people of the book.
 	e.click("People")

@@ -55,12 +55,31 @@ func otherDoor(t *testing.T, db, doc string) *tools.Registry {
 }
 
 // replaceItem rewrites item index through the other door.
-func replaceItem(t *testing.T, reg *tools.Registry, index int, text string) {
+func replaceItem(t *testing.T, reg *tools.Registry, index int, text string) manuscript.EditView {
 	t.Helper()
 	args, _ := json.Marshal(map[string]any{"index": index, "newMarkdown": text})
-	if _, err := reg.Call(context.Background(), tools.Call{Name: "ReplaceText", Args: args}, tools.Context{}); err != nil {
+	res, err := reg.Call(context.Background(), tools.Call{Name: "ReplaceText", Args: args}, tools.Context{})
+	if err != nil {
 		t.Fatalf("the other door's ReplaceText: %v", err)
 	}
+	return res.(manuscript.EditView)
+}
+
+// typingNoted waits until the window has told the other doors where it holds
+// unsaved typing (the NoteTyping tool writes it to the shared database).
+func (e *uiEnv) typingNoted() {
+	e.t.Helper()
+	d, ok, err := e.st.DocumentByPath(context.Background(), e.doc)
+	if err != nil || !ok {
+		e.t.Fatalf("the book in the database: %v", err)
+	}
+	for i := 0; i < 100; i++ {
+		if v, ok, _ := e.st.Setting(context.Background(), fmt.Sprintf("editor.typing.%d", d.ID)); ok && v != "" {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	e.t.Fatal("the window never told the other doors where its unsaved typing is")
 }
 
 // setTiming sets the window's waits (window.waymarkTiming): pauses that end a
@@ -136,9 +155,15 @@ func TestUITypingConflict(t *testing.T) {
 
 			e.caretAfter(bk.para)
 			e.typeText(bk.mine, 0)
-			// Another door changes the paragraph being typed in, and another one.
-			replaceItem(t, other, 2, bk.theirs)
-			replaceItem(t, other, 3, bk.otherNew)
+			e.typingNoted()
+			// Another door changes the paragraph being typed in, and another one:
+			// the first is told that it will be kept aside, and where.
+			if r := replaceItem(t, other, 2, bk.theirs); r.Success || !strings.Contains(r.KeptAside, bk.chapter) {
+				t.Errorf("the other door's edit of the paragraph being typed in was answered %+v", r)
+			}
+			if r := replaceItem(t, other, 3, bk.otherNew); !r.Success || r.KeptAside != "" {
+				t.Errorf("the other door's edit of another paragraph was answered %+v", r)
+			}
 			e.typeText(" at last.", 0)
 			e.keys(input.ControlLeft, input.KeyS)
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,18 +41,31 @@ func TestCLIProcessHelper(t *testing.T) {
 // process of its own and returns its JSON answer.
 func callInOtherProcess(t *testing.T, doc, db, tool, args string) map[string]any {
 	t.Helper()
+	res, code := callInOtherProcessStatus(t, doc, db, tool, args)
+	if code != 0 {
+		t.Fatalf("waymark call %s in another process: exit status %d\n%v", tool, code, res)
+	}
+	return res
+}
+
+// callInOtherProcessStatus is callInOtherProcess with the exit status.
+func callInOtherProcessStatus(t *testing.T, doc, db, tool, args string) (map[string]any, int) {
+	t.Helper()
 	a, _ := json.Marshal([]string{"--doc", doc, "--db", db, tool, args})
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCLIProcessHelper$", "-test.count=1")
 	cmd.Env = append(os.Environ(), cliProcessEnv+"=1", "WAYMARK_TEST_CLI_ARGS="+string(a))
 	out, err := cmd.Output()
-	if err != nil {
+	code := 0
+	if x, ok := err.(*exec.ExitError); ok {
+		code = x.ExitCode()
+	} else if err != nil {
 		t.Fatalf("waymark call %s in another process: %v\n%s", tool, err, out)
 	}
 	var res map[string]any
 	if err := json.Unmarshal(out, &res); err != nil {
 		t.Fatalf("waymark call %s: %v\n%s", tool, err, out)
 	}
-	return res
+	return res, code
 }
 
 // window is the window's side: a workspace in this process with the tools.
@@ -85,6 +99,21 @@ func (w *window) typeAt(after, text string) manuscript.TypeTextResult {
 	}
 	w.rev = r.Revision
 	return r
+}
+
+// noteTyping is the editor's first key of a typing group after the text
+// after: it tells the other doors where its unsaved typing is (NoteTyping).
+func (w *window) noteTyping(after string) {
+	w.t.Helper()
+	at := strings.Index(w.text, after)
+	if at < 0 {
+		w.t.Fatalf("no %q in the editor's text", after)
+	}
+	pos := len(utf16.Encode([]rune(w.text[:at+len(after)])))
+	args, _ := json.Marshal(manuscript.NoteTypingArgs{BaseRevision: w.rev, Utf16Offset: pos})
+	if _, err := w.reg.Call(context.Background(), tools.Call{Name: "NoteTyping", Args: args}, tools.Context{}); err != nil {
+		w.t.Fatalf("NoteTyping: %v", err)
+	}
 }
 
 func (w *window) file() string {
@@ -125,7 +154,9 @@ func TestTypingBesideAnotherDoor(t *testing.T) {
 	reg := waymark.New(waymark.Config{WS: ws}).Registry
 	w := &window{t: t, reg: reg, doc: doc, rev: 1, text: doorsBook}
 
-	// 1. The CLI edits chapter III while the window's editor is at revision 1.
+	// 1. The CLI edits chapter III while the window's editor is at revision 1
+	// (and holds unsaved typing in chapter I: no matter to chapter III).
+	w.noteTyping("Наташа вошла")
 	res := callInOtherProcess(t, doc, db, "ReplaceText", `{"index": 6, "newMarkdown": "Князь Андрей уехал в армию."}`)
 	if res["success"] != true {
 		t.Fatalf("the other door's edit: %v", res)
@@ -156,10 +187,15 @@ func TestTypingBesideAnotherDoor(t *testing.T) {
 		t.Fatalf("the file:\n%s\nthe editor:\n%s\nwant:\n%s", got, w.text, want)
 	}
 
-	// 3. The CLI edits the very paragraph being typed in: a conflict, both kept.
-	res = callInOtherProcess(t, doc, db, "ReplaceText", `{"index": 2, "newMarkdown": "Наташа вбежала в комнату."}`)
-	if res["success"] != true {
-		t.Fatalf("the other door's edit: %v", res)
+	// 3. The CLI edits the very paragraph being typed in (the window holds
+	// typing not saved yet there): a conflict, both kept. The CLI is told
+	// that its edit will be kept aside, and where — not plain success.
+	w.noteTyping("наконец")
+	res, code := callInOtherProcessStatus(t, doc, db, "ReplaceText", `{"index": 2, "newMarkdown": "Наташа вбежала в комнату."}`)
+	aside, _ := res["keptAside"].(string)
+	if code != 1 || res["success"] != false || !strings.Contains(aside, "ваша правка будет отложена") || !strings.Contains(aside, "(Книга, I)") ||
+		!strings.Contains(aside, fmt.Sprintf("правкой %v", res["revision"])) {
+		t.Fatalf("the other door's edit of the paragraph being typed in: exit %d, %v", code, res)
 	}
 	r = w.typeAt("наконец", ", смеясь")
 	if r.Conflict == nil || r.Conflict.Theirs != "Наташа вбежала в комнату." || r.Conflict.Mine != "Наташа вошла тихо в комнату наконец, смеясь." || r.Conflict.Heading != "I" {
@@ -176,5 +212,9 @@ func TestTypingBesideAnotherDoor(t *testing.T) {
 	hb, _ := json.Marshal(h)
 	if !strings.Contains(string(hb), `"op":"ReplaceText"`) {
 		t.Fatalf("history: %s", hb)
+	}
+	// The typing is saved: the paragraph is the CLI's to edit again.
+	if res := callInOtherProcess(t, doc, db, "ReplaceText", `{"index": 2, "newMarkdown": "Наташа вошла."}`); res["success"] != true || res["keptAside"] != nil {
+		t.Fatalf("an edit after the typing was saved: %v", res)
 	}
 }

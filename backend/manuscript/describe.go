@@ -1,6 +1,12 @@
 package manuscript
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/waymark/waymark/backend/document"
+	"github.com/waymark/waymark/backend/store"
+)
 
 // maxQuoted is how many words of a changed passage are quoted; a longer one
 // keeps its first and last words around an ellipsis.
@@ -73,4 +79,59 @@ func quoted(words []string, from, to int) string {
 	}
 	b.WriteString("»")
 	return b.String()
+}
+
+// revisionWords are describeRevision's words in English (false) and Russian (true).
+var revisionWords = map[bool]struct{ open, restore, undone, redone, other, more, moreOne string }{
+	false: {"The book as first opened", "The text set back to revision %d", "Undone: ", "Redone: ", "Another program: ", ", and in %d more places", ", and in %d more place"},
+	true:  {"Книга, какой её открыли впервые", "Текст возвращён к правке %d", "Отменено: ", "Возвращено: ", "Другая программа: ", ", и ещё в %d местах", ", и ещё в %d месте"},
+}
+
+// describeRevision says one revision of the history as an author reads it
+// (the History panel, the window's undo): what changed and where, in words —
+// no item labels, no tool names. at is where the revision's text starts in
+// d (re-based over the later revisions), or -1 when that is not known. An
+// undo or redo is said as the edit it took back or made again.
+func describeRevision(r store.Revision, d *document.Document, at int, russian bool) string {
+	w := revisionWords[russian]
+	old, new, prefix := r.Old, r.New, ""
+	switch r.Op {
+	case store.OpOpen:
+		return w.open
+	case store.OpRestore:
+		var n int64
+		if _, err := fmt.Sscanf(r.Summary, "Restore revision %d", &n); err == nil {
+			return fmt.Sprintf(w.restore, n)
+		}
+	case store.OpUndo:
+		old, new, prefix = r.New, r.Old, w.undone
+	case store.OpRedo:
+		prefix = w.redone
+	case store.OpExternal:
+		prefix = w.other
+	}
+	// A revision of several places (ReplaceAll) is said by its first.
+	ps := placesOf(old, new)
+	place := ""
+	if at >= 0 {
+		if r.Op == store.OpUndo {
+			// The place's offset is in the undone edit's text, not this one's.
+			ps[0].at = placesOf(r.Old, r.New)[0].at
+		}
+		if p := at + ps[0].at; p <= len(d.Source()) {
+			if i := d.IndexContaining(min(p, max(len(d.Source())-1, 0))); i >= 0 {
+				place = d.Place(i)
+			}
+		}
+	}
+	s := prefix + DescribeEdit(ps[0].before, ps[0].after, place, russian)
+	if n := len(ps) - 1; n > 0 {
+		more := w.more
+		// «в 1 месте», «в 21 месте», but «в 11 местах»; "1 more place".
+		if russian && n%10 == 1 && n%100 != 11 || !russian && n == 1 {
+			more = w.moreOne
+		}
+		s += fmt.Sprintf(more, n)
+	}
+	return s
 }

@@ -84,6 +84,9 @@ func (m *Manuscript) ApplySplice(ctx context.Context, baseRev int64, base []byte
 	}
 	for attempt := 0; ; attempt++ {
 		out, err := m.typeLocked(ctx, baseRev, base, mine, start, end, text)
+		if err == nil {
+			m.typingSaved(ctx) // what the note was about is saved (or came to nothing)
+		}
 		if again, _ := m.lostRace(ctx, err, attempt); !again {
 			// The changes the editor's text did not have yet.
 			for _, g := range m.takeMerges() {
@@ -178,14 +181,17 @@ func paragraphAround(b []byte, start, end int) (int, int) {
 
 // RevisionInfo is one step of the history as the revision list shows it.
 type RevisionInfo struct {
-	Rev       int64  `json:"revision"`
-	Op        string `json:"op"`
-	Summary   string `json:"summary"`
-	Size      int64  `json:"size"`
-	Undone    bool   `json:"undone"`
-	Snapshot  bool   `json:"snapshot"`
-	CreatedAt string `json:"createdAt"`
-	Current   bool   `json:"current"`
+	Rev     int64  `json:"revision"`
+	Op      string `json:"op"`
+	Summary string `json:"summary"`
+	// Description is the revision in words, in the book's language: what
+	// changed and under which headings it is now (describeRevision).
+	Description string `json:"description"`
+	Size        int64  `json:"size"`
+	Undone      bool   `json:"undone"`
+	Snapshot    bool   `json:"snapshot"`
+	CreatedAt   string `json:"createdAt"`
+	Current     bool   `json:"current"`
 }
 
 // History lists the newest revisions (at most limit; 0 = 200), newest first.
@@ -205,11 +211,30 @@ func (m *Manuscript) History(ctx context.Context, limit int) ([]RevisionInfo, er
 		return nil, fmt.Errorf("history of %s: %w", filepath.Base(m.Path), err)
 	}
 	out := make([]RevisionInfo, 0, len(revs))
-	for k := len(revs) - 1; k >= 0; k-- {
-		r := revs[k]
-		out = append(out, RevisionInfo{Rev: r.Rev, Op: r.Op, Summary: r.Summary, Size: r.Size, Undone: r.Undone,
-			Snapshot: r.HasSnapshot, CreatedAt: r.CreatedAt.Format("2006-01-02 15:04:05"), Current: r.Rev == head})
+	for len(revs) > 0 && revs[len(revs)-1].Rev > head {
+		revs = revs[:len(revs)-1] // written after the text was read
 	}
+	// Each revision's place now: its start moved by every later revision
+	// that changed text before it (as EditsSince places an edit).
+	_ = m.Do(func(d *document.Document) error {
+		russian := bookIsRussian(d.Source())
+		exact := d.Rev() == head
+		for k := len(revs) - 1; k >= 0; k-- {
+			r := revs[k]
+			at := -1
+			if exact && r.Op != store.OpOpen {
+				at = int(r.Start)
+				for _, later := range revs[k+1:] {
+					if int(later.Start) <= at {
+						at += len(later.New) - len(later.Old)
+					}
+				}
+			}
+			out = append(out, RevisionInfo{Rev: r.Rev, Op: r.Op, Summary: r.Summary, Description: describeRevision(r, d, at, russian),
+				Size: r.Size, Undone: r.Undone, Snapshot: r.HasSnapshot, CreatedAt: r.CreatedAt.Format("2006-01-02 15:04:05"), Current: r.Rev == head})
+		}
+		return nil
+	})
 	return out, nil
 }
 

@@ -472,6 +472,12 @@ type Outcome struct {
 	Context  string
 	Summary  string
 	Note     string // what the user must be told about where the edit went
+	// Description is an undo's or redo's edit in words, in the book's
+	// language, with where it is (describeRevision).
+	Description string
+	// KeptAside says that the window's unsaved typing is in the paragraph
+	// this edit changed: the edit will be kept aside when it is saved.
+	KeptAside string
 }
 
 // Edit plans an edit with plan, then saves the file atomically, records the
@@ -489,8 +495,12 @@ func (m *Manuscript) Edit(ctx context.Context, plan func(d *document.Document) (
 		if err != nil {
 			return Outcome{}, err
 		}
+		s, t, typing := m.typedSpan(ctx)
 		out, err := m.commit(ctx, e, 0)
 		if again, _ := m.lostRace(ctx, err, attempt); !again {
+			if err == nil && typing {
+				out.KeptAside = m.keptAside(e, out.Rev, s, t)
+			}
 			return out, err
 		}
 		// Another door saved first: the edit is planned again on its text.
@@ -698,6 +708,9 @@ func (m *Manuscript) Undo(ctx context.Context) (Outcome, error) {
 	}
 	out, err := m.commit(ctx, e, full.Rev)
 	out.Summary = "undid " + full.Summary
+	if err == nil {
+		out.Description = m.describeDone(out)
+	}
 	return out, err
 }
 
@@ -761,5 +774,18 @@ func (m *Manuscript) Redo(ctx context.Context) (Outcome, error) {
 	}
 	out, err := m.commit(ctx, e, u.Rev)
 	out.Summary = "redid " + orig.Summary
+	if err == nil {
+		out.Description = m.describeDone(out)
+	}
 	return out, err
+}
+
+// describeDone says the revision out just made (an undo, a redo) in words,
+// in the book's language, placed where its text is now. The caller holds m.mu.
+func (m *Manuscript) describeDone(out Outcome) string {
+	r, err := m.w.Store.Revision(context.Background(), m.DocID, out.Rev)
+	if err != nil {
+		return ""
+	}
+	return describeRevision(r, m.doc, out.Start, bookIsRussian(m.doc.Source()))
 }

@@ -218,6 +218,11 @@ var toolArgCases = []struct {
 	{"TypeText", nil, `{"baseRevision": 1, "fromUtf16": -1, "toUtf16": 0, "text": "A"}`, "minimum"},
 	{"TypeText", nil, `{"baseRevision": 1, "from": 0, "toUtf16": 0, "text": "A"}`, `unknown field "from"; allowed fields: baseRevision, fromUtf16, text, toUtf16`},
 
+	{"NoteTyping", nil, `{"baseRevision": 1, "utf16Offset": 3}`, ""},
+	{"NoteTyping", nil, `{"baseRevision": 1}`, "utf16Offset"},
+	{"NoteTyping", nil, `{"baseRevision": 0, "utf16Offset": 0}`, "minimum"},
+	{"NoteTyping", nil, `{"baseRevision": 1, "utf16Offset": -1}`, "minimum"},
+
 	{"ItemAt", nil, `{"utf16Offset": 0}`, ""},
 	{"ItemAt", nil, `{}`, "utf16Offset"},
 	{"ItemAt", nil, `{"utf16Offset": -1}`, "minimum"},

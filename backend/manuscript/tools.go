@@ -51,6 +51,7 @@ func RegisterTools(r *tools.Registry, ws *Workspace) {
 		checkDiskTool(ws),
 		resolveExternalChangeTool(ws),
 		typeTextTool(ws, tc),
+		noteTypingTool(ws, tc),
 		textChangesTool(ws, tc),
 		spellingTool(ws),
 		itemAtTool(ws),
@@ -84,16 +85,23 @@ type ItemView struct {
 // EditView is the result of every edit tool: the new pointer(s), the revision and
 // the cursor context (SPEC §1), so a model or a person knows where the edit landed.
 type EditView struct {
-	Success  bool               `json:"success"`
-	Op       string             `json:"op"`
-	Revision int64              `json:"revision"`
-	Summary  string             `json:"summary"`
-	Note     string             `json:"note,omitempty"` // where the edit went when it is not where asked (a heading after a whole section)
-	Pointer  *document.Pointer  `json:"pointer,omitempty"`
-	Pointers []document.Pointer `json:"pointers"`
-	Markdown string             `json:"markdown,omitempty"`
-	Deleted  []document.Pointer `json:"deleted,omitempty"`
-	Context  string             `json:"context"`
+	Success  bool   `json:"success"`
+	Op       string `json:"op"`
+	Revision int64  `json:"revision"`
+	Summary  string `json:"summary"`
+	// Description is an undo's or redo's edit in words, in the book's
+	// language («Отменено: Замена «Пьер» на «Петр» — Том 1, II»).
+	Description string `json:"description,omitempty"`
+	// KeptAside is set (and Success false) when the window holds unsaved
+	// typing in the paragraph this edit changed: when the window saves it,
+	// this edit is kept aside (the window's conflicts, the history).
+	KeptAside string             `json:"keptAside,omitempty"`
+	Note      string             `json:"note,omitempty"` // where the edit went when it is not where asked (a heading after a whole section)
+	Pointer   *document.Pointer  `json:"pointer,omitempty"`
+	Pointers  []document.Pointer `json:"pointers"`
+	Markdown  string             `json:"markdown,omitempty"`
+	Deleted   []document.Pointer `json:"deleted,omitempty"`
+	Context   string             `json:"context"`
 }
 
 // itemAddress names one item: by pointer or by index, not both. Argument
@@ -144,7 +152,7 @@ func (ws *Workspace) editItem(ctx context.Context, at itemAddress, plan func(d *
 }
 
 func editView(m *Manuscript, out Outcome) EditView {
-	v := EditView{Success: true, Op: out.Op, Revision: out.Rev, Summary: out.Summary, Note: out.Note, Context: out.Context, Deleted: out.Deleted, Pointers: []document.Pointer{}}
+	v := EditView{Success: out.KeptAside == "", Op: out.Op, Revision: out.Rev, Summary: out.Summary, Description: out.Description, KeptAside: out.KeptAside, Note: out.Note, Context: out.Context, Deleted: out.Deleted, Pointers: []document.Pointer{}}
 	_ = m.Do(func(d *document.Document) error {
 		for _, i := range out.Produced {
 			v.Pointers = append(v.Pointers, d.PointerTo(i))

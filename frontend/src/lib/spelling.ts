@@ -3,8 +3,9 @@
 // and English dictionaries). WebKitGTK's own spell checking stays off: with a
 // screen reader running it froze the window while the author typed (see
 // app/screenreader_gtk.go). Only what is on screen is checked, a moment after
-// the text or the view last changed; the word being typed is left alone until
-// the cursor leaves it, as a spell checker does.
+// the text or the view last changed, and at once when a text is loaded (a book
+// opened); the word being typed is left alone until the cursor leaves it, as a
+// spell checker does, but a word the cursor merely rests at is underlined.
 import { RangeSetBuilder, StateEffect, StateField, type Extension } from '@codemirror/state';
 import { Decoration, EditorView, ViewPlugin, type DecorationSet, type ViewUpdate } from '@codemirror/view';
 
@@ -34,15 +35,25 @@ export function spellUnderline(check: Check): Extension {
     class {
       timer: ReturnType<typeof setTimeout> | undefined;
       asked = 0;
+      // typing: the author is typing at the cursor (the last change was a key
+      // there, and the cursor has not moved away since). Only then is the
+      // word at the cursor left alone: a book opened (or a text loaded) with
+      // the cursor after a misspelt word underlines it at once.
+      typing = false;
+      // failures: checks that failed in a row; a failed check is tried again
+      // (a moment later, then less often), not left until the next change.
+      failures = 0;
       constructor(readonly view: EditorView) {
         this.schedule();
       }
       update(u: ViewUpdate) {
+        if (u.docChanged) this.typing = u.transactions.some((t) => t.isUserEvent('input') || t.isUserEvent('delete'));
+        else if (u.selectionSet && !u.state.selection.eq(u.startState.selection)) this.typing = false;
         if (u.docChanged || u.viewportChanged || u.selectionSet) this.schedule();
       }
-      schedule() {
+      schedule(wait = WAIT_MS) {
         clearTimeout(this.timer);
-        this.timer = setTimeout(() => void this.run(), WAIT_MS);
+        this.timer = setTimeout(() => void this.run(), wait);
       }
       async run() {
         const view = this.view;
@@ -53,8 +64,13 @@ export function spellUnderline(check: Check): Extension {
         try {
           found = await Promise.all(ranges.map((r) => (r.text.trim() ? check(r.text) : Promise.resolve([]))));
         } catch {
-          return; // no underlines is better than an alert on every pause
+          // No underlines is better than an alert on every pause; the check
+          // is tried again (1 s, 2 s, … up to 30 s apart) unless the text or
+          // view changes first.
+          if (ask === this.asked) this.schedule(Math.min(30_000, 1000 * 2 ** this.failures++));
+          return;
         }
+        this.failures = 0;
         // The text changed while the words were checked: the next run is due.
         if (ask !== this.asked || view.state.doc !== doc) return;
         const head = view.state.selection.main.head;
@@ -63,7 +79,7 @@ export function spellUnderline(check: Check): Extension {
           for (const w of found[i]) {
             const from = r.from + w.from,
               to = r.from + w.to;
-            if (to <= from || to > r.to || (head >= from && head <= to)) continue;
+            if (to <= from || to > r.to || (this.typing && head >= from && head <= to)) continue;
             b.add(from, to, mark);
           }
         });

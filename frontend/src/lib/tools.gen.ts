@@ -324,6 +324,8 @@ export interface EditView {
   op: string;
   revision: number;
   summary: string;
+  description?: string;
+  keptAside?: string;
   note?: string;
   pointer?: PointerJSON;
   pointers: PointerJSON[];
@@ -606,6 +608,17 @@ export interface NavigateArgs {
   url: string;
 }
 
+/** NoteTypingArgs is manuscript.NoteTypingArgs. */
+export interface NoteTypingArgs {
+  baseRevision: number;
+  utf16Offset: number;
+}
+
+/** NoteTypingResult is manuscript.NoteTypingResult. */
+export interface NoteTypingResult {
+  noted: boolean;
+}
+
 /** OpenInNewTabArgs is browser.openInNewTabArgs. */
 export interface OpenInNewTabArgs {
   index: number;
@@ -881,6 +894,7 @@ export interface RevisionInfo {
   revision: number;
   op: string;
   summary: string;
+  description: string;
   size: number;
   undone: boolean;
   snapshot: boolean;
@@ -1137,6 +1151,7 @@ export interface Tools {
   InsertBefore: { input: InsertBeforeArgs; output: EditView };
   ItemAt: { input: ItemAtArgs; output: ItemAtResult };
   ModelServerModels: { input: ListModelsArgs; output: ModelList };
+  NoteTyping: { input: NoteTypingArgs; output: NoteTypingResult };
   Outline: { input: OutlineArgs; output: OutlineResult };
   PlanDiscard: { input: PlanDiscardArgs; output: PlanDiscardResult };
   PlanPropose: { input: PlanProposeArgs; output: PlanProposal };

@@ -116,7 +116,7 @@ func runDesktop(opts desktopOptions) error {
 			// task switcher show it, not a blank.
 			Icon: appIcon,
 			// WM_CLASS "waymark": the .desktop entry's StartupWMClass
-			// (build/linux/waymark.desktop), so a desktop shell groups the
+			// (build/linux/io.github.waymark.Waymark.desktop), so a desktop shell groups the
 			// window with its menu entry.
 			ProgramName: ProgramName,
 			// What Wails chooses when Linux options are absent: a machine

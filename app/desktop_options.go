@@ -13,6 +13,6 @@ type desktopOptions struct {
 }
 
 // ProgramName is the window's WM_CLASS and the name of its .desktop entry
-// (waymark.desktop: StartupWMClass=waymark, Icon=waymark), so the menu entry,
+// (io.github.waymark.Waymark.desktop: StartupWMClass=waymark, Icon=waymark), so the menu entry,
 // the icon and the running window are one application to a desktop shell.
 const ProgramName = "waymark"

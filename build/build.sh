@@ -6,7 +6,8 @@
 #                    `desktop` too, or it has no window); run it as
 #                    `devserver=localhost:34115 bin/waymark-dev` and a browser (or rod) at
 #                    http://localhost:34115 reaches the same bound methods as the window
-# With --frontend it builds only frontend/dist (build/package.sh builds its own binary).
+# With --frontend it builds only frontend/dist. The binaries are built with the package's
+# flags (build/goflags.sh), so build/package.sh reuses this build's cache.
 # The wails CLI is not needed (nor used): it expects package main at the repository
 # root, and on Linux all it adds to `go build` is CGO_ENABLED=1 and the tags.
 set -euo pipefail
@@ -23,7 +24,9 @@ done
 
 bash build/setup.sh
 export PATH="/usr/local/go/bin:$PATH"
-export CGO_ENABLED=1
+# The package's flags (-trimpath -buildmode=pie, hardened cgo and link): build/package.sh
+# then only links its stripped, versioned binary from this build's cache.
+. build/goflags.sh
 
 # Wails on Linux links GTK 3 and WebKitGTK through cgo's pkg-config; with the tag
 # webkit2_41 it asks for webkit2gtk-4.1 (Debian 12 has no webkit2gtk-4.0 -dev package).
@@ -56,7 +59,7 @@ build_go() { # OUT TAGS
   local out=$1 tags=$2
   if newer_than "$out" "${go_inputs[@]}"; then
     echo "build: $out (go build -tags $tags)"
-    go build -tags "$tags" -o "$out.tmp" ./app
+    go build "${go_flags[@]}" -tags "$tags" -ldflags "$go_ldflags" -o "$out.tmp" ./app
     mv "$out.tmp" "$out"
   fi
 }

@@ -6,18 +6,21 @@
 #   /usr/bin/waymark                      the window and the CLI, built with -trimpath,
 #                                         stripped (-s -w), version, commit and build date
 #                                         set by -ldflags -X (waymark --version)
-#   /usr/share/applications/waymark.desktop          the menu entry (build/linux)
+#   /usr/share/applications/io.github.waymark.Waymark.desktop          the menu entry (build/linux)
 #   /usr/share/icons/hicolor/{scalable,NxN}/apps/waymark.{svg,png}   the icon
 #   /usr/share/metainfo/io.github.waymark.Waymark.metainfo.xml       AppStream
 #   /usr/share/man/man1/waymark.1.gz      the manual page
 #   /usr/share/waymark/autoconsent/       @duckduckgo/autoconsent's rules and script, with
 #                                         their licence (MPL-2.0); the binary embeds the
 #                                         same files
-#   /usr/share/doc/waymark/               copyright and changelog
+#   /usr/share/doc/waymark/               copyright (made by cmd/waymark-copyright: Waymark's
+#                                         MIT licence, every bundled module's) and changelog
 # Depends: the shared libraries the binary links (dpkg-shlibdeps: GTK 3, WebKitGTK 4.1,
-# libhunspell, SQLite's libc only...), chromium, hunspell-ru, hunspell-en-us,
-# fonts-paratype. Recommends: pandoc (DOCX and EPUB export), hyphen-ru and hyphen-en-us
-# (the PDF's hyphenation patterns), orca. No build tool.
+# libhunspell, SQLite's libc only...), hunspell-ru, hunspell-en-us, fonts-paratype.
+# Recommends: chromium (the Browser workspace, `waymark browse` and PDF export; an author
+# who only writes installs without it: apt install --no-install-recommends), pandoc (DOCX
+# and EPUB export), hyphen-ru and hyphen-en-us (the PDF's hyphenation patterns).
+# Suggests: orca (the screen reader). No build tool.
 #
 # Usage: bash build/package.sh [--out DIR]   (DIR defaults to dist/)
 # Prints the path of the .deb on its last line. The version is cli.Version
@@ -35,8 +38,10 @@ done
 
 bash build/setup.sh
 export PATH="/usr/local/go/bin:$PATH"
-export CGO_ENABLED=1
-bash build/build.sh --frontend
+# The development build first: with the same flags (build/goflags.sh) it leaves every
+# compiled package in Go's cache, and the binary below is only a link.
+bash build/build.sh
+. build/goflags.sh
 
 version=${WAYMARK_VERSION:-$(sed -n 's/^\tVersion *= *"\(.*\)"$/\1/p' backend/cli/version.go)}
 [ -n "$version" ] || { echo "package: no version in backend/cli/version.go" >&2; exit 1; }
@@ -58,13 +63,13 @@ mkdir -p "$root/DEBIAN" "$root/usr/bin"
 
 echo "package: /usr/bin/waymark (go build -trimpath, stripped)"
 pkg=github.com/waymark/waymark/backend/cli
-go build -trimpath -buildvcs=false -buildmode=pie \
+go build "${go_flags[@]}" \
   -tags desktop,production,webkit2_41,sqlite_fts5 \
-  -ldflags "-s -w -X $pkg.Version=$version -X $pkg.Commit=$commit -X $pkg.BuildDate=$date" \
+  -ldflags "$go_ldflags -s -w -X $pkg.Version=$version -X $pkg.Commit=$commit -X $pkg.BuildDate=$date" \
   -o "$root/usr/bin/waymark" ./app
 
 share=$root/usr/share
-install -D -m 0644 build/linux/waymark.desktop "$share/applications/waymark.desktop"
+install -D -m 0644 build/linux/io.github.waymark.Waymark.desktop "$share/applications/io.github.waymark.Waymark.desktop"
 install -D -m 0644 build/linux/io.github.waymark.Waymark.metainfo.xml "$share/metainfo/io.github.waymark.Waymark.metainfo.xml"
 install -D -m 0644 build/linux/icons/waymark.svg "$share/icons/hicolor/scalable/apps/waymark.svg"
 for png in build/linux/icons/*x*.png; do
@@ -81,24 +86,9 @@ acversion=$(sed -n 's/.*"version": *"\(.*\)".*/\1/p' "$ac/package.json" | head -
 
 doc=$share/doc/waymark
 install -d "$doc"
-cat >"$doc/copyright" <<EOF
-Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
-Upstream-Name: waymark
-Source: https://github.com/waymark/waymark
-
-Files: *
-Copyright: 2026 Waymark authors
-License: proprietary
- No licence has been declared for Waymark itself yet; until one is, all rights
- are reserved by its authors.
-
-Files: usr/share/waymark/autoconsent/*
-Copyright: DuckDuckGo, Inc. (@duckduckgo/autoconsent $acversion)
-License: MPL-2.0
- On Debian systems the full text of the Mozilla Public License 2.0 is in
- /usr/share/common-licenses/MPL-2.0, and beside the files in
- /usr/share/waymark/autoconsent/LICENSE.
-EOF
+# Every Go module in the binary and npm package in its window, with its licence
+# (cmd/waymark-copyright fails on a licence it does not know).
+go run ./cmd/waymark-copyright -autoconsent "$acversion" >"$doc/copyright"
 cat <<EOF | gzip -9n >"$doc/changelog.gz"
 waymark ($version) unstable; urgency=medium
 
@@ -123,8 +113,9 @@ Version: $version
 Architecture: amd64
 Maintainer: Waymark <waymark@users.noreply.github.com>
 Installed-Size: $size
-Depends: $libs, chromium, hunspell-ru, hunspell-en-us, fonts-paratype
-Recommends: pandoc, hyphen-ru, hyphen-en-us, orca
+Depends: $libs, hunspell-ru, hunspell-en-us, fonts-paratype
+Recommends: chromium, pandoc, hyphen-ru, hyphen-en-us
+Suggests: orca
 Section: editors
 Priority: optional
 Homepage: https://github.com/waymark/waymark
@@ -146,5 +137,5 @@ chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
 mkdir -p "$out"
 deb=$out/waymark_${version}_amd64.deb
 dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
-echo "package: $(du -h "$deb" | cut -f1) $deb (Depends: $libs, chromium, hunspell-ru, hunspell-en-us, fonts-paratype)"
+echo "package: $(du -h "$deb" | cut -f1) $deb (Depends: $libs, hunspell-ru, hunspell-en-us, fonts-paratype; Recommends: chromium, pandoc, hyphen-ru, hyphen-en-us; Suggests: orca)"
 echo "$deb"

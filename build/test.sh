@@ -47,7 +47,7 @@
 #              its files listed, the binary stripped, desktop-file-validate and appstreamcli
 #              validate on what it installs; then installed on this machine (apt-get install
 #              ./dist/….deb: CI's machine is a throw-away one), the installed waymark
-#              --version and a CLI call, the window opened by gtk-launch waymark under a
+#              --version and a CLI call, the window opened by gtk-launch io.github.waymark.Waymark under a
 #              private Xvfb (WM_CLASS = StartupWMClass, an icon), and the package removed
 #   ollama     the real Ollama (issue 34): build/ollama.sh builds Ollama v0.17.4 from its Go
 #              module once (a cold build took 41 min on 2 busy cores; later runs reuse
@@ -217,7 +217,7 @@ desktop_tier() { # runs in step's subshell: its trap and exits stay there
   [ "$title" = "Waymark — manuscript.md" ] || fail "the window title is \"$title\", not \"Waymark — manuscript.md\""
   # The window is the menu entry's: WM_CLASS names the .desktop file's StartupWMClass,
   # and it has an icon (a 256×256 _NET_WM_ICON), whatever the binary is called.
-  check_window_identity "$wid" build/linux/waymark.desktop || fail "$LIB_ERROR"
+  check_window_identity "$wid" build/linux/io.github.waymark.Waymark.desktop || fail "$LIB_ERROR"
   echo "desktop: $IDENTITY"
 
   # The window appears before its page has loaded and asked the backend for the
@@ -328,38 +328,55 @@ package_tier() { # runs in step's subshell: its trap and exits stay there
   [ -f "$deb" ] || fail "build/package.sh made no .deb"
   echo "package: built $(basename "$deb") ($(du -h "$deb" | cut -f1))"
 
-  # lintian: no error (warnings are listed, not fatal).
-  lintian --no-tag-display-limit "$deb" >"$pwork/lintian.txt" 2>&1 || true
+  # lintian: no error, no warning, and none of the informational hardening tags
+  # (build/goflags.sh: PIE, relro and bindnow, fortified cgo code).
+  lintian --tag-display-limit 0 -I "$deb" >"$pwork/lintian.txt" 2>&1 || true
   grep "^[EWI]: " "$pwork/lintian.txt" || true
-  if grep -q '^E: ' "$pwork/lintian.txt"; then
+  if grep -q '^[EW]: ' "$pwork/lintian.txt"; then
     cat "$pwork/lintian.txt"
-    fail "lintian reports errors"
+    fail "lintian reports errors or warnings"
   fi
-  echo "package: lintian: no errors ($(grep -c '^W: ' "$pwork/lintian.txt" || true) warnings)"
+  if grep -q ' hardening-' "$pwork/lintian.txt"; then fail "lintian: the binary lacks hardening: $(grep ' hardening-' "$pwork/lintian.txt" | tr '\n' ' ')"; fi
+  echo "package: lintian: no errors, no warnings, no hardening tags"
 
   # The files, the fields, a stripped binary.
   dpkg-deb --contents "$deb" | awk '{print $6}' >"$pwork/files.txt"
-  for f in ./usr/bin/waymark ./usr/share/applications/waymark.desktop \
+  for f in ./usr/bin/waymark ./usr/share/applications/io.github.waymark.Waymark.desktop \
     ./usr/share/icons/hicolor/scalable/apps/waymark.svg ./usr/share/icons/hicolor/48x48/apps/waymark.png \
     ./usr/share/icons/hicolor/256x256/apps/waymark.png ./usr/share/metainfo/io.github.waymark.Waymark.metainfo.xml \
     ./usr/share/man/man1/waymark.1.gz ./usr/share/waymark/autoconsent/compact-rules.json ./usr/share/doc/waymark/copyright; do
     grep -qx "$f" "$pwork/files.txt" || fail "the package lacks $f"
   done
   depends=$(dpkg-deb --field "$deb" Depends)
-  for d in libgtk-3-0 libwebkit2gtk-4.1-0 chromium hunspell-ru hunspell-en-us fonts-paratype; do
+  for d in libgtk-3-0 libwebkit2gtk-4.1-0 hunspell-ru hunspell-en-us fonts-paratype; do
     [[ "$depends" == *"$d"* ]] || fail "Depends lacks $d: $depends"
   done
   for d in golang gcc nodejs -dev; do
     [[ "$depends" != *"$d"* ]] || fail "Depends names a build tool ($d): $depends"
   done
-  [ "$(dpkg-deb --field "$deb" Recommends)" = "pandoc, hyphen-ru, hyphen-en-us, orca" ] || fail "Recommends is not pandoc, hyphen-ru, hyphen-en-us, orca"
+  # The browser and the screen reader are not needed to write (issue 35 point 10).
+  for d in chromium orca; do
+    [[ ", $depends," != *", $d"[,\ ]* ]] || fail "Depends names $d: $depends"
+  done
+  [ "$(dpkg-deb --field "$deb" Recommends)" = "chromium, pandoc, hyphen-ru, hyphen-en-us" ] || fail "Recommends is not chromium, pandoc, hyphen-ru, hyphen-en-us"
+  [ "$(dpkg-deb --field "$deb" Suggests)" = "orca" ] || fail "Suggests is not orca"
   mkdir "$pwork/root"
   dpkg-deb -x "$deb" "$pwork/root"
   if readelf -S "$pwork/root/usr/bin/waymark" | grep -q '\.symtab'; then fail "/usr/bin/waymark is not stripped"; fi
-  desktop-file-validate "$pwork/root/usr/share/applications/waymark.desktop" | grep -v '^.*: hint: ' || true
-  desktop-file-validate "$pwork/root/usr/share/applications/waymark.desktop" >/dev/null || fail "desktop-file-validate failed"
+  readelf -d "$pwork/root/usr/bin/waymark" | grep -q 'FLAGS.*BIND_NOW' || fail "/usr/bin/waymark is not linked with -z now"
+  # The copyright file names Waymark's licence and every bundled module (cmd/waymark-copyright).
+  cr=$pwork/root/usr/share/doc/waymark/copyright
+  for l in "Files: *" "License: MIT" "Files: github.com/mattn/go-sqlite3/*" "License: public-domain" \
+    "Files: github.com/wailsapp/wails/v2/*" "Files: @codemirror/view/*" "Files: usr/share/waymark/autoconsent/*"; do
+    grep -qxF "$l" "$cr" || fail "the copyright file lacks \"$l\""
+  done
+  ! grep -qi proprietary "$cr" || fail "the copyright file still says proprietary"
+  zcat "$pwork/root/usr/share/man/man1/waymark.1.gz" | grep -q 'max\\-size' || fail "the man page lacks --max-size"
+  grep -q '<url type="bugtracker">' "$pwork/root/usr/share/metainfo/io.github.waymark.Waymark.metainfo.xml" || fail "the metainfo has no bug tracker URL"
+  desktop-file-validate "$pwork/root/usr/share/applications/io.github.waymark.Waymark.desktop" | grep -v '^.*: hint: ' || true
+  desktop-file-validate "$pwork/root/usr/share/applications/io.github.waymark.Waymark.desktop" >/dev/null || fail "desktop-file-validate failed"
   appstreamcli validate --no-net "$pwork/root/usr/share/metainfo/io.github.waymark.Waymark.metainfo.xml" || fail "appstreamcli validate failed"
-  echo "package: files, Depends and Recommends as they should be; the binary stripped; .desktop and metainfo valid"
+  echo "package: files, Depends, Recommends and Suggests as they should be; the binary stripped; .desktop and metainfo valid"
 
   # Installed on this machine, as a user installs it.
   if dpkg-query -W -f='${db:Status-Status}' waymark 2>/dev/null | grep -qx installed; then
@@ -387,25 +404,25 @@ package_tier() { # runs in step's subshell: its trap and exits stay there
   start_xvfb 1280x860 "$pwork/xvfb.log" || fail "$LIB_ERROR"
   mkdir -p "$pwork/home"
   HOME="$pwork/home" XDG_DATA_HOME="$pwork/home/data" WAYMARK_DB="$pwork/home/w.db" GTK_OVERLAY_SCROLLING=0 \
-    gtk-launch waymark >"$pwork/launch.log" 2>&1 || fail "gtk-launch waymark failed: $(cat "$pwork/launch.log")"
+    gtk-launch io.github.waymark.Waymark >"$pwork/launch.log" 2>&1 || fail "gtk-launch io.github.waymark.Waymark failed: $(cat "$pwork/launch.log")"
   WID=""
   for _ in $(seq 1 120); do
     WID=$(xdotool search --onlyvisible --name '^Waymark — ' 2>/dev/null | head -1 || true)
     [ -n "$WID" ] && break
     sleep 0.5
   done
-  [ -n "$WID" ] || fail "gtk-launch waymark opened no window within 60 s"
+  [ -n "$WID" ] || fail "gtk-launch io.github.waymark.Waymark opened no window within 60 s"
   app=$(xdotool getwindowpid "$WID" 2>/dev/null || true)
   [ "$(readlink "/proc/$app/exe" 2>/dev/null)" = /usr/bin/waymark ] || fail "the window is not the installed /usr/bin/waymark"
-  check_window_identity "$WID" "$pwork/root/usr/share/applications/waymark.desktop" || fail "$LIB_ERROR"
-  echo "package: gtk-launch waymark opened \"$(xdotool getwindowname "$WID")\"; $IDENTITY"
+  check_window_identity "$WID" "$pwork/root/usr/share/applications/io.github.waymark.Waymark.desktop" || fail "$LIB_ERROR"
+  echo "package: gtk-launch io.github.waymark.Waymark opened \"$(xdotool getwindowname "$WID")\"; $IDENTITY"
   stop_app "$app"
   app=""
 
   DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq waymark >/dev/null 2>&1 || fail "apt-get remove waymark failed"
   installed=""
   [ ! -e /usr/bin/waymark ] || fail "/usr/bin/waymark is still there after removing the package"
-  [ ! -e /usr/share/applications/waymark.desktop ] || fail "the menu entry is still there after removing the package"
+  [ ! -e /usr/share/applications/io.github.waymark.Waymark.desktop ] || fail "the menu entry is still there after removing the package"
   echo "package: removed cleanly"
 }
 

@@ -183,7 +183,7 @@ var spokenErrors = sync.OnceValue(func() []struct {
 		{regexp.MustCompile(`^(\S+) did not answer within .*`), "$1 did not answer in time.", "$1 не ответил вовремя."},
 		{regexp.MustCompile(`^Could not open (\S+) \((.*)\)\.$`), "Could not open $1 ($2).", "Не удалось открыть $1."},
 		{regexp.MustCompile(`^could not open (\S+): .*`), "Could not open $1.", "Не удалось открыть $1."},
-		{regexp.MustCompile(`^no Chromium executable found.*`), "Chromium was not found: install it (sudo apt install chromium).", "Chromium не найден: установите его (sudo apt install chromium)."},
+		{regexp.MustCompile(`^no Chromium executable found.*`), "Chromium is not installed, and the browser needs it. Install it with: sudo apt install chromium", "Chromium не установлен, а без него браузер не работает. Установите его командой: sudo apt install chromium"},
 		{regexp.MustCompile(`^the browser sessions? (?:is|are) closed`), "The browser is closed.", "Браузер закрыт."},
 		{regexp.MustCompile(`^page script error.*`), "The page's script failed; say reload and try again.", "Скрипт страницы выдал ошибку; скажите «обнови» и попробуйте ещё раз."},
 		{regexp.MustCompile(`^(?:reading the page|finding the place on the page): .*`), "Could not read the page; say reload and try again.", "Не удалось прочитать страницу; скажите «обнови» и попробуйте ещё раз."},

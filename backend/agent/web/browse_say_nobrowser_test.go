@@ -1,0 +1,30 @@
+package web
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/waymark/waymark/backend/browser"
+)
+
+// Chromium is only recommended by the package (issue 35 point 10): when it is
+// missing, the browse door says so in a sentence with the apt command, in the
+// listener's language, whatever path FindBin was given.
+func TestMissingChromiumSaysHowToInstall(t *testing.T) {
+	_, errMissing := browser.FindBin("/nonexistent/chromium")
+	if errMissing == nil {
+		t.Fatal("FindBin found a browser at /nonexistent/chromium")
+	}
+	_, statErr := os.Stat("/nonexistent/chromium")
+	for _, msg := range []string{browser.ErrNoBrowser.Error(), errMissing.Error(), fmt.Sprintf("%v: %v", browser.ErrNoBrowser, statErr)} {
+		for l, want := range map[Lang]string{
+			English: "Chromium is not installed, and the browser needs it. Install it with: sudo apt install chromium",
+			Russian: "Chromium не установлен, а без него браузер не работает. Установите его командой: sudo apt install chromium",
+		} {
+			if got := SpokenError(l, msg); got != want {
+				t.Errorf("%v, %q:\n got %s\nwant %s", l, msg, got, want)
+			}
+		}
+	}
+}

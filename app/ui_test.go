@@ -497,10 +497,10 @@ func TestUIDesktop(t *testing.T) {
 	t.Run("undo and redo", func(t *testing.T) {
 		e.t = t
 		e.click("Undo")
-		e.waitText("[role=status]", "undid")
+		e.waitText("[role=status]", "Undone: Replace «…the tin of…» with «…the box of…»")
 		e.fileHas("tin of matches", true)
 		e.click("Redo")
-		e.waitText("[role=status]", "redid")
+		e.waitText("[role=status]", "Redone: Replace «…the tin of…» with «…the box of…»")
 		e.fileHas("box of matches", true)
 	})
 
@@ -516,7 +516,7 @@ func TestUIDesktop(t *testing.T) {
 		}
 		// Ctrl+Z in the editor undoes through the revision history.
 		e.keys(input.ControlLeft, input.KeyZ)
-		e.waitText("[role=status]", "undid")
+		e.waitText("[role=status]", "Undone: Insert «A line typed in the window")
 		e.fileHas("A line typed in the window", false)
 	})
 
@@ -576,7 +576,7 @@ func TestUIDesktop(t *testing.T) {
 		e.t = t
 		e.click("History")
 		hist := e.waitText("#ms-panel-history", "(current)")
-		if !strings.Contains(hist, `Replace "tin of matches" with "box of matches"`) || !strings.Contains(hist, "Undo") || internalLabel.MatchString(hist) || toolName.MatchString(hist) {
+		if !strings.Contains(hist, "Replace «…the tin of…» with «…the box of…»") || !strings.Contains(hist, "Undone: ") || internalLabel.MatchString(hist) || toolName.MatchString(hist) {
 			t.Errorf("history: %s", hist)
 		}
 		// Restore the first revision: the file is the sample again, byte for byte.

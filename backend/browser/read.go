@@ -29,19 +29,23 @@ const (
 	maxSummaryHeads = 60
 )
 
-// readJS runs in the overlay's isolated world of the top document: the main
-// text as rendered (innerText: hidden parts left out, paragraphs on lines of
-// their own) and every visible heading of the page in document order, with
-// whether it lies in that text.
-const readJS = `function(opt) {
-	const norm = s => (s == null ? '' : String(s)).replace(/[\s\u00a0\u200b]+/g, ' ').trim();
+// pageTextJS is what the page scripts that read text share: norm (spaces
+// made one), clip (a text cut to n characters) and vis (drawn on screen).
+const pageTextJS = `	const norm = s => (s == null ? '' : String(s)).replace(/[\s\u00a0\u200b]+/g, ' ').trim();
 	const clip = (s, n) => (s.length > n ? s.slice(0, n - 1).trimEnd() + '…' : s);
 	const vis = el => {
 		const r = el.getBoundingClientRect();
 		if (r.width < 1 || r.height < 1) return false;
 		return el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : true;
 	};
-	const root = document.querySelector('main,[role="main" i]') || document.querySelector('article') || document.body;
+`
+
+// readJS runs in the overlay's isolated world of the top document: the main
+// text as rendered (innerText: hidden parts left out, paragraphs on lines of
+// their own) and every visible heading of the page in document order, with
+// whether it lies in that text.
+const readJS = `function(opt) {
+` + pageTextJS + `	const root = document.querySelector('main,[role="main" i]') || document.querySelector('article') || document.body;
 	// The first line of text after a heading, so that the heading is found
 	// in the text at its own place, not at a contents link of the same name.
 	const after = h => {

@@ -27,16 +27,9 @@ const (
 // (rowspan and colspan spread over the cells they cover), its column names
 // (the header rows: thead, or leading rows of th only) and its caption.
 const tableJS = `function(opt) {
-	const norm = s => (s == null ? '' : String(s)).replace(/[\s\u00a0\u200b]+/g, ' ').trim();
-	const clip = (s, n) => (s.length > n ? s.slice(0, n - 1).trimEnd() + '…' : s);
-	const vis = el => {
-		const r = el.getBoundingClientRect();
-		if (r.width < 1 || r.height < 1) return false;
-		return el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : true;
-	};
-	const tables = [];
+` + pageTextJS + `	const tables = [];
 	for (const t of document.querySelectorAll('table')) {
-		if (tables.length >= ` + "200" + `) break;
+		if (tables.length >= opt.max) break;
 		const role = (t.getAttribute('role') || '').toLowerCase();
 		if (role === 'presentation' || role === 'none' || !vis(t)) continue;
 		if (t.querySelector('table')) continue; // a layout table holding others
@@ -180,7 +173,7 @@ func (s *Session) Table(ctx context.Context, o TableOptions) (*TableResult, erro
 		Rows      [][]string `json:"rows"`
 		Truncated bool       `json:"truncated"`
 	}
-	if err := s.evalIn(ctx, w, tableJS, map[string]any{"table": o.Table}, &raw); err != nil {
+	if err := s.evalIn(ctx, w, tableJS, map[string]any{"table": o.Table, "max": maxTables}, &raw); err != nil {
 		return nil, fmt.Errorf("reading the page: %w", err)
 	}
 	if raw.Tables == 0 {

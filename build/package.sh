@@ -19,7 +19,8 @@
 # libhunspell, SQLite's libc only...), hunspell-ru, hunspell-en-us, fonts-paratype.
 # Recommends: chromium (the Browser workspace, `waymark browse` and PDF export; an author
 # who only writes installs without it: apt install --no-install-recommends), pandoc (DOCX
-# and EPUB export), hyphen-ru and hyphen-en-us (the PDF's hyphenation patterns).
+# and EPUB export). The PDF's hyphenation patterns are carried in
+# /usr/share/waymark/hyphen/ (hyphen-ru recommends LibreOffice Writer).
 # Suggests: orca (the screen reader). No build tool.
 #
 # Usage: bash build/package.sh [--out DIR]   (DIR defaults to dist/)
@@ -83,12 +84,22 @@ install -D -m 0644 backend/browser/autoconsent/compact-rules.json "$share/waymar
 install -D -m 0644 backend/browser/autoconsent/autoconsent.playwright.js "$share/waymark/autoconsent/autoconsent.playwright.js"
 install -D -m 0644 "$ac/LICENSE" "$share/waymark/autoconsent/LICENSE"
 acversion=$(sed -n 's/.*"version": *"\(.*\)".*/\1/p' "$ac/package.json" | head -1)
+# The PDF's hyphenation patterns, from Debian's hyphen-ru and hyphen-en-us (build/setup.sh
+# installs them), unmodified and with their copyright files: recommending hyphen-ru
+# would install LibreOffice Writer through its own Recommends (336 packages, 259 MB).
+for p in hyphen-ru:hyph_ru_RU.dic hyphen-en-us:hyph_en_US.dic; do
+  pkg=${p%%:*} dic=${p#*:}
+  install -D -m 0644 "/usr/share/hyphen/$dic" "$share/waymark/hyphen/$dic"
+  install -D -m 0644 "/usr/share/doc/$pkg/copyright" "$share/waymark/hyphen/copyright.$pkg"
+done
+hyru=$(dpkg-query -W -f='${Version}' hyphen-ru)
+hyen=$(dpkg-query -W -f='${Version}' hyphen-en-us)
 
 doc=$share/doc/waymark
 install -d "$doc"
 # Every Go module in the binary and npm package in its window, with its licence
 # (cmd/waymark-copyright fails on a licence it does not know).
-go run ./cmd/waymark-copyright -autoconsent "$acversion" >"$doc/copyright"
+go run ./cmd/waymark-copyright -autoconsent "$acversion" -hyphen-ru "$hyru" -hyphen-en-us "$hyen" >"$doc/copyright"
 cat <<EOF | gzip -9n >"$doc/changelog.gz"
 waymark ($version) unstable; urgency=medium
 
@@ -114,7 +125,7 @@ Architecture: amd64
 Maintainer: Waymark <waymark@users.noreply.github.com>
 Installed-Size: $size
 Depends: $libs, hunspell-ru, hunspell-en-us, fonts-paratype
-Recommends: chromium, pandoc, hyphen-ru, hyphen-en-us
+Recommends: chromium, pandoc
 Suggests: orca
 Section: editors
 Priority: optional
@@ -137,5 +148,5 @@ chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
 mkdir -p "$out"
 deb=$out/waymark_${version}_amd64.deb
 dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
-echo "package: $(du -h "$deb" | cut -f1) $deb (Depends: $libs, hunspell-ru, hunspell-en-us, fonts-paratype; Recommends: chromium, pandoc, hyphen-ru, hyphen-en-us; Suggests: orca)"
+echo "package: $(du -h "$deb" | cut -f1) $deb (Depends: $libs, hunspell-ru, hunspell-en-us, fonts-paratype; Recommends: chromium, pandoc; Suggests: orca)"
 echo "$deb"

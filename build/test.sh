@@ -344,7 +344,9 @@ package_tier() { # runs in step's subshell: its trap and exits stay there
   for f in ./usr/bin/waymark ./usr/share/applications/io.github.waymark.Waymark.desktop \
     ./usr/share/icons/hicolor/scalable/apps/waymark.svg ./usr/share/icons/hicolor/48x48/apps/waymark.png \
     ./usr/share/icons/hicolor/256x256/apps/waymark.png ./usr/share/metainfo/io.github.waymark.Waymark.metainfo.xml \
-    ./usr/share/man/man1/waymark.1.gz ./usr/share/waymark/autoconsent/compact-rules.json ./usr/share/doc/waymark/copyright; do
+    ./usr/share/man/man1/waymark.1.gz ./usr/share/waymark/autoconsent/compact-rules.json ./usr/share/doc/waymark/copyright \
+    ./usr/share/waymark/hyphen/hyph_ru_RU.dic ./usr/share/waymark/hyphen/hyph_en_US.dic \
+    ./usr/share/waymark/hyphen/copyright.hyphen-ru ./usr/share/waymark/hyphen/copyright.hyphen-en-us; do
     grep -qx "$f" "$pwork/files.txt" || fail "the package lacks $f"
   done
   depends=$(dpkg-deb --field "$deb" Depends)
@@ -358,7 +360,7 @@ package_tier() { # runs in step's subshell: its trap and exits stay there
   for d in chromium orca; do
     [[ ", $depends," != *", $d"[,\ ]* ]] || fail "Depends names $d: $depends"
   done
-  [ "$(dpkg-deb --field "$deb" Recommends)" = "chromium, pandoc, hyphen-ru, hyphen-en-us" ] || fail "Recommends is not chromium, pandoc, hyphen-ru, hyphen-en-us"
+  [ "$(dpkg-deb --field "$deb" Recommends)" = "chromium, pandoc" ] || fail "Recommends is not chromium, pandoc"
   [ "$(dpkg-deb --field "$deb" Suggests)" = "orca" ] || fail "Suggests is not orca"
   mkdir "$pwork/root"
   dpkg-deb -x "$deb" "$pwork/root"
@@ -367,7 +369,8 @@ package_tier() { # runs in step's subshell: its trap and exits stay there
   # The copyright file names Waymark's licence and every bundled module (cmd/waymark-copyright).
   cr=$pwork/root/usr/share/doc/waymark/copyright
   for l in "Files: *" "License: MIT" "Files: github.com/mattn/go-sqlite3/*" "License: public-domain" \
-    "Files: github.com/wailsapp/wails/v2/*" "Files: @codemirror/view/*" "Files: usr/share/waymark/autoconsent/*"; do
+    "Files: github.com/wailsapp/wails/v2/*" "Files: @codemirror/view/*" "Files: usr/share/waymark/autoconsent/*" \
+    "Files: usr/share/waymark/hyphen/hyph_ru_RU.dic" "License: LPPL-1.2+"; do
     grep -qxF "$l" "$cr" || fail "the copyright file lacks \"$l\""
   done
   ! grep -qi proprietary "$cr" || fail "the copyright file still says proprietary"

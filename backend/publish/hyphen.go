@@ -16,10 +16,12 @@ import (
 
 // HyphenDirs are the folders the hyphenation patterns are read from:
 // Debian's hyphen-ru and hyphen-en-us (libhyphen's .dic files, Liang's
-// patterns, the ones LibreOffice uses). Chromium cannot hyphenate Russian
-// offline, so the print page carries soft hyphens of its own (issue 35
-// point 4).
-var HyphenDirs = []string{"/usr/share/hyphen"}
+// patterns, the ones LibreOffice uses) where they are installed, else the
+// copies Waymark's package carries (it does not depend on hyphen-ru, whose
+// Recommends would bring LibreOffice Writer). Chromium cannot hyphenate
+// Russian offline, so the print page carries soft hyphens of its own
+// (issue 35 point 4).
+var HyphenDirs = []string{"/usr/share/hyphen", "/usr/share/waymark/hyphen"}
 
 // hyphenFiles are each language's pattern files, first found wins.
 var hyphenFiles = map[string][]string{

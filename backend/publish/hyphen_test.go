@@ -55,3 +55,39 @@ func TestHyphenate(t *testing.T) {
 		t.Errorf("hyphenateHTML:\n got %s\nwant %s", got, want)
 	}
 }
+
+// The package carries the patterns in /usr/share/waymark/hyphen and does not
+// depend on hyphen-ru (whose Recommends bring LibreOffice Writer): where
+// /usr/share/hyphen has no patterns, the next folder's are used.
+func TestHyphenPatternsFromTheNextFolder(t *testing.T) {
+	hyphenDirsForTest(t)
+	carried := t.TempDir()
+	for _, name := range []string{"hyph_ru_RU.dic", "hyph_en_US.dic"} {
+		var b []byte
+		for _, d := range HyphenDirs {
+			if got, err := os.ReadFile(d + "/" + name); err == nil {
+				b = got
+				break
+			}
+		}
+		if b == nil {
+			t.Fatalf("no %s to copy", name)
+		}
+		if err := os.WriteFile(carried+"/"+name, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := HyphenDirs
+	HyphenDirs = []string{t.TempDir(), carried}
+	t.Cleanup(func() { HyphenDirs = old })
+	ru := HyphenatorFor("ru")
+	if ru == nil {
+		t.Fatal("the Russian patterns in the second folder were not found")
+	}
+	if got := ru.Hyphenate("Петербург"); got != "Пе\u00adтер\u00adбург" {
+		t.Errorf("Петербург hyphenated %q", got)
+	}
+	if HyphenatorFor("en") == nil {
+		t.Fatal("the English patterns in the second folder were not found")
+	}
+}

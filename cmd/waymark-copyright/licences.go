@@ -7,6 +7,25 @@ var licenceTexts = map[string]string{
 	"Apache-2.0": ` On Debian systems the full text of the Apache License, Version 2.0 is in
  /usr/share/common-licenses/Apache-2.0.
 `,
+	"MPL-1.1+": ` On Debian systems the full text of the Mozilla Public License 1.1 is in
+ /usr/share/common-licenses/MPL-1.1.
+`,
+	"GPL-2+": ` This program is free software; you can redistribute it and/or modify it
+ under the terms of the GNU General Public License as published by the Free
+ Software Foundation; either version 2 of the License, or (at your option) any
+ later version. On Debian systems the full text of the GNU General Public
+ License version 2 is in /usr/share/common-licenses/GPL-2.
+`,
+	"LGPL-2.1+": ` This library is free software; you can redistribute it and/or modify it
+ under the terms of the GNU Lesser General Public License as published by the
+ Free Software Foundation; either version 2.1, or (at your option) any later
+ version. On Debian systems the full text of the GNU Lesser General Public
+ License version 2.1 is in /usr/share/common-licenses/LGPL-2.1.
+`,
+	"LPPL-1.2+": ` The LaTeX Project Public License, version 1.2 or (at your option) any later
+ version. Its whole text is in usr/share/waymark/hyphen/copyright.hyphen-ru,
+ the copyright file of Debian's hyphen-ru, installed beside the patterns.
+`,
 	"MPL-2.0": ` On Debian systems the full text of the Mozilla Public License 2.0 is in
  /usr/share/common-licenses/MPL-2.0.
 `,

@@ -40,12 +40,15 @@ type Entry struct {
 }
 
 func main() {
-	ac := flag.String("autoconsent", "", "the version of @duckduckgo/autoconsent installed in /usr/share/waymark/autoconsent")
+	var b Bundled
+	flag.StringVar(&b.Autoconsent, "autoconsent", "", "the version of @duckduckgo/autoconsent installed in /usr/share/waymark/autoconsent")
+	flag.StringVar(&b.HyphenRu, "hyphen-ru", "", "the version of Debian's hyphen-ru whose patterns are installed in /usr/share/waymark/hyphen")
+	flag.StringVar(&b.HyphenEn, "hyphen-en-us", "", "the version of Debian's hyphen-en-us whose patterns are installed in /usr/share/waymark/hyphen")
 	flag.Parse()
 	root, err := os.Getwd()
 	if err == nil {
 		var out bytes.Buffer
-		if err = Write(&out, root, *ac); err == nil {
+		if err = Write(&out, root, b); err == nil {
 			_, err = os.Stdout.Write(out.Bytes())
 		}
 	}
@@ -55,8 +58,20 @@ func main() {
 	}
 }
 
+// Bundled are the versions of what the package installs beside the binary
+// (empty: not installed).
+type Bundled struct {
+	// Autoconsent is @duckduckgo/autoconsent's, in /usr/share/waymark/autoconsent.
+	Autoconsent string
+	// HyphenRu and HyphenEn are Debian's hyphen-ru and hyphen-en-us, whose
+	// pattern files the package carries in /usr/share/waymark/hyphen
+	// unmodified: depending on hyphen-ru would pull LibreOffice Writer in
+	// through its Recommends (336 packages, 259 MB).
+	HyphenRu, HyphenEn string
+}
+
 // Write writes the copyright file for the repository at root.
-func Write(w *bytes.Buffer, root, autoconsent string) error {
+func Write(w *bytes.Buffer, root string, b Bundled) error {
 	gomods, err := GoModules(root)
 	if err != nil {
 		return err
@@ -87,9 +102,17 @@ License: MIT
 			fmt.Fprintf(w, "\nFiles: github.com/mattn/go-sqlite3/sqlite3-binding.c github.com/mattn/go-sqlite3/sqlite3-binding.h\nCopyright: none (the SQLite authors dedicated SQLite to the public domain)\nLicense: public-domain\nComment: SQLite's amalgamation inside github.com/mattn/go-sqlite3 %s, compiled into usr/bin/waymark.\n", e.Version)
 		}
 	}
-	if autoconsent != "" {
+	if b.Autoconsent != "" {
 		used["MPL-2.0"] = true
-		fmt.Fprintf(w, "\nFiles: usr/share/waymark/autoconsent/*\nCopyright: DuckDuckGo, Inc.\nLicense: MPL-2.0\nComment: @duckduckgo/autoconsent %s; usr/bin/waymark embeds the same files, and\n their licence is beside them in usr/share/waymark/autoconsent/LICENSE.\n", autoconsent)
+		fmt.Fprintf(w, "\nFiles: usr/share/waymark/autoconsent/*\nCopyright: DuckDuckGo, Inc.\nLicense: MPL-2.0\nComment: @duckduckgo/autoconsent %s; usr/bin/waymark embeds the same files, and\n their licence is beside them in usr/share/waymark/autoconsent/LICENSE.\n", b.Autoconsent)
+	}
+	if b.HyphenRu != "" {
+		used["LPPL-1.2+"] = true
+		fmt.Fprintf(w, "\nFiles: usr/share/waymark/hyphen/hyph_ru_RU.dic\nCopyright: 1999-2003 Alexander I. Lebedev <swan@scon155.phys.msu.su>\nLicense: LPPL-1.2+\nComment: The Russian hyphenation patterns of Debian's hyphen-ru %s, unmodified;\n its copyright file is beside them in usr/share/waymark/hyphen/copyright.hyphen-ru.\n", b.HyphenRu)
+	}
+	if b.HyphenEn != "" {
+		used["GPL-2+"], used["LGPL-2.1+"], used["MPL-1.1+"] = true, true, true
+		fmt.Fprintf(w, "\nFiles: usr/share/waymark/hyphen/hyph_en_US.dic\nCopyright: 1998 Raph Levien\n 2001 ALTLinux, Moscow\n 2006-2011 László Németh <nemeth@openoffice.org>\nLicense: GPL-2+ or LGPL-2.1+ or MPL-1.1+\nComment: The American English hyphenation patterns of Debian's hyphen-en-us %s,\n unmodified; its copyright file is beside them in\n usr/share/waymark/hyphen/copyright.hyphen-en-us.\n", b.HyphenEn)
 	}
 	names := make([]string, 0, len(used))
 	for n := range used {

@@ -35,7 +35,7 @@ func TestEveryBundledModuleHasAKnownLicence(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := Write(&out, root, "12.0.0"); err != nil {
+	if err := Write(&out, root, Bundled{Autoconsent: "12.0.0", HyphenRu: "20030310-1.1", HyphenEn: "2.8.8-7"}); err != nil {
 		t.Fatal(err)
 	}
 	gomods, err := GoModules(root)
@@ -57,6 +57,10 @@ func TestEveryBundledModuleHasAKnownLicence(t *testing.T) {
 		"Files: svelte/*\n",
 		"Files: usr/share/waymark/autoconsent/*\n",
 		"\nLicense: MPL-2.0\n On Debian systems",
+		"Files: usr/share/waymark/hyphen/hyph_ru_RU.dic\nCopyright: 1999-2003 Alexander I. Lebedev",
+		"License: LPPL-1.2+\nComment: The Russian hyphenation patterns of Debian's hyphen-ru 20030310-1.1",
+		"Files: usr/share/waymark/hyphen/hyph_en_US.dic\n",
+		"License: GPL-2+ or LGPL-2.1+ or MPL-1.1+\n",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the copyright file lacks %q", want)
@@ -68,7 +72,7 @@ func TestEveryBundledModuleHasAKnownLicence(t *testing.T) {
 		}
 	}
 	// Every licence named has its paragraph, once.
-	for _, l := range []string{"MIT", "BSD-3-Clause", "Apache-2.0"} {
+	for _, l := range []string{"MIT", "BSD-3-Clause", "Apache-2.0", "LPPL-1.2+", "GPL-2+", "LGPL-2.1+", "MPL-1.1+"} {
 		if n := strings.Count(text, "\nLicense: "+l+"\n "); n != 1 {
 			t.Errorf("License: %s has %d stand-alone paragraphs, want 1", l, n)
 		}

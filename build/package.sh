@@ -92,6 +92,11 @@ for p in hyphen-ru:hyph_ru_RU.dic hyphen-en-us:hyph_en_US.dic; do
   install -D -m 0644 "/usr/share/hyphen/$dic" "$share/waymark/hyphen/$dic"
   install -D -m 0644 "/usr/share/doc/$pkg/copyright" "$share/waymark/hyphen/copyright.$pkg"
 done
+# libhyphen's .dic names its own encoding on its first line: the Russian one is KOI8-R,
+# carried unmodified (hyphen-ru ships the same bytes), which lintian would flag.
+install -d "$share/lintian/overrides"
+printf '%s\n' "# libhyphen's pattern file names its encoding (KOI8-R) on its first line; carried unmodified from hyphen-ru." \
+  'waymark: national-encoding [usr/share/waymark/hyphen/hyph_ru_RU.dic]' >"$share/lintian/overrides/waymark"
 hyru=$(dpkg-query -W -f='${Version}' hyphen-ru)
 hyen=$(dpkg-query -W -f='${Version}' hyphen-en-us)
 

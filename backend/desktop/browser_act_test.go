@@ -60,6 +60,10 @@ func TestBrowserActActsInTheConversation(t *testing.T) {
 	if err != nil || v.Status != "error" || !strings.Contains(v.Result, "99") {
 		t.Errorf("click 99 on a page of 3 elements: %v %+v", err, v)
 	}
+	v, err = a.BrowserAct(0, "click", "")
+	if err != nil || v.Status != "error" || v.Result != "«0» — не номер элемента; номера начинаются с 1 (скажите «список», чтобы их услышать)" {
+		t.Errorf("click 0: %v %q", err, v.Result)
+	}
 	if _, err := a.BrowserAct(1, "hover", ""); err == nil || !strings.Contains(err.Error(), "click, type or select") {
 		t.Errorf("an unknown action: %v", err)
 	}

@@ -60,9 +60,13 @@ type browsePattern struct {
 func num(s string, l Lang) (int, error) {
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 {
-		return 0, errors.New(l.f("%q is not an element number; numbers start at 1 (say list to see them)", "«%s» — не номер элемента; номера начинаются с 1 (скажите «список», чтобы их услышать)", s))
+		return 0, notANumber(l, s)
 	}
 	return n, nil
+}
+
+func notANumber(l Lang, s string) error {
+	return errors.New(l.f("%q is not an element number; numbers start at 1 (say list to see them)", "«%s» — не номер элемента; номера начинаются с 1 (скажите «список», чтобы их услышать)", s))
 }
 
 func actBy(action string) func(m []string, l Lang) (BrowseStep, error) {
@@ -83,7 +87,7 @@ func actBy(action string) func(m []string, l Lang) (BrowseStep, error) {
 // text (its quotes and spaces trimmed).
 func actStep(l Lang, n int, action, text string) (BrowseStep, error) {
 	if n < 1 {
-		return BrowseStep{}, errors.New(l.f("%d is not an element's number; elements count from 1", "%d — не номер элемента; элементы считаются с 1", n))
+		return BrowseStep{}, notANumber(l, strconv.Itoa(n))
 	}
 	if _, ok := actVerbs[action]; !ok {
 		return BrowseStep{}, errors.New(l.f("%q is not an action: click, type or select", "«%s» — не действие: нажать (click), ввести (type) или выбрать (select)", action))

@@ -108,7 +108,7 @@ func (b *Browsing) Act(ctx context.Context, reg *tools.Registry, index int, acti
 	l := b.Lang()
 	step, err := actStep(l, index, action, text)
 	if err != nil {
-		return BrowseAnswer{Text: l.t("Error: ", "Ошибка: ") + err.Error(), Lang: l, Status: "error"}
+		return BrowseAnswer{Text: err.Error(), Lang: l, Status: "error"}
 	}
 	return b.Run(ctx, reg, step)
 }

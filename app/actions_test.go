@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/waymark"
@@ -59,8 +60,8 @@ var windowActions = map[string]windowAction{
 	"NewManuscript":         {Tools: []string{"Outline"}, View: "creates the book's file from its title, then OpenManuscript"},
 	"ChooseSavePath":        {View: "the native save dialog"},
 	// Browser.
-	"BrowserCommand":      {Tools: []string{"BrowseCommand", "browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_list_interactives", "browser_overlay_act", "browser_tabs"}, View: "the number-command interpreter (the BrowseCommand tool, which the terminal uses too), then the numbering and tabs"},
-	"BrowserAct":          {Tools: []string{"BrowseCommand", "browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_list_interactives", "browser_tabs"}},
+	"BrowserCommand":      {Tools: []string{"BrowseCommand", "browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_list_interactives", "browser_tabs"}, View: "the number-command interpreter (the BrowseCommand tool, which the terminal uses too), then the numbering and tabs"},
+	"BrowserAct":          {Tools: []string{"browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_list_interactives", "browser_tabs"}, View: "acts by number in the window's browsing conversation (web.Browsing.Act: browser_overlay_act, as the command click 5 does), then the numbering and tabs"},
 	"BrowserAnswerDialog": {Tools: []string{"BrowseCommand", "browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_list_interactives", "browser_tabs"}},
 	"BrowserRefresh":      {Tools: []string{"browser_list_interactives", "browser_tabs"}},
 	"BrowserGoal":         {Tools: []string{"BrowserGoal"}, View: "the browser assistant through the BrowserGoal tool; its progress lines become the window's events"},
@@ -162,6 +163,12 @@ func toolNamesInCode(t *testing.T, dir string, toolNames []string) map[string][]
 					if s, err := strconv.Unquote(x.Value); err == nil && isTool[s] {
 						lits[name][s] = true
 					}
+				case *ast.SelectorExpr:
+					// A typed handle (browser.TabsRef, web.BrowseCommandRef)
+					// names its tool.
+					if s := refTool(x); isTool[s] {
+						lits[name][s] = true
+					}
 				case *ast.CallExpr:
 					switch f := x.Fun.(type) {
 					case *ast.SelectorExpr:
@@ -202,6 +209,29 @@ func toolNamesInCode(t *testing.T, dir string, toolNames []string) map[string][]
 		out[m] = names
 	}
 	return out
+}
+
+// refTool is the tool a typed handle names by the convention of its
+// package: browser.ListInteractivesRef is browser_list_interactives, any
+// other package's XxxRef is Xxx ("" when x is no handle).
+func refTool(x *ast.SelectorExpr) string {
+	pkg, ok := x.X.(*ast.Ident)
+	name, isRef := strings.CutSuffix(x.Sel.Name, "Ref")
+	if !ok || !isRef || name == "" {
+		return ""
+	}
+	if pkg.Name != "browser" {
+		return name
+	}
+	var b strings.Builder
+	b.WriteString("browser")
+	for _, r := range name {
+		if unicode.IsUpper(r) {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
 }
 
 // TestWindowToolCallsAreRegistered finds every tool the frontend calls by name

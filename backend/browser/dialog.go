@@ -56,6 +56,10 @@ type DialogResult struct {
 	// stopped the page's scripts (Note says so).
 	Stopped int    `json:"dialogs_stopped,omitempty"`
 	Note    string `json:"note,omitempty"`
+	// LeftPage: the page kept opening dialogs, so they were closed and the
+	// page was left (the note says so; for the doors that say it in their
+	// own words).
+	LeftPage bool `json:"-"`
 }
 
 // dialogLoop is how many dialogs in a row, each opened as soon as the one
@@ -160,6 +164,7 @@ func (s *Session) AnswerDialog(ctx context.Context, accept bool, text *string) (
 			return res, nil
 		}
 		res.Stopped = s.stopDialogs(ctx)
+		res.LeftPage = true
 		res.Note = fmt.Sprintf("The page keeps opening dialogs (%d in a row): they were closed and the page was left (the tab is empty now); go to a page to go on.", s.dialogRun+res.Stopped)
 		s.dialogRun = 0
 		return res, nil

@@ -202,6 +202,9 @@ type ListResult struct {
 	Banners       *BannerReport  `json:"banners,omitempty"`
 	Note          string         `json:"note,omitempty"`
 	Items         []*Item        `json:"items"`
+	// Unsettled: the page was still changing when it was numbered (the
+	// note says so; for the doors that say it in their own words).
+	Unsettled bool `json:"-"`
 }
 
 func (n *numbering) result(note string) *ListResult {
@@ -385,6 +388,7 @@ func (s *Session) listWith(ctx context.Context, o ListOptions, full bool) (*List
 	}
 	var n *numbering
 	note := s.waitListable(ctx)
+	unsettled := note != ""
 	if old := s.current.Load(); old != nil && old.scope == o.Scope && old.covers(o.Offset, o.Limit, full) && s.unchanged(ctx, old) {
 		// Paging a numbering the page has not outgrown: the same elements
 		// under the same numbers, without walking the page again.
@@ -424,7 +428,9 @@ func (s *Session) listWith(ctx context.Context, o ListOptions, full bool) (*List
 	if n.offset >= len(n.items) && len(n.items) > 0 {
 		note = strings.TrimSpace(note + fmt.Sprintf(" Offset %d is past the end (%d elements).", n.offset, len(n.items)))
 	}
-	return n.result(note), nil
+	r := n.result(note)
+	r.Unsettled = unsettled
+	return r, nil
 }
 
 func (s *Session) enumerate(ctx context.Context, scope string, stop int) (*numbering, string, error) {

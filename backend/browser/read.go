@@ -207,6 +207,12 @@ type ReadResult struct {
 	HereBy string `json:"here_by,omitempty"`
 	Note   string `json:"note,omitempty"`
 	Text   string `json:"text"`
+	// OtherPage: the page is another one than ContinueURL, read from its
+	// start; PlaceLost: the place asked for (here) was not found, read
+	// from the start. The note says so; these are for the doors that say
+	// it in their own words.
+	OtherPage bool `json:"-"`
+	PlaceLost bool `json:"-"`
 }
 
 // readable is the page's main text and numbered headings.
@@ -524,7 +530,7 @@ func (s *Session) Read(ctx context.Context, o ReadOptions) (*ReadResult, error) 
 	res := &ReadResult{Title: r.title, URL: r.url, Total: len(r.text), Headings: len(r.headings), From: o.From}
 	// An in-page link (#fragment) keeps the reader on the same page.
 	if o.ContinueURL != "" && noFragment(o.ContinueURL) != noFragment(r.url) {
-		res.From, res.Note = 0, "This is another page than the one read before: reading it from the start."
+		res.From, res.Note, res.OtherPage = 0, "This is another page than the one read before: reading it from the start.", true
 	}
 	if o.Heading > 0 {
 		if o.Heading > len(r.headings) {
@@ -541,7 +547,7 @@ func (s *Session) Read(ctx context.Context, o ReadOptions) (*ReadResult, error) 
 	}
 	if o.Here {
 		if r.here < 0 {
-			res.Note = "The place could not be found in the main text: reading from the start."
+			res.Note, res.PlaceLost = "The place could not be found in the main text: reading from the start.", true
 		} else {
 			res.From, res.Here, res.HereBy = r.here, r.hereLabel, r.hereBy
 			for i := range r.headings {
@@ -615,7 +621,7 @@ func (s *Session) ListFromHere(ctx context.Context, o ListOptions) (*ListResult,
 		_, _, _ = s.drawOverlay(ctx, n, s.overlay.scheme)
 	}
 	out := n.result(note)
-	out.Banners = r.Banners
+	out.Banners, out.Unsettled = r.Banners, r.Unsettled
 	return out, nil
 }
 

@@ -209,25 +209,29 @@ func (s *Session) Table(ctx context.Context, o TableOptions) (*TableResult, erro
 	return res, nil
 }
 
-type tableArgs struct {
+// TableArgs are browser_table's arguments.
+type TableArgs struct {
 	Table  int    `json:"table,omitempty" jsonschema:"which table of the page, from 1 (default 1)"`
 	Row    int    `json:"row,omitempty" jsonschema:"which row below the column names, from 1 (default 1)"`
 	Column int    `json:"column,omitempty" jsonschema:"which column, from 1 (default 1)"`
 	Mode   string `json:"mode,omitempty" jsonschema:"cell (default), row (the whole row), column (the column's cells from row on, at most 40) or table (its size and column names, and the row)"`
 }
 
-func (tableArgs) Refine(s *jsonschema.Schema) {
+func (TableArgs) Refine(s *jsonschema.Schema) {
 	tools.Min(tools.Prop(s, "table"), 1)
 	tools.Min(tools.Prop(s, "row"), 1)
 	tools.Min(tools.Prop(s, "column"), 1)
 	tools.Prop(s, "mode").Enum = []any{"cell", "row", "column", "table"}
 }
 
+// TableRef is the typed handle on browser_table.
+var TableRef = tools.RefTo[TableArgs, Result[TableResult]]("browser_table")
+
 // tableTool is browser_table: a page's tables by cell, row and column.
 func tableTool(ss *Sessions) tools.Tool {
-	return sessionTool(ss, "browser_table", "Read the page's data tables as screen readers' table commands do: table n's size, caption and column names, and one cell (with its row's first cell and its column's name), a whole row, or a column's cells.", (*Session).toolTable)
+	return sessionTool(ss, TableRef, "Read the page's data tables as screen readers' table commands do: table n's size, caption and column names, and one cell (with its row's first cell and its column's name), a whole row, or a column's cells.", (*Session).toolTable)
 }
 
-func (s *Session) toolTable(ctx context.Context, a tableArgs) (any, error) {
+func (s *Session) toolTable(ctx context.Context, a TableArgs) (*TableResult, error) {
 	return s.Table(ctx, TableOptions{Table: a.Table, Row: a.Row, Column: a.Column, Mode: a.Mode})
 }

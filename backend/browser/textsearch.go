@@ -183,13 +183,14 @@ func (s *Session) countInText(ctx context.Context, q string) int {
 	return len(occurrences(r.text, q))
 }
 
-type findTextArgs struct {
+// FindTextArgs are browser_find_text's arguments.
+type FindTextArgs struct {
 	Text       string `json:"text" jsonschema:"the word or words to look for in the page's text (any language; case and ё/е do not matter)"`
 	Occurrence int    `json:"occurrence,omitempty" jsonschema:"which occurrence, from 1 (default 1)"`
 	Last       bool   `json:"last,omitempty" jsonschema:"go to the last occurrence"`
 }
 
-func (findTextArgs) Refine(s *jsonschema.Schema) {
+func (FindTextArgs) Refine(s *jsonschema.Schema) {
 	one := 1
 	tools.Prop(s, "text").MinLength = &one
 	tools.Prop(s, "text").MaxLength = ptr(maxSearchText)
@@ -198,11 +199,14 @@ func (findTextArgs) Refine(s *jsonschema.Schema) {
 
 func ptr[T any](v T) *T { return &v }
 
+// FindTextRef is the typed handle on browser_find_text.
+var FindTextRef = tools.RefTo[FindTextArgs, Result[TextSearchResult]]("browser_find_text")
+
 // findTextTool is browser_find_text: it searches the page's text.
 func findTextTool(ss *Sessions) tools.Tool {
-	return sessionTool(ss, "browser_find_text", "Search the page's text as it is now (the text browser_read reads, not only the numbered elements): how many times it holds text, the Nth occurrence (occurrence, from 1) with the line it stands in, and line_at, where browser_read (from) reads on from that line.", (*Session).toolFindText)
+	return sessionTool(ss, FindTextRef, "Search the page's text as it is now (the text browser_read reads, not only the numbered elements): how many times it holds text, the Nth occurrence (occurrence, from 1) with the line it stands in, and line_at, where browser_read (from) reads on from that line.", (*Session).toolFindText)
 }
 
-func (s *Session) toolFindText(ctx context.Context, a findTextArgs) (any, error) {
+func (s *Session) toolFindText(ctx context.Context, a FindTextArgs) (*TextSearchResult, error) {
 	return s.FindText(ctx, TextSearchOptions{Text: a.Text, Occurrence: a.Occurrence, Last: a.Last})
 }

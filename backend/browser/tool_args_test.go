@@ -189,8 +189,12 @@ func TestToolArgumentsAcceptAndRefuse(t *testing.T) {
 		seen[c.tool] = true
 		out, err := reg.Call(context.Background(), tools.Call{Name: c.tool, Args: json.RawMessage(c.args)}, tools.Context{})
 		if c.refuse == "" {
-			res, _ := out.(Result)
-			if err != nil || res.Status != "error" || !strings.Contains(res.Error, "the browser could not be started") {
+			res, _ := out.(Outcome)
+			msg, failed := "", false
+			if res != nil {
+				msg, failed = res.Failed()
+			}
+			if err != nil || !failed || !strings.Contains(msg, "the browser could not be started") {
 				t.Errorf("%s %s: %v %+v; want it accepted (and the closed browser reported)", c.tool, c.args, err, out)
 			}
 			continue

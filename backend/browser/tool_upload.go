@@ -8,24 +8,28 @@ import (
 	"github.com/waymark/waymark/backend/tools"
 )
 
-type uploadArgs struct {
+// UploadArgs are browser_upload's arguments.
+type UploadArgs struct {
 	Index int      `json:"index" jsonschema:"the file field's number in the last list"`
 	Files []string `json:"files" jsonschema:"absolute paths of the files the user named"`
 }
 
-func (uploadArgs) Refine(s *jsonschema.Schema) {
+func (UploadArgs) Refine(s *jsonschema.Schema) {
 	tools.Min(tools.Prop(s, "index"), 1)
 	files := tools.Prop(s, "files")
 	files.MinItems = jsonschema.Ptr(1)
 	tools.MinLength(files.Items, 1)
 }
 
+// UploadRef is the typed handle on browser_upload.
+var UploadRef = tools.RefTo[UploadArgs, Result[UploadResult]]("browser_upload")
+
 // uploadTool is browser_upload: it gives files the user named to a numbered file field.
 func uploadTool(ss *Sessions) tools.Tool {
-	return sessionTool(ss, "browser_upload", "Give files to the numbered file field (or its button or label; a button with no field in sight is clicked and the file chooser it opens gets the files). Only files the user named, as absolute paths of regular files; one file unless the field takes several. A file is sent only when the user gave it (MCP: a file or folder given to the server with --allow-file).", (*Session).toolUpload)
+	return sessionTool(ss, UploadRef, "Give files to the numbered file field (or its button or label; a button with no field in sight is clicked and the file chooser it opens gets the files). Only files the user named, as absolute paths of regular files; one file unless the field takes several. A file is sent only when the user gave it (MCP: a file or folder given to the server with --allow-file).", (*Session).toolUpload)
 }
 
-func (s *Session) toolUpload(ctx context.Context, a uploadArgs) (any, error) {
+func (s *Session) toolUpload(ctx context.Context, a UploadArgs) (*UploadResult, error) {
 	if err := checkUpload(ctx, a.Files); err != nil {
 		return nil, err
 	}

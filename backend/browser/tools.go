@@ -9,28 +9,72 @@ import (
 )
 
 // Result is every browser tool's answer (SPEC §5): {"status":"ok","data":…}
-// or {"status":"error","error":"…"}. Failures of the page or the browser are
+// or {"status":"error","error":"…"}, with data of the tool's own type T (a
+// PageState for browser_navigate, a ListResult for browser_list_interactives,
+// …; each tool's Ref names it). Failures of the page or the browser are
 // results, not Go errors, so the assistant can read them and recover; a Go
 // error from a browser tool always means invalid arguments. A failed Result
 // is a tools.Failure: every door shows it as it shows a Go error.
-type Result struct {
+type Result[T any] struct {
 	Status string `json:"status"`
 	Error  string `json:"error,omitempty"`
-	Data   any    `json:"data,omitempty"`
+	Data   *T     `json:"data,omitempty"`
 	// Refused says what the page asked the browser for during the call (or
 	// since the last one) that the policy stopped: a local file not given to
 	// this session, an address carrying a password (guard.go).
 	Refused []string `json:"refused,omitempty"`
 }
 
-// OK wraps data in a successful Result.
-func OK(data any) Result { return Result{Status: "ok", Data: data} }
+// Outcome is what every browser tool's Result has, whatever its data: for
+// code that holds the result of some browser tool (the number commands'
+// interpreter, the renderer).
+type Outcome interface {
+	// Failed is why the call failed (tools.Failure).
+	Failed() (string, bool)
+	// Payload is the data (a *PageState, a *ListResult, …), nil when none.
+	Payload() any
+	// Refusals are what the policy stopped during the call.
+	Refusals() []string
+	// WaitingDialog is the JavaScript dialog the page opened and waits
+	// with, nil when none.
+	WaitingDialog() *Dialog
+}
 
-// Failed is why the call failed (tools.Failure).
-func (r Result) Failed() (string, bool) { return r.Error, r.Status == "error" }
+// dialogWaiter is a result that can report a dialog the page waits with.
+type dialogWaiter interface{ waitingDialog() *Dialog }
+
+func (p *PageState) waitingDialog() *Dialog    { return p.Dialog }
+func (r *ActResult) waitingDialog() *Dialog    { return r.Dialog }
+func (r *PressResult) waitingDialog() *Dialog  { return r.Dialog }
+func (r *DialogResult) waitingDialog() *Dialog { return r.Next }
+
+// OK wraps data in a successful Result.
+func OK[T any](data *T) Result[T] { return Result[T]{Status: "ok", Data: data} }
 
 // Fail is an error Result.
-func Fail(msg string) Result { return Result{Status: "error", Error: msg} }
+func Fail[T any](msg string) Result[T] { return Result[T]{Status: "error", Error: msg} }
+
+// Failed is why the call failed (tools.Failure).
+func (r Result[T]) Failed() (string, bool) { return r.Error, r.Status == "error" }
+
+// Payload is the data, nil when none (Outcome).
+func (r Result[T]) Payload() any {
+	if r.Data == nil {
+		return nil
+	}
+	return r.Data
+}
+
+// Refusals are what the policy stopped during the call (Outcome).
+func (r Result[T]) Refusals() []string { return r.Refused }
+
+// WaitingDialog is the dialog the page waits with, nil when none (Outcome).
+func (r Result[T]) WaitingDialog() *Dialog {
+	if w, ok := any(r.Data).(dialogWaiter); ok && r.Data != nil && r.Status == "ok" {
+		return w.waitingDialog()
+	}
+	return nil
+}
 
 // Register adds the browser tools (SPEC §5) to r; they run on ss's session,
 // which starts on the first call. Element actions go strictly by number:
@@ -70,15 +114,25 @@ func Register(r *tools.Registry, ss *Sessions) {
 	)
 }
 
-// sessionTool builds a browser tool whose arguments are decoded into A (after
-// the registry validated them against the schema generated from A): run gets
-// the (lazily started) session, and its outcome becomes a Result. An
-// invalid-arguments error stays a Go error, named for the tool.
-func sessionTool[A any](ss *Sessions, name, description string, run func(s *Session, ctx context.Context, a A) (any, error)) tools.Tool {
-	return tools.FuncCall(name, description, func(ctx context.Context, a A, call tools.Call, _ tools.Context) (Result, error) {
+// wrapped turns a session method's result into the tool's own result type W
+// (the same JSON; a type of its own, so a door renders it as this tool's).
+func wrapped[T, W any](v *T, err error, wrap func(T) W) (*W, error) {
+	if err != nil || v == nil {
+		return nil, err
+	}
+	w := wrap(*v)
+	return &w, nil
+}
+
+// sessionTool builds the browser tool ref names, whose arguments are decoded
+// into A (after the registry validated them against the schema generated
+// from A): run gets the (lazily started) session, and its outcome becomes a
+// Result[D]. An invalid-arguments error stays a Go error, named for the tool.
+func sessionTool[A, D any](ss *Sessions, ref tools.Ref[A, Result[D]], description string, run func(s *Session, ctx context.Context, a A) (*D, error)) tools.Tool {
+	return ref.FuncCall(description, func(ctx context.Context, a A, call tools.Call, _ tools.Context) (Result[D], error) {
 		s, err := SessionsFrom(ctx, ss).Get(ctx)
 		if err != nil {
-			return Fail("the browser could not be started: " + err.Error()), nil
+			return Fail[D]("the browser could not be started: " + err.Error()), nil
 		}
 		// The browser's own requests from now on are judged by this call's
 		// grant (guard.go).
@@ -86,9 +140,9 @@ func sessionTool[A any](ss *Sessions, name, description string, run func(s *Sess
 		data, err := run(s, ctx, a)
 		if err != nil {
 			if errors.Is(err, tools.ErrInvalidArgs) {
-				return Result{}, fmt.Errorf("%s: %w", call.Name, err)
+				return Result[D]{}, fmt.Errorf("%s: %w", call.Name, err)
 			}
-			r := Fail(err.Error())
+			r := Fail[D](err.Error())
 			r.Refused = s.takeRefused()
 			return r, nil
 		}

@@ -37,9 +37,17 @@ func newToolRig(t *testing.T) *toolRig {
 	return &toolRig{t: t, reg: reg, ss: ss}
 }
 
+// anyResult is any browser tool's Result, its data left as JSON.
+type anyResult struct {
+	Status  string          `json:"status"`
+	Error   string          `json:"error"`
+	Data    json.RawMessage `json:"data"`
+	Refused []string        `json:"refused"`
+}
+
 // call runs a tool and returns its Result; a Go error (invalid arguments) is
 // returned as err.
-func (r *toolRig) call(name string, args any) (Result, map[string]any, error) {
+func (r *toolRig) call(name string, args any) (anyResult, map[string]any, error) {
 	r.t.Helper()
 	b, _ := json.Marshal(args)
 	ctx := testCtx(r.t)
@@ -48,12 +56,16 @@ func (r *toolRig) call(name string, args any) (Result, map[string]any, error) {
 	}
 	out, err := r.reg.Call(ctx, tools.Call{Name: name, Args: b}, tools.Context{})
 	if err != nil {
-		return Result{}, nil, err
+		return anyResult{}, nil, err
 	}
-	res := out.(Result)
+	if _, ok := out.(Outcome); !ok {
+		r.t.Fatalf("%s returned %T, not a browser Result", name, out)
+	}
+	var res anyResult
+	b, _ = json.Marshal(out)
+	_ = json.Unmarshal(b, &res)
 	var data map[string]any
-	db, _ := json.Marshal(res.Data)
-	_ = json.Unmarshal(db, &data)
+	_ = json.Unmarshal(res.Data, &data)
 	return res, data, nil
 }
 

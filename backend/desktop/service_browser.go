@@ -102,16 +102,18 @@ func (a *App) BrowserCommand(text string) (BrowserView, error) {
 		return BrowserView{}, errors.New("type a command (list, click 5, type 3 hello, go to example.org) or a goal")
 	}
 	a.browserLog("command", loggedCommand(text))
-	return a.browserStep(web.BrowseCommandArgs{Command: text})
+	return a.browserCommand(web.BrowseCommandArgs{Command: text})
 }
 
 // loggedCommand is a number command as the transcript keeps it: text typed
 // into a field (a password, a code, a message) is never stored, only the
 // field's number.
 func loggedCommand(text string) string {
-	if st, err := new(web.Browsing).Parse(text); err == nil && st.Tool == "browser_overlay_act" && st.Args["action"] == "type" {
-		verb, _, _ := strings.Cut(text, " ")
-		return fmt.Sprintf("%s %v (typed text not kept)", verb, st.Args["index"])
+	if st, err := new(web.Browsing).Parse(text); err == nil {
+		if n, ok := st.TypedInto(); ok {
+			verb, _, _ := strings.Cut(text, " ")
+			return fmt.Sprintf("%s %v (typed text not kept)", verb, n)
+		}
 	}
 	return text // the store hides a secret it states (store.HideSecrets)
 }
@@ -122,25 +124,24 @@ func (a *App) BrowserAct(index int, action, text string) (BrowserView, error) {
 	if err := a.needBrowser(); err != nil {
 		return BrowserView{}, err
 	}
-	var cmd string
 	switch action {
 	case "click":
-		cmd = fmt.Sprintf("click %d", index)
 	case "type", "select":
 		if text == "" {
 			return BrowserView{}, fmt.Errorf("%s %d needs the text to %s", action, index, action)
 		}
-		cmd = fmt.Sprintf("%s %d %s", action, index, text)
 	default:
 		return BrowserView{}, fmt.Errorf("action %q: click, type or select", action)
 	}
 	a.browserLog("command", fmt.Sprintf("%s %d", action, index))
-	return a.browserStep(web.BrowseCommandArgs{Command: cmd})
+	return a.browserStep(func(ctx context.Context) (web.BrowseAnswer, error) {
+		return a.browsing.Act(ctx, a.reg, index, action, text), nil
+	})
 }
 
 // BrowserAnswerDialog answers the page's JavaScript dialog with the user's choice.
 func (a *App) BrowserAnswerDialog(accept bool, text string) (BrowserView, error) {
-	return a.browserStep(web.BrowseCommandArgs{Dialog: &web.DialogAnswer{Accept: accept, Text: text}})
+	return a.browserCommand(web.BrowseCommandArgs{Dialog: &web.DialogAnswer{Accept: accept, Text: text}})
 }
 
 // BrowserRefresh numbers the page again and returns the state.
@@ -154,20 +155,26 @@ func (a *App) BrowserRefresh() (BrowserView, error) {
 	return v, nil
 }
 
-// browserStep runs one command through BrowseCommand (the interpreter the
-// terminal uses too), then refreshes the numbering (so the mirrored list
-// always holds the numbers to act by), tabs and downloads.
-func (a *App) browserStep(args web.BrowseCommandArgs) (BrowserView, error) {
+// browserCommand runs one command through BrowseCommand (the interpreter
+// the terminal uses too), as browserStep.
+func (a *App) browserCommand(args web.BrowseCommandArgs) (BrowserView, error) {
+	return a.browserStep(func(ctx context.Context) (web.BrowseAnswer, error) {
+		return web.BrowseCommandRef.Call(ctx, a.reg, args)
+	})
+}
+
+// browserStep runs one step of the window's browsing conversation, then
+// refreshes the numbering (so the mirrored list always holds the numbers to
+// act by), tabs and downloads.
+func (a *App) browserStep(run func(ctx context.Context) (web.BrowseAnswer, error)) (BrowserView, error) {
 	ctx := a.browserCtx(a.context())
 	v := BrowserView{Items: []BrowserItem{}, Tabs: []browser.Tab{}}
-	b, _ := json.Marshal(args)
-	res, err := a.reg.Call(ctx, tools.Call{Name: "BrowseCommand", Args: b}, tools.Context{})
+	ans, err := run(ctx)
 	if err != nil {
 		err = errors.New(web.Spoken(err.Error()))
 		a.browserLog("error", err.Error())
 		return v, err
 	}
-	ans, _ := res.(web.BrowseAnswer)
 	v.Say, v.Tool, v.Status, v.Result, v.Lang, v.Data, v.Dialog, v.NeedsModel = ans.Say, ans.Tool, ans.Status, ans.Text, string(ans.Lang), ans.Data, ans.Dialog, ans.NeedsModel
 	if ans.Status != "ok" {
 		v.Error = ans.Text
@@ -197,24 +204,16 @@ func (a *App) browserStep(args web.BrowseCommandArgs) (BrowserView, error) {
 // fillBrowserState adds the numbering (when relist), tabs, downloads and page.
 func (a *App) fillBrowserState(ctx context.Context, v *BrowserView, relist bool) {
 	if relist {
-		if res, err := a.reg.Call(ctx, tools.Call{Name: "browser_list_interactives", Args: json.RawMessage(`{"limit": 200}`)}, tools.Context{}); err == nil {
-			if r, ok := res.(browser.Result); ok && r.Status == "ok" {
-				b, _ := json.Marshal(r.Data)
-				a.itemsFrom(b, v)
-			}
+		if r, err := browser.ListInteractivesRef.Call(ctx, a.reg, browser.ListInteractivesArgs{Limit: 200}); err == nil && r.Data != nil {
+			b, _ := json.Marshal(r.Data)
+			a.itemsFrom(b, v)
 		}
 	}
-	if res, err := a.reg.Call(ctx, tools.Call{Name: "browser_tabs"}, tools.Context{}); err == nil {
-		if r, ok := res.(browser.Result); ok && r.Status == "ok" {
-			b, _ := json.Marshal(r.Data)
-			var t browser.TabsResult
-			if json.Unmarshal(b, &t) == nil {
-				v.Tabs = t.Tabs
-				for _, tab := range t.Tabs {
-					if tab.Current {
-						v.URL, v.Title = tab.URL, tab.Title
-					}
-				}
+	if r, err := browser.TabsRef.Call(ctx, a.reg, browser.TabsArgs{}); err == nil && r.Data != nil {
+		v.Tabs = r.Data.Tabs
+		for _, tab := range r.Data.Tabs {
+			if tab.Current {
+				v.URL, v.Title = tab.URL, tab.Title
 			}
 		}
 	}
@@ -329,14 +328,12 @@ func (a *App) BrowserGoal(goal string) (web.AssistantResult, error) {
 	ctx = web.WithGoalOptions(a.browserCtx(ctx), web.GoalOptions{Pause: time.Duration(s.PauseMs) * time.Millisecond,
 		AskTimeout: time.Duration(s.AskTimeoutSec) * time.Second, Screenshots: true,
 		Log: func(l web.StepLog) { a.send("browser:step", l) }, Ask: a.ask})
-	args, _ := json.Marshal(web.BrowserGoalArgs{Goal: goal, MaxSteps: min(max(s.IterationLimit, 0), 100)})
-	out, err := a.reg.Call(ctx, tools.Call{Name: "BrowserGoal", Args: args}, tools.Context{Progress: func(p tools.Progress) {
+	res, err := web.BrowserGoalRef.CallWith(ctx, a.reg, web.BrowserGoalArgs{Goal: goal, MaxSteps: min(max(s.IterationLimit, 0), 100)}, tools.Context{Progress: func(p tools.Progress) {
 		if p.Event == "step" {
 			a.browserLog("progress", p.Text)
 			a.send("browser:progress", a.st.HideSecrets("progress", p.Text))
 		}
 	}})
-	res, _ := out.(web.AssistantResult)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			a.browserLog("result", "Stopped.")

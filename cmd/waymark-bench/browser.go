@@ -81,12 +81,12 @@ func runScenario(ctx context.Context, reg *tools.Registry, base string, sc bench
 		if err != nil {
 			return nil, err
 		}
-		r := out.(browser.Result)
-		if r.Status != "ok" {
-			return nil, fmt.Errorf("%s: %s", step.Tool, r.Error)
+		r := out.(browser.Outcome)
+		if msg, failed := r.Failed(); failed {
+			return nil, fmt.Errorf("%s: %s", step.Tool, msg)
 		}
 		var d map[string]any
-		db, _ := json.Marshal(r.Data)
+		db, _ := json.Marshal(r.Payload())
 		_ = json.Unmarshal(db, &d)
 		return d, nil
 	}

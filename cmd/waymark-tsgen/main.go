@@ -128,7 +128,7 @@ func (g *gen) named(t reflect.Type) string {
 	if n, ok := g.names[t]; ok {
 		return n
 	}
-	n := capital(t.Name())
+	n := capital(goName(t.Name()))
 	if other, ok := g.taken[n]; ok && other != t {
 		n = capital(filepath.Base(t.PkgPath())) + n
 	}
@@ -137,7 +137,7 @@ func (g *gen) named(t reflect.Type) string {
 		g.decls = map[string]string{}
 	}
 	g.decls[n] = "" // declared, so recursion stops here
-	g.decls[n] = fmt.Sprintf("/** %s is %s.%s. */\nexport interface %s %s\n", n, filepath.Base(t.PkgPath()), t.Name(), n, g.object(t))
+	g.decls[n] = fmt.Sprintf("/** %s is %s.%s. */\nexport interface %s %s\n", n, filepath.Base(t.PkgPath()), shortName(t.Name()), n, g.object(t))
 	return n
 }
 
@@ -193,6 +193,36 @@ func (g *gen) sortedDecls() []string {
 		out[i] = g.decls[k]
 	}
 	return out
+}
+
+// goName is a Go type's name as a TypeScript name: an instance of a generic
+// type is named for its type arguments (browser.Result[browser.PageState] is
+// ResultOfPageState).
+func goName(name string) string {
+	base, args, ok := strings.Cut(shortName(name), "[")
+	if !ok {
+		return name
+	}
+	parts := strings.Split(strings.TrimSuffix(args, "]"), ",")
+	for i, p := range parts {
+		parts[i] = capital(strings.Trim(p, " *[]"))
+	}
+	return base + "Of" + strings.Join(parts, "And")
+}
+
+// shortName is a type's name with its type arguments' packages left out
+// (Result[github.com/…/browser.PageState] is Result[PageState]).
+func shortName(name string) string {
+	base, args, ok := strings.Cut(name, "[")
+	if !ok {
+		return name
+	}
+	parts := strings.Split(strings.TrimSuffix(args, "]"), ",")
+	for i, p := range parts {
+		p = strings.TrimSpace(p)
+		parts[i] = p[strings.LastIndexAny(p, "/.")+1:]
+	}
+	return base + "[" + strings.Join(parts, ",") + "]"
 }
 
 func capital(s string) string {

@@ -92,7 +92,7 @@ func ctxFor(t *testing.T) context.Context {
 // try runs a tool and returns its result as a map {status, error?, data?}.
 // The call is the user's own number command (as in the window or `waymark
 // browse`), so the files it names are the user's to send.
-func (r *rig) try(name string, args map[string]any) map[string]any {
+func (r *rig) try(name string, args any) map[string]any {
 	r.t.Helper()
 	b, _ := json.Marshal(args)
 	out, err := r.reg.Call(browser.WithGrant(ctxFor(r.t), browser.Grant{User: true}), tools.Call{Name: name, Args: b}, tools.Context{})

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"regexp"
@@ -9,15 +10,39 @@ import (
 	"sync"
 
 	"github.com/waymark/waymark/backend/agent"
+	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/textmatch"
+	"github.com/waymark/waymark/backend/tools"
 )
 
-// BrowseStep is one browser tool call a direct command maps to.
+// BrowseStep is one browser tool call a direct command maps to (made by
+// stepTo), or words only (Say, no Tool: help, the end of a list).
 type BrowseStep struct {
-	Tool string         `json:"tool"`
-	Args map[string]any `json:"args"`
+	Tool string `json:"tool"`
+	// Args are the tool's typed arguments (a browser.ReadArgs, …).
+	Args any `json:"args"`
 	// Say is the short progress line spoken or shown for the step.
 	Say string `json:"say"`
+	// call runs the tool through its Ref.
+	call func(ctx context.Context, reg *tools.Registry) (browser.Outcome, error)
+}
+
+// stepTo is the step that calls the browser tool ref with args.
+func stepTo[A, D any](ref tools.Ref[A, browser.Result[D]], args A, say string) BrowseStep {
+	return BrowseStep{Tool: ref.Name(), Args: args, Say: say, call: func(ctx context.Context, reg *tools.Registry) (browser.Outcome, error) {
+		r, err := ref.Call(ctx, reg, args)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	}}
+}
+
+// TypedInto is the field number a step types text into (false: the step
+// types nothing), so a transcript can keep the number without the text.
+func (s BrowseStep) TypedInto() (int, bool) {
+	a, ok := s.Args.(browser.OverlayActArgs)
+	return a.Index, ok && a.Action == "type"
 }
 
 var keyNames = map[string]string{
@@ -35,9 +60,13 @@ type browsePattern struct {
 func num(s string, l Lang) (int, error) {
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 {
-		return 0, errors.New(l.f("%q is not an element number; numbers start at 1 (say list to see them)", "«%s» — не номер элемента; номера начинаются с 1 (скажите «список», чтобы их услышать)", s))
+		return 0, notANumber(l, s)
 	}
 	return n, nil
+}
+
+func notANumber(l Lang, s string) error {
+	return errors.New(l.f("%q is not an element number; numbers start at 1 (say list to see them)", "«%s» — не номер элемента; номера начинаются с 1 (скажите «список», чтобы их услышать)", s))
 }
 
 func actBy(action string) func(m []string, l Lang) (BrowseStep, error) {
@@ -46,66 +75,79 @@ func actBy(action string) func(m []string, l Lang) (BrowseStep, error) {
 		if err != nil {
 			return BrowseStep{}, err
 		}
-		args := map[string]any{"index": n, "action": action}
-		say := l.f("Clicking %d.", "Нажимаю %d.", n)
+		text := ""
 		if action != "click" {
-			text := strings.TrimSpace(m[2])
-			text = strings.Trim(text, `"«»“”`)
-			if text == "" {
-				return BrowseStep{}, errors.New(l.f("%s %d needs text after the number", "после номера %[2]d нужен текст", action, n))
-			}
-			args["text"] = text
-			say = l.f("Typing into %d.", "Ввожу в %d.", n)
-			if action == "select" {
-				say = l.f("Choosing %q in %d.", "Выбираю «%s» в %d.", text, n)
-			}
+			text = m[2]
 		}
-		return BrowseStep{Tool: "browser_overlay_act", Args: args, Say: say}, nil
+		return actStep(l, n, action, text)
 	}
 }
 
-func fixed(tool, en, ru string, args map[string]any) func(m []string, l Lang) (BrowseStep, error) {
-	return func(_ []string, l Lang) (BrowseStep, error) {
-		a := map[string]any{}
-		for k, v := range args {
-			a[k] = v
+// actStep is the step of an action on element n: click, or type or select
+// text (its quotes and spaces trimmed).
+func actStep(l Lang, n int, action, text string) (BrowseStep, error) {
+	if n < 1 {
+		return BrowseStep{}, notANumber(l, strconv.Itoa(n))
+	}
+	if _, ok := actVerbs[action]; !ok {
+		return BrowseStep{}, errors.New(l.f("%q is not an action: click, type or select", "«%s» — не действие: нажать (click), ввести (type) или выбрать (select)", action))
+	}
+	args := browser.OverlayActArgs{Index: n, Action: action}
+	say := l.f("Clicking %d.", "Нажимаю %d.", n)
+	if action != "click" {
+		text := strings.TrimSpace(text)
+		text = strings.Trim(text, `"«»“”`)
+		if text == "" {
+			return BrowseStep{}, errors.New(l.f("%s %d needs text after the number", "после номера %[2]d нужен текст", action, n))
 		}
-		return BrowseStep{Tool: tool, Args: a, Say: l.t(en, ru)}, nil
+		args.Text = text
+		say = l.f("Typing into %d.", "Ввожу в %d.", n)
+		if action == "select" {
+			say = l.f("Choosing %q in %d.", "Выбираю «%s» в %d.", text, n)
+		}
+	}
+	return stepTo(browser.OverlayActRef, args, say), nil
+}
+
+// fixed is a command with no parameters: always the same call.
+func fixed[A, D any](ref tools.Ref[A, browser.Result[D]], en, ru string, args A) func(m []string, l Lang) (BrowseStep, error) {
+	return func(_ []string, l Lang) (BrowseStep, error) {
+		return stepTo(ref, args, l.t(en, ru)), nil
 	}
 }
 
 var browsePatterns = sync.OnceValue(func() []browsePattern {
 	return []browsePattern{
-		{regexp.MustCompile(`(?i)^(?:list|numbers|список|перечисли|номера)$`), fixed("browser_list_interactives", "Listing the elements.", "Список элементов.", nil)},
+		{regexp.MustCompile(`(?i)^(?:list|numbers|список|перечисли|номера)$`), fixed(browser.ListInteractivesRef, "Listing the elements.", "Список элементов.", browser.ListInteractivesArgs{})},
 		{regexp.MustCompile(`(?i)^(?:list|numbers|список|номера)\s+(?:from\s+|с\s+|от\s+)?(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
 			n, err := num(m[1], l)
 			if err != nil {
 				return BrowseStep{}, err
 			}
-			return BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{"offset": n - 1}, Say: l.f("Listing from number %d.", "Список с номера %d.", n)}, nil
+			return stepTo(browser.ListInteractivesRef, browser.ListInteractivesArgs{Offset: n - 1}, l.f("Listing from number %d.", "Список с номера %d.", n)), nil
 		}},
-		{regexp.MustCompile(`(?i)^(?:list from here|list here|список отсюда|список с этого места|перечисли отсюда)$`), fixed("browser_list_interactives", "Listing from here.", "Список отсюда.", map[string]any{"from_here": true})},
-		{regexp.MustCompile(`(?i)^(?:read from here|read here|читай отсюда|прочитай отсюда|читай с этого места)$`), fixed("browser_read", "Reading from here.", "Читаю отсюда.", map[string]any{"here": true})},
-		{regexp.MustCompile(`(?i)^(?:read from (?:the )?(?:start|beginning|top)|read text|read the text|читай с начала|прочитай с начала|читай текст|прочитай текст)$`), fixed("browser_read", "Reading the text from the start.", "Читаю текст с начала.", map[string]any{"from": 0})},
+		{regexp.MustCompile(`(?i)^(?:list from here|list here|список отсюда|список с этого места|перечисли отсюда)$`), fixed(browser.ListInteractivesRef, "Listing from here.", "Список отсюда.", browser.ListInteractivesArgs{FromHere: true})},
+		{regexp.MustCompile(`(?i)^(?:read from here|read here|читай отсюда|прочитай отсюда|читай с этого места)$`), fixed(browser.ReadRef, "Reading from here.", "Читаю отсюда.", browser.ReadArgs{Here: true})},
+		{regexp.MustCompile(`(?i)^(?:read from (?:the )?(?:start|beginning|top)|read text|read the text|читай с начала|прочитай с начала|читай текст|прочитай текст)$`), fixed(browser.ReadRef, "Reading the text from the start.", "Читаю текст с начала.", browser.ReadArgs{From: 0})},
 		{regexp.MustCompile(`(?i)^(?:read (?:from )?heading|read from header|читай с заголовка|прочитай с заголовка|читай заголовок|прочитай заголовок)\s+(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
 			n, err := strconv.Atoi(m[1])
 			if err != nil || n < 1 {
 				return BrowseStep{}, errors.New(l.f("%q is not a heading number; headings count from 1 (say read page to hear them)", "«%s» — не номер заголовка; заголовки считаются с 1 (скажите «прочитай страницу», чтобы их услышать)", m[1]))
 			}
-			return BrowseStep{Tool: "browser_read", Args: map[string]any{"heading": n}, Say: l.f("Reading from heading %d.", "Читаю с заголовка %d.", n)}, nil
+			return stepTo(browser.ReadRef, browser.ReadArgs{Heading: n}, l.f("Reading from heading %d.", "Читаю с заголовка %d.", n)), nil
 		}},
-		{regexp.MustCompile(`(?i)^(?:headings|list headings|заголовки|список заголовков)$`), fixed("browser_extract", "The headings.", "Заголовки.", map[string]any{"mode": "summary"})},
-		{regexp.MustCompile(`(?i)^(?:tabs|list tabs|вкладки|список вкладок)$`), fixed("browser_tabs", "The tabs:", "Вкладки:", nil)},
-		{regexp.MustCompile(`(?i)^(?:close tab|close this tab|закрой вкладку|закрыть вкладку)$`), fixed("browser_close_tab", "Closing this tab.", "Закрываю эту вкладку.", nil)},
+		{regexp.MustCompile(`(?i)^(?:headings|list headings|заголовки|список заголовков)$`), fixed(browser.ExtractRef, "The headings.", "Заголовки.", browser.ExtractArgs{Mode: "summary"})},
+		{regexp.MustCompile(`(?i)^(?:tabs|list tabs|вкладки|список вкладок)$`), fixed(browser.TabsRef, "The tabs:", "Вкладки:", browser.TabsArgs{})},
+		{regexp.MustCompile(`(?i)^(?:close tab|close this tab|закрой вкладку|закрыть вкладку)$`), fixed(browser.CloseTabRef, "Closing this tab.", "Закрываю эту вкладку.", browser.CloseTabArgs{})},
 		{regexp.MustCompile(`(?i)^(?:close tab|закрой вкладку)\s+(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
 			n, err := num(m[1], l)
 			if err != nil {
 				return BrowseStep{}, err
 			}
-			return BrowseStep{Tool: "browser_close_tab", Args: map[string]any{"index": n}, Say: l.f("Closing tab %d.", "Закрываю вкладку %d.", n)}, nil
+			return stepTo(browser.CloseTabRef, browser.CloseTabArgs{Index: n}, l.f("Closing tab %d.", "Закрываю вкладку %d.", n)), nil
 		}},
-		{regexp.MustCompile(`(?i)^(?:show numbers|show overlay|покажи номера)$`), fixed("browser_overlay_show", "Numbers shown.", "Номера показаны.", nil)},
-		{regexp.MustCompile(`(?i)^(?:hide numbers|hide overlay|скрой номера|спрячь номера)$`), fixed("browser_overlay_hide", "Numbers hidden.", "Номера скрыты.", nil)},
+		{regexp.MustCompile(`(?i)^(?:show numbers|show overlay|покажи номера)$`), fixed(browser.OverlayShowRef, "Numbers shown.", "Номера показаны.", browser.OverlayShowArgs{})},
+		{regexp.MustCompile(`(?i)^(?:hide numbers|hide overlay|скрой номера|спрячь номера)$`), fixed(browser.OverlayHideRef, "Numbers hidden.", "Номера скрыты.", browser.OverlayHideArgs{})},
 		{regexp.MustCompile(`(?i)^(?:click|press|нажми|кликни|щёлкни|щелкни)\s+(\d+)$`), actBy("click")},
 		{regexp.MustCompile(`(?i)^(?:type|write|enter|введи|напиши|впиши)\s+(\d+)\s+(.+)$`), actBy("type")},
 		{regexp.MustCompile(`(?i)^(?:select|choose|pick|выбери)\s+(\d+)\s+(.+)$`), actBy("select")},
@@ -119,47 +161,47 @@ var browsePatterns = sync.OnceValue(func() []browsePattern {
 						"нет клавиши «%s»; клавиши: ввод, таб, эскейп, пробел, вверх, вниз, влево, вправо, Backspace, PageUp, PageDown, Home, End или одна буква", m[1]))
 				}
 			}
-			return BrowseStep{Tool: "browser_press", Args: map[string]any{"key": k}, Say: l.f("Pressing %s.", "Нажимаю клавишу %s.", k)}, nil
+			return stepTo(browser.PressRef, browser.PressArgs{Key: k}, l.f("Pressing %s.", "Нажимаю клавишу %s.", k)), nil
 		}},
 		{regexp.MustCompile(`(?i)^(?:scroll|прокрути|листай)\s+(down|up|top|bottom|вниз|вверх|наверх|в начало|в конец)$`), func(m []string, l Lang) (BrowseStep, error) {
 			switch strings.ToLower(m[1]) {
 			case "down", "вниз":
-				return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"by_y": 600}, Say: l.t("Scrolling down.", "Прокручиваю вниз.")}, nil
+				return stepTo(browser.ScrollRef, browser.ScrollArgs{ByY: 600}, l.t("Scrolling down.", "Прокручиваю вниз.")), nil
 			case "up", "вверх":
-				return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"by_y": -600}, Say: l.t("Scrolling up.", "Прокручиваю вверх.")}, nil
+				return stepTo(browser.ScrollRef, browser.ScrollArgs{ByY: -600}, l.t("Scrolling up.", "Прокручиваю вверх.")), nil
 			case "top", "наверх", "в начало":
-				return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"to": "top"}, Say: l.t("To the top.", "В начало страницы.")}, nil
+				return stepTo(browser.ScrollRef, browser.ScrollArgs{To: "top"}, l.t("To the top.", "В начало страницы.")), nil
 			}
-			return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"to": "bottom"}, Say: l.t("To the bottom.", "В конец страницы.")}, nil
+			return stepTo(browser.ScrollRef, browser.ScrollArgs{To: "bottom"}, l.t("To the bottom.", "В конец страницы.")), nil
 		}},
 		{regexp.MustCompile(`(?i)^(?:scroll to|прокрути к|прокрути до)\s+(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
 			n, err := num(m[1], l)
 			if err != nil {
 				return BrowseStep{}, err
 			}
-			return BrowseStep{Tool: "browser_scroll", Args: map[string]any{"index": n}, Say: l.f("Scrolling to %d.", "Прокручиваю к %d.", n)}, nil
+			return stepTo(browser.ScrollRef, browser.ScrollArgs{Index: n}, l.f("Scrolling to %d.", "Прокручиваю к %d.", n)), nil
 		}},
-		{regexp.MustCompile(`(?i)^(?:back|go back|назад)$`), fixed("browser_back", "Going back.", "Назад.", nil)},
-		{regexp.MustCompile(`(?i)^(?:forward|go forward|вперёд|вперед)$`), fixed("browser_forward", "Going forward.", "Вперёд.", nil)},
-		{regexp.MustCompile(`(?i)^(?:reload|refresh|обнови|перезагрузи)$`), fixed("browser_reload", "Reloading.", "Обновляю страницу.", nil)},
-		{regexp.MustCompile(`(?i)^(?:read page|read|summary|прочитай страницу|прочитай|что на странице)$`), fixed("browser_extract", "Reading the page.", "Читаю страницу.", map[string]any{"mode": "summary"})},
+		{regexp.MustCompile(`(?i)^(?:back|go back|назад)$`), fixed(browser.BackRef, "Going back.", "Назад.", browser.BackArgs{})},
+		{regexp.MustCompile(`(?i)^(?:forward|go forward|вперёд|вперед)$`), fixed(browser.ForwardRef, "Going forward.", "Вперёд.", browser.ForwardArgs{})},
+		{regexp.MustCompile(`(?i)^(?:reload|refresh|обнови|перезагрузи)$`), fixed(browser.ReloadRef, "Reloading.", "Обновляю страницу.", browser.ReloadArgs{})},
+		{regexp.MustCompile(`(?i)^(?:read page|read|summary|прочитай страницу|прочитай|что на странице)$`), fixed(browser.ExtractRef, "Reading the page.", "Читаю страницу.", browser.ExtractArgs{Mode: "summary"})},
 		{regexp.MustCompile(`(?i)^(?:find|search for|найди)\s+(.+)$`), func(m []string, l Lang) (BrowseStep, error) {
 			t := strings.Trim(strings.TrimSpace(m[1]), `"«»“”`)
-			return BrowseStep{Tool: "browser_find", Args: map[string]any{"text": t}, Say: l.f("Looking for %q.", "Ищу «%s».", t)}, nil
+			return stepTo(browser.FindRef, browser.FindArgs{Text: t}, l.f("Looking for %q.", "Ищу «%s».", t)), nil
 		}},
 		{regexp.MustCompile(`(?i)^(?:open|открой)\s+(\d+)\s+(?:in (?:a )?new tab|в новой вкладке)$`), func(m []string, l Lang) (BrowseStep, error) {
 			n, err := num(m[1], l)
 			if err != nil {
 				return BrowseStep{}, err
 			}
-			return BrowseStep{Tool: "browser_open_in_new_tab", Args: map[string]any{"index": n}, Say: l.f("Opening %d in a new tab.", "Открываю %d в новой вкладке.", n)}, nil
+			return stepTo(browser.OpenInNewTabRef, browser.OpenInNewTabArgs{Index: n}, l.f("Opening %d in a new tab.", "Открываю %d в новой вкладке.", n)), nil
 		}},
 		{regexp.MustCompile(`(?i)^(?:download|save|скачай|сохрани)\s+(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
 			n, err := num(m[1], l)
 			if err != nil {
 				return BrowseStep{}, err
 			}
-			return BrowseStep{Tool: "browser_click_and_wait_download", Args: map[string]any{"index": n}, Say: l.f("Downloading %d.", "Скачиваю %d.", n)}, nil
+			return stepTo(browser.ClickAndWaitDownloadRef, browser.ClickAndWaitDownloadArgs{Index: n}, l.f("Downloading %d.", "Скачиваю %d.", n)), nil
 		}},
 		{regexp.MustCompile(`(?i)^(?:upload|attach|загрузи|прикрепи|отправь файл)\s+(\d+)\s+(.+)$`), func(m []string, l Lang) (BrowseStep, error) {
 			n, err := num(m[1], l)
@@ -167,14 +209,14 @@ var browsePatterns = sync.OnceValue(func() []browsePattern {
 				return BrowseStep{}, err
 			}
 			path := strings.Trim(strings.TrimSpace(m[2]), `"«»“”`)
-			return BrowseStep{Tool: "browser_upload", Args: map[string]any{"index": n, "files": []string{path}}, Say: l.f("Giving the file to %d.", "Передаю файл в %d.", n)}, nil
+			return stepTo(browser.UploadRef, browser.UploadArgs{Index: n, Files: []string{path}}, l.f("Giving the file to %d.", "Передаю файл в %d.", n)), nil
 		}},
 		{regexp.MustCompile(`(?i)^(?:tab|вкладка)\s+(\d+)$`), func(m []string, l Lang) (BrowseStep, error) {
 			n, err := num(m[1], l)
 			if err != nil {
 				return BrowseStep{}, err
 			}
-			return BrowseStep{Tool: "browser_switch_tab", Args: map[string]any{"index": n}, Say: l.f("Switching to tab %d.", "Перехожу на вкладку %d.", n)}, nil
+			return stepTo(browser.SwitchTabRef, browser.SwitchTabArgs{Index: n}, l.f("Switching to tab %d.", "Перехожу на вкладку %d.", n)), nil
 		}},
 		{regexp.MustCompile(`(?i)^(?:go to|open|navigate to|перейди на|перейди|открой|зайди на)\s+(\S+)$`), goTo},
 		// An address typed alone opens it: localhost:8601, 127.0.0.1:8080/x,
@@ -191,7 +233,7 @@ func goTo(m []string, l Lang) (BrowseStep, error) {
 	if !strings.ContainsAny(u, ".:/") && !strings.EqualFold(u, "localhost") {
 		return BrowseStep{}, errors.New(l.f("%q is not an address; say go to and the address, e.g. go to example.org", "«%s» — не адрес; скажите «перейди на» и адрес, например: перейди на example.org", u))
 	}
-	return BrowseStep{Tool: "browser_navigate", Args: map[string]any{"url": u}, Say: l.f("Opening %s.", "Открываю %s.", u)}, nil
+	return stepTo(browser.NavigateRef, browser.NavigateArgs{URL: u}, l.f("Opening %s.", "Открываю %s.", u)), nil
 }
 
 // NotCommandError is a line that is no direct command: one short line for the
@@ -386,14 +428,14 @@ func (b *Browsing) more(what string, l Lang) BrowseStep {
 	case "read":
 		switch {
 		case b.readHere:
-			return BrowseStep{Tool: "browser_read", Args: map[string]any{"here": true}, Say: l.t("Reading from here.", "Читаю отсюда.")}
+			return stepTo(browser.ReadRef, browser.ReadArgs{Here: true}, l.t("Reading from here.", "Читаю отсюда."))
 		case b.readURL == "":
-			return BrowseStep{Tool: "browser_read", Args: map[string]any{"from": 0}, Say: l.t("Reading the text from the start.", "Читаю текст с начала.")}
+			return stepTo(browser.ReadRef, browser.ReadArgs{From: 0}, l.t("Reading the text from the start.", "Читаю текст с начала."))
 		case !b.readMore:
 			return BrowseStep{Say: l.f("That was the end of the text (%s characters). Say read from start, read from heading 3, or read page.",
 				"Это был конец текста (%s знаков). Скажите «читай с начала», «читай с заголовка 3» или «прочитай страницу».", count(l, b.readTotal))}
 		}
-		return BrowseStep{Tool: "browser_read", Args: map[string]any{"from": b.readNext, "continue_url": b.readURL}, Say: l.t("Reading on.", "Читаю дальше.")}
+		return stepTo(browser.ReadRef, browser.ReadArgs{From: b.readNext, ContinueURL: b.readURL}, l.t("Reading on.", "Читаю дальше."))
 	case "text":
 		return b.occurrence(b.textOcc+1, "", l)
 	case "find":
@@ -401,28 +443,25 @@ func (b *Browsing) more(what string, l Lang) BrowseStep {
 			return BrowseStep{Say: l.f("That was the last match: %s in all. Say find and a word to look for something else.",
 				"Это было последнее совпадение, всего %s. Скажите «найди» и слово, чтобы искать другое.", count(l, b.findTotal))}
 		}
-		return BrowseStep{Tool: "browser_find", Args: map[string]any{"text": b.findText, "offset": b.findNext},
-			Say: l.f("More matches for %q.", "Ещё совпадения с «%s».", b.findText)}
+		return stepTo(browser.FindRef, browser.FindArgs{Text: b.findText, Offset: b.findNext}, l.f("More matches for %q.", "Ещё совпадения с «%s».", b.findText))
 	case "headings":
 		if b.headTotal == 0 || b.headNext >= b.headTotal {
 			if b.headTotal == 0 {
-				return BrowseStep{Tool: "browser_extract", Args: map[string]any{"mode": "summary"}, Say: l.t("Reading the page.", "Читаю страницу.")}
+				return stepTo(browser.ExtractRef, browser.ExtractArgs{Mode: "summary"}, l.t("Reading the page.", "Читаю страницу."))
 			}
 			return BrowseStep{Say: l.f("That was the last heading: %s in all. Say read from heading and its number.",
 				"Это был последний заголовок, всего %s. Скажите «читай с заголовка» и его номер.", count(l, b.headTotal))}
 		}
-		return BrowseStep{Tool: "browser_extract", Args: map[string]any{"mode": "summary", "headings_from": b.headNext},
-			Say: l.f("Headings from %d.", "Заголовки с %d.", b.headNext+1)}
+		return stepTo(browser.ExtractRef, browser.ExtractArgs{Mode: "summary", HeadingsFrom: b.headNext}, l.f("Headings from %d.", "Заголовки с %d.", b.headNext+1))
 	}
 	switch {
 	case b.listTotal == 0 && !b.listMore:
-		return BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{}, Say: l.t("Listing the elements.", "Список элементов.")}
+		return stepTo(browser.ListInteractivesRef, browser.ListInteractivesArgs{}, l.t("Listing the elements.", "Список элементов."))
 	case !b.listMore:
 		return BrowseStep{Say: l.f("That was the end of the list: %s elements in all. Say list to start again, or list and a number to start there.",
 			"Это был конец списка, всего элементов: %s. Скажите «список», чтобы начать сначала, или «список» и номер, чтобы начать с него.", count(l, b.listTotal))}
 	}
-	return BrowseStep{Tool: "browser_list_interactives", Args: map[string]any{"offset": b.listNext},
-		Say: l.f("Listing from number %d.", "Список с номера %d.", b.listNext+1)}
+	return stepTo(browser.ListInteractivesRef, browser.ListInteractivesArgs{Offset: b.listNext}, l.f("Listing from number %d.", "Список с номера %d.", b.listNext+1))
 }
 
 // withoutFragment is an address without its #fragment: an in-page link
@@ -482,11 +521,11 @@ func (b *Browsing) Observe(step BrowseStep, res any) (restored *readPlace) {
 		b.last, b.listTotal, b.listMore, b.listNext = "list", d.Total, d.HasMore, d.NextOffset
 	case "browser_find":
 		b.last, b.findTotal, b.findNext = "find", d.Total, d.Offset+len(d.Matches)
-		b.findText, _ = step.Args["text"].(string)
+		b.findText = searched(step.Args)
 	case "browser_table":
 		b.table, b.tableRow, b.tableCol, b.tableRows, b.tableCols, b.tableURL = d.Table, d.Row, d.Column, d.Rows, d.Columns, page
 	case "browser_find_text":
-		b.textQuery, _ = step.Args["text"].(string)
+		b.textQuery = searched(step.Args)
 		b.textTotal, b.textOcc, b.textAt, b.textURL, b.textHere = d.Total, d.Occurrence, d.LineAt, page, d.Total > 0 && d.LineAt >= 0
 		if b.textHere {
 			// Reading goes on from the occurrence's line.
@@ -525,6 +564,17 @@ func (b *Browsing) Observe(step BrowseStep, res any) (restored *readPlace) {
 		}
 	}
 	return restored
+}
+
+// searched is the text a find or a find in text looked for.
+func searched(args any) string {
+	switch a := args.(type) {
+	case browser.FindArgs:
+		return a.Text
+	case browser.FindTextArgs:
+		return a.Text
+	}
+	return ""
 }
 
 // leave keeps where reading stood on the page left and forgets the list,
@@ -607,8 +657,7 @@ func (b *Browsing) textStep(c string, l Lang) (BrowseStep, bool, error) {
 		if q == "" {
 			return BrowseStep{}, true, errors.New(l.t("say what to look for: find in text and a word", "скажите, что искать: «найди в тексте» и слово"))
 		}
-		return BrowseStep{Tool: "browser_find_text", Args: map[string]any{"text": q, "occurrence": 1},
-			Say: l.f("Looking for %q in the text.", "Ищу «%s» в тексте.", q)}, true, nil
+		return stepTo(browser.FindTextRef, browser.FindTextArgs{Text: q, Occurrence: 1}, l.f("Looking for %q in the text.", "Ищу «%s» в тексте.", q)), true, nil
 	}
 	switch {
 	case textNextRe().MatchString(c):
@@ -625,8 +674,7 @@ func (b *Browsing) textStep(c string, l Lang) (BrowseStep, bool, error) {
 		if !b.textHere {
 			return BrowseStep{}, false, nil
 		}
-		return BrowseStep{Tool: "browser_read", Args: map[string]any{"from": b.textAt, "continue_url": b.textURL},
-			Say: l.f("Reading from occurrence %d of %q.", "Читаю с вхождения %d «%s».", b.textOcc, b.textQuery)}, true, nil
+		return stepTo(browser.ReadRef, browser.ReadArgs{From: b.textAt, ContinueURL: b.textURL}, l.f("Reading from occurrence %d of %q.", "Читаю с вхождения %d «%s».", b.textOcc, b.textQuery)), true, nil
 	}
 	var n int
 	var q string
@@ -674,13 +722,11 @@ func (b *Browsing) occurrence(n int, q string, l Lang) BrowseStep {
 	if n == -1 {
 		if q != b.textQuery || b.textTotal == 0 {
 			// The last of a text not yet counted: count it first.
-			return BrowseStep{Tool: "browser_find_text", Args: map[string]any{"text": q, "occurrence": 1, "last": true},
-				Say: l.f("Looking for the last %q in the text.", "Ищу последнее «%s» в тексте.", q)}
+			return stepTo(browser.FindTextRef, browser.FindTextArgs{Text: q, Occurrence: 1, Last: true}, l.f("Looking for the last %q in the text.", "Ищу последнее «%s» в тексте.", q))
 		}
 		n = b.textTotal
 	}
-	return BrowseStep{Tool: "browser_find_text", Args: map[string]any{"text": q, "occurrence": n},
-		Say: l.f("Occurrence %d of %q.", "Вхождение %d «%s».", n, q)}
+	return stepTo(browser.FindTextRef, browser.FindTextArgs{Text: q, Occurrence: n}, l.f("Occurrence %d of %q.", "Вхождение %d «%s».", n, q))
 }
 
 // Reading tables: "table", "table 2", "next row", "previous column", "row 3",
@@ -709,8 +755,7 @@ func (b *Browsing) tableStep(c string, l Lang) (BrowseStep, bool, error) {
 				return BrowseStep{}, true, errors.New(l.t("tables count from 1: say table 2", "таблицы считаются с 1: скажите «таблица 2»"))
 			}
 		}
-		return BrowseStep{Tool: "browser_table", Args: map[string]any{"table": n, "row": 1, "column": 1, "mode": "table"},
-			Say: l.f("Table %d.", "Таблица %d.", n)}, true, nil
+		return stepTo(browser.TableRef, browser.TableArgs{Table: n, Row: 1, Column: 1, Mode: "table"}, l.f("Table %d.", "Таблица %d.", n)), true, nil
 	}
 	var what string
 	var n int
@@ -769,8 +814,7 @@ func (b *Browsing) tableStep(c string, l Lang) (BrowseStep, bool, error) {
 	if edge != "" {
 		return BrowseStep{Say: edge}, true, nil
 	}
-	return BrowseStep{Tool: "browser_table", Args: map[string]any{"table": b.table, "row": row, "column": col, "mode": mode},
-		Say: ""}, true, nil
+	return stepTo(browser.TableRef, browser.TableArgs{Table: b.table, Row: row, Column: col, Mode: mode}, ""), true, nil
 }
 
 // usage says how a command is said, by its first word.

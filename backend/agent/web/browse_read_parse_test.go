@@ -4,7 +4,24 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/waymark/waymark/backend/browser"
 )
+
+// argsJSON is a step's arguments as JSON with sorted keys ("null": none).
+func argsJSON(args any) string {
+	if args == nil {
+		return "null"
+	}
+	var m map[string]any
+	b, _ := json.Marshal(args)
+	_ = json.Unmarshal(b, &m)
+	if m == nil {
+		return "{}"
+	}
+	b, _ = json.Marshal(m)
+	return string(b)
+}
 
 // The commands that search the page's text (issue 33, point 8), in English
 // and Russian, and what they go on with.
@@ -27,7 +44,7 @@ func TestParseTextSearch(t *testing.T) {
 			t.Errorf("%q: %v", c.in, err)
 			continue
 		}
-		args, _ := json.Marshal(step.Args)
+		args := argsJSON(step.Args)
 		if step.Tool != c.tool || string(args) != c.args || step.Say != c.say {
 			t.Errorf("%q: %s %s %q, want %s %s %q", c.in, step.Tool, args, step.Say, c.tool, c.args, c.say)
 		}
@@ -60,22 +77,22 @@ func TestTextSearchGoesOn(t *testing.T) {
 			t.Errorf("%q: %v", c.in, err)
 			continue
 		}
-		args, _ := json.Marshal(s.Args)
+		args := argsJSON(s.Args)
 		if s.Args == nil {
-			args = []byte(`{}`)
+			args = `{}`
 		}
 		if s.Tool != c.tool || string(args) != c.args || s.Say != c.say {
 			t.Errorf("%q: %s %s %q, want %s %s %q", c.in, s.Tool, args, s.Say, c.tool, c.args, c.say)
 		}
 	}
-	b.Observe(BrowseStep{Tool: "browser_find_text", Args: map[string]any{"text": "malloc"}},
+	b.Observe(BrowseStep{Tool: "browser_find_text", Args: browser.FindTextArgs{Text: "malloc"}},
 		map[string]any{"status": "ok", "data": map[string]any{"url": "http://x/p.html", "text": "malloc", "total": 10, "occurrence": 10, "at": 900, "line_at": 880, "chars": 5000}})
 	if s, _ := b.Parse("next occurrence"); s.Tool != "" || s.Say != `That was the last occurrence of "malloc": 10 in all.` {
 		t.Errorf("next after the last: %+v", s)
 	}
 	// Another step: "read from here" is no longer at the occurrence.
 	b.Observe(BrowseStep{Tool: "browser_list_interactives"}, map[string]any{"status": "ok", "data": map[string]any{"total": 3}})
-	if s, _ := b.Parse("read from here"); s.Tool != "browser_read" || s.Args["here"] != true {
+	if s, _ := b.Parse("read from here"); s.Tool != "browser_read" || s.Args != (browser.ReadArgs{Here: true}) {
 		t.Errorf("read from here after a list: %+v", s)
 	}
 }
@@ -112,7 +129,7 @@ func TestItemLineToggleState(t *testing.T) {
 		{English, "Next ►", "10. clickable Next ►"},
 	}
 	for _, c := range cases {
-		if got := itemLine(c.l, map[string]any{"number": 10, "role": "clickable", "name": c.name}); got != c.want {
+		if got := itemLine(c.l, &browser.Item{Number: 10, Role: "clickable", Name: c.name}); got != c.want {
 			t.Errorf("%s %q: %q, want %q", c.l, c.name, got, c.want)
 		}
 	}
@@ -135,7 +152,7 @@ func TestSpokenURL(t *testing.T) {
 			t.Errorf("spokenURL(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
-	got := summaryLines(Russian, map[string]any{"title": "Готово", "url": cases[0].in, "main_text": "Спасибо"})
+	got := summaryLines(Russian, &browser.Summary{Title: "Готово", URL: cases[0].in, MainText: "Спасибо"})
 	if !strings.Contains(got, "\nАдрес: http://127.0.0.1:8080/done.html?name=Анна\n") {
 		t.Errorf("прочитай страницу says the address encoded:\n%s", got)
 	}

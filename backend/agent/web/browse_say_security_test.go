@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/waymark/waymark/backend/browser"
 )
 
 // The browser's refusals of issue 32 are said in the listener's language,
@@ -32,7 +34,7 @@ func TestSecurityRefusalsSpoken(t *testing.T) {
 // A password field is said as one, and a field of another site's frame with
 // that site (issue 32 point 5: "1. textbox Password" said neither).
 func TestItemLineSaysPasswordAndOtherSite(t *testing.T) {
-	m := map[string]any{"number": 1.0, "role": "textbox", "type": "password", "name": "Password", "frame_site": "localhost:4242"}
+	m := &browser.Item{Number: 1, Role: "textbox", Type: "password", Name: "Password", FrameSite: "localhost:4242"}
 	for l, want := range map[Lang]string{
 		English: "1. password field Password, in a frame from localhost:4242",
 		Russian: "1. поле пароля Password, в рамке с сайта localhost:4242",
@@ -41,7 +43,7 @@ func TestItemLineSaysPasswordAndOtherSite(t *testing.T) {
 			t.Errorf("got %q, want %q", got, want)
 		}
 	}
-	if got := itemLine(English, map[string]any{"number": 2.0, "role": "textbox", "name": "User"}); got != "2. textbox User" {
+	if got := itemLine(English, &browser.Item{Number: 2, Role: "textbox", Name: "User"}); got != "2. textbox User" {
 		t.Errorf("a plain field: %q", got)
 	}
 }
@@ -69,12 +71,12 @@ func TestRefusalsSpokenInRussian(t *testing.T) {
 // A dialog loop the browser stopped is said (issue 32 point 9), in the
 // listener's language.
 func TestDialogLoopStopSaid(t *testing.T) {
-	res := map[string]any{"status": "ok", "data": map[string]any{
-		"answered": map[string]any{"type": "alert", "message": "Again 2"}, "accepted": true, "dialogs_stopped": 1,
-		"note": "The page keeps opening dialogs (4 in a row): they were closed and the page was left (the tab is empty now); go to a page to go on.",
-	}}
+	res := browser.OK(&browser.DialogResult{
+		Answered: browser.Dialog{Type: "alert", Message: "Again 2"}, Accepted: true, Stopped: 1, LeftPage: true,
+		Note: "The page keeps opening dialogs (4 in a row): they were closed and the page was left (the tab is empty now); go to a page to go on.",
+	})
 	for l, want := range map[Lang]string{English: "kept opening dialogs", Russian: "открывала диалог за диалогом"} {
-		if got := RenderResultIn(l, "browser_dialog", res); !strings.Contains(got, want) {
+		if got := RenderResultIn(l, res); !strings.Contains(got, want) {
 			t.Errorf("said %q, want %q in it", got, want)
 		}
 	}

@@ -52,7 +52,7 @@ func TestParseBrowseCommand(t *testing.T) {
 		{"список отсюда", "browser_list_interactives", `{"from_here":true}`},
 		{"read from heading 3", "browser_read", `{"heading":3}`},
 		{"читай с заголовка 3", "browser_read", `{"heading":3}`},
-		{"read from start", "browser_read", `{"from":0}`},
+		{"read from start", "browser_read", `{}`},
 		{"tabs", "browser_tabs", `{}`},
 		{"вкладки", "browser_tabs", `{}`},
 		{"close tab", "browser_close_tab", `{}`},
@@ -71,8 +71,8 @@ func TestParseBrowseCommand(t *testing.T) {
 			t.Errorf("%q: %v", c.in, err)
 			continue
 		}
-		b, _ := json.Marshal(st.Args)
-		if st.Tool != c.tool || string(b) != c.args || st.Say == "" {
+		b := argsJSON(st.Args)
+		if st.Tool != c.tool || b != c.args || st.Say == "" {
 			t.Errorf("%q = %s %s (%q), want %s %s", c.in, st.Tool, b, st.Say, c.tool, c.args)
 		}
 	}
@@ -125,7 +125,7 @@ func TestBrowsingMore(t *testing.T) {
 		{"list more", "", `null`, "That was the end of the list: 120 elements in all. Say list to start again, or list and a number to start there.", ``},
 		{"go to example.org", "browser_navigate", `{"url":"example.org"}`, "Opening example.org.", `{"url":"https://example.org/"}`},
 		{"list more", "browser_list_interactives", `{}`, "Listing the elements.", ``},
-		{"read more", "browser_read", `{"from":0}`, "Reading the text from the start.", ``},
+		{"read more", "browser_read", `{}`, "Reading the text from the start.", ``},
 		{"help", "", `null`, Help(English), ``},
 		{"помощь", "", `null`, Help(Russian), ``},
 		// A reading goes on from where a heading's portion ended; a link to
@@ -133,7 +133,7 @@ func TestBrowsingMore(t *testing.T) {
 		{"read from heading 3", "browser_read", `{"heading":3}`, "Reading from heading 3.", `{"url":"http://x/b","from":900,"next":2300,"total":4000,"headings":12}`},
 		{"read more", "browser_read", `{"continue_url":"http://x/b","from":2300}`, "Reading on.", `{"url":"http://x/b","from":2300,"next":3700,"total":4000,"headings":12}`},
 		{"click 4", "browser_overlay_act", `{"action":"click","index":4}`, "Clicking 4.", `{"action":"click","navigated":true,"url":"http://x/c"}`},
-		{"read more", "browser_read", `{"from":0}`, "Reading the text from the start.", ``},
+		{"read more", "browser_read", `{}`, "Reading the text from the start.", ``},
 		{"back", "browser_back", `{}`, "Going back.", `{"url":"http://x/b"}`},
 		{"read more", "browser_read", `{"continue_url":"http://x/b","from":3700}`, "Reading on.", ``},
 		// An in-page link: reading goes on from its target; find's more goes
@@ -149,8 +149,8 @@ func TestBrowsingMore(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", s.cmd, err)
 		}
-		args, _ := json.Marshal(st.Args)
-		if st.Tool != s.tool || string(args) != s.args || st.Say != s.say {
+		args := argsJSON(st.Args)
+		if st.Tool != s.tool || args != s.args || st.Say != s.say {
 			t.Fatalf("%q = %s %s %q, want %s %s %q", s.cmd, st.Tool, args, st.Say, s.tool, s.args, s.say)
 		}
 		if s.result != "" {

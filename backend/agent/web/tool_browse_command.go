@@ -95,24 +95,34 @@ func (b *Browsing) Lang() Lang {
 // AnswerDialog answers the page's JavaScript dialog with the user's choice.
 func (b *Browsing) AnswerDialog(ctx context.Context, reg *tools.Registry, d DialogAnswer) BrowseAnswer {
 	l := b.Lang()
-	args := map[string]any{"accept": d.Accept}
+	args := browser.DialogArgs{Accept: d.Accept}
 	if d.Text != "" {
-		args["text"] = d.Text
+		args.Text = &d.Text
 	}
-	return b.Run(ctx, reg, BrowseStep{Tool: "browser_dialog", Args: args, Say: l.t("Answering the page.", "Отвечаю странице.")})
+	return b.Run(ctx, reg, stepTo(browser.DialogRef, args, l.t("Answering the page.", "Отвечаю странице.")))
+}
+
+// Act runs an action on a numbered element (click, type or select), as the
+// command "click 5" or "type 3 hello" does, without a command to parse.
+func (b *Browsing) Act(ctx context.Context, reg *tools.Registry, index int, action, text string) BrowseAnswer {
+	l := b.Lang()
+	step, err := actStep(l, index, action, text)
+	if err != nil {
+		return BrowseAnswer{Text: err.Error(), Lang: l, Status: "error"}
+	}
+	return b.Run(ctx, reg, step)
 }
 
 // Run runs one parsed step and says its answer.
 func (b *Browsing) Run(ctx context.Context, reg *tools.Registry, step BrowseStep) BrowseAnswer {
 	l := b.Lang()
 	a := BrowseAnswer{Say: step.Say, Lang: l, Status: "ok", Tool: step.Tool}
-	if step.Tool == "" {
+	if step.call == nil {
 		// Help, or the end of a list or text: words only, no tool.
-		a.Text, a.Say = step.Say, ""
+		a.Text, a.Say, a.Tool = step.Say, "", ""
 		return a
 	}
-	args, _ := json.Marshal(step.Args)
-	res, err := reg.Call(browser.WithGrant(ctx, browser.Grant{User: true}), tools.Call{Name: step.Tool, Args: args}, tools.Context{})
+	res, err := step.call(browser.WithGrant(ctx, browser.Grant{User: true}), reg)
 	if err != nil {
 		msg := err.Error()
 		if i := strings.Index(msg, tools.ErrInvalidArgs.Error()+": "); i >= 0 {
@@ -122,18 +132,13 @@ func (b *Browsing) Run(ctx context.Context, reg *tools.Registry, step BrowseStep
 		return a
 	}
 	restored := b.Observe(step, res)
-	a.Text = RenderResultIn(l, step.Tool, res)
-	if r, ok := res.(browser.Result); ok {
-		if r.Status != "ok" {
-			a.Status = "error"
-		}
-		a.Data, _ = json.Marshal(r.Data)
-		if step.Tool == "browser_read" {
-			var d browser.ReadResult
-			if json.Unmarshal(a.Data, &d) == nil && d.Here != "" {
-				a.Say = l.f("Reading from %s.", "Читаю с места «%s».", d.Here)
-			}
-		}
+	a.Text = RenderResultIn(l, res)
+	if _, failed := res.Failed(); failed {
+		a.Status = "error"
+	}
+	a.Data, _ = json.Marshal(res.Payload())
+	if say := OpeningLine(l, res); say != "" {
+		a.Say = say
 	}
 	if restored != nil {
 		a.Text += "\n" + l.f("Your reading place here is kept: say read more to go on from character %s.",
@@ -155,11 +160,14 @@ func WithBrowsing(ctx context.Context, b *Browsing) context.Context {
 	return context.WithValue(ctx, browsingKey{}, b)
 }
 
+// BrowseCommandRef is the typed handle on BrowseCommand.
+var BrowseCommandRef = tools.RefTo[BrowseCommandArgs, BrowseAnswer]("BrowseCommand")
+
 // browseCommandTool is BrowseCommand: the number-command interpreter as a
 // tool, one conversation per registry unless the door hands its own.
 func browseCommandTool(r *tools.Registry) tools.Tool {
 	own := &Browsing{Door: DoorMCP}
-	return tools.Func("BrowseCommand", "Run one number command of the accessible browser, as a blind user says it (list, more, click 5, type 3 hello, read page, read more, read from here, find search, back, tabs; in English or Russian), and return what the listener hears in the command's language: say, then text. \"more\" goes on with the last list, find, headings or reading. A line that is no command comes back with status not_a_command (needs_model: give it to BrowserGoal).",
+	return BrowseCommandRef.Func("Run one number command of the accessible browser, as a blind user says it (list, more, click 5, type 3 hello, read page, read more, read from here, find search, back, tabs; in English or Russian), and return what the listener hears in the command's language: say, then text. \"more\" goes on with the last list, find, headings or reading. A line that is no command comes back with status not_a_command (needs_model: give it to BrowserGoal).",
 		func(ctx context.Context, a BrowseCommandArgs) (BrowseAnswer, error) {
 			b := own
 			if c, ok := ctx.Value(browsingKey{}).(*Browsing); ok && c != nil {

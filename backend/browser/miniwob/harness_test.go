@@ -199,17 +199,17 @@ func (t *Tools) CallInto(ctx context.Context, name string, args map[string]any, 
 	if err != nil {
 		return err
 	}
-	r, ok := res.(browser.Result)
+	r, ok := res.(browser.Outcome)
 	if !ok {
 		return fmt.Errorf("%s: unexpected result %T", name, res)
 	}
-	if r.Status != "ok" {
-		return fmt.Errorf("%s: %s", name, r.Error)
+	if msg, failed := r.Failed(); failed {
+		return fmt.Errorf("%s: %s", name, msg)
 	}
 	if out == nil {
 		return nil
 	}
-	db, err := json.Marshal(r.Data)
+	db, err := json.Marshal(r.Payload())
 	if err != nil {
 		return err
 	}

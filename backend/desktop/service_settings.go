@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -61,7 +62,8 @@ type Settings struct {
 	// none (kept as the book.author setting, which the Export tool reads).
 	Author string `json:"author"`
 
-	// Window.
+	// Window. Language is the window's: "en", "ru" or "" (the system's).
+	Language string `json:"language"`
 	Speech   bool   `json:"speech"`
 	Theme    string `json:"theme"`
 	FontSize int    `json:"fontSize"`
@@ -130,61 +132,82 @@ const noKeyringNote = "No system keyring (Secret Service) answered, so the model
 
 // validate checks every field and says what is allowed.
 func (s Settings) validate() error {
-	var errs []string
-	bad := func(format string, a ...any) { errs = append(errs, fmt.Sprintf(format, a...)) }
-	if s.ModelURL != "" {
-		u, err := url.Parse(s.ModelURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			bad("model server URL %q: give an http(s) address such as http://127.0.0.1:11434/v1 (or leave it empty for the built-in engine)", s.ModelURL)
-		}
-		if strings.TrimSpace(s.Model) == "" {
-			bad("model: give the model's name as the server knows it (e.g. llama3.1:8b)")
-		}
-	}
-	if s.CommandTimeLimitMin < 0 || s.CommandTimeLimitMin > 1440 {
-		bad("time limit of a command %d min: from 0 (none) to 1440 minutes", s.CommandTimeLimitMin)
-	}
-	if s.BannerPasses < 1 || s.BannerPasses > 3 {
-		bad("banner passes %d: from 1 to 3", s.BannerPasses)
-	}
-	if s.BannerBudgetMs < 200 || s.BannerBudgetMs > 10000 {
-		bad("banner budget %d ms: from 200 to 10000 ms (1500–2500 is sensible)", s.BannerBudgetMs)
-	}
-	if s.BannerPassMs < 100 || s.BannerPassMs > s.BannerBudgetMs {
-		bad("banner time per pass %d ms: from 100 ms up to the banner budget (%d ms)", s.BannerPassMs, s.BannerBudgetMs)
-	}
-	if s.PauseMs < 0 || s.PauseMs > 10000 {
-		bad("pause between steps %d ms: from 0 to 10000 ms", s.PauseMs)
-	}
-	if s.IterationLimit < 1 || s.IterationLimit > 200 {
-		bad("iteration limit %d: from 1 to 200 steps", s.IterationLimit)
-	}
-	if s.AskTimeoutSec < 10 || s.AskTimeoutSec > 3600 {
-		bad("time to answer a question %d s: from 10 to 3600 seconds", s.AskTimeoutSec)
-	}
-	if s.DownloadDir != "" && !filepath.IsAbs(s.DownloadDir) {
-		bad("download folder %q: give an absolute path such as /home/you/Downloads", s.DownloadDir)
-	}
-	if s.DownloadConflict != "rename" && s.DownloadConflict != "overwrite" {
-		bad("when a downloaded file's name exists %q: rename or overwrite", s.DownloadConflict)
-	}
-	okTheme := false
-	for _, t := range Themes {
-		okTheme = okTheme || s.Theme == t
-	}
-	if !okTheme {
-		bad("theme %q: %s", s.Theme, strings.Join(Themes, ", "))
-	}
-	if len([]rune(s.Author)) > 200 || strings.ContainsAny(s.Author, "\n\r") {
-		bad("author: one line of at most 200 characters")
-	}
-	if s.FontSize < 10 || s.FontSize > 40 {
-		bad("font size %d: from 10 to 40 pixels", s.FontSize)
-	}
+	errs := append(append(s.modelProblems(), s.browserProblems()...), s.windowProblems()...)
 	if len(errs) > 0 {
 		return errors.New("settings not saved: " + strings.Join(errs, "; "))
 	}
 	return nil
+}
+
+// problems gathers what is wrong with a group of fields, in words.
+type problems []string
+
+func (p *problems) add(format string, a ...any) { *p = append(*p, fmt.Sprintf(format, a...)) }
+
+// modelProblems: the model server and the time a command may take.
+func (s Settings) modelProblems() problems {
+	var p problems
+	if s.ModelURL != "" {
+		u, err := url.Parse(s.ModelURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			p.add("model server URL %q: give an http(s) address such as http://127.0.0.1:11434/v1 (or leave it empty for the built-in engine)", s.ModelURL)
+		}
+		if strings.TrimSpace(s.Model) == "" {
+			p.add("model: give the model's name as the server knows it (e.g. llama3.1:8b)")
+		}
+	}
+	if s.CommandTimeLimitMin < 0 || s.CommandTimeLimitMin > 1440 {
+		p.add("time limit of a command %d min: from 0 (none) to 1440 minutes", s.CommandTimeLimitMin)
+	}
+	return p
+}
+
+// browserProblems: banners, pace, limits and downloads.
+func (s Settings) browserProblems() problems {
+	var p problems
+	if s.BannerPasses < 1 || s.BannerPasses > 3 {
+		p.add("banner passes %d: from 1 to 3", s.BannerPasses)
+	}
+	if s.BannerBudgetMs < 200 || s.BannerBudgetMs > 10000 {
+		p.add("banner budget %d ms: from 200 to 10000 ms (1500–2500 is sensible)", s.BannerBudgetMs)
+	}
+	if s.BannerPassMs < 100 || s.BannerPassMs > s.BannerBudgetMs {
+		p.add("banner time per pass %d ms: from 100 ms up to the banner budget (%d ms)", s.BannerPassMs, s.BannerBudgetMs)
+	}
+	if s.PauseMs < 0 || s.PauseMs > 10000 {
+		p.add("pause between steps %d ms: from 0 to 10000 ms", s.PauseMs)
+	}
+	if s.IterationLimit < 1 || s.IterationLimit > 200 {
+		p.add("iteration limit %d: from 1 to 200 steps", s.IterationLimit)
+	}
+	if s.AskTimeoutSec < 10 || s.AskTimeoutSec > 3600 {
+		p.add("time to answer a question %d s: from 10 to 3600 seconds", s.AskTimeoutSec)
+	}
+	if s.DownloadDir != "" && !filepath.IsAbs(s.DownloadDir) {
+		p.add("download folder %q: give an absolute path such as /home/you/Downloads", s.DownloadDir)
+	}
+	if s.DownloadConflict != "rename" && s.DownloadConflict != "overwrite" {
+		p.add("when a downloaded file's name exists %q: rename or overwrite", s.DownloadConflict)
+	}
+	return p
+}
+
+// windowProblems: the books' author and the window's language and looks.
+func (s Settings) windowProblems() problems {
+	var p problems
+	if s.Language != "" && !slices.Contains(Languages, s.Language) {
+		p.add("language %q: en (English), ru (Russian) or empty (the system's)", s.Language)
+	}
+	if !slices.Contains(Themes, s.Theme) {
+		p.add("theme %q: %s", s.Theme, strings.Join(Themes, ", "))
+	}
+	if len([]rune(s.Author)) > 200 || strings.ContainsAny(s.Author, "\n\r") {
+		p.add("author: one line of at most 200 characters")
+	}
+	if s.FontSize < 10 || s.FontSize > 40 {
+		p.add("font size %d: from 10 to 40 pixels", s.FontSize)
+	}
+	return p
 }
 
 // Settings returns the stored settings (the model key is never sent back).

@@ -1,0 +1,77 @@
+package desktop
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestSystemLanguage: the window's language by default is the locale's, as
+// gettext reads it (LC_ALL over LC_MESSAGES over LANG).
+func TestSystemLanguage(t *testing.T) {
+	for _, c := range []struct{ all, messages, lang, want string }{
+		{"", "", "ru_RU.UTF-8", "ru"},
+		{"", "", "en_GB.UTF-8", "en"},
+		{"", "", "C.UTF-8", "en"},
+		{"", "", "", "en"},
+		{"", "ru_RU.UTF-8", "en_US.UTF-8", "ru"},
+		{"", "en_US.UTF-8", "ru_RU.UTF-8", "en"},
+		{"ru_UA.UTF-8", "en_US.UTF-8", "en_US.UTF-8", "ru"},
+		{"C", "ru_RU.UTF-8", "ru_RU.UTF-8", "en"},
+	} {
+		t.Setenv("LC_ALL", c.all)
+		t.Setenv("LC_MESSAGES", c.messages)
+		t.Setenv("LANG", c.lang)
+		if got := systemLanguage(); got != c.want {
+			t.Errorf("LC_ALL=%q LC_MESSAGES=%q LANG=%q: %q, want %q", c.all, c.messages, c.lang, got, c.want)
+		}
+	}
+}
+
+// TestWindowLanguage: the language chosen in Settings wins over the system's,
+// is remembered, and the notices the window shows (what another program
+// changed) follow it whatever the book's language; a language the window has
+// not is refused in words.
+func TestWindowLanguage(t *testing.T) {
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_MESSAGES", "")
+	t.Setenv("LANG", "ru_RU.UTF-8")
+	a, doc := desktopApp(t, "# Title\n\nOne.\n\nTwo.\n")
+	if _, err := a.Manuscript(); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.Language(); got.Lang != "ru" || got.System != "ru" {
+		t.Fatalf("automatic under LANG=ru_RU.UTF-8: %+v", got)
+	}
+	// An English book, a Russian window: the notice is the window's.
+	if err := os.WriteFile(doc, []byte("# Title\n\nOne, changed.\n\nTwo.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := a.CheckDisk(); s.Note != "Другая программа изменила «Title»; ваш текст сохранён." {
+		t.Fatalf("the notice in a Russian window: %q", s.Note)
+	}
+	s, err := a.Settings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Language = "en"
+	if _, err := a.SaveSettings(s); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.Language(); got.Lang != "en" || got.System != "ru" {
+		t.Fatalf("English chosen: %+v", got)
+	}
+	if again := a.loadSettings(a.context()); again.Language != "en" {
+		t.Fatalf("the choice was not stored: %q", again.Language)
+	}
+	if err := os.WriteFile(doc, []byte("# Title\n\nOne, changed twice.\n\nTwo.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := a.CheckDisk(); s.Note != "Another program changed “Title”; your text is kept." {
+		t.Fatalf("the notice in an English window: %q", s.Note)
+	}
+	s.Language = "fr"
+	if _, err := a.SaveSettings(s); err == nil || !strings.Contains(err.Error(), `language "fr": en (English), ru (Russian) or empty`) {
+		t.Fatalf("an unknown language: %v", err)
+	}
+}

@@ -30,8 +30,8 @@ func TestSystemLanguage(t *testing.T) {
 
 // TestWindowLanguage: the language chosen in Settings wins over the system's,
 // is remembered, and the notices the window shows (what another program
-// changed) follow it whatever the book's language; a language the window has
-// not is refused in words.
+// changed, the History panel's lines) follow it whatever the book's
+// language; a language the window has not is refused in words.
 func TestWindowLanguage(t *testing.T) {
 	t.Setenv("LC_ALL", "")
 	t.Setenv("LC_MESSAGES", "")
@@ -49,6 +49,10 @@ func TestWindowLanguage(t *testing.T) {
 	}
 	if s, _ := a.CheckDisk(); s.Note != "Другая программа изменила «Title»; ваш текст сохранён." {
 		t.Fatalf("the notice in a Russian window: %q", s.Note)
+	}
+	// The History panel's lines too («Другая программа: …», not the book's English).
+	if h, err := a.History(); err != nil || len(h) == 0 || !strings.HasPrefix(h[0].Description, "Другая программа: ") {
+		t.Fatalf("the history in a Russian window: %+v (%v)", h, err)
 	}
 	s, err := a.Settings()
 	if err != nil {
@@ -69,6 +73,9 @@ func TestWindowLanguage(t *testing.T) {
 	}
 	if s, _ := a.CheckDisk(); s.Note != "Another program changed “Title”; your text is kept." {
 		t.Fatalf("the notice in an English window: %q", s.Note)
+	}
+	if h, err := a.History(); err != nil || len(h) == 0 || !strings.HasPrefix(h[0].Description, "Another program: ") {
+		t.Fatalf("the history in an English window: %+v (%v)", h, err)
 	}
 	s.Language = "fr"
 	if _, err := a.SaveSettings(s); err == nil || !strings.Contains(err.Error(), `language "fr": en (English), ru (Russian) or empty`) {

@@ -585,6 +585,7 @@ export interface Found {
 /** HistoryArgs is manuscript.historyArgs. */
 export interface HistoryArgs {
   limit?: number;
+  language?: string;
 }
 
 /** HistoryResult is manuscript.HistoryResult. */

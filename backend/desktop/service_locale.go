@@ -1,7 +1,9 @@
 package desktop
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/waymark/waymark/backend/manuscript"
@@ -60,4 +62,20 @@ func (a *App) mergeNote(merges []manuscript.Merge, note string) string {
 		return note
 	}
 	return manuscript.MergeNote(merges, a.windowRussian())
+}
+
+// diskDetail says what became of the book's file in the window's language
+// (the CheckDisk tool says it in English).
+func (a *App) diskDetail(s manuscript.DiskState) string {
+	if !s.Changed || !a.windowRussian() {
+		return s.Detail
+	}
+	name := "книги"
+	if m, err := a.ws.Current(); err == nil {
+		name = filepath.Base(m.Path)
+	}
+	if s.Missing {
+		return fmt.Sprintf("Файл %s больше не читается", name)
+	}
+	return fmt.Sprintf("Файл %s изменила другая программа с тех пор, как Waymark его открыл или сохранил", name)
 }

@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -31,7 +32,8 @@ func TestSystemLanguage(t *testing.T) {
 // TestWindowLanguage: the language chosen in Settings wins over the system's,
 // is remembered, and the notices the window shows (what another program
 // changed, the History panel's lines) follow it whatever the book's
-// language; a language the window has not is refused in words.
+// language; settings refused (a language the window has not) are said in
+// the window's language.
 func TestWindowLanguage(t *testing.T) {
 	t.Setenv("LC_ALL", "")
 	t.Setenv("LC_MESSAGES", "")
@@ -65,6 +67,11 @@ func TestWindowLanguage(t *testing.T) {
 	if got := a.Language(); got.Lang != "en" || got.System != "ru" {
 		t.Fatalf("English chosen: %+v", got)
 	}
+	bad := s
+	bad.FontSize = 99
+	if _, err := a.SaveSettings(bad); err == nil || err.Error() != "settings not saved: font size 99: from 10 to 40 pixels" {
+		t.Fatalf("a font size refused, in an English window: %v", err)
+	}
 	if again := a.loadSettings(a.context()); again.Language != "en" {
 		t.Fatalf("the choice was not stored: %q", again.Language)
 	}
@@ -77,8 +84,20 @@ func TestWindowLanguage(t *testing.T) {
 	if h, err := a.History(); err != nil || len(h) == 0 || !strings.HasPrefix(h[0].Description, "Another program: ") {
 		t.Fatalf("the history in an English window: %+v (%v)", h, err)
 	}
+	// The file gone, in a Russian window: said in Russian.
+	s.Language = "ru"
+	if _, err := a.SaveSettings(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(doc); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := a.CheckDisk(); !d.Missing || d.Detail != "Файл "+filepath.Base(doc)+" больше не читается" {
+		t.Fatalf("the file gone, in a Russian window: %+v", d)
+	}
+	// Settings refused are said in the window's language.
 	s.Language = "fr"
-	if _, err := a.SaveSettings(s); err == nil || !strings.Contains(err.Error(), `language "fr": en (English), ru (Russian) or empty`) {
-		t.Fatalf("an unknown language: %v", err)
+	if _, err := a.SaveSettings(s); err == nil || err.Error() != `настройки не сохранены: язык "fr": en (английский), ru (русский) или пусто (как в системе)` {
+		t.Fatalf("an unknown language, in a Russian window: %v", err)
 	}
 }

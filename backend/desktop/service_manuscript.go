@@ -180,7 +180,7 @@ func (a *App) History() ([]manuscript.RevisionInfo, error) {
 func (a *App) CheckDisk() (manuscript.DiskState, error) {
 	var s manuscript.DiskState
 	err := a.call(a.context(), "CheckDisk", manuscript.CheckDiskArgs{}, &s)
-	s.Note = a.mergeNote(s.Merged, s.Note)
+	s.Note, s.Detail = a.mergeNote(s.Merged, s.Note), a.diskDetail(s)
 	return s, err
 }
 

@@ -79,3 +79,6 @@ func (a *App) diskDetail(s manuscript.DiskState) string {
 	}
 	return fmt.Sprintf("Файл %s изменила другая программа с тех пор, как Waymark его открыл или сохранил", name)
 }
+
+// runWords name in Russian what begin runs (agentTools' kinds, the browser's goal).
+var runWords = map[string]string{"command": "команда", "plan": "план", "browser goal": "цель в браузере"}

@@ -52,6 +52,9 @@ func TestWindowLanguage(t *testing.T) {
 	if s, _ := a.CheckDisk(); s.Note != "Другая программа изменила «Title»; ваш текст сохранён." {
 		t.Fatalf("the notice in a Russian window: %q", s.Note)
 	}
+	if said, _ := a.Stop(); said != "Ничего не выполняется." {
+		t.Fatalf("Stop in a Russian window: %q", said)
+	}
 	// The History panel's lines too («Другая программа: …», not the book's English).
 	if h, err := a.History(); err != nil || len(h) == 0 || !strings.HasPrefix(h[0].Description, "Другая программа: ") {
 		t.Fatalf("the history in a Russian window: %+v (%v)", h, err)
@@ -80,6 +83,9 @@ func TestWindowLanguage(t *testing.T) {
 	}
 	if s, _ := a.CheckDisk(); s.Note != "Another program changed “Title”; your text is kept." {
 		t.Fatalf("the notice in an English window: %q", s.Note)
+	}
+	if said, _ := a.Stop(); said != "Nothing is running." {
+		t.Fatalf("Stop in an English window: %q", said)
 	}
 	if h, err := a.History(); err != nil || len(h) == 0 || !strings.HasPrefix(h[0].Description, "Another program: ") {
 		t.Fatalf("the history in an English window: %+v (%v)", h, err)

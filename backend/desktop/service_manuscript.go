@@ -161,10 +161,9 @@ func (a *App) TargetSet(id string) (TargetSetView, error) {
 	return v, nil
 }
 
-// History lists the newest revisions (the History tool), each described in
-// the window's language.
+// History lists the newest revisions (the History tool).
 func (a *App) History() ([]manuscript.RevisionInfo, error) {
-	res, err := callTool[manuscript.HistoryResult](a, a.context(), "History", map[string]any{"limit": 200, "language": a.Language().Lang})
+	res, err := callTool[manuscript.HistoryResult](a, a.context(), "History", map[string]any{"limit": 200})
 	if err != nil {
 		return nil, err
 	}

@@ -196,11 +196,6 @@ type RevisionInfo struct {
 
 // History lists the newest revisions (at most limit; 0 = 200), newest first.
 func (m *Manuscript) History(ctx context.Context, limit int) ([]RevisionInfo, error) {
-	return m.historyIn(ctx, limit, "")
-}
-
-// historyIn is History with the descriptions in lang ("en", "ru"; "": the book's).
-func (m *Manuscript) historyIn(ctx context.Context, limit int, lang string) ([]RevisionInfo, error) {
 	if limit <= 0 {
 		limit = 200
 	}
@@ -222,7 +217,7 @@ func (m *Manuscript) historyIn(ctx context.Context, limit int, lang string) ([]R
 	// Each revision's place now: its start moved by every later revision
 	// that changed text before it (as EditsSince places an edit).
 	_ = m.Do(func(d *document.Document) error {
-		russian := lang == "ru" || lang == "" && bookIsRussian(d.Source())
+		russian := bookIsRussian(d.Source())
 		exact := d.Rev() == head
 		for k := len(revs) - 1; k >= 0; k-- {
 			r := revs[k]

@@ -10,15 +10,9 @@ import (
 
 type historyArgs struct {
 	Limit int `json:"limit,omitempty" jsonschema:"at most this many (default 200)"`
-	// Language is the descriptions' language: the window's own ("en" or
-	// "ru"), else the book's.
-	Language string `json:"language,omitempty" jsonschema:"the language of the descriptions: en or ru; default the book's"`
 }
 
-func (historyArgs) Refine(s *jsonschema.Schema) {
-	tools.Range(tools.Prop(s, "limit"), 1, 5000)
-	tools.Enum(tools.Prop(s, "language"), "en", "ru")
-}
+func (historyArgs) Refine(s *jsonschema.Schema) { tools.Range(tools.Prop(s, "limit"), 1, 5000) }
 
 // historyTool is the History tool: the manuscript's revisions, newest first.
 func historyTool(ws *Workspace) tools.Tool {
@@ -36,7 +30,7 @@ func (ws *Workspace) toolHistory(ctx context.Context, a historyArgs) (HistoryRes
 	if err != nil {
 		return HistoryResult{}, err
 	}
-	revs, err := m.historyIn(ctx, a.Limit, a.Language)
+	revs, err := m.History(ctx, a.Limit)
 	if err != nil {
 		return HistoryResult{}, err
 	}

@@ -585,7 +585,6 @@ export interface Found {
 /** HistoryArgs is manuscript.historyArgs. */
 export interface HistoryArgs {
   limit?: number;
-  language?: string;
 }
 
 /** HistoryResult is manuscript.HistoryResult. */

@@ -19,6 +19,9 @@ func (a *App) begin(what string) (context.Context, func(), error) {
 	a.runMu.Lock()
 	defer a.runMu.Unlock()
 	if a.cancel != nil {
+		if a.windowRussian() {
+			return nil, nil, fmt.Errorf("ещё выполняется %s; дождитесь конца или нажмите «Стоп»", runWords[a.running])
+		}
 		return nil, nil, fmt.Errorf("a %s is still running; wait for it or press Stop", a.running)
 	}
 	ctx, cancel := context.WithCancel(a.context())
@@ -42,10 +45,17 @@ func (a *App) Stop() (string, error) {
 		a.askCh = nil
 	}
 	a.askMu.Unlock()
-	if cancel == nil {
+	ru := a.windowRussian()
+	switch {
+	case cancel == nil && ru:
+		return "Ничего не выполняется.", nil
+	case cancel == nil:
 		return "Nothing is running.", nil
 	}
 	cancel()
+	if ru {
+		return fmt.Sprintf("Остановлено: %s.", runWords[what]), nil
+	}
 	return fmt.Sprintf("Stopped the %s.", what), nil
 }
 

@@ -179,6 +179,7 @@ func (a *App) History() ([]manuscript.RevisionInfo, error) {
 func (a *App) CheckDisk() (manuscript.DiskState, error) {
 	var s manuscript.DiskState
 	err := a.call(a.context(), "CheckDisk", manuscript.CheckDiskArgs{}, &s)
+	s.Note, s.Detail = a.mergeNote(s.Merged, s.Note), a.diskDetail(s)
 	return s, err
 }
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -61,7 +62,8 @@ type Settings struct {
 	// none (kept as the book.author setting, which the Export tool reads).
 	Author string `json:"author"`
 
-	// Window.
+	// Window. Language is the window's: "en", "ru" or "" (the system's).
+	Language string `json:"language"`
 	Speech   bool   `json:"speech"`
 	Theme    string `json:"theme"`
 	FontSize int    `json:"fontSize"`
@@ -128,63 +130,103 @@ func (a *App) loadSettings(ctx context.Context) Settings {
 // noKeyringNote says where the key is when no Secret Service answers.
 const noKeyringNote = "No system keyring (Secret Service) answered, so the model server key is stored in the profile database, a file readable only by you (0600)."
 
-// validate checks every field and says what is allowed.
-func (s Settings) validate() error {
-	var errs []string
-	bad := func(format string, a ...any) { errs = append(errs, fmt.Sprintf(format, a...)) }
+// validate checks every field and says what is allowed, in Russian when
+// russian (the window's language).
+func (s Settings) validate(russian bool) error {
+	p := problems{russian: russian}
+	s.modelProblems(&p)
+	s.browserProblems(&p)
+	s.windowProblems(&p)
+	if len(p.said) > 0 {
+		return errors.New(p.pick("settings not saved: ", "настройки не сохранены: ") + strings.Join(p.said, "; "))
+	}
+	return nil
+}
+
+// problems gathers what is wrong with the fields, in words.
+type problems struct {
+	russian bool
+	said    []string
+}
+
+func (p *problems) pick(en, ru string) string {
+	if p.russian {
+		return ru
+	}
+	return en
+}
+
+// add says one problem: en or ru, with the values in it.
+func (p *problems) add(en, ru string, a ...any) {
+	p.said = append(p.said, fmt.Sprintf(p.pick(en, ru), a...))
+}
+
+// modelProblems: the model server and the time a command may take.
+func (s Settings) modelProblems(p *problems) {
 	if s.ModelURL != "" {
 		u, err := url.Parse(s.ModelURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			bad("model server URL %q: give an http(s) address such as http://127.0.0.1:11434/v1 (or leave it empty for the built-in engine)", s.ModelURL)
+			p.add("model server URL %q: give an http(s) address such as http://127.0.0.1:11434/v1 (or leave it empty for the built-in engine)",
+				"адрес сервера модели %q: нужен адрес http(s), например http://127.0.0.1:11434/v1 (или пустой — тогда работает встроенный помощник)", s.ModelURL)
 		}
 		if strings.TrimSpace(s.Model) == "" {
-			bad("model: give the model's name as the server knows it (e.g. llama3.1:8b)")
+			p.add("model: give the model's name as the server knows it (e.g. llama3.1:8b)",
+				"модель: укажите имя модели, как его знает сервер (например, llama3.1:8b)")
 		}
 	}
 	if s.CommandTimeLimitMin < 0 || s.CommandTimeLimitMin > 1440 {
-		bad("time limit of a command %d min: from 0 (none) to 1440 minutes", s.CommandTimeLimitMin)
+		p.add("time limit of a command %d min: from 0 (none) to 1440 minutes",
+			"предел времени команды %d мин: от 0 (без предела) до 1440 минут", s.CommandTimeLimitMin)
 	}
+}
+
+// browserProblems: banners, pace, limits and downloads.
+func (s Settings) browserProblems(p *problems) {
 	if s.BannerPasses < 1 || s.BannerPasses > 3 {
-		bad("banner passes %d: from 1 to 3", s.BannerPasses)
+		p.add("banner passes %d: from 1 to 3", "проходов по баннерам %d: от 1 до 3", s.BannerPasses)
 	}
 	if s.BannerBudgetMs < 200 || s.BannerBudgetMs > 10000 {
-		bad("banner budget %d ms: from 200 to 10000 ms (1500–2500 is sensible)", s.BannerBudgetMs)
+		p.add("banner budget %d ms: from 200 to 10000 ms (1500–2500 is sensible)",
+			"время на баннеры %d мс: от 200 до 10000 мс (разумно 1500–2500)", s.BannerBudgetMs)
 	}
 	if s.BannerPassMs < 100 || s.BannerPassMs > s.BannerBudgetMs {
-		bad("banner time per pass %d ms: from 100 ms up to the banner budget (%d ms)", s.BannerPassMs, s.BannerBudgetMs)
+		p.add("banner time per pass %d ms: from 100 ms up to the banner budget (%d ms)",
+			"время на проход %d мс: от 100 мс до времени на баннеры (%d мс)", s.BannerPassMs, s.BannerBudgetMs)
 	}
 	if s.PauseMs < 0 || s.PauseMs > 10000 {
-		bad("pause between steps %d ms: from 0 to 10000 ms", s.PauseMs)
+		p.add("pause between steps %d ms: from 0 to 10000 ms", "пауза между шагами %d мс: от 0 до 10000 мс", s.PauseMs)
 	}
 	if s.IterationLimit < 1 || s.IterationLimit > 200 {
-		bad("iteration limit %d: from 1 to 200 steps", s.IterationLimit)
+		p.add("iteration limit %d: from 1 to 200 steps", "предел шагов %d: от 1 до 200", s.IterationLimit)
 	}
 	if s.AskTimeoutSec < 10 || s.AskTimeoutSec > 3600 {
-		bad("time to answer a question %d s: from 10 to 3600 seconds", s.AskTimeoutSec)
+		p.add("time to answer a question %d s: from 10 to 3600 seconds", "время на ответ %d с: от 10 до 3600 секунд", s.AskTimeoutSec)
 	}
 	if s.DownloadDir != "" && !filepath.IsAbs(s.DownloadDir) {
-		bad("download folder %q: give an absolute path such as /home/you/Downloads", s.DownloadDir)
+		p.add("download folder %q: give an absolute path such as /home/you/Downloads",
+			"папка загрузок %q: нужен полный путь, например /home/you/Downloads", s.DownloadDir)
 	}
 	if s.DownloadConflict != "rename" && s.DownloadConflict != "overwrite" {
-		bad("when a downloaded file's name exists %q: rename or overwrite", s.DownloadConflict)
+		p.add("when a downloaded file's name exists %q: rename or overwrite",
+			"если имя загруженного файла занято, %q: rename (переименовать) или overwrite (заменить)", s.DownloadConflict)
 	}
-	okTheme := false
-	for _, t := range Themes {
-		okTheme = okTheme || s.Theme == t
+}
+
+// windowProblems: the books' author and the window's language and looks.
+func (s Settings) windowProblems(p *problems) {
+	if s.Language != "" && !slices.Contains(Languages, s.Language) {
+		p.add("language %q: en (English), ru (Russian) or empty (the system's)",
+			"язык %q: en (английский), ru (русский) или пусто (как в системе)", s.Language)
 	}
-	if !okTheme {
-		bad("theme %q: %s", s.Theme, strings.Join(Themes, ", "))
+	if !slices.Contains(Themes, s.Theme) {
+		p.add("theme %q: %s", "тема %q: %s", s.Theme, strings.Join(Themes, ", "))
 	}
 	if len([]rune(s.Author)) > 200 || strings.ContainsAny(s.Author, "\n\r") {
-		bad("author: one line of at most 200 characters")
+		p.add("author: one line of at most 200 characters", "автор: одна строка, не длиннее 200 знаков")
 	}
 	if s.FontSize < 10 || s.FontSize > 40 {
-		bad("font size %d: from 10 to 40 pixels", s.FontSize)
+		p.add("font size %d: from 10 to 40 pixels", "размер шрифта %d: от 10 до 40 пикселей", s.FontSize)
 	}
-	if len(errs) > 0 {
-		return errors.New("settings not saved: " + strings.Join(errs, "; "))
-	}
-	return nil
 }
 
 // Settings returns the stored settings (the model key is never sent back).
@@ -200,7 +242,7 @@ func (a *App) Settings() (Settings, error) {
 // server for the next command, a new browser when its options changed.
 func (a *App) SaveSettings(s Settings) (Settings, error) {
 	s.ModelURL, s.Model = strings.TrimSpace(s.ModelURL), strings.TrimSpace(s.Model)
-	if err := s.validate(); err != nil {
+	if err := s.validate(a.windowRussian()); err != nil {
 		return Settings{}, err
 	}
 	if s.ModelURL != "" {

@@ -60,5 +60,5 @@ func (a *App) TypeEdit(baseRev int64, from, to int, text string) (TypeResult, er
 		}
 		return TypeResult{}, err
 	}
-	return TypeResult{Revision: out.Revision, Summary: out.Summary, Changes: out.Changes, Note: out.Note, Conflict: out.Conflict}, nil
+	return TypeResult{Revision: out.Revision, Summary: out.Summary, Changes: out.Changes, Note: a.mergeNote(out.Merged, out.Note), Conflict: out.Conflict}, nil
 }

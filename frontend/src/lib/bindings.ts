@@ -1,263 +1,14 @@
-import type {
-  AssistantResult,
-  DiskState,
-  ExternalResult,
-  ProbeReport,
-  ModelList,
-  RevisionInfo,
-  RunCommandResult,
-  TargetSetSummary,
-} from './tools.gen';
+import type { DesktopApp, LayoutReport, Method, Settings, ToolName, Tools } from './tools.gen';
 
-// The tools' result types are generated from the Go types of the registry
-// (tools.gen.ts, by cmd/waymark-tsgen); the window's own types are here.
+// Every type the window exchanges with Go is generated from the Go types
+// (tools.gen.ts, by cmd/waymark-tsgen): the tools' arguments and results
+// (Tools) and the bound methods of the window (DesktopApp, desktop.App).
 export type * from './tools.gen';
 
 // The Go services bound to the window (window.go.main.DesktopApp, put there by
 // Wails; in the UI tier by a shim that forwards each call over HTTP to the same
 // Go code) and Wails' runtime events. Every call returns a promise; a Go error
 // rejects it with the error's message.
-
-export interface OutlineHeading {
-  index: number;
-  level: number;
-  text: string;
-  words: number;
-  ownWords: number;
-  label: string;
-  pos: number;
-}
-
-export interface OutlineView {
-  revision: number;
-  headings: OutlineHeading[];
-  totalWords: number;
-  todayWords: number;
-  items: number;
-}
-
-export interface RecentFile {
-  path: string;
-  name: string;
-  exists: boolean;
-}
-
-export interface ManuscriptView {
-  path: string;
-  name: string;
-  markdown: string;
-  /** where to fetch the text when markdown is empty (ManuscriptInfo, OpenManuscript) */
-  textURL?: string;
-  sizeBytes: number;
-  items: number;
-  revision: number;
-  outline: OutlineView;
-  headings: OutlineHeading[];
-  totalWords: number;
-  session: string;
-  recent: RecentFile[];
-}
-
-export interface SyncResult {
-  revision: number;
-  full: boolean;
-  markdown?: string;
-  from: number;
-  to: number;
-  insert: string;
-  summary?: string;
-}
-
-/** EditorChange: UTF-16 units [fromUtf16, toUtf16) of the editor's text become insert (manuscript.EditorChange). */
-export interface EditorChange {
-  fromUtf16: number;
-  toUtf16: number;
-  insert: string;
-}
-
-/** Conflict: the paragraph typed in was changed elsewhere; both versions (manuscript.Conflict). */
-export interface Conflict {
-  heading: string;
-  theirs: string;
-  mine: string;
-  byteOffset: number;
-  utf16Offset: number;
-}
-
-/** Merge: a change taken in from another door or program (manuscript.Merge). */
-export interface Merge {
-  revision: number;
-  heading: string;
-  outside: boolean;
-}
-
-export interface TypeResult {
-  revision: number;
-  summary: string;
-  /** what others changed meanwhile, for the editor's text with the typing */
-  changes: EditorChange[];
-  /** one line to show: "Another program changed “III”; your text is kept." */
-  note?: string;
-  conflict?: Conflict;
-}
-
-export interface SearchMatch {
-  index: number;
-  label: string;
-  snippet: string;
-  from: number;
-  to: number;
-}
-
-export interface SearchResult {
-  query: string;
-  count: number;
-  matches: SearchMatch[];
-}
-
-export interface PortionItem {
-  index: number;
-  label: string;
-  type: string;
-  text: string;
-  pos: number;
-}
-
-export interface Portion {
-  cursorName: string;
-  items: PortionItem[];
-  hasMore: boolean;
-}
-
-export interface TargetSetItem {
-  index: number;
-  label: string;
-  snippet: string;
-  pos: number;
-}
-
-export interface TargetSetView {
-  targetSetId: string;
-  name: string;
-  items: TargetSetItem[];
-  deleted: { label: string; quote?: string; why?: string; deletedInRevision: number }[];
-}
-
-export interface Settings {
-  modelUrl: string;
-  model: string;
-  modelKey: string;
-  modelKeySet: boolean;
-  clearModelKey: boolean;
-  /** where the key is kept: "keyring", "database" (no Secret Service) or "" */
-  modelKeyStore: string;
-  /** says so in words when the key is not in the keyring */
-  modelKeyNote?: string;
-  /** the server (scheme://host:port) the stored key was given for: it is sent there only */
-  modelKeyOrigin?: string;
-  commandTimeLimitMin: number;
-  bannersEnabled: boolean;
-  bannerPasses: number;
-  bannerBudgetMs: number;
-  bannerPassMs: number;
-  pauseMs: number;
-  iterationLimit: number;
-  askTimeoutSec: number;
-  downloadDir: string;
-  downloadConflict: string;
-  speech: boolean;
-  theme: string;
-  fontSize: number;
-  author: string;
-}
-
-export interface Capabilities {
-  model: string;
-  builtin: boolean;
-  modelFromEnv: boolean;
-  pandoc: string;
-  speech: string;
-  formats: string[];
-  nativeDialogs: boolean;
-  browser: boolean;
-  commands: string;
-  browseCommands: string;
-  /** the window reports its layout after each resize (WAYMARK_LAYOUT_REPORT=1) */
-  layoutReport?: boolean;
-}
-
-export interface BrowserItem {
-  number: number;
-  role: string;
-  name: string;
-  value?: string;
-  href?: string;
-  disabled?: boolean;
-  checked?: boolean;
-}
-
-export interface Tab {
-  index: number;
-  title: string;
-  url: string;
-  current: boolean;
-}
-
-export interface Download {
-  name: string;
-  path: string;
-  bytes: number;
-  url: string;
-}
-
-export interface PageDialog {
-  type: string;
-  message: string;
-  default?: string;
-  /** the page that opened the dialog */
-  url?: string;
-}
-
-export interface BrowserView {
-  say: string;
-  tool: string;
-  status: string;
-  error?: string;
-  result: string;
-  /** the command's language: en or ru */
-  lang: string;
-  /** the line is no number command; it may be a goal in plain words */
-  needsModel?: boolean;
-  /** the tool's data, as the tool returned it */
-  data?: unknown;
-  items: BrowserItem[];
-  total: number;
-  // total is a lower bound: only the first window of a long page is numbered yet.
-  totalAtLeast?: boolean;
-  url: string;
-  title: string;
-  tabs: Tab[];
-  downloads: Download[];
-  dialog?: PageDialog;
-}
-
-export interface BrowserVisit {
-  url: string;
-  title: string;
-  at: string;
-}
-
-export interface TranscriptEntry {
-  role: string;
-  content: unknown;
-  at: string;
-}
-
-export interface BrowserSession {
-  history: BrowserVisit[];
-  transcript: TranscriptEntry[];
-  running: boolean;
-}
 
 type Bound = Record<string, (...args: unknown[]) => Promise<unknown>>;
 
@@ -294,9 +45,10 @@ function devApp(gate: { Invoke: (token: string, method: string, args: unknown[])
   });
 }
 
-async function call<T>(method: string, ...args: unknown[]): Promise<T> {
+/** call runs a bound method with the arguments and result its Go types give. */
+async function call<M extends Method>(method: M, ...args: Parameters<DesktopApp[M]>): Promise<Awaited<ReturnType<DesktopApp[M]>>> {
   try {
-    return (await app()[method](...args)) as T;
+    return (await app()[method](...args)) as Awaited<ReturnType<DesktopApp[M]>>;
   } catch (e) {
     throw new Error(errorText(e));
   }
@@ -362,46 +114,49 @@ export function on(name: string, cb: (data: unknown) => void): () => void {
 }
 
 export const api = {
-  manuscript: () => call<ManuscriptView>('Manuscript'),
-  manuscriptInfo: () => call<ManuscriptView>('ManuscriptInfo'),
-  openManuscript: (path: string) => call<ManuscriptView>('OpenManuscript', path),
-  chooseManuscript: () => call<ManuscriptView>('ChooseManuscript'),
-  newManuscript: (path: string, title: string) => call<ManuscriptView>('NewManuscript', path, title),
-  chooseSavePath: (title: string, name: string) => call<string>('ChooseSavePath', title, name),
-  recentFiles: () => call<RecentFile[]>('RecentFiles'),
-  outline: () => call<OutlineView>('Outline'),
-  sync: (rev: number) => call<SyncResult>('Sync', rev),
-  typeEdit: (rev: number, from: number, to: number, text: string) => call<TypeResult>('TypeEdit', rev, from, to, text),
-  runCommand: (cmd: string) => call<RunCommandResult>('RunCommand', cmd),
-  undoEdit: (rev: number) => call<SyncResult>('UndoEdit', rev),
-  stop: () => call<string>('Stop'),
-  painted: (name: string, chars: number) => call<void>('Painted', name, chars),
-  phase: (name: string) => void call<void>('Phase', name).catch(() => {}),
-  layout: (r: import('./layout').LayoutReport) => call<void>('Layout', r),
-  transcript: (kind: string) => call<TranscriptEntry[]>('Transcript', kind),
-  saveDocumentSession: (state: string) => call<void>('SaveDocumentSession', state),
-  search: (query: string) => call<SearchResult>('Search', query),
-  readPortion: (restart: boolean) => call<Portion>('ReadPortion', restart),
-  itemAt: (pos: number) => call<{ index: number; label: string; type: string }>('ItemAt', pos),
-  targetSets: () => call<TargetSetSummary[]>('TargetSets'),
-  targetSet: (id: string) => call<TargetSetView>('TargetSet', id),
-  history: () => call<RevisionInfo[]>('History'),
-  checkDisk: () => call<DiskState>('CheckDisk'),
-  resolveExternal: (choice: string) => call<ExternalResult>('ResolveExternalChange', choice),
-  settings: () => call<Settings>('Settings'),
-  saveSettings: (s: Settings) => call<Settings>('SaveSettings', s),
-  testConnection: (url: string, model: string, key: string) => call<ProbeReport>('TestConnection', url, model, key),
-  serverModels: (url: string, key: string) => call<ModelList>('ServerModels', url, key),
-  capabilities: () => call<Capabilities>('Capabilities'),
-  say: (text: string) => call<void>('Say', text),
-  browserCommand: (text: string) => call<BrowserView>('BrowserCommand', text),
-  browserAct: (n: number, action: string, text: string) => call<BrowserView>('BrowserAct', n, action, text),
-  browserRefresh: () => call<BrowserView>('BrowserRefresh'),
-  browserAnswerDialog: (accept: boolean, text: string) => call<BrowserView>('BrowserAnswerDialog', accept, text),
-  browserGoal: (goal: string) => call<AssistantResult>('BrowserGoal', goal),
-  browserAnswer: (answer: string) => call<void>('BrowserAnswer', answer),
-  browserSession: () => call<BrowserSession>('BrowserSessionState'),
-  /** tool runs any tool of the registry (the same tools as the model, MCP and the CLI). */
-  tool: async <T>(name: string, args: Record<string, unknown> = {}): Promise<T> =>
-    JSON.parse(await call<string>('Call', name, JSON.stringify(args))) as T,
+  manuscript: () => call('Manuscript'),
+  manuscriptInfo: () => call('ManuscriptInfo'),
+  openManuscript: (path: string) => call('OpenManuscript', path),
+  chooseManuscript: () => call('ChooseManuscript'),
+  newManuscript: (path: string, title: string) => call('NewManuscript', path, title),
+  chooseSavePath: (title: string, name: string) => call('ChooseSavePath', title, name),
+  recentFiles: () => call('RecentFiles'),
+  outline: () => call('Outline'),
+  sync: (rev: number) => call('Sync', rev),
+  typeEdit: (rev: number, from: number, to: number, text: string) => call('TypeEdit', rev, from, to, text),
+  runCommand: (cmd: string) => call('RunCommand', cmd),
+  undoEdit: (rev: number) => call('UndoEdit', rev),
+  stop: () => call('Stop'),
+  painted: (name: string, chars: number) => call('Painted', name, chars),
+  phase: (name: string) => void call('Phase', name).catch(() => {}),
+  layout: (r: LayoutReport) => call('Layout', r),
+  transcript: (kind: string) => call('Transcript', kind),
+  saveDocumentSession: (state: string) => call('SaveDocumentSession', state),
+  search: (query: string) => call('Search', query),
+  readPortion: (restart: boolean) => call('ReadPortion', restart),
+  itemAt: (pos: number) => call('ItemAt', pos),
+  targetSets: () => call('TargetSets'),
+  targetSet: (id: string) => call('TargetSet', id),
+  history: () => call('History'),
+  checkDisk: () => call('CheckDisk'),
+  resolveExternal: (choice: string) => call('ResolveExternalChange', choice),
+  settings: () => call('Settings'),
+  saveSettings: (s: Settings) => call('SaveSettings', s),
+  testConnection: (url: string, model: string, key: string) => call('TestConnection', url, model, key),
+  serverModels: (url: string, key: string) => call('ServerModels', url, key),
+  capabilities: () => call('Capabilities'),
+  language: () => call('Language'),
+  say: (text: string) => call('Say', text),
+  browserCommand: (text: string) => call('BrowserCommand', text),
+  browserAct: (n: number, action: string, text: string) => call('BrowserAct', n, action, text),
+  browserRefresh: () => call('BrowserRefresh'),
+  browserAnswerDialog: (accept: boolean, text: string) => call('BrowserAnswerDialog', accept, text),
+  browserGoal: (goal: string) => call('BrowserGoal', goal),
+  browserAnswer: (answer: string) => call('BrowserAnswer', answer),
+  browserSession: () => call('BrowserSessionState'),
+  /** tool runs a tool of the registry (the same tools as the model, MCP and
+   * the CLI), with the arguments and the result its Go types give (Tools,
+   * generated by cmd/waymark-tsgen). */
+  tool: async <K extends ToolName>(name: K, args: Tools[K]['input']): Promise<Tools[K]['output']> =>
+    JSON.parse(await call('Call', name, JSON.stringify(args))) as Tools[K]['output'],
 };

@@ -5,16 +5,10 @@
 // squeezed narrower than the tools beside it, lines too long or too short to read,
 // a panel that pushes the window instead of scrolling.
 
-export interface LayoutReport {
-  width: number;
-  height: number;
-  theme: string;
-  /** characters per line of the manuscript's text (0 when it is not shown) */
-  measure: number;
-  editor: number;
-  side: number;
-  problems: string[];
-}
+// LayoutReport is desktop.LayoutReport (generated): measure is the characters
+// per line of the manuscript's text (0 when it is not shown).
+import type { LayoutReport } from './tools.gen';
+export type { LayoutReport };
 
 const px = (n: number) => Math.round(n);
 

@@ -4,6 +4,7 @@
 // behind the workspace's back.
 
 import type { OutlineHeading } from '../bindings';
+import { uiRussian } from '../i18n.svelte';
 
 /** Host is what a panel asks of the manuscript workspace. */
 export interface Host {
@@ -39,11 +40,13 @@ export interface Host {
   where(pos?: number): string;
 }
 
-/** size says a file's size in bytes, KB or MB. */
+/** size says a file's size in bytes, KB or MB, in the window's language. */
 export function size(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  const ru = uiRussian();
+  if (bytes < 1024) return ru ? `${bytes} байт` : `${bytes} bytes`;
+  const n = (x: number) => (ru ? x.toFixed(1).replace('.', ',') : x.toFixed(1));
+  if (bytes < 1024 * 1024) return `${n(bytes / 1024)} ${ru ? 'КБ' : 'KB'}`;
+  return `${n(bytes / (1024 * 1024))} ${ru ? 'МБ' : 'MB'}`;
 }
 
 // One formatter for every count (toLocaleString builds one per call: the

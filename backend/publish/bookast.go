@@ -204,33 +204,11 @@ func (p *prepared) list(l []any) []any {
 	if !raw {
 		return l
 	}
-	out := []any{}
-	var stack []*frame
-	add := func(v any) {
-		if len(stack) == 0 {
-			out = append(out, v)
-			return
-		}
-		stack[len(stack)-1].children = append(stack[len(stack)-1].children, v)
-	}
-	closeTop := func() {
-		f := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		switch {
-		case f.drop:
-		case f.node == nil:
-			for _, c := range f.children {
-				add(c)
-			}
-		default:
-			setInlines(f.node, f.children)
-			add(f.node)
-		}
-	}
+	st := &inlineStack{out: []any{}}
 	for _, v := range l {
 		m, ok := v.(map[string]any)
 		if !ok || m["t"] != "RawInline" {
-			add(v)
+			st.add(v)
 			continue
 		}
 		c, _ := m["c"].([]any)
@@ -238,43 +216,88 @@ func (p *prepared) list(l []any) []any {
 		if len(c) == 2 && c[0] == "html" {
 			s, _ = c[1].(string)
 		}
-		z := html.NewTokenizer(strings.NewReader(s))
-		for {
-			tt := z.Next()
-			if tt == html.ErrorToken {
-				break
+		p.rawInline(s, st)
+	}
+	for len(st.stack) > 0 {
+		st.closeTop()
+	}
+	return st.out
+}
+
+// inlineStack is a list of inlines being made, with the inline HTML
+// elements open in it.
+type inlineStack struct {
+	out   []any
+	stack []*frame
+}
+
+// add puts an inline into the innermost open element, or the list.
+func (st *inlineStack) add(v any) {
+	if len(st.stack) == 0 {
+		st.out = append(st.out, v)
+		return
+	}
+	top := st.stack[len(st.stack)-1]
+	top.children = append(top.children, v)
+}
+
+// closeTop closes the innermost open element: it becomes its inline (or
+// its content stays, or goes with it).
+func (st *inlineStack) closeTop() {
+	f := st.stack[len(st.stack)-1]
+	st.stack = st.stack[:len(st.stack)-1]
+	switch {
+	case f.drop:
+	case f.node == nil:
+		for _, c := range f.children {
+			st.add(c)
+		}
+	default:
+		setInlines(f.node, f.children)
+		st.add(f.node)
+	}
+}
+
+// closeTo closes the elements open down to the innermost named tag (none
+// when no such element is open).
+func (st *inlineStack) closeTo(tag string) {
+	for i := len(st.stack) - 1; i >= 0; i-- {
+		if st.stack[i].tag == tag {
+			for len(st.stack) > i {
+				st.closeTop()
 			}
-			tok := z.Token()
-			switch tt {
-			case html.TextToken:
-				if t := strings.TrimSpace(tok.Data); t != "" {
-					add(map[string]any{"t": "Str", "c": tok.Data})
-				}
-			case html.StartTagToken, html.SelfClosingTagToken:
-				node, void, drop := p.inlineElement(tok)
-				if void || tt == html.SelfClosingTagToken {
-					if node != nil {
-						add(node)
-					}
-					continue
-				}
-				stack = append(stack, &frame{tag: tok.Data, node: node, drop: drop})
-			case html.EndTagToken:
-				for i := len(stack) - 1; i >= 0; i-- {
-					if stack[i].tag == tok.Data {
-						for len(stack) > i {
-							closeTop()
-						}
-						break
-					}
-				}
-			}
+			return
 		}
 	}
-	for len(stack) > 0 {
-		closeTop()
+}
+
+// rawInline turns one raw inline HTML's tokens into inlines on st.
+func (p *prepared) rawInline(s string, st *inlineStack) {
+	z := html.NewTokenizer(strings.NewReader(s))
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			return
+		}
+		tok := z.Token()
+		switch tt {
+		case html.TextToken:
+			if t := strings.TrimSpace(tok.Data); t != "" {
+				st.add(map[string]any{"t": "Str", "c": tok.Data})
+			}
+		case html.StartTagToken, html.SelfClosingTagToken:
+			node, void, drop := p.inlineElement(tok)
+			if void || tt == html.SelfClosingTagToken {
+				if node != nil {
+					st.add(node)
+				}
+				continue
+			}
+			st.stack = append(st.stack, &frame{tag: tok.Data, node: node, drop: drop})
+		case html.EndTagToken:
+			st.closeTo(tok.Data)
+		}
 	}
-	return out
 }
 
 // setInlines puts the inlines into an element made by inlineElement.

@@ -77,55 +77,22 @@ func parseHyphenDic(b []byte) *Hyphenator {
 	if !sc.Scan() {
 		return nil
 	}
-	enc := strings.ToUpper(strings.TrimSpace(sc.Text()))
-	decode := func(s string) string { return s }
-	switch enc {
-	case "UTF-8":
-	case "KOI8-R":
-		d := charmap.KOI8R.NewDecoder()
-		decode = func(s string) string { out, _ := d.String(s); return out }
-	case "ISO8859-1", "ISO-8859-1":
-		d := charmap.ISO8859_1.NewDecoder()
-		decode = func(s string) string { out, _ := d.String(s); return out }
-	default:
+	decode := dicDecoder(strings.ToUpper(strings.TrimSpace(sc.Text())))
+	if decode == nil {
 		return nil
 	}
 	h := &Hyphenator{left: 2, right: 2}
 	levels := []map[string][]uint8{{}}
 	for sc.Scan() {
 		l := strings.TrimSpace(decode(sc.Text()))
-		if l == "" || l[0] == '%' || l[0] == '#' {
-			continue
-		}
-		if f := strings.Fields(l); len(f) == 2 {
-			n, err := strconv.Atoi(f[1])
-			switch {
-			case f[0] == "LEFTHYPHENMIN" && err == nil:
-				h.left = max(n, 1)
-			case f[0] == "RIGHTHYPHENMIN" && err == nil:
-				h.right = max(n, 1)
-			}
-			continue
-		}
-		if l == "NEXTLEVEL" {
+		switch {
+		case l == "" || l[0] == '%' || l[0] == '#':
+		case h.setMin(l):
+		case l == "NEXTLEVEL":
 			levels = append(levels, map[string][]uint8{})
-			continue
-		}
-		if strings.ContainsAny(l, "/= \t") || strings.HasPrefix(l, "LEFTHYPHENMIN") || strings.HasPrefix(l, "RIGHTHYPHENMIN") || strings.HasPrefix(l, "COMPOUND") || strings.HasPrefix(l, "NOHYPHEN") {
-			continue
-		}
-		var letters []rune
-		vals := []uint8{0}
-		for _, r := range strings.ToLower(l) {
-			if r >= '0' && r <= '9' {
-				vals[len(vals)-1] = uint8(r - '0')
-				continue
-			}
-			letters = append(letters, r)
-			vals = append(vals, 0)
-		}
-		if len(letters) > 0 {
-			levels[len(levels)-1][string(letters)] = vals
+		case nonStandardLine(l):
+		default:
+			addPattern(levels[len(levels)-1], l)
 		}
 	}
 	for _, lv := range levels {
@@ -140,6 +107,72 @@ func parseHyphenDic(b []byte) *Hyphenator {
 		h.maxLen = max(h.maxLen, utf8.RuneCountInString(k))
 	}
 	return h
+}
+
+// dicDecoder decodes a .dic file's lines from the encoding its first line
+// names (UTF-8, KOI8-R or ISO 8859-1); nil for another.
+func dicDecoder(enc string) func(string) string {
+	switch enc {
+	case "UTF-8":
+		return func(s string) string { return s }
+	case "KOI8-R":
+		d := charmap.KOI8R.NewDecoder()
+		return func(s string) string { out, _ := d.String(s); return out }
+	case "ISO8859-1", "ISO-8859-1":
+		d := charmap.ISO8859_1.NewDecoder()
+		return func(s string) string { out, _ := d.String(s); return out }
+	}
+	return nil
+}
+
+// setMin takes a line of two fields (LEFTHYPHENMIN 2, RIGHTHYPHENMIN 3, or
+// another setting, ignored): true when the line was one.
+func (h *Hyphenator) setMin(l string) bool {
+	f := strings.Fields(l)
+	if len(f) != 2 {
+		return false
+	}
+	n, err := strconv.Atoi(f[1])
+	switch {
+	case f[0] == "LEFTHYPHENMIN" && err == nil:
+		h.left = max(n, 1)
+	case f[0] == "RIGHTHYPHENMIN" && err == nil:
+		h.right = max(n, 1)
+	}
+	return true
+}
+
+// nonStandardLine: a line of non-standard hyphenation (with / or =) or a
+// setting, not a pattern.
+func nonStandardLine(l string) bool {
+	if strings.ContainsAny(l, "/= \t") {
+		return true
+	}
+	for _, p := range []string{"LEFTHYPHENMIN", "RIGHTHYPHENMIN", "COMPOUND", "NOHYPHEN"} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// addPattern adds a pattern line (letters with digits between them) to
+// level: its letters, lower-cased, and the value before, between and after
+// them.
+func addPattern(level map[string][]uint8, l string) {
+	var letters []rune
+	vals := []uint8{0}
+	for _, r := range strings.ToLower(l) {
+		if r >= '0' && r <= '9' {
+			vals[len(vals)-1] = uint8(r - '0')
+			continue
+		}
+		letters = append(letters, r)
+		vals = append(vals, 0)
+	}
+	if len(letters) > 0 {
+		level[string(letters)] = vals
+	}
 }
 
 // Points are the places word may break at: after its i-th letter for each

@@ -146,3 +146,24 @@ func TestExportFileModes(t *testing.T) {
 		})
 	}
 }
+
+// The package only recommends Chromium (issue 35 point 10): a PDF export
+// without it says what to install, before anything is laid out, and writes
+// nothing (it said "print to PDF: no Chromium executable found (set
+// Options.Bin; …)", after "Starting Chromium to print the book").
+func TestExportPDFWithoutChromiumSaysWhatToInstall(t *testing.T) {
+	_, doc, call := historyRig(t, historyBook)
+	old := pdfBrowserBin
+	pdfBrowserBin = "/nonexistent/chromium"
+	t.Cleanup(func() { pdfBrowserBin = old })
+	out := filepath.Join(filepath.Dir(doc), "book.pdf")
+	args, _ := json.Marshal(map[string]any{"format": "pdf", "path": out})
+	_, err := call("Export", string(args))
+	want := "PDF export needs Chromium, which is not installed: install it with sudo apt install chromium (Debian and Ubuntu), then export again; Markdown and HTML export work without it"
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("a file was written: %v", err)
+	}
+}

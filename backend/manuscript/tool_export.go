@@ -3,6 +3,7 @@ package manuscript
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,6 +21,10 @@ import (
 // ExportFormats are the formats Export writes; docx and epub need pandoc,
 // pdf Chromium (both are what the Debian package depends on or recommends).
 var ExportFormats = []string{"markdown", "html", "docx", "epub", "pdf"}
+
+// pdfBrowserBin is the Chromium a PDF export prints with ("": found on the
+// system, as the browser finds it; tests name a missing one).
+var pdfBrowserBin = ""
 
 // PandocPath returns pandoc's path, or "" when it is not installed.
 func PandocPath() string { return publish.PandocPath() }
@@ -249,13 +254,19 @@ func export(ctx context.Context, m *Manuscript, r exportRequest) (ExportResult, 
 		if r.Paper == "" {
 			paper = publish.Papers[publish.PaperNames[0]]
 		}
+		// Chromium is only recommended by the package: without it, say what
+		// to install before anything is laid out.
+		bin, err := browser.FindBin(pdfBrowserBin)
+		if errors.Is(err, browser.ErrNoBrowser) {
+			return ExportResult{}, publish.NeedChromium()
+		}
 		page, l, err := publish.PrintPage(body, meta, paper, policy)
 		if err != nil {
 			return ExportResult{}, err
 		}
 		left = append(left, l...)
 		r.report("Starting Chromium to print the book (%d KB of HTML)", len(page)>>10)
-		pdf, err := browser.PrintPDF(ctx, browser.Options{}, page, browser.PrintOptions{Width: paper.Width, Height: paper.Height,
+		pdf, err := browser.PrintPDF(ctx, browser.Options{Bin: bin}, page, browser.PrintOptions{Width: paper.Width, Height: paper.Height,
 			Progress: func(stage string, took time.Duration) {
 				switch stage {
 				case "load":

@@ -3,6 +3,7 @@ package publish
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -24,6 +25,12 @@ func PandocPath() string {
 // exactly what to install.
 func NeedPandoc(format string) error {
 	return fmt.Errorf("%s export needs pandoc, which is not installed: install it with sudo apt install pandoc (Debian and Ubuntu), then export again; Markdown, HTML and PDF export work without it", strings.ToUpper(format))
+}
+
+// NeedChromium is the error of a PDF export without Chromium (the package
+// only recommends it): it says exactly what to install.
+func NeedChromium() error {
+	return errors.New("PDF export needs Chromium, which is not installed: install it with sudo apt install chromium (Debian and Ubuntu), then export again; Markdown and HTML export work without it")
 }
 
 // PandocArgs are pandoc's arguments for a book: pandoc's JSON tree of it

@@ -162,6 +162,11 @@ func toolNamesInCode(t *testing.T, dir string, toolNames []string) map[string][]
 					if s, err := strconv.Unquote(x.Value); err == nil && isTool[s] {
 						lits[name][s] = true
 					}
+				case *ast.SelectorExpr:
+					// A tool's typed handle: manuscript.FindRef is Find.
+					if s, ok := strings.CutSuffix(x.Sel.Name, "Ref"); ok && isTool[s] {
+						lits[name][s] = true
+					}
 				case *ast.CallExpr:
 					switch f := x.Fun.(type) {
 					case *ast.SelectorExpr:

@@ -160,14 +160,12 @@ func (a *App) BrowserRefresh() (BrowserView, error) {
 func (a *App) browserStep(args web.BrowseCommandArgs) (BrowserView, error) {
 	ctx := a.browserCtx(a.context())
 	v := BrowserView{Items: []BrowserItem{}, Tabs: []browser.Tab{}}
-	b, _ := json.Marshal(args)
-	res, err := a.reg.Call(ctx, tools.Call{Name: "BrowseCommand", Args: b}, tools.Context{})
+	ans, err := call(a, ctx, web.BrowseCommandRef, args, tools.Context{})
 	if err != nil {
 		err = errors.New(web.Spoken(err.Error()))
 		a.browserLog("error", err.Error())
 		return v, err
 	}
-	ans, _ := res.(web.BrowseAnswer)
 	v.Say, v.Tool, v.Status, v.Result, v.Lang, v.Data, v.Dialog, v.NeedsModel = ans.Say, ans.Tool, ans.Status, ans.Text, string(ans.Lang), ans.Data, ans.Dialog, ans.NeedsModel
 	if ans.Status != "ok" {
 		v.Error = ans.Text
@@ -329,14 +327,12 @@ func (a *App) BrowserGoal(goal string) (web.AssistantResult, error) {
 	ctx = web.WithGoalOptions(a.browserCtx(ctx), web.GoalOptions{Pause: time.Duration(s.PauseMs) * time.Millisecond,
 		AskTimeout: time.Duration(s.AskTimeoutSec) * time.Second, Screenshots: true,
 		Log: func(l web.StepLog) { a.send("browser:step", l) }, Ask: a.ask})
-	args, _ := json.Marshal(web.BrowserGoalArgs{Goal: goal, MaxSteps: min(max(s.IterationLimit, 0), 100)})
-	out, err := a.reg.Call(ctx, tools.Call{Name: "BrowserGoal", Args: args}, tools.Context{Progress: func(p tools.Progress) {
+	res, err := call(a, ctx, web.BrowserGoalRef, web.BrowserGoalArgs{Goal: goal, MaxSteps: min(max(s.IterationLimit, 0), 100)}, tools.Context{Progress: func(p tools.Progress) {
 		if p.Event == "step" {
 			a.browserLog("progress", p.Text)
 			a.send("browser:progress", a.st.HideSecrets("progress", p.Text))
 		}
 	}})
-	res, _ := out.(web.AssistantResult)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			a.browserLog("result", "Stopped.")

@@ -155,11 +155,15 @@ func WithBrowsing(ctx context.Context, b *Browsing) context.Context {
 	return context.WithValue(ctx, browsingKey{}, b)
 }
 
+// BrowseCommandRef is the typed handle on the BrowseCommand tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var BrowseCommandRef = tools.RefTo[BrowseCommandArgs, BrowseAnswer]("BrowseCommand")
+
 // browseCommandTool is BrowseCommand: the number-command interpreter as a
 // tool, one conversation per registry unless the door hands its own.
 func browseCommandTool(r *tools.Registry) tools.Tool {
 	own := &Browsing{Door: DoorMCP}
-	return tools.Func("BrowseCommand", "Run one number command of the accessible browser, as a blind user says it (list, more, click 5, type 3 hello, read page, read more, read from here, find search, back, tabs; in English or Russian), and return what the listener hears in the command's language: say, then text. \"more\" goes on with the last list, find, headings or reading. A line that is no command comes back with status not_a_command (needs_model: give it to BrowserGoal).",
+	return BrowseCommandRef.Func("Run one number command of the accessible browser, as a blind user says it (list, more, click 5, type 3 hello, read page, read more, read from here, find search, back, tabs; in English or Russian), and return what the listener hears in the command's language: say, then text. \"more\" goes on with the last list, find, headings or reading. A line that is no command comes back with status not_a_command (needs_model: give it to BrowserGoal).",
 		func(ctx context.Context, a BrowseCommandArgs) (BrowseAnswer, error) {
 			b := own
 			if c, ok := ctx.Value(browsingKey{}).(*Browsing); ok && c != nil {

@@ -136,7 +136,7 @@ export interface Conflict {
   utf16Offset: number;
 }
 
-/** ConvertArgs is manuscript.convertArgs. */
+/** ConvertArgs is manuscript.ConvertArgs. */
 export interface ConvertArgs {
   path: string;
 }
@@ -150,7 +150,7 @@ export interface ConvertResult {
   items: number;
 }
 
-/** CreateCursorArgs is manuscript.createCursorArgs. */
+/** CreateCursorArgs is manuscript.CreateCursorArgs. */
 export interface CreateCursorArgs {
   cursorName: string;
   forward: boolean;
@@ -201,7 +201,7 @@ export interface CursorAgentResult {
   missing?: string[];
 }
 
-/** CursorNextArgs is manuscript.cursorNextArgs. */
+/** CursorNextArgs is manuscript.CursorNextArgs. */
 export interface CursorNextArgs {
   cursorName: string;
 }
@@ -237,7 +237,7 @@ export interface DeleteAllResult {
   items: DeletedItem[];
 }
 
-/** DeleteArgs is manuscript.deleteArgs. */
+/** DeleteArgs is manuscript.DeleteArgs. */
 export interface DeleteArgs {
   pointer?: PointerJSON;
   index?: number;
@@ -353,7 +353,7 @@ export interface EditsSinceResult {
   edits: EditSince[];
 }
 
-/** ExportArgs is manuscript.exportArgs. */
+/** ExportArgs is manuscript.ExportArgs. */
 export interface ExportArgs {
   format: string;
   path: string;
@@ -380,7 +380,7 @@ export interface ExportMeta {
   imageFolder?: string;
 }
 
-/** ExportMetadataArgs is manuscript.exportMetadataArgs. */
+/** ExportMetadataArgs is manuscript.ExportMetadataArgs. */
 export interface ExportMetadataArgs {
 }
 
@@ -425,7 +425,7 @@ export interface ExtractArgs {
   headings_from?: number;
 }
 
-/** FindArgs is manuscript.findArgs. */
+/** FindArgs is manuscript.FindArgs. */
 export interface FindArgs {
   query: string;
   all?: boolean;
@@ -498,7 +498,7 @@ export interface Found {
   to: number;
 }
 
-/** HistoryArgs is manuscript.historyArgs. */
+/** HistoryArgs is manuscript.HistoryArgs. */
 export interface HistoryArgs {
   limit?: number;
 }
@@ -509,14 +509,14 @@ export interface HistoryResult {
   count: number;
 }
 
-/** InsertAfterArgs is manuscript.insertAfterArgs. */
+/** InsertAfterArgs is manuscript.InsertAfterArgs. */
 export interface InsertAfterArgs {
   pointer?: PointerJSON;
   index?: number;
   markdown: string;
 }
 
-/** InsertBeforeArgs is manuscript.insertBeforeArgs. */
+/** InsertBeforeArgs is manuscript.InsertBeforeArgs. */
 export interface InsertBeforeArgs {
   pointer?: PointerJSON;
   index?: number;
@@ -624,7 +624,7 @@ export interface OpenInNewTabArgs {
   index: number;
 }
 
-/** OutlineArgs is manuscript.outlineArgs. */
+/** OutlineArgs is manuscript.OutlineArgs. */
 export interface OutlineArgs {
 }
 
@@ -795,13 +795,13 @@ export interface Progress {
   data?: unknown;
 }
 
-/** ReadArgs is manuscript.readArgs. */
+/** ReadArgs is manuscript.ReadArgs. */
 export interface ReadArgs {
   pointer?: PointerJSON;
   index?: number;
 }
 
-/** RedoArgs is manuscript.redoArgs. */
+/** RedoArgs is manuscript.RedoArgs. */
 export interface RedoArgs {
 }
 
@@ -851,7 +851,7 @@ export interface ReplacePlace {
   replaced: string[];
 }
 
-/** ReplaceTextArgs is manuscript.replaceTextArgs. */
+/** ReplaceTextArgs is manuscript.ReplaceTextArgs. */
 export interface ReplaceTextArgs {
   pointer?: PointerJSON;
   index?: number;
@@ -863,7 +863,7 @@ export interface ResolveExternalChangeArgs {
   choice: string;
 }
 
-/** RestoreRevisionArgs is manuscript.restoreRevisionArgs. */
+/** RestoreRevisionArgs is manuscript.RestoreRevisionArgs. */
 export interface RestoreRevisionArgs {
   revision: number;
 }
@@ -977,7 +977,7 @@ export interface TableArgs {
 export interface TabsArgs {
 }
 
-/** TargetSetAddArgs is manuscript.targetSetAddArgs. */
+/** TargetSetAddArgs is manuscript.TargetSetAddArgs. */
 export interface TargetSetAddArgs {
   targetSetId: string;
   pointers?: PointerJSON[];
@@ -990,7 +990,7 @@ export interface TargetSetCount {
   count: number;
 }
 
-/** TargetSetCreateArgs is manuscript.targetSetCreateArgs. */
+/** TargetSetCreateArgs is manuscript.TargetSetCreateArgs. */
 export interface TargetSetCreateArgs {
   name?: string;
 }
@@ -1001,12 +1001,12 @@ export interface TargetSetCreated {
   name: string;
 }
 
-/** TargetSetDeleteArgs is manuscript.targetSetDeleteArgs. */
+/** TargetSetDeleteArgs is manuscript.TargetSetDeleteArgs. */
 export interface TargetSetDeleteArgs {
   targetSetId: string;
 }
 
-/** TargetSetGetArgs is manuscript.targetSetGetArgs. */
+/** TargetSetGetArgs is manuscript.TargetSetGetArgs. */
 export interface TargetSetGetArgs {
   targetSetId: string;
 }
@@ -1022,7 +1022,7 @@ export interface TargetSetGetResult {
   deleted?: DeletedMember[];
 }
 
-/** TargetSetListArgs is manuscript.targetSetListArgs. */
+/** TargetSetListArgs is manuscript.TargetSetListArgs. */
 export interface TargetSetListArgs {
 }
 
@@ -1040,7 +1040,7 @@ export interface TargetSetMember {
   utf16Offset: number;
 }
 
-/** TargetSetRemoveArgs is manuscript.targetSetRemoveArgs. */
+/** TargetSetRemoveArgs is manuscript.TargetSetRemoveArgs. */
 export interface TargetSetRemoveArgs {
   targetSetId: string;
   index: number;
@@ -1094,7 +1094,7 @@ export interface UnderivedForm {
   count: number;
 }
 
-/** UndoArgs is manuscript.undoArgs. */
+/** UndoArgs is manuscript.UndoArgs. */
 export interface UndoArgs {
 }
 

@@ -100,10 +100,9 @@ func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 		return nil, err
 	}
 	s.markFocus(n.url, it)
-	w, err := s.world(ctx, it.frame.frameID)
+	w, err := s.itemWorld(ctx, n, it)
 	if err != nil {
-		n.markStale("a frame went away")
-		return nil, &StaleError{Generation: n.gen}
+		return nil, err
 	}
 	res := &ActResult{Number: it.Number, Action: o.Action, Role: it.Role, Name: it.Name}
 	before := s.ev.snapshot()
@@ -702,10 +701,9 @@ func (s *Session) scrollToItem(ctx context.Context, index int, vw, vh float64, i
 		return false, n.notNumbered(index)
 	}
 	it := n.items[index-1]
-	w, err := s.world(ctx, it.frame.frameID)
+	w, err := s.itemWorld(ctx, n, it)
 	if err != nil {
-		n.markStale("a frame went away")
-		return false, &StaleError{Generation: n.gen}
+		return false, err
 	}
 	var pt struct {
 		Gone bool       `json:"gone"`

@@ -512,9 +512,9 @@ func (s *Session) Upload(ctx context.Context, index int, files []string) (*Uploa
 		return nil, n.notNumbered(index)
 	}
 	it := n.items[index-1]
-	w, err := s.world(ctx, it.frame.frameID)
+	w, err := s.itemWorld(ctx, n, it)
 	if err != nil {
-		return nil, &StaleError{Generation: n.gen, Reason: "a frame went away"}
+		return nil, err
 	}
 	obj, err := s.ref(ctx, w, "e", it.ID)
 	if err != nil {

@@ -609,8 +609,8 @@ func (s *Session) validate(ctx context.Context) (*numbering, error) {
 			if ctx.Err() != nil {
 				return n, ctx.Err()
 			}
-			n.markStale("a frame went away")
-			return n, &StaleError{Generation: n.gen, Reason: "a frame went away"}
+			n.markStale(frameGone)
+			return n, &StaleError{Generation: n.gen, Reason: frameGone}
 		}
 		var c struct {
 			Token   string `json:"token"`

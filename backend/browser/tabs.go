@@ -528,10 +528,9 @@ const newTabWait = 1500 * time.Millisecond
 // ctrlClickNewTab Ctrl+clicks a link that has no address of its own and
 // switches to the tab it opens; the lock is held.
 func (s *Session) ctrlClickNewTab(ctx context.Context, n *numbering, it *Item) (*TabResult, error) {
-	w, err := s.world(ctx, it.frame.frameID)
+	w, err := s.itemWorld(ctx, n, it)
 	if err != nil {
-		n.markStale("a frame went away")
-		return nil, &StaleError{Generation: n.gen, Reason: "a frame went away"}
+		return nil, err
 	}
 	mark := s.tabMark()
 	before := s.ev.snapshot()

@@ -84,6 +84,26 @@ func (s *Session) world(ctx context.Context, frame proto.PageFrameID) (*world, e
 	return s.worldIn(ctx, s.pageFor(frame), frame)
 }
 
+// frameGone is why a numbering is stale when the frame of one of its
+// elements went away.
+const frameGone = "a frame went away"
+
+// itemWorld is the isolated world of the frame that holds it, an element of
+// numbering n. When that frame went away, n is marked stale (no number of
+// it is acted on again until the page is listed again) and the error says
+// why. A call that was ended (ctx) says so instead: the frame may be there.
+func (s *Session) itemWorld(ctx context.Context, n *numbering, it *Item) (*world, error) {
+	w, err := s.world(ctx, it.frame.frameID)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		n.markStale(frameGone)
+		return nil, &StaleError{Generation: n.gen, Reason: frameGone}
+	}
+	return w, nil
+}
+
 // worldIn is world in session p. A session that went away (its frame moved
 // back into its parent's process) is forgotten, and the frame is looked up
 // again.

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -56,12 +55,10 @@ func browseLoop(ctx context.Context, reg *tools.Registry, model llm.Model, start
 	state := &web.Browsing{Door: web.DoorTerminal}
 	bctx := web.WithBrowsing(ctx, state)
 	call := func(args web.BrowseCommandArgs) web.BrowseAnswer {
-		b, _ := json.Marshal(args)
-		res, err := reg.Call(bctx, tools.Call{Name: "BrowseCommand", Args: b}, tools.Context{})
+		a, err := web.BrowseCommandRef.Call(bctx, reg, args)
 		if err != nil {
 			return web.BrowseAnswer{Status: "error", Text: web.Spoken(err.Error())}
 		}
-		a, _ := res.(web.BrowseAnswer)
 		return a
 	}
 	var show func(a web.BrowseAnswer)
@@ -136,8 +133,7 @@ func goal(ctx context.Context, reg *tools.Registry, line string, l web.Lang, say
 			}
 			return lines.Text(), nil
 		}})
-	b, _ := json.Marshal(web.BrowserGoalArgs{Goal: line})
-	res, err := reg.Call(ctx, tools.Call{Name: "BrowserGoal", Args: b}, tools.Context{Progress: func(p tools.Progress) {
+	r, err := web.BrowserGoalRef.CallWith(ctx, reg, web.BrowserGoalArgs{Goal: line}, tools.Context{Progress: func(p tools.Progress) {
 		switch p.Event {
 		case "step":
 			say("%s", p.Text)
@@ -149,12 +145,10 @@ func goal(ctx context.Context, reg *tools.Registry, line string, l web.Lang, say
 		say("%s %s", pick(l, "Stopped:", "Остановлено:"), web.Spoken(err.Error()))
 		return
 	}
-	if r, ok := res.(web.AssistantResult); ok {
-		if r.Done {
-			say("%s %s", pick(l, "Goal reached:", "Цель достигнута:"), r.Reason)
-		} else {
-			say("%s %s", pick(l, "Goal not reached:", "Цель не достигнута:"), r.Reason)
-		}
+	if r.Done {
+		say("%s %s", pick(l, "Goal reached:", "Цель достигнута:"), r.Reason)
+	} else {
+		say("%s %s", pick(l, "Goal not reached:", "Цель не достигнута:"), r.Reason)
 	}
 }
 

@@ -226,6 +226,55 @@ func OpenStore(path string) (*store.Store, error) {
 	return store.Open(path)
 }
 
+// opened is what `waymark call`, `mcp` and `agent` work on: the store, the
+// workspace with the book --doc names open, and the registry over them.
+type opened struct {
+	st  *store.Store
+	reg *tools.Registry
+}
+
+// openBook opens the store (--db), makes the workspace (--max-size), chooses
+// the model and builds the registry over them and ss (nil: no browser);
+// then tool, when given, must be one of the registry's (said before a long
+// book is read), and the book --doc names is opened. Close closes the store.
+func openBook(ctx context.Context, f Flags, ss *browser.Sessions, tool string) (*opened, error) {
+	st, err := OpenStore(f.DB)
+	if err != nil {
+		return nil, err
+	}
+	d, err := openWith(ctx, st, f, ss, tool)
+	if err != nil {
+		_ = st.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// openWith is openBook over the open store st.
+func openWith(ctx context.Context, st *store.Store, f Flags, ss *browser.Sessions, tool string) (*opened, error) {
+	ws := manuscript.NewWorkspace(st)
+	ws.MaxSize = f.MaxSize
+	model, err := waymark.ChooseModel()
+	if err != nil {
+		return nil, err
+	}
+	reg := waymark.New(waymark.Config{WS: ws, Model: model, Browser: ss}).Registry
+	if tool != "" {
+		if _, err := reg.Get(tool); err != nil {
+			return nil, err
+		}
+	}
+	if f.Doc != "" {
+		if _, err := ws.Open(ctx, f.Doc); err != nil {
+			return nil, err
+		}
+	}
+	return &opened{st: st, reg: reg}, nil
+}
+
+// Close closes the store.
+func (d *opened) Close() error { return d.st.Close() }
+
 func writeJSON(w io.Writer, v any, pretty bool) {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -260,30 +309,16 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			raw = string(b)
 		}
 	}
-	st, err := OpenStore(f.DB)
-	if err != nil {
-		return fail(err)
-	}
-	defer st.Close()
-	ws := manuscript.NewWorkspace(st)
-	ws.MaxSize = f.MaxSize
-	model, err := waymark.ChooseModel()
-	if err != nil {
-		return fail(err)
-	}
 	// A browser tool gets a browser for this one process: it starts on the call
 	// and closes when the call's result is printed.
 	ss := browser.NewSessions(waymark.BrowserOptions(f.Headless, false))
 	defer ss.Close()
-	reg := waymark.New(waymark.Config{WS: ws, Model: model, Browser: ss}).Registry
-	if _, err := reg.Get(name); err != nil {
+	d, err := openBook(ctx, f, ss, name)
+	if err != nil {
 		return fail(err)
 	}
-	if f.Doc != "" {
-		if _, err := ws.Open(ctx, f.Doc); err != nil {
-			return fail(err)
-		}
-	}
+	defer d.Close()
+	reg := d.reg
 	// The arguments are the user's own: a file: address or a file they give
 	// is theirs to open or send.
 	// A long tool's progress (an export's stages) goes to stderr as JSON
@@ -359,28 +394,16 @@ func runMCP(ctx context.Context, args []string) error {
 	// Temporary browser profiles a killed Waymark left behind go now.
 	browser.RemoveStaleProfiles()
 	bopts := waymark.BrowserOptions(f.Headless, false)
-	st, err := OpenStore(f.DB)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	ws := manuscript.NewWorkspace(st)
-	ws.MaxSize = f.MaxSize
-	if f.Doc != "" {
-		if _, err := ws.Open(ctx, f.Doc); err != nil {
-			return err
-		}
-	}
-	model, err := waymark.ChooseModel()
-	if err != nil {
-		return err
-	}
 	// Every MCP session gets its own browser, started by its first browser tool
 	// call and closed when the session ends; the default one is never used.
 	def := browser.NewSessions(bopts)
 	defer def.Close()
-	reg := waymark.New(waymark.Config{WS: ws, Model: model, Browser: def}).Registry
-	return mcpserver.ServeStdio(ctx, reg, Version, mcpserver.Options{
+	d, err := openBook(ctx, f, def, "")
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return mcpserver.ServeStdio(ctx, d.reg, Version, mcpserver.Options{
 		NewScope: func() mcpserver.Scope { return grantScope{browser.NewSessions(bopts), grant} },
 	})
 }
@@ -412,25 +435,13 @@ func runAgent(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		writeJSON(stdout, map[string]string{"event": "error", "error": err.Error()}, false)
 		return 1
 	}
-	st, err := OpenStore(f.DB)
+	d, err := openBook(ctx, f, nil, "")
 	if err != nil {
 		return fail(err)
 	}
-	defer st.Close()
-	ws := manuscript.NewWorkspace(st)
-	ws.MaxSize = f.MaxSize
-	if f.Doc != "" {
-		if _, err := ws.Open(ctx, f.Doc); err != nil {
-			return fail(err)
-		}
-	}
-	model, err := waymark.ChooseModel()
-	if err != nil {
-		return fail(err)
-	}
-	reg := waymark.New(waymark.Config{WS: ws, Model: model}).Registry
-	b, _ := json.Marshal(author.RunCommandArgs{Command: f.Positional[0]})
-	res, err := reg.Call(ctx, tools.Call{Name: "RunCommand", Args: b}, tools.Context{Progress: func(p tools.Progress) { writeJSON(stdout, p, false) }})
+	defer d.Close()
+	res, err := author.RunCommandRef.CallWith(ctx, d.reg, author.RunCommandArgs{Command: f.Positional[0]},
+		tools.Context{Progress: func(p tools.Progress) { writeJSON(stdout, p, false) }})
 	if err != nil {
 		return fail(err)
 	}

@@ -191,61 +191,27 @@ func (a *App) send(name string, data any) {
 	}
 }
 
-// call runs a registry tool with Go arguments and decodes its result into out.
-func (a *App) call(ctx context.Context, tool string, args any, out any) error {
-	if a.opening != nil {
-		<-a.opening // the tools answer about the book being opened
-	}
-	b, err := json.Marshal(args)
-	if err != nil {
-		return err
-	}
-	res, err := a.reg.Call(a.browserCtx(ctx), tools.Call{Name: tool, Args: b}, tools.Context{})
-	if err != nil {
-		return err
-	}
-	if out == nil {
-		return nil
-	}
-	rb, err := json.Marshal(res)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(rb, out)
+// call runs a registry tool through its typed handle: the one way the
+// window's actions call a tool (Call is the frontend's, by name with JSON).
+// Like Call, it waits for the book the window started on and gives the tool
+// the window's browser; tc reports the tool's progress.
+func call[In, Out any](a *App, ctx context.Context, ref tools.Ref[In, Out], args In, tc tools.Context) (Out, error) {
+	return ref.CallWith(a.toolCtx(ctx), a.reg, args, tc)
 }
 
-// callTool runs a registry tool with Go arguments and returns its typed
-// result (no JSON round trip of the result: the tools are tools.Func).
-func callTool[Out any](a *App, ctx context.Context, tool string, args any) (Out, error) {
-	var out Out
+// toolCtx is ctx for a tool the window calls, once the book the window
+// started on is open (the tools answer about it), with the window's browser.
+func (a *App) toolCtx(ctx context.Context) context.Context {
 	if a.opening != nil {
-		<-a.opening // the tools answer about the book being opened
+		<-a.opening
 	}
-	b, err := json.Marshal(args)
-	if err != nil {
-		return out, err
-	}
-	res, err := a.reg.Call(a.browserCtx(ctx), tools.Call{Name: tool, Args: b}, tools.Context{})
-	if err != nil {
-		return out, err
-	}
-	if v, ok := res.(Out); ok {
-		return v, nil
-	}
-	rb, err := json.Marshal(res)
-	if err != nil {
-		return out, err
-	}
-	return out, json.Unmarshal(rb, &out)
+	return a.browserCtx(ctx)
 }
 
 // Call runs any tool of the registry with JSON arguments and returns its JSON
 // result: the window's door to the same tools as the model, MCP and the CLI.
 func (a *App) Call(tool string, args string) (string, error) {
-	if a.opening != nil {
-		<-a.opening
-	}
-	ctx := a.context()
+	ctx := a.toolCtx(a.context())
 	if what, ok := agentTools[tool]; ok {
 		c, end, err := a.begin(what)
 		if err != nil {
@@ -254,7 +220,7 @@ func (a *App) Call(tool string, args string) (string, error) {
 		defer end()
 		ctx = c
 	}
-	res, err := a.reg.Call(a.browserCtx(ctx), tools.Call{Name: tool, Args: json.RawMessage(args)}, a.progress())
+	res, err := a.reg.Call(a.toolCtx(ctx), tools.Call{Name: tool, Args: json.RawMessage(args)}, a.progress())
 	if err != nil {
 		return "", err
 	}
@@ -328,7 +294,7 @@ type RecentFile struct {
 // gives it to a caller that holds none).
 func (a *App) Manuscript() (ManuscriptView, error) {
 	for range 3 { // an edit between the two answers: ask again
-		t, err := callTool[manuscript.TextChangesResult](a, a.context(), "TextChanges", manuscript.TextChangesArgs{})
+		t, err := call(a, a.context(), manuscript.TextChangesRef, manuscript.TextChangesArgs{}, tools.Context{})
 		if err != nil {
 			return ManuscriptView{}, err
 		}
@@ -516,7 +482,7 @@ func (a *App) Outline() (OutlineView, error) {
 
 // outline asks the Outline tool.
 func (a *App) outline(ctx context.Context) (manuscript.OutlineResult, error) {
-	return callTool[manuscript.OutlineResult](a, ctx, "Outline", struct{}{})
+	return call(a, ctx, manuscript.OutlineRef, manuscript.OutlineArgs{}, tools.Context{})
 }
 
 // outlineView is the outline panel's view of the Outline tool's result, with

@@ -159,7 +159,7 @@ func (a *App) BrowserRefresh() (BrowserView, error) {
 // the terminal uses too), as browserStep.
 func (a *App) browserCommand(args web.BrowseCommandArgs) (BrowserView, error) {
 	return a.browserStep(func(ctx context.Context) (web.BrowseAnswer, error) {
-		return web.BrowseCommandRef.Call(ctx, a.reg, args)
+		return call(a, ctx, web.BrowseCommandRef, args, tools.Context{})
 	})
 }
 
@@ -328,7 +328,7 @@ func (a *App) BrowserGoal(goal string) (web.AssistantResult, error) {
 	ctx = web.WithGoalOptions(a.browserCtx(ctx), web.GoalOptions{Pause: time.Duration(s.PauseMs) * time.Millisecond,
 		AskTimeout: time.Duration(s.AskTimeoutSec) * time.Second, Screenshots: true,
 		Log: func(l web.StepLog) { a.send("browser:step", l) }, Ask: a.ask})
-	res, err := web.BrowserGoalRef.CallWith(ctx, a.reg, web.BrowserGoalArgs{Goal: goal, MaxSteps: min(max(s.IterationLimit, 0), 100)}, tools.Context{Progress: func(p tools.Progress) {
+	res, err := call(a, ctx, web.BrowserGoalRef, web.BrowserGoalArgs{Goal: goal, MaxSteps: min(max(s.IterationLimit, 0), 100)}, tools.Context{Progress: func(p tools.Progress) {
 		if p.Event == "step" {
 			a.browserLog("progress", p.Text)
 			a.send("browser:progress", a.st.HideSecrets("progress", p.Text))

@@ -75,20 +75,15 @@ func (a *App) RunCommand(command string) (author.RunCommandResult, error) {
 		return author.RunCommandResult{}, err
 	}
 	defer done()
-	b, _ := json.Marshal(author.RunCommandArgs{Command: command})
-	res, err := a.reg.Call(a.browserCtx(ctx), tools.Call{Name: "RunCommand", Args: b}, a.progress())
-	if err != nil {
-		return author.RunCommandResult{}, err
-	}
-	return res.(author.RunCommandResult), nil
+	return call(a, ctx, author.RunCommandRef, author.RunCommandArgs{Command: command}, a.progress())
 }
 
 // UndoEdit undoes the edit of revision rev — only if it is the newest edit
 // not yet undone, so an undo never reverts something other than what the
 // author is looking at (the UndoRevision tool).
 func (a *App) UndoEdit(rev int64) (SyncResult, error) {
-	var out manuscript.UndoRevisionResult
-	if err := a.call(a.context(), "UndoRevision", manuscript.UndoRevisionArgs{Revision: rev}, &out); err != nil {
+	out, err := call(a, a.context(), manuscript.UndoRevisionRef, manuscript.UndoRevisionArgs{Revision: rev}, tools.Context{})
+	if err != nil {
 		return SyncResult{}, err
 	}
 	return SyncResult{Revision: out.Revision, Summary: out.Summary}, nil

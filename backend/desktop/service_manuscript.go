@@ -6,6 +6,7 @@ import (
 
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/manuscript"
+	"github.com/waymark/waymark/backend/tools"
 )
 
 // SearchMatch is one result of a search, with its place in the editor.
@@ -31,7 +32,7 @@ func (a *App) Search(query string) (SearchResult, error) {
 	if strings.TrimSpace(query) == "" {
 		return SearchResult{}, errors.New(`type a word or phrase to find, e.g. Zvezdochkin`)
 	}
-	res, err := callTool[manuscript.FindResult](a, a.context(), "Find", map[string]any{"query": query, "all": true, "limit": 500})
+	res, err := call(a, a.context(), manuscript.FindRef, manuscript.FindArgs{Query: query, All: true, Limit: 500}, tools.Context{})
 	if err != nil {
 		return SearchResult{}, err
 	}
@@ -68,7 +69,8 @@ const readerCursor = "UI_READER"
 func (a *App) ReadPortion(restart bool) (Portion, error) {
 	ctx := a.context()
 	create := func() error {
-		return a.call(ctx, "CreateCursor", map[string]any{"cursorName": readerCursor, "forward": true, "maxElements": 8, "maxBytes": 4096, "includeContent": true}, nil)
+		_, err := call(a, ctx, manuscript.CreateCursorRef, manuscript.CreateCursorArgs{CursorName: readerCursor, Forward: true, MaxElements: 8, MaxBytes: 4096, IncludeContent: true}, tools.Context{})
+		return err
 	}
 	if restart {
 		if err := create(); err != nil {
@@ -76,7 +78,7 @@ func (a *App) ReadPortion(restart bool) (Portion, error) {
 		}
 	}
 	next := func() (document.Portion, error) {
-		return callTool[document.Portion](a, ctx, "CursorNext", map[string]any{"cursorName": readerCursor})
+		return call(a, ctx, manuscript.CursorNextRef, manuscript.CursorNextArgs{CursorName: readerCursor}, tools.Context{})
 	}
 	p, err := next()
 	if errors.Is(err, document.ErrCursorNotDefined) {
@@ -107,7 +109,7 @@ type ItemRef struct {
 // ItemAt returns the item at a place in the editor (UTF-16), e.g. the one under
 // the cursor, to add to a TargetSet: the ItemAt tool.
 func (a *App) ItemAt(pos int) (ItemRef, error) {
-	r, err := callTool[manuscript.ItemAtResult](a, a.context(), "ItemAt", manuscript.ItemAtArgs{Utf16Offset: pos})
+	r, err := call(a, a.context(), manuscript.ItemAtRef, manuscript.ItemAtArgs{Utf16Offset: pos}, tools.Context{})
 	if err != nil {
 		return ItemRef{}, err
 	}
@@ -119,7 +121,7 @@ type TargetSetSummary = manuscript.TargetSetSummary
 
 // TargetSets lists the manuscript's TargetSets (the TargetSetList tool).
 func (a *App) TargetSets() ([]TargetSetSummary, error) {
-	res, err := callTool[manuscript.TargetSetListResult](a, a.context(), "TargetSetList", struct{}{})
+	res, err := call(a, a.context(), manuscript.TargetSetListRef, manuscript.TargetSetListArgs{}, tools.Context{})
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +149,7 @@ type TargetSetView struct {
 
 // TargetSet returns a set's items (the TargetSetGet tool) with snippets.
 func (a *App) TargetSet(id string) (TargetSetView, error) {
-	res, err := callTool[manuscript.TargetSetGetResult](a, a.context(), "TargetSetGet", map[string]any{"targetSetId": id})
+	res, err := call(a, a.context(), manuscript.TargetSetGetRef, manuscript.TargetSetGetArgs{TargetSetID: id}, tools.Context{})
 	if err != nil {
 		return TargetSetView{}, err
 	}
@@ -163,7 +165,7 @@ func (a *App) TargetSet(id string) (TargetSetView, error) {
 
 // History lists the newest revisions (the History tool).
 func (a *App) History() ([]manuscript.RevisionInfo, error) {
-	res, err := callTool[manuscript.HistoryResult](a, a.context(), "History", map[string]any{"limit": 200})
+	res, err := call(a, a.context(), manuscript.HistoryRef, manuscript.HistoryArgs{Limit: 200}, tools.Context{})
 	if err != nil {
 		return nil, err
 	}
@@ -177,8 +179,7 @@ func (a *App) History() ([]manuscript.RevisionInfo, error) {
 // read or wrote it (the window asks when it gets the focus, and every few
 // seconds): the CheckDisk tool.
 func (a *App) CheckDisk() (manuscript.DiskState, error) {
-	var s manuscript.DiskState
-	err := a.call(a.context(), "CheckDisk", manuscript.CheckDiskArgs{}, &s)
+	s, err := call(a, a.context(), manuscript.CheckDiskRef, manuscript.CheckDiskArgs{}, tools.Context{})
 	s.Note, s.Detail = a.mergeNote(s.Merged, s.Note), a.diskDetail(s)
 	return s, err
 }
@@ -195,8 +196,8 @@ type ExternalResult = manuscript.ExternalResult
 // version, "keep" writes Waymark's back (both versions stay in the history
 // either way), "compare" only shows the differences, line by line.
 func (a *App) ResolveExternalChange(choice string) (ExternalResult, error) {
-	var r ExternalResult
-	if err := a.call(a.context(), "ResolveExternalChange", manuscript.ResolveExternalChangeArgs{Choice: choice}, &r); err != nil {
+	r, err := call(a, a.context(), manuscript.ResolveExternalChangeRef, manuscript.ResolveExternalChangeArgs{Choice: choice}, tools.Context{})
+	if err != nil {
 		return ExternalResult{Choice: choice, Diff: []DiffLine{}}, err
 	}
 	return r, nil

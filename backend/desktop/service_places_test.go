@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/waymark/waymark/backend/manuscript"
+	"github.com/waymark/waymark/backend/tools"
 )
 
 // placesBook has letters of one, two and four bytes (one or two UTF-16
@@ -37,13 +40,12 @@ func TestDesktopPlacesInTheEditor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var setID string
-	if err := a.call(a.context(), "TargetSetCreate", map[string]any{"name": "check"}, &struct {
-		ID *string `json:"targetSetId"`
-	}{&setID}); err != nil {
+	created, err := call(a, a.context(), manuscript.TargetSetCreateRef, manuscript.TargetSetCreateArgs{Name: "check"}, tools.Context{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.call(a.context(), "TargetSetAdd", map[string]any{"targetSetId": setID, "itemIndices": []int{4, 1}}, nil); err != nil {
+	setID := created.ID
+	if _, err := call(a, a.context(), manuscript.TargetSetAddRef, manuscript.TargetSetAddArgs{TargetSetID: setID, ItemIndices: []int{4, 1}}, tools.Context{}); err != nil {
 		t.Fatal(err)
 	}
 	sets, err := a.TargetSets()

@@ -19,6 +19,7 @@ import (
 	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
+	"github.com/waymark/waymark/backend/tools"
 )
 
 // Settings are the window's preferences, stored in the profile's SQLite database.
@@ -421,9 +422,7 @@ func (a *App) TestConnection(serverURL, model, key string) (ConnectionReport, er
 		}
 		a.settingsMu.Unlock()
 	}
-	var r ConnectionReport
-	err := a.call(a.context(), "ProbeModelServer", llm.ProbeArgs{ServerURL: serverURL, Model: model, APIKey: key}, &r)
-	return r, err
+	return call(a, a.context(), llm.ProbeModelServerRef, llm.ProbeArgs{ServerURL: serverURL, Model: model, APIKey: key}, tools.Context{})
 }
 
 // ServerModels lists the models a server has installed, each with the
@@ -438,9 +437,7 @@ func (a *App) ServerModels(serverURL, key string) (llm.ModelList, error) {
 		}
 		a.settingsMu.Unlock()
 	}
-	var r llm.ModelList
-	err := a.call(a.context(), "ModelServerModels", llm.ListModelsArgs{ServerURL: serverURL, APIKey: key}, &r)
-	return r, err
+	return call(a, a.context(), llm.ModelServerModelsRef, llm.ListModelsArgs{ServerURL: serverURL, APIKey: key}, tools.Context{})
 }
 
 // Capabilities says what this installation can do, for the window to offer or

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/waymark/waymark/backend/manuscript"
+	"github.com/waymark/waymark/backend/tools"
 )
 
 // SyncResult brings the editor up to the manuscript's newest revision: either
@@ -24,7 +25,7 @@ type SyncResult struct {
 // command, an undo, a restore or a reload): the TextChanges tool.
 func (a *App) Sync(knownRev int64) (SyncResult, error) {
 	// Typed, not through JSON: the whole text of a novel may be in it.
-	d, err := callTool[manuscript.TextChangesResult](a, a.context(), "TextChanges", manuscript.TextChangesArgs{KnownRevision: max(knownRev, 0)})
+	d, err := call(a, a.context(), manuscript.TextChangesRef, manuscript.TextChangesArgs{KnownRevision: max(knownRev, 0)}, tools.Context{})
 	if err != nil {
 		return SyncResult{}, err
 	}
@@ -50,8 +51,7 @@ type TypeResult struct {
 // the file cannot be written (gone, not text), the window is told
 // ("manuscript:disk").
 func (a *App) TypeEdit(baseRev int64, from, to int, text string) (TypeResult, error) {
-	var out manuscript.TypeTextResult
-	err := a.call(a.context(), "TypeText", manuscript.TypeTextArgs{BaseRevision: baseRev, FromUtf16: from, ToUtf16: to, Text: text}, &out)
+	out, err := call(a, a.context(), manuscript.TypeTextRef, manuscript.TypeTextArgs{BaseRevision: baseRev, FromUtf16: from, ToUtf16: to, Text: text}, tools.Context{})
 	if err != nil {
 		if errors.Is(err, manuscript.ErrChangedOnDisk) {
 			if d, cerr := a.CheckDisk(); cerr == nil {

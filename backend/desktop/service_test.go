@@ -14,6 +14,7 @@ import (
 	"github.com/waymark/waymark/backend/llm"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/testenv"
+	"github.com/waymark/waymark/backend/tools"
 	"github.com/waymark/waymark/backend/waymark"
 )
 
@@ -132,11 +133,10 @@ func TestDesktopExternalChange(t *testing.T) {
 	if _, err := a.ResolveExternalChange("reload"); err != nil {
 		t.Fatal(err)
 	}
-	var text string
-	if err := a.call(context.Background(), "Read", map[string]any{"index": 1}, &struct {
-		Text *string `json:"text"`
-	}{&text}); err != nil || text != "Theirs." {
-		t.Fatalf("after reload: %q %v", text, err)
+	one := 1
+	item, err := call(a, context.Background(), manuscript.ReadRef, manuscript.ReadArgs{ItemAddress: manuscript.ItemAddress{Index: &one}}, tools.Context{})
+	if err != nil || item.Text != "Theirs." {
+		t.Fatalf("after reload: %q %v", item.Text, err)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/waymark/waymark/backend/manuscript"
+	"github.com/waymark/waymark/backend/tools"
 )
 
 // TextPath is where the window fetches the open manuscript's text: a plain
@@ -83,7 +84,7 @@ func (a *App) serveText(w http.ResponseWriter, r *http.Request) {
 // wholeText is the open manuscript's whole text and its revision: the
 // TextChanges tool's answer to a caller that holds none.
 func (a *App) wholeText() (manuscript.TextChangesResult, error) {
-	return callTool[manuscript.TextChangesResult](a, a.context(), "TextChanges", manuscript.TextChangesArgs{})
+	return call(a, a.context(), manuscript.TextChangesRef, manuscript.TextChangesArgs{}, tools.Context{})
 }
 
 // gzipped returns the open manuscript's text gzipped, and its revision, made
@@ -99,7 +100,7 @@ func (a *App) gzipped() (string, int64, error) {
 	if a.gzDoc == m.Path && a.gz != "" {
 		// Unchanged since it was zipped (the window's usual fetch, after
 		// warm): asked as an editor holding that revision, no copy of the book.
-		c, err := callTool[manuscript.TextChangesResult](a, a.context(), "TextChanges", manuscript.TextChangesArgs{KnownRevision: a.gzRev})
+		c, err := call(a, a.context(), manuscript.TextChangesRef, manuscript.TextChangesArgs{KnownRevision: a.gzRev}, tools.Context{})
 		if err == nil && c.Revision == a.gzRev && !c.Full && c.FromUtf16 == c.ToUtf16 && c.Insert == "" {
 			return a.gz, a.gzRev, nil
 		}

@@ -125,8 +125,12 @@ func (ListModelsArgs) Refine(s *jsonschema.Schema) {
 	tools.Prop(s, "serverUrl").MinLength = jsonschema.Ptr(1)
 }
 
+// ModelServerModelsRef is the typed handle on the ModelServerModels tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var ModelServerModelsRef = tools.RefTo[ListModelsArgs, ModelList]("ModelServerModels")
+
 func listModelsTool() tools.Tool {
-	return tools.Func("ModelServerModels", "List the models a model server has installed, each with the context window the server would run it with and where that was learned (Ollama, llama.cpp, LM Studio, vLLM), so one can be chosen.",
+	return ModelServerModelsRef.Func("List the models a model server has installed, each with the context window the server would run it with and where that was learned (Ollama, llama.cpp, LM Studio, vLLM), so one can be chosen.",
 		func(ctx context.Context, a ListModelsArgs) (ModelList, error) {
 			cfg := DefaultConfig(strings.TrimSpace(a.ServerURL), "any")
 			cfg.APIKey, cfg.MaxRetries, cfg.Timeout = a.APIKey, -1, 20*time.Second

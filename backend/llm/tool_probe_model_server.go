@@ -51,8 +51,12 @@ type ProbeReport struct {
 	Summary    string       `json:"summary"`
 }
 
+// ProbeModelServerRef is the typed handle on the ProbeModelServer tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var ProbeModelServerRef = tools.RefTo[ProbeArgs, ProbeReport]("ProbeModelServer")
+
 func probeModelServerTool() tools.Tool {
-	return tools.Func("ProbeModelServer", "Test a model server: whether it answers and lists the model, and whether plain chat, a tool call (structured, or written as text) and an answer under a JSON schema work. Each check says why it failed.",
+	return ProbeModelServerRef.Func("Test a model server: whether it answers and lists the model, and whether plain chat, a tool call (structured, or written as text) and an answer under a JSON schema work. Each check says why it failed.",
 		func(ctx context.Context, a ProbeArgs) (ProbeReport, error) { return ProbeModelServer(ctx, a) })
 }
 

@@ -56,7 +56,7 @@ func (ws *Workspace) rememberMeta(ctx context.Context, m *Manuscript, em ExportM
 }
 
 // merged is em with the fields a call gives put over the remembered ones.
-func (em ExportMeta) merged(a exportArgs) ExportMeta {
+func (em ExportMeta) merged(a ExportArgs) ExportMeta {
 	set := func(dst *string, v string) {
 		if v = strings.TrimSpace(v); v != "" {
 			*dst = v
@@ -75,7 +75,7 @@ func (em ExportMeta) merged(a exportArgs) ExportMeta {
 var exportDate = regexp.MustCompile(`^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$`)
 
 // check says what is wrong with the metadata an Export call gives.
-func (a exportArgs) checkMeta() error {
+func (a ExportArgs) checkMeta() error {
 	bad := func(what string) error { return fmt.Errorf("%w for Export: %s", tools.ErrInvalidArgs, what) }
 	for _, f := range []struct{ name, v string }{{"title", a.Title}, {"author", a.Author}, {"rights", a.Rights}} {
 		if len([]rune(f.v)) > maxMetaLen {
@@ -108,14 +108,19 @@ type ExportMetadataResult struct {
 	Set ExportMeta `json:"set"`
 }
 
-type exportMetadataArgs struct{}
+// ExportMetadataArgs are the ExportMetadata tool's arguments.
+type ExportMetadataArgs struct{}
+
+// ExportMetadataRef is the typed handle on the ExportMetadata tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var ExportMetadataRef = tools.RefTo[ExportMetadataArgs, ExportMetadataResult]("ExportMetadata")
 
 // exportMetadataTool tells the metadata the book's next export carries.
 func exportMetadataTool(ws *Workspace) tools.Tool {
-	return tools.Func("ExportMetadata", "The title, author, language, date, rights, cover and picture folder the current book's next Export carries: those set for this book by an earlier Export (remembered per book, under set), else the front matter's, the book's own title (its one level-1 heading, else the file name), the author in Settings and the detected language.", ws.toolExportMetadata)
+	return ExportMetadataRef.Func("The title, author, language, date, rights, cover and picture folder the current book's next Export carries: those set for this book by an earlier Export (remembered per book, under set), else the front matter's, the book's own title (its one level-1 heading, else the file name), the author in Settings and the detected language.", ws.toolExportMetadata)
 }
 
-func (ws *Workspace) toolExportMetadata(ctx context.Context, _ exportMetadataArgs) (ExportMetadataResult, error) {
+func (ws *Workspace) toolExportMetadata(ctx context.Context, _ ExportMetadataArgs) (ExportMetadataResult, error) {
 	m, err := ws.Current()
 	if err != nil {
 		return ExportMetadataResult{}, err

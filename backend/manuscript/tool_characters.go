@@ -55,8 +55,12 @@ type CharactersResult struct {
 	Path       string          `json:"path,omitempty"`
 }
 
+// CharactersRef is the typed handle on the Characters tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var CharactersRef = tools.RefTo[CharactersArgs, CharactersResult]("Characters")
+
 func charactersTool(ws *Workspace) tools.Tool {
-	return tools.Func("Characters", "The people of the book, found offline in Russian and English (no model): each with the names and case forms the book uses (Наташа, Наташи, Наташей are one person), the number of mentions, the first mention, the mentions per chapter and the items that name them (to jump to); in a range of items or the whole book. The list is exported as markdown, csv or json text, and written to path when one is given.",
+	return CharactersRef.Func("The people of the book, found offline in Russian and English (no model): each with the names and case forms the book uses (Наташа, Наташи, Наташей are one person), the number of mentions, the first mention, the mentions per chapter and the items that name them (to jump to); in a range of items or the whole book. The list is exported as markdown, csv or json text, and written to path when one is given.",
 		func(ctx context.Context, a CharactersArgs) (CharactersResult, error) { return Characters(ctx, ws, a) })
 }
 

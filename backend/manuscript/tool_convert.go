@@ -14,18 +14,23 @@ import (
 	"github.com/waymark/waymark/backend/tools"
 )
 
-type convertArgs struct {
+// ConvertArgs are the ConvertToUTF8 tool's arguments.
+type ConvertArgs struct {
 	Path string `json:"path" jsonschema:"the UTF-16 book to convert (absolute, or relative to the current folder)"`
 }
 
-func (convertArgs) Refine(s *jsonschema.Schema) {
+func (ConvertArgs) Refine(s *jsonschema.Schema) {
 	tools.MinLength(tools.Prop(s, "path"), 1)
 }
+
+// ConvertToUTF8Ref is the typed handle on the ConvertToUTF8 tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var ConvertToUTF8Ref = tools.RefTo[ConvertArgs, ConvertResult]("ConvertToUTF8")
 
 // convertTool is the ConvertToUTF8 tool: the author's consent to turn a
 // UTF-16 book (which opening refuses, naming its encoding) into UTF-8.
 func convertTool(ws *Workspace) tools.Tool {
-	return tools.Func("ConvertToUTF8", "Convert a UTF-16 book (little- or big-endian, with or without a byte-order mark — the 'Unicode text' of Word and old Notepad) to UTF-8 and open it. Every character stays as it is; the UTF-16 file is kept beside the book as <name>.utf16; the book keeps its owner, permissions and other names. Opening a UTF-16 book is refused until it is converted.", ws.toolConvert)
+	return ConvertToUTF8Ref.Func("Convert a UTF-16 book (little- or big-endian, with or without a byte-order mark — the 'Unicode text' of Word and old Notepad) to UTF-8 and open it. Every character stays as it is; the UTF-16 file is kept beside the book as <name>.utf16; the book keeps its owner, permissions and other names. Opening a UTF-16 book is refused until it is converted.", ws.toolConvert)
 }
 
 // ConvertResult is what the ConvertToUTF8 tool answers: the book converted
@@ -38,7 +43,7 @@ type ConvertResult struct {
 	Items int    `json:"items" jsonschema:"the opened book's items"`
 }
 
-func (ws *Workspace) toolConvert(ctx context.Context, a convertArgs) (ConvertResult, error) {
+func (ws *Workspace) toolConvert(ctx context.Context, a ConvertArgs) (ConvertResult, error) {
 	c, err := ws.ConvertToUTF8(a.Path)
 	if err != nil {
 		return ConvertResult{}, err

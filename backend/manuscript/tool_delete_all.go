@@ -42,8 +42,12 @@ type DeleteAllResult struct {
 	Items    []DeletedItem `json:"items"`
 }
 
+// DeleteAllRef is the typed handle on the DeleteAll tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var DeleteAllRef = tools.RefTo[DeleteAllArgs, DeleteAllResult]("DeleteAll")
+
 func deleteAllTool(ws *Workspace) tools.Tool {
-	return tools.Func("DeleteAll", "Delete every paragraph, list item or quote that holds a phrase (or only the first), in the book or a range of items, as ONE revision that one Undo reverts; headings and table cells are never deleted. preview lists them without deleting.",
+	return DeleteAllRef.Func("Delete every paragraph, list item or quote that holds a phrase (or only the first), in the book or a range of items, as ONE revision that one Undo reverts; headings and table cells are never deleted. preview lists them without deleting.",
 		func(ctx context.Context, a DeleteAllArgs) (DeleteAllResult, error) { return DeleteAll(ctx, ws, a) })
 }
 

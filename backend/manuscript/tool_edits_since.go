@@ -47,8 +47,12 @@ type EditsSinceResult struct {
 	Edits []EditSince `json:"edits"`
 }
 
+// EditsSinceRef is the typed handle on the EditsSince tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var EditsSinceRef = tools.RefTo[EditsSinceArgs, EditsSinceResult]("EditsSince")
+
 func editsSinceTool(ws *Workspace) tools.Tool {
-	return tools.Func("EditsSince", "The edits made after a revision (undo, redo, restore and outside changes left out), each with the text before and after, its place in the newest text (byteOffset in UTF-8 bytes, utf16Offset in UTF-16 code units), re-based over every later revision, and a description in words with the headings it is under.",
+	return EditsSinceRef.Func("The edits made after a revision (undo, redo, restore and outside changes left out), each with the text before and after, its place in the newest text (byteOffset in UTF-8 bytes, utf16Offset in UTF-16 code units), re-based over every later revision, and a description in words with the headings it is under.",
 		func(ctx context.Context, a EditsSinceArgs) (EditsSinceResult, error) { return EditsSince(ctx, ws, a) })
 }
 

@@ -34,7 +34,8 @@ func PandocPath() string { return publish.PandocPath() }
 // Settings write it).
 const AuthorSetting = "book.author"
 
-type exportArgs struct {
+// ExportArgs are the Export tool's arguments.
+type ExportArgs struct {
 	Format      string `json:"format" jsonschema:"markdown, html, pdf (printed by Chromium), or docx / epub (through pandoc)"`
 	Path        string `json:"path" jsonschema:"absolute path of the file to write"`
 	TargetSetID string `json:"targetSetId,omitempty" jsonschema:"export only this TargetSet's items, in document order"`
@@ -49,7 +50,7 @@ type exportArgs struct {
 	ImageFolder string `json:"imageFolder,omitempty" jsonschema:"absolute path of one more folder whose pictures may go into the book; by default only pictures inside the book's own folder go in (remembered for this book)"`
 }
 
-func (exportArgs) Refine(s *jsonschema.Schema) {
+func (ExportArgs) Refine(s *jsonschema.Schema) {
 	tools.Enum(tools.Prop(s, "format"), ExportFormats...)
 	tools.Enum(tools.Prop(s, "paper"), publish.PaperNames...)
 	tools.MinLength(tools.Prop(s, "path"), 1)
@@ -59,12 +60,16 @@ func (exportArgs) Refine(s *jsonschema.Schema) {
 	}
 }
 
+// ExportRef is the typed handle on the Export tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var ExportRef = tools.RefTo[ExportArgs, ExportResult]("Export")
+
 // exportTool is the Export tool: the manuscript, or one TargetSet, written to a file.
 func exportTool(ws *Workspace) tools.Tool {
-	return tools.FuncCall("Export", "Export the manuscript (or one TargetSet's items) to a file an author can send: markdown, html, pdf (A5 or A4, printed by Chromium), or docx / epub through pandoc when it is installed. Books carry their title (front matter, else the first heading), author (front matter, else Settings) and language (detected: ru or en), a table of contents, and chapters as EPUB sections and new PDF pages. It writes the absolute path given, anywhere the user running Waymark may write; an existing file is replaced only with overwrite: true, and never the manuscript itself, Waymark's database, or anything that is not a regular file.", ws.toolExport)
+	return ExportRef.FuncCall("Export the manuscript (or one TargetSet's items) to a file an author can send: markdown, html, pdf (A5 or A4, printed by Chromium), or docx / epub through pandoc when it is installed. Books carry their title (front matter, else the first heading), author (front matter, else Settings) and language (detected: ru or en), a table of contents, and chapters as EPUB sections and new PDF pages. It writes the absolute path given, anywhere the user running Waymark may write; an existing file is replaced only with overwrite: true, and never the manuscript itself, Waymark's database, or anything that is not a regular file.", ws.toolExport)
 }
 
-func (ws *Workspace) toolExport(ctx context.Context, a exportArgs, _ tools.Call, tc tools.Context) (ExportResult, error) {
+func (ws *Workspace) toolExport(ctx context.Context, a ExportArgs, _ tools.Call, tc tools.Context) (ExportResult, error) {
 	m, err := ws.Current()
 	if err != nil {
 		return ExportResult{}, err
@@ -79,7 +84,7 @@ func (ws *Workspace) toolExport(ctx context.Context, a exportArgs, _ tools.Call,
 		author, _, _ = ws.Store.Setting(ctx, AuthorSetting)
 	}
 	em := ws.rememberedMeta(ctx, m).merged(a)
-	res, err := export(ctx, m, exportRequest{exportArgs: a, author: author, own: own, meta: em, progress: tc.Report})
+	res, err := export(ctx, m, exportRequest{ExportArgs: a, author: author, own: own, meta: em, progress: tc.Report})
 	if err != nil {
 		return ExportResult{}, err
 	}
@@ -92,7 +97,7 @@ func (ws *Workspace) toolExport(ctx context.Context, a exportArgs, _ tools.Call,
 // exportRequest is an Export call with what the workspace adds: the
 // author's name from Settings and Waymark's own files, never written.
 type exportRequest struct {
-	exportArgs
+	ExportArgs
 	author   string
 	own      []string   // the database (its -wal, -shm and -journal files go with it)
 	meta     ExportMeta // the metadata set for this book (given now or remembered)

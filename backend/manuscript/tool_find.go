@@ -12,7 +12,8 @@ import (
 	"github.com/waymark/waymark/backend/wordforms"
 )
 
-type findArgs struct {
+// FindArgs are the Find tool's arguments.
+type FindArgs struct {
 	Query                string            `json:"query" jsonschema:"the phrase"`
 	All                  bool              `json:"all,omitempty" jsonschema:"every match, not only the first (default false)"`
 	Exact                bool              `json:"exact,omitempty" jsonschema:"only the words as given, not their inflected forms (default false: «Долохов» also finds «Долохова»)"`
@@ -30,15 +31,19 @@ type findArgs struct {
 	Regex       bool `json:"regex,omitempty" jsonschema:"the query is a regular expression, RE2 syntax (with occurrences)"`
 }
 
-func (findArgs) Refine(s *jsonschema.Schema) {
+func (FindArgs) Refine(s *jsonschema.Schema) {
 	tools.MinLength(tools.Prop(s, "query"), 1)
 	tools.Min(tools.Prop(s, "limit"), 1)
 	refineRange(s)
 }
 
+// FindRef is the typed handle on the Find tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var FindRef = tools.RefTo[FindArgs, FindResult]("Find")
+
 // findTool is the Find tool: a phrase found by the first-mention rules.
 func findTool(ws *Workspace) tools.Tool {
-	return tools.Func("Find", "Find a phrase with the deterministic first-mention rules: case-insensitive, ё = е, accents ignored, whole words, punctuation as word boundary, inflected forms of each word (Russian cases and numbers, English plurals; exact=true for the words as given); headings, paragraphs, list items, table cells and image captions (code and quotes only with includeCodeAndQuotes, the YAML front matter only with includeFrontMatter). Returns the first match, or all with all=true, with exact byte ranges.", ws.toolFind)
+	return FindRef.Func("Find a phrase with the deterministic first-mention rules: case-insensitive, ё = е, accents ignored, whole words, punctuation as word boundary, inflected forms of each word (Russian cases and numbers, English plurals; exact=true for the words as given); headings, paragraphs, list items, table cells and image captions (code and quotes only with includeCodeAndQuotes, the YAML front matter only with includeFrontMatter). Returns the first match, or all with all=true, with exact byte ranges.", ws.toolFind)
 }
 
 // FindMatch is one match: its item, the matched bytes [start, end) of the
@@ -84,7 +89,7 @@ func (s sections) of(d *document.Document, i int) string {
 	return sec
 }
 
-func (ws *Workspace) toolFind(ctx context.Context, a findArgs) (FindResult, error) {
+func (ws *Workspace) toolFind(ctx context.Context, a FindArgs) (FindResult, error) {
 	if a.Occurrences {
 		return ws.findOccurrences(a)
 	}
@@ -168,7 +173,7 @@ func (ws *Workspace) toolFind(ctx context.Context, a findArgs) (FindResult, erro
 // range, read with the bar's options (whole word or part of a word, match
 // case, regular expression, word forms), at most limit (default 10,000); count
 // is how many there are in all.
-func (ws *Workspace) findOccurrences(a findArgs) (FindResult, error) {
+func (ws *Workspace) findOccurrences(a FindArgs) (FindResult, error) {
 	mt, err := compileMatcher(a.Query, MatchOptions{Forms: !a.Exact && !a.MatchCase && !a.PartOfWord && !a.Regex,
 		MatchCase: a.MatchCase, PartOfWord: a.PartOfWord, Regex: a.Regex})
 	if err != nil {

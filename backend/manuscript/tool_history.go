@@ -8,15 +8,20 @@ import (
 	"github.com/waymark/waymark/backend/tools"
 )
 
-type historyArgs struct {
+// HistoryArgs are the History tool's arguments.
+type HistoryArgs struct {
 	Limit int `json:"limit,omitempty" jsonschema:"at most this many (default 200)"`
 }
 
-func (historyArgs) Refine(s *jsonschema.Schema) { tools.Range(tools.Prop(s, "limit"), 1, 5000) }
+func (HistoryArgs) Refine(s *jsonschema.Schema) { tools.Range(tools.Prop(s, "limit"), 1, 5000) }
+
+// HistoryRef is the typed handle on the History tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var HistoryRef = tools.RefTo[HistoryArgs, HistoryResult]("History")
 
 // historyTool is the History tool: the manuscript's revisions, newest first.
 func historyTool(ws *Workspace) tools.Tool {
-	return tools.Func("History", "The manuscript's revisions, newest first: revision, op, summary, size, undone, createdAt. Every edit, undo, redo, restore and external change is one.", ws.toolHistory)
+	return HistoryRef.Func("The manuscript's revisions, newest first: revision, op, summary, size, undone, createdAt. Every edit, undo, redo, restore and external change is one.", ws.toolHistory)
 }
 
 // HistoryResult is the newest revisions, newest first.
@@ -25,7 +30,7 @@ type HistoryResult struct {
 	Count     int            `json:"count"`
 }
 
-func (ws *Workspace) toolHistory(ctx context.Context, a historyArgs) (HistoryResult, error) {
+func (ws *Workspace) toolHistory(ctx context.Context, a HistoryArgs) (HistoryResult, error) {
 	m, err := ws.Current()
 	if err != nil {
 		return HistoryResult{}, err

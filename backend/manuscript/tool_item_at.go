@@ -27,8 +27,12 @@ type ItemAtResult struct {
 	Revision int64             `json:"revision"`
 }
 
+// ItemAtRef is the typed handle on the ItemAt tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var ItemAtRef = tools.RefTo[ItemAtArgs, ItemAtResult]("ItemAt")
+
 func itemAtTool(ws *Workspace) tools.Tool {
-	return tools.Func("ItemAt", "The item at a place in the manuscript's text given in UTF-16 code units (an editor's cursor position): its index, type and pointer, e.g. to add it to a target set.",
+	return ItemAtRef.Func("The item at a place in the manuscript's text given in UTF-16 code units (an editor's cursor position): its index, type and pointer, e.g. to add it to a target set.",
 		func(ctx context.Context, a ItemAtArgs) (ItemAtResult, error) { return ItemAt(ws, a) })
 }
 

@@ -8,14 +8,19 @@ import (
 	"github.com/waymark/waymark/backend/tools"
 )
 
-type outlineArgs struct{}
+// OutlineArgs are the Outline tool's arguments.
+type OutlineArgs struct{}
+
+// OutlineRef is the typed handle on the Outline tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var OutlineRef = tools.RefTo[OutlineArgs, OutlineResult]("Outline")
 
 // outlineTool is the Outline tool: the headings with their sections' word counts.
 func outlineTool(ws *Workspace) tools.Tool {
-	return tools.Func("Outline", "The manuscript's headings in order, each with its pointer, its place in UTF-16 code units (utf16Offset, as an editor counts) and the word count of its section (own text, and with subsections), plus the book's total, its number of items and its size in bytes.", ws.toolOutline)
+	return OutlineRef.Func("The manuscript's headings in order, each with its pointer, its place in UTF-16 code units (utf16Offset, as an editor counts) and the word count of its section (own text, and with subsections), plus the book's total, its number of items and its size in bytes.", ws.toolOutline)
 }
 
-func (ws *Workspace) toolOutline(ctx context.Context, _ outlineArgs) (OutlineResult, error) {
+func (ws *Workspace) toolOutline(ctx context.Context, _ OutlineArgs) (OutlineResult, error) {
 	m, err := ws.Current()
 	if err != nil {
 		return OutlineResult{}, err

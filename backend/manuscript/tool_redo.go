@@ -6,14 +6,19 @@ import (
 	"github.com/waymark/waymark/backend/tools"
 )
 
-type redoArgs struct{}
+// RedoArgs are the Redo tool's arguments.
+type RedoArgs struct{}
+
+// RedoRef is the typed handle on the Redo tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var RedoRef = tools.RefTo[RedoArgs, EditView]("Redo")
 
 // redoTool is the Redo tool: the newest undone edit, made again.
 func redoTool(ws *Workspace) tools.Tool {
-	return tools.Func("Redo", "Redo the newest undone edit (not possible once a new edit was made after the undo).", ws.toolRedo)
+	return RedoRef.Func("Redo the newest undone edit (not possible once a new edit was made after the undo).", ws.toolRedo)
 }
 
-func (ws *Workspace) toolRedo(ctx context.Context, _ redoArgs) (EditView, error) {
+func (ws *Workspace) toolRedo(ctx context.Context, _ RedoArgs) (EditView, error) {
 	m, err := ws.Current()
 	if err != nil {
 		return EditView{}, err

@@ -102,8 +102,12 @@ type ReplaceAllResult struct {
 	Context string `json:"context,omitempty"`
 }
 
+// ReplaceAllRef is the typed handle on the ReplaceAll tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var ReplaceAllRef = tools.RefTo[ReplaceAllArgs, ReplaceAllResult]("ReplaceAll")
+
 func replaceAllTool(ws *Workspace) tools.Tool {
-	return tools.Func("ReplaceAll", "Replace every occurrence of a phrase (or only the first) in the book or in a range of items, as ONE revision that one Undo reverts; with forms, each inflected form becomes the same form of the new text (Пьера → Петра). preview lists the places without changing anything. The query is read by the engine's rules (whole words, any case, ё = е, accents ignored) unless matchCase, partOfWord or regex say otherwise.",
+	return ReplaceAllRef.Func("Replace every occurrence of a phrase (or only the first) in the book or in a range of items, as ONE revision that one Undo reverts; with forms, each inflected form becomes the same form of the new text (Пьера → Петра). preview lists the places without changing anything. The query is read by the engine's rules (whole words, any case, ё = е, accents ignored) unless matchCase, partOfWord or regex say otherwise.",
 		func(ctx context.Context, a ReplaceAllArgs) (ReplaceAllResult, error) { return ReplaceAll(ctx, ws, a) })
 }
 

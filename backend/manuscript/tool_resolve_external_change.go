@@ -38,8 +38,12 @@ type ExternalResult struct {
 	Diff     []DiffLine `json:"diff"`
 }
 
+// ResolveExternalChangeRef is the typed handle on the ResolveExternalChange tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var ResolveExternalChangeRef = tools.RefTo[ResolveExternalChangeArgs, ExternalResult]("ResolveExternalChange")
+
 func resolveExternalChangeTool(ws *Workspace) tools.Tool {
-	return tools.Func("ResolveExternalChange", "Act on a change another program made to the manuscript's file (see CheckDisk): reload takes the file's version, keep writes Waymark's back (both versions stay in the history either way), compare only lists the differing lines.",
+	return ResolveExternalChangeRef.Func("Act on a change another program made to the manuscript's file (see CheckDisk): reload takes the file's version, keep writes Waymark's back (both versions stay in the history either way), compare only lists the differing lines.",
 		func(ctx context.Context, a ResolveExternalChangeArgs) (ExternalResult, error) {
 			return ResolveExternalChange(ctx, ws, a)
 		})

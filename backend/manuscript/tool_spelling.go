@@ -46,8 +46,12 @@ type SpellingResult struct {
 // speller is the one hunspell checker of the process (dictionaries are big).
 var speller = sync.OnceValues(func() (*spelling.Checker, error) { return spelling.New(spelling.Dir, spelling.Languages) })
 
+// SpellingRef is the typed handle on the Spelling tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var SpellingRef = tools.RefTo[SpellingArgs, SpellingResult]("Spelling")
+
 func spellingTool(ws *Workspace) tools.Tool {
-	return tools.Func("Spelling", "The words of the manuscript that neither the Russian nor the English dictionary (Debian's hunspell) knows, in the order they first occur, with how often each occurs and where it first is (fromByte/toByte in UTF-8 bytes, fromUtf16/toUtf16 in UTF-16 code units). Given a text, the words of that text instead, each place listed (what the window underlines on screen).",
+	return SpellingRef.Func("The words of the manuscript that neither the Russian nor the English dictionary (Debian's hunspell) knows, in the order they first occur, with how often each occurs and where it first is (fromByte/toByte in UTF-8 bytes, fromUtf16/toUtf16 in UTF-16 code units). Given a text, the words of that text instead, each place listed (what the window underlines on screen).",
 		func(ctx context.Context, a SpellingArgs) (SpellingResult, error) { return Spelling(ws, a) })
 }
 

@@ -8,17 +8,22 @@ import (
 	"github.com/waymark/waymark/backend/tools"
 )
 
-type targetSetCreateArgs struct {
+// TargetSetCreateArgs are the TargetSetCreate tool's arguments.
+type TargetSetCreateArgs struct {
 	Name string `json:"name,omitempty" jsonschema:"the set's name, up to 200 characters"`
 }
 
-func (targetSetCreateArgs) Refine(s *jsonschema.Schema) {
+func (TargetSetCreateArgs) Refine(s *jsonschema.Schema) {
 	tools.Prop(s, "name").MaxLength = jsonschema.Ptr(200)
 }
 
+// TargetSetCreateRef is the typed handle on the TargetSetCreate tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var TargetSetCreateRef = tools.RefTo[TargetSetCreateArgs, TargetSetCreated]("TargetSetCreate")
+
 // targetSetCreateTool is the TargetSetCreate tool: a new, empty TargetSet.
 func targetSetCreateTool(ws *Workspace) tools.Tool {
-	return tools.Func("TargetSetCreate", "Create a persistent set of pointers (e.g. every scene with Natasha). Returns targetSetId.", ws.toolTargetSetCreate)
+	return TargetSetCreateRef.Func("Create a persistent set of pointers (e.g. every scene with Natasha). Returns targetSetId.", ws.toolTargetSetCreate)
 }
 
 // TargetSetCreated names the new set.
@@ -27,7 +32,7 @@ type TargetSetCreated struct {
 	Name string `json:"name"`
 }
 
-func (ws *Workspace) toolTargetSetCreate(ctx context.Context, a targetSetCreateArgs) (TargetSetCreated, error) {
+func (ws *Workspace) toolTargetSetCreate(ctx context.Context, a TargetSetCreateArgs) (TargetSetCreated, error) {
 	m, err := ws.Current()
 	if err != nil {
 		return TargetSetCreated{}, err

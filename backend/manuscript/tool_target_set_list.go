@@ -7,11 +7,16 @@ import (
 	"github.com/waymark/waymark/backend/tools"
 )
 
-type targetSetListArgs struct{}
+// TargetSetListArgs are the TargetSetList tool's arguments.
+type TargetSetListArgs struct{}
+
+// TargetSetListRef is the typed handle on the TargetSetList tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var TargetSetListRef = tools.RefTo[TargetSetListArgs, TargetSetListResult]("TargetSetList")
 
 // targetSetListTool is the TargetSetList tool: every TargetSet with its count.
 func targetSetListTool(ws *Workspace) tools.Tool {
-	return tools.Func("TargetSetList", "The manuscript's TargetSets: targetSetId, name, count of live items, createdAt.", ws.toolTargetSetList)
+	return TargetSetListRef.Func("The manuscript's TargetSets: targetSetId, name, count of live items, createdAt.", ws.toolTargetSetList)
 }
 
 // TargetSetSummary is one set in a list of them.
@@ -29,7 +34,7 @@ type TargetSetListResult struct {
 	Count      int                `json:"count"`
 }
 
-func (ws *Workspace) toolTargetSetList(ctx context.Context, _ targetSetListArgs) (TargetSetListResult, error) {
+func (ws *Workspace) toolTargetSetList(ctx context.Context, _ TargetSetListArgs) (TargetSetListResult, error) {
 	m, err := ws.Current()
 	if err != nil {
 		return TargetSetListResult{}, err

@@ -8,22 +8,27 @@ import (
 	"github.com/waymark/waymark/backend/tools"
 )
 
-type targetSetRemoveArgs struct {
+// TargetSetRemoveArgs are the TargetSetRemove tool's arguments.
+type TargetSetRemoveArgs struct {
 	TargetSetID string `json:"targetSetId" jsonschema:"the set (from TargetSetCreate or TargetSetList)"`
 	Index       int    `json:"index" jsonschema:"the item's linear index (as in TargetSetGet's itemIndices; valid only for the current revision)"`
 }
 
-func (targetSetRemoveArgs) Refine(s *jsonschema.Schema) {
+func (TargetSetRemoveArgs) Refine(s *jsonschema.Schema) {
 	tools.MinLength(tools.Prop(s, "targetSetId"), 1)
 	tools.Min(tools.Prop(s, "index"), 0)
 }
 
+// TargetSetRemoveRef is the typed handle on the TargetSetRemove tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var TargetSetRemoveRef = tools.RefTo[TargetSetRemoveArgs, TargetSetCount]("TargetSetRemove")
+
 // targetSetRemoveTool is the TargetSetRemove tool: one item taken out of a TargetSet.
 func targetSetRemoveTool(ws *Workspace) tools.Tool {
-	return tools.Func("TargetSetRemove", "Take one item (by its index) out of a TargetSet; the item stays in the manuscript.", ws.toolTargetSetRemove)
+	return TargetSetRemoveRef.Func("Take one item (by its index) out of a TargetSet; the item stays in the manuscript.", ws.toolTargetSetRemove)
 }
 
-func (ws *Workspace) toolTargetSetRemove(ctx context.Context, a targetSetRemoveArgs) (TargetSetCount, error) {
+func (ws *Workspace) toolTargetSetRemove(ctx context.Context, a TargetSetRemoveArgs) (TargetSetCount, error) {
 	m, err := ws.Current()
 	if err != nil {
 		return TargetSetCount{}, err

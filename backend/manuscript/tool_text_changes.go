@@ -32,8 +32,12 @@ type TextChangesResult struct {
 	Insert    string `json:"insert"`
 }
 
+// TextChangesRef is the typed handle on the TextChanges tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var TextChangesRef = tools.RefTo[TextChangesArgs, TextChangesResult]("TextChanges")
+
 func textChangesTool(ws *Workspace, tc *textCache) tools.Tool {
-	return tools.Func("TextChanges", "What changed in the manuscript's text since a revision the caller holds (after a command, an undo, a restore, a reload): one replacement in UTF-16 code units (fromUtf16, toUtf16, insert), or the whole text (full, markdown) when that revision cannot be rebuilt.",
+	return TextChangesRef.Func("What changed in the manuscript's text since a revision the caller holds (after a command, an undo, a restore, a reload): one replacement in UTF-16 code units (fromUtf16, toUtf16, insert), or the whole text (full, markdown) when that revision cannot be rebuilt.",
 		func(ctx context.Context, a TextChangesArgs) (TextChangesResult, error) {
 			return TextChanges(ctx, ws, tc, a)
 		})

@@ -46,8 +46,12 @@ type TypeTextResult struct {
 	Conflict *Conflict      `json:"conflict,omitempty"`
 }
 
+// TypeTextRef is the typed handle on the TypeText tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var TypeTextRef = tools.RefTo[TypeTextArgs, TypeTextResult]("TypeText")
+
 func typeTextTool(ws *Workspace, tc *textCache) tools.Tool {
-	return tools.Func("TypeText", "Write what was typed in an editor straight into the manuscript: UTF-16 code units [fromUtf16, toUtf16) of the text at baseRevision become text. It may cross items; it is one revision, saved and undoable like any edit. Typing into an older revision is never refused: changes made since by other doors or programs are kept (changes: what the editor applies to hold the new text; note: one line to show); typing into a paragraph one of them changed keeps both versions (conflict: theirs and mine; mine is in the file). Splitting a character writes nothing.",
+	return TypeTextRef.Func("Write what was typed in an editor straight into the manuscript: UTF-16 code units [fromUtf16, toUtf16) of the text at baseRevision become text. It may cross items; it is one revision, saved and undoable like any edit. Typing into an older revision is never refused: changes made since by other doors or programs are kept (changes: what the editor applies to hold the new text; note: one line to show); typing into a paragraph one of them changed keeps both versions (conflict: theirs and mine; mine is in the file). Splitting a character writes nothing.",
 		func(ctx context.Context, a TypeTextArgs) (TypeTextResult, error) { return TypeText(ctx, ws, tc, a) })
 }
 

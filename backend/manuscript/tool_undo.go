@@ -6,14 +6,19 @@ import (
 	"github.com/waymark/waymark/backend/tools"
 )
 
-type undoArgs struct{}
+// UndoArgs are the Undo tool's arguments.
+type UndoArgs struct{}
+
+// UndoRef is the typed handle on the Undo tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var UndoRef = tools.RefTo[UndoArgs, EditView]("Undo")
 
 // undoTool is the Undo tool: the newest edit not yet undone, undone.
 func undoTool(ws *Workspace) tools.Tool {
-	return tools.Func("Undo", "Undo the newest edit of the manuscript that is not undone yet.", ws.toolUndo)
+	return UndoRef.Func("Undo the newest edit of the manuscript that is not undone yet.", ws.toolUndo)
 }
 
-func (ws *Workspace) toolUndo(ctx context.Context, _ undoArgs) (EditView, error) {
+func (ws *Workspace) toolUndo(ctx context.Context, _ UndoArgs) (EditView, error) {
 	m, err := ws.Current()
 	if err != nil {
 		return EditView{}, err

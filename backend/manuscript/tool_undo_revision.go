@@ -27,8 +27,12 @@ type UndoRevisionResult struct {
 	Summary  string `json:"summary"`
 }
 
+// UndoRevisionRef is the typed handle on the UndoRevision tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var UndoRevisionRef = tools.RefTo[UndoRevisionArgs, UndoRevisionResult]("UndoRevision")
+
 func undoRevisionTool(ws *Workspace) tools.Tool {
-	return tools.Func("UndoRevision", "Undo the edit of one revision — only when it is the newest edit not yet undone, so an undo never reverts something other than the edit named. Otherwise it says which later edit to undo first.",
+	return UndoRevisionRef.Func("Undo the edit of one revision — only when it is the newest edit not yet undone, so an undo never reverts something other than the edit named. Otherwise it says which later edit to undo first.",
 		func(ctx context.Context, a UndoRevisionArgs) (UndoRevisionResult, error) {
 			return UndoRevision(ctx, ws, a)
 		})

@@ -104,17 +104,17 @@ type EditView struct {
 	Context   string             `json:"context"`
 }
 
-// itemAddress names one item: by pointer or by index, not both. Argument
+// ItemAddress names one item: by pointer or by index, not both. Argument
 // structs embed it.
-type itemAddress struct {
+type ItemAddress struct {
 	Pointer *document.Pointer `json:"pointer,omitempty"`
 	Index   *int              `json:"index,omitempty" jsonschema:"the item's linear index (alternative to pointer; valid only for the current revision)"`
 }
 
-func (itemAddress) Refine(s *jsonschema.Schema) { tools.Min(tools.Prop(s, "index"), 0) }
+func (ItemAddress) Refine(s *jsonschema.Schema) { tools.Min(tools.Prop(s, "index"), 0) }
 
 // resolve finds the item an address names, in d.
-func (a itemAddress) resolve(d *document.Document) (int, error) {
+func (a ItemAddress) resolve(d *document.Document) (int, error) {
 	switch {
 	case a.Pointer != nil && a.Index != nil:
 		return 0, fmt.Errorf("%w: give either pointer or index, not both", tools.ErrInvalidArgs)
@@ -133,7 +133,7 @@ func itemView(d *document.Document, i int) ItemView {
 
 // editItem runs one edit of the item at names, planned by plan, on the
 // current manuscript (ReplaceText, InsertAfter, InsertBefore, Delete).
-func (ws *Workspace) editItem(ctx context.Context, at itemAddress, plan func(d *document.Document, i int) (*document.Edit, error)) (EditView, error) {
+func (ws *Workspace) editItem(ctx context.Context, at ItemAddress, plan func(d *document.Document, i int) (*document.Edit, error)) (EditView, error) {
 	m, err := ws.Current()
 	if err != nil {
 		return EditView{}, err

@@ -53,8 +53,12 @@ type NoteTypingResult struct {
 	Noted bool `json:"noted"`
 }
 
+// NoteTypingRef is the typed handle on the NoteTyping tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var NoteTypingRef = tools.RefTo[NoteTypingArgs, NoteTypingResult]("NoteTyping")
+
 func noteTypingTool(ws *Workspace, tc *textCache) tools.Tool {
-	return tools.Func("NoteTyping", "An editor's note that it holds typing not saved yet at a place of its text (the window calls it at the first key of a typing group; the typing's save (TypeText) clears it). An edit another door makes in that paragraph meanwhile is answered that it will be kept aside, not plain success.",
+	return NoteTypingRef.Func("An editor's note that it holds typing not saved yet at a place of its text (the window calls it at the first key of a typing group; the typing's save (TypeText) clears it). An edit another door makes in that paragraph meanwhile is answered that it will be kept aside, not plain success.",
 		func(ctx context.Context, a NoteTypingArgs) (NoteTypingResult, error) {
 			m, err := ws.Current()
 			if err != nil {

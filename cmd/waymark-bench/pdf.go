@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -48,10 +47,9 @@ func runBenchPDF(ctx context.Context, o options, stdout io.Writer) error {
 	size, pages := int64(0), 0
 	for i := 0; i < o.runs; i++ {
 		out := filepath.Join(dir, fmt.Sprintf("book-%d.pdf", i))
-		args, _ := json.Marshal(map[string]any{"format": "pdf", "path": out})
 		lines = lines[:0]
 		t0 := time.Now()
-		_, err := r.Call(ctx, tools.Call{Name: "Export", Args: args}, tools.Context{Progress: func(p tools.Progress) {
+		_, err := manuscript.ExportRef.CallWith(ctx, r, manuscript.ExportArgs{Format: "pdf", Path: out}, tools.Context{Progress: func(p tools.Progress) {
 			lines = append(lines, fmt.Sprintf("  %6.1f s  %s", time.Since(t0).Seconds(), p.Text))
 		}})
 		if err != nil {

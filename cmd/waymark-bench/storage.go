@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -76,12 +75,11 @@ func keystrokeGrowth(ctx context.Context, dir string, src []byte, saves int) (in
 			at += strings.IndexByte(text[at:], ' ') + 1 // inside it
 		}
 		pos := len(utf16.Encode([]rune(text[:at])))
-		args, _ := json.Marshal(manuscript.TypeTextArgs{BaseRevision: rev, FromUtf16: pos, ToUtf16: pos, Text: "ж"})
-		res, err := r.Call(ctx, tools.Call{Name: "TypeText", Args: args}, tools.Context{})
+		res, err := manuscript.TypeTextRef.Call(ctx, r, manuscript.TypeTextArgs{BaseRevision: rev, FromUtf16: pos, ToUtf16: pos, Text: "ж"})
 		if err != nil {
 			return 0, fmt.Errorf("keystroke save %d: %w", k+1, err)
 		}
-		rev = res.(manuscript.TypeTextResult).Revision
+		rev = res.Revision
 		text = text[:at] + "ж" + text[at:]
 		for j := range places {
 			if places[j] > at {

@@ -119,42 +119,50 @@ func (c *CommandAgent) emit(e Event) {
 	}
 }
 
-// call runs a tool and records it in the transcript.
-func (c *CommandAgent) call(ctx context.Context, name string, args any) (any, error) {
-	return c.callShown(ctx, name, args, nil)
+// call runs a tool through its typed handle and records it in the
+// transcript.
+func call[In, Out any](ctx context.Context, c *CommandAgent, ref tools.Ref[In, Out], args In) (Out, error) {
+	return callShown(ctx, c, ref, args, nil)
 }
 
 // callShown is call with what the transcript shows of the result (shown),
 // for a tool whose whole result is far longer than the command needs (the
 // character index's every mention).
-func (c *CommandAgent) callShown(ctx context.Context, name string, args any, shown func(any) any) (any, error) {
+func callShown[In, Out any](ctx context.Context, c *CommandAgent, ref tools.Ref[In, Out], args In, shown func(Out) any) (Out, error) {
 	b, _ := json.Marshal(args)
-	c.emit(Event{Event: "tool_call", Tool: name, Arguments: b})
-	res, err := c.Reg.Call(ctx, tools.Call{Name: name, Args: b}, tools.Context{})
+	c.emit(Event{Event: "tool_call", Tool: ref.Name(), Arguments: b})
+	res, err := ref.Call(ctx, c.Reg, args)
 	if err != nil {
-		c.emit(Event{Event: "tool_error", Tool: name, Text: err.Error()})
-		return nil, err
+		c.emit(Event{Event: "tool_error", Tool: ref.Name(), Text: err.Error()})
+		return res, err
 	}
+	var show any = res
 	if shown != nil {
-		c.emit(Event{Event: "tool_result", Tool: name, Result: shown(res)})
-	} else {
-		c.emit(Event{Event: "tool_result", Tool: name, Result: res})
+		show = shown(res)
 	}
-	if r, ok := res.(CursorAgentResult); ok && r.ModelFailure != "" {
-		// The reading stopped because the model server failed: that is
-		// the answer, never "not found".
-		return nil, modelFailed{kind: r.ModelFailure, russian: c.russian}
-	}
-	if _, ok := res.(CursorAgentResult); ok && ctx.Err() != nil {
-		// A reading the author stopped ends with what it had read so far,
-		// which is no answer ("not found", "no note"): the stop is.
-		return nil, ctx.Err()
-	}
+	c.emit(Event{Event: "tool_result", Tool: ref.Name(), Result: show})
 	return res, nil
 }
 
-func firstMatchArgs(task string) map[string]any {
-	return map[string]any{"forward": true, "maxElements": 20, "maxBytes": 8192, "includeContent": true, "mode": ModeFirstMatch, "taskDescription": task}
+// readBook runs RunCursorAgent (recorded in the transcript). A reading the
+// model server's failure stopped is that failure, never "not found"; one
+// the author stopped ends with what it had read so far, which is no answer
+// ("not found", "no note"): the stop is.
+func (c *CommandAgent) readBook(ctx context.Context, o CursorAgentOptions) (CursorAgentResult, error) {
+	r, err := call(ctx, c, RunCursorAgentRef, o)
+	switch {
+	case err != nil:
+		return CursorAgentResult{}, err
+	case r.ModelFailure != "":
+		return CursorAgentResult{}, modelFailed{kind: r.ModelFailure, russian: c.russian}
+	case ctx.Err() != nil:
+		return CursorAgentResult{}, ctx.Err()
+	}
+	return r, nil
+}
+
+func firstMatchArgs(task string) CursorAgentOptions {
+	return CursorAgentOptions{Forward: true, MaxElements: 20, MaxBytes: 8192, IncludeContent: true, Mode: ModeFirstMatch, TaskDescription: task}
 }
 
 // readsBook tells whether an intent is one the runtime carries out by
@@ -416,7 +424,7 @@ func (c *CommandAgent) withModel(ctx context.Context, command string, in Intent)
 	}
 	if err != nil {
 		for k := 0; k < edits; k++ {
-			if _, uerr := c.call(context.WithoutCancel(ctx), "Undo", map[string]any{}); uerr != nil {
+			if _, uerr := call(context.WithoutCancel(ctx), c, manuscript.UndoRef, manuscript.UndoArgs{}); uerr != nil {
 				return nil, fmt.Errorf("%w; undoing the run's edits also failed: %v", err, uerr)
 			}
 		}
@@ -452,11 +460,10 @@ func (c *CommandAgent) withModel(ctx context.Context, command string, in Intent)
 // findFirst runs FirstMatch for a phrase and fails clearly when it is absent.
 // Edits address the words exactly as written, never another word form.
 func (c *CommandAgent) findFirst(ctx context.Context, phrase string, ru bool) (CursorAgentResult, error) {
-	res, err := c.call(ctx, "RunCursorAgent", firstMatchArgs(fmt.Sprintf("Find the first mention of %q (exactly)", phrase)))
+	r, err := c.readBook(ctx, firstMatchArgs(fmt.Sprintf("Find the first mention of %q (exactly)", phrase)))
 	if err != nil {
 		return CursorAgentResult{}, err
 	}
-	r := res.(CursorAgentResult)
 	if !r.Success {
 		return r, nothing{say(ru, fmt.Sprintf("no mention of %q in the manuscript; nothing was changed", phrase),
 			fmt.Sprintf("«%s» в рукописи не встречается; ничего не изменено", phrase))}

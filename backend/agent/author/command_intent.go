@@ -76,11 +76,21 @@ type span struct {
 	Where  string // "BOOK ONE: 1805, CHAPTER III", «Том 1, Часть первая, III»
 }
 
-func (s span) args() map[string]any {
+// itemRange is the span as the tools' arguments give it (none: the whole
+// book).
+func (s span) itemRange() manuscript.ItemRange {
 	if s.Whole {
-		return map[string]any{}
+		return manuscript.ItemRange{}
 	}
-	return map[string]any{"fromIndex": s.Lo, "toIndex": s.Hi}
+	lo, hi := s.Lo, s.Hi
+	return manuscript.ItemRange{FromIndex: &lo, ToIndex: &hi}
+}
+
+// limit limits a reading to the span.
+func (s span) limit(o CursorAgentOptions) CursorAgentOptions {
+	r := s.itemRange()
+	o.FromIndex, o.ToIndex = r.FromIndex, r.ToIndex
+	return o
 }
 
 // rangeOf resolves a scope to items: a section by its number, this chapter,
@@ -285,25 +295,19 @@ func (c *CommandAgent) find(ctx context.Context, in Intent, cmd string) (any, er
 	} else {
 		sp = st.Span
 	}
-	args := firstMatchArgs(task)
-	for k, v := range sp.args() {
-		args[k] = v
-	}
+	args := sp.limit(firstMatchArgs(task))
 	if last || taskID != "" && st.Backward {
-		args["forward"] = false
+		args.Forward = false
 	}
-	if taskID != "" {
-		args["taskId"] = taskID
-	}
-	res, err := c.call(ctx, "RunCursorAgent", args)
+	args.TaskID = taskID
+	r, err := c.readBook(ctx, args)
 	if err != nil {
 		return nil, err
 	}
-	r := res.(CursorAgentResult)
 	t := ParseTask(task)
 	sk := searchKey(t, task)
 	lf.Last = sk
-	lf.Tasks[sk] = findState{TaskID: r.TaskID, Task: task, Phrase: t.Phrase, Span: sp, Backward: args["forward"] == false}
+	lf.Tasks[sk] = findState{TaskID: r.TaskID, Task: task, Phrase: t.Phrase, Span: sp, Backward: !args.Forward}
 	if b, err := json.Marshal(lf); err == nil && key != "" {
 		_ = c.Runtime.Store.SetSetting(ctx, key, string(b))
 	}
@@ -368,11 +372,11 @@ func (c *CommandAgent) collect(ctx context.Context, in Intent, cmd string) (any,
 	if err != nil {
 		return nil, err
 	}
-	ts, err := c.call(ctx, "TargetSetCreate", map[string]any{"name": in.Set})
+	ts, err := call(ctx, c, manuscript.TargetSetCreateRef, manuscript.TargetSetCreateArgs{Name: in.Set})
 	if err != nil {
 		return nil, err
 	}
-	id := ts.(manuscript.TargetSetCreated).ID
+	id := ts.ID
 	var sb strings.Builder
 	if in.Russian {
 		fmt.Fprintf(&sb, "Собери все упоминания «%s»", in.Object)
@@ -384,26 +388,21 @@ func (c *CommandAgent) collect(ctx context.Context, in Intent, cmd string) (any,
 		sb.WriteString(say(in.Russian, "Collect every ", "Собери все: ") + in.Object)
 	}
 	constraints(&sb, in)
-	args := map[string]any{"forward": true, "maxElements": 50, "maxBytes": 16384, "includeContent": true,
-		"mode": ModeCollect, "targetSetId": id, "taskDescription": sb.String(), "maxSteps": MaxMaxSteps}
-	for k, v := range sp.args() {
-		args[k] = v
-	}
-	res, err := c.call(ctx, "RunCursorAgent", args)
+	res, err := c.readBook(ctx, sp.limit(CursorAgentOptions{Forward: true, MaxElements: 50, MaxBytes: 16384, IncludeContent: true,
+		Mode: ModeCollect, TargetSetID: id, TaskDescription: sb.String(), MaxSteps: maxSteps()}))
 	if err != nil {
 		return nil, err
 	}
-	got, err := c.call(ctx, "TargetSetGet", map[string]any{"targetSetId": id})
+	g, err := call(ctx, c, manuscript.TargetSetGetRef, manuscript.TargetSetGetArgs{TargetSetID: id})
 	if err != nil {
 		return nil, err
 	}
-	g := got.(manuscript.TargetSetGetResult)
-	answer := c.collectAnswer(g, nameOf(in), in.Set, in.Russian, res.(CursorAgentResult))
+	answer := c.collectAnswer(g, nameOf(in), in.Set, in.Russian, res)
 	c.emit(Event{Event: "answer", Text: answer})
 	if g.Count == 0 {
-		return got, nothing{answer}
+		return g, nothing{answer}
 	}
-	return got, nil
+	return g, nil
 }
 
 // count says how often a phrase occurs, in how many paragraphs and chapters,
@@ -416,15 +415,10 @@ func (c *CommandAgent) count(ctx context.Context, in Intent) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := map[string]any{"query": in.Object, "all": true, "exact": in.Exact, "includeCodeAndQuotes": in.Only != ""}
-	for k, v := range sp.args() {
-		args[k] = v
-	}
-	res, err := c.call(ctx, "Find", args)
+	f, err := call(ctx, c, manuscript.FindRef, findAll(in, sp))
 	if err != nil {
 		return nil, err
 	}
-	f := res.(manuscript.FindResult)
 	items, occ := f.Count, f.Occurrences
 	forms := say(in.Russian, "", "")
 	if !in.Exact {
@@ -437,7 +431,7 @@ func (c *CommandAgent) count(ctx context.Context, in Intent) (any, error) {
 	if items == 0 {
 		answer := say(in.Russian, fmt.Sprintf("%q does not occur%s%s.", in.Object, forms, in2), fmt.Sprintf("«%s»%s не встречается%s.", in.Object, forms, in2))
 		c.emit(Event{Event: "answer", Text: answer})
-		return res, nothing{answer}
+		return f, nothing{answer}
 	}
 	chapters := map[string]bool{}
 	var first, last string
@@ -491,33 +485,28 @@ func (c *CommandAgent) replace(ctx context.Context, in Intent) (any, error) {
 		return nil, err
 	}
 	forms := in.Forms || in.Rename && !in.Exact // a rename renames every form
-	args := map[string]any{"query": in.Object, "with": in.With, "forms": forms, "first": in.Which == "first"}
-	for k, v := range sp.args() {
-		args[k] = v
-	}
+	args := manuscript.ReplaceAllArgs{Query: in.Object, With: in.With, MatchOptions: manuscript.MatchOptions{Forms: forms},
+		First: in.Which == "first", ItemRange: sp.itemRange()}
 	if forms {
 		// Every form's new form first: where one cannot be derived, nothing
 		// is changed and the answer says which.
-		pv := map[string]any{"preview": true}
-		for k, v := range args {
-			pv[k] = v
-		}
-		res, err := c.call(ctx, "ReplaceAll", pv)
+		pv := args
+		pv.Preview = true
+		res, err := call(ctx, c, manuscript.ReplaceAllRef, pv)
 		if err != nil {
 			return nil, err
 		}
-		if u := res.(manuscript.ReplaceAllResult).Underived; len(u) > 0 {
+		if u := res.Underived; len(u) > 0 {
 			return nil, nothing{underivedAnswer(in, u)}
 		}
 	}
-	res, err := c.call(ctx, "ReplaceAll", args)
+	r, err := call(ctx, c, manuscript.ReplaceAllRef, args)
 	if err != nil {
 		if errors.Is(err, manuscript.ErrNoOccurrence) {
 			return nil, nothing{c.notOccurs(in, sp)}
 		}
 		return nil, err
 	}
-	r := res.(manuscript.ReplaceAllResult)
 	var where []string
 	seen := map[string]bool{}
 	for _, p := range r.Places {
@@ -675,12 +664,8 @@ func (c *CommandAgent) insert(ctx context.Context, in Intent) (any, error) {
 		}
 		md = strings.Repeat("#", max(level, 1)) + " " + strings.TrimLeft(md, "# ")
 	}
-	tool := "InsertBefore"
-	if after {
-		tool = "InsertAfter"
-	}
 	_ = m.Do(func(d *document.Document) error { where = d.Place(target); return nil })
-	res, err := c.call(ctx, tool, map[string]any{"index": target, "markdown": md})
+	res, err := c.insertItem(ctx, after, target, md)
 	if err != nil {
 		return nil, err
 	}
@@ -711,18 +696,14 @@ func (c *CommandAgent) deleteItems(ctx context.Context, in Intent) (any, error) 
 	if err != nil {
 		return nil, err
 	}
-	args := map[string]any{"query": in.Object, "first": in.Which != "all", "forms": in.Forms}
-	for k, v := range sp.args() {
-		args[k] = v
-	}
-	res, err := c.call(ctx, "DeleteAll", args)
+	r, err := call(ctx, c, manuscript.DeleteAllRef, manuscript.DeleteAllArgs{Query: in.Object, First: in.Which != "all",
+		MatchOptions: manuscript.MatchOptions{Forms: in.Forms}, ItemRange: sp.itemRange()})
 	if err != nil {
 		if errors.Is(err, manuscript.ErrNoOccurrence) {
 			return nil, nothing{c.notOccurs(in, sp)}
 		}
 		return nil, err
 	}
-	r := res.(manuscript.DeleteAllResult)
 	var answer string
 	if r.Count == 1 {
 		answer = say(in.Russian, fmt.Sprintf("Deleted the paragraph in %s that mentioned %q.", r.Items[0].Section, in.Object),
@@ -747,25 +728,21 @@ func (c *CommandAgent) summarise(ctx context.Context, in Intent) (any, error) {
 	if !sp.Whole {
 		task = say(in.Russian, "Summarise "+sp.Where+", chapter by chapter", "Перескажи по главам: "+sp.Where)
 	}
-	args := map[string]any{"forward": true, "maxElements": 200, "maxBytes": 65536, "includeContent": true,
-		"mode": ModeSummary, "taskDescription": task, "maxSteps": MaxMaxSteps}
-	for k, v := range sp.args() {
-		args[k] = v
-	}
-	res, err := c.call(ctx, "RunCursorAgent", args)
+	args := CursorAgentOptions{Forward: true, MaxElements: 200, MaxBytes: 65536, IncludeContent: true,
+		Mode: ModeSummary, TaskDescription: task, MaxSteps: maxSteps()}
+	r, err := c.readBook(ctx, sp.limit(args))
 	if err != nil {
 		return nil, err
 	}
-	r := res.(CursorAgentResult)
 	// A book longer than one run's steps (a small model's budget makes many
 	// portions) is read on from where the run stopped, a few times.
 	for k := 0; k < summaryRuns && r.StepLimit; k++ {
-		more, err := c.call(ctx, "RunCursorAgent", map[string]any{"forward": true, "maxElements": 200, "maxBytes": 65536, "includeContent": true,
-			"mode": ModeSummary, "taskDescription": task, "maxSteps": MaxMaxSteps, "taskId": r.TaskID})
+		next := args
+		next.TaskID = r.TaskID
+		m, err := c.readBook(ctx, next)
 		if err != nil {
 			return nil, err
 		}
-		m := more.(CursorAgentResult)
 		m.Summary = strings.TrimSpace(r.Summary + "\n" + m.Summary)
 		m.Steps += r.Steps
 		m.Portions += r.Portions

@@ -88,15 +88,10 @@ func (c *CommandAgent) chapters(ctx context.Context, in Intent) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := map[string]any{"query": in.Object, "all": true, "exact": in.Exact, "includeCodeAndQuotes": in.Only != ""}
-	for k, v := range sp.args() {
-		args[k] = v
-	}
-	res, err := c.call(ctx, "Find", args)
+	f, err := call(ctx, c, manuscript.FindRef, findAll(in, sp))
 	if err != nil {
 		return nil, err
 	}
-	f := res.(manuscript.FindResult)
 	out := ChaptersResult{Query: in.Object, Chapters: []ChapterMentions{}, Paragraphs: f.Count, Occurrences: f.Occurrences}
 	for _, mt := range f.Matches {
 		p := c.place(mt.Index)
@@ -133,11 +128,11 @@ func (c *CommandAgent) characters(ctx context.Context, in Intent) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.callShown(ctx, "Characters", sp.args(), func(v any) any { return peopleOf(v.(manuscript.CharactersResult)) })
+	r, err := callShown(ctx, c, manuscript.CharactersRef, manuscript.CharactersArgs{ItemRange: sp.itemRange()},
+		func(v manuscript.CharactersResult) any { return peopleOf(v) })
 	if err != nil {
 		return nil, err
 	}
-	r := res.(manuscript.CharactersResult)
 	ru := in.Russian
 	in2 := ""
 	if !sp.Whole {
@@ -246,19 +241,18 @@ func (c *CommandAgent) spelling(ctx context.Context, in Intent) (any, error) {
 		return nil
 	})
 	const maxText = 200_000
-	args := map[string]any{"limit": 1000}
+	args := manuscript.SpellingArgs{Limit: 1000}
 	if !sp.Whole {
 		if len([]rune(text)) > maxText {
 			return nil, fmt.Errorf("%s", say(ru, fmt.Sprintf("%s is too long to check at once (over %d characters); name a chapter", sp.Where, maxText),
 				fmt.Sprintf("«%s» слишком длинный, чтобы проверить его разом (больше %d знаков); назовите главу", sp.Where, maxText)))
 		}
-		args["text"] = text
+		args.Text = text
 	}
-	res, err := c.call(ctx, "Spelling", args)
+	r, err := call(ctx, c, manuscript.SpellingRef, args)
 	if err != nil {
 		return nil, err
 	}
-	r := res.(manuscript.SpellingResult)
 	idx := document.NewUTF16Index(src)
 	out := SpellingReport{Where: sp.Where, Words: []SpellingPlace{}, More: r.More}
 	at := map[string]int{}

@@ -9,7 +9,6 @@ import (
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/manuscript"
 	"github.com/waymark/waymark/backend/store"
-	"github.com/waymark/waymark/backend/tools"
 )
 
 // Undo and redo in the author's words: the book's history is kept in the
@@ -82,11 +81,7 @@ func (c *CommandAgent) undo(ctx context.Context, in Intent, redo bool) (any, err
 			fmt.Sprintf("Последняя правка этой книги — %s, а не %s; ничего не %s.", editKindWords(kind, true), editKindWords(in.Kind, true), map[bool]string{false: "отменено", true: "возвращено"}[redo]))
 		return nil, nothing{answer}
 	}
-	tool := "Undo"
-	if redo {
-		tool = "Redo"
-	}
-	res, err := c.callShown(ctx, tool, map[string]any{}, func(v any) any { return undoneOf(v.(manuscript.EditView), "") })
+	ev, err := c.undoOrRedo(ctx, redo)
 	if err != nil {
 		switch {
 		case errors.Is(err, manuscript.ErrNothingToUndo), errors.Is(err, manuscript.ErrNothingToRedo):
@@ -97,7 +92,6 @@ func (c *CommandAgent) undo(ctx context.Context, in Intent, redo bool) (any, err
 		}
 		return nil, err
 	}
-	ev := res.(manuscript.EditView)
 	if redo {
 		// A redo's places are read now that its text is back.
 		places = c.editPlaces(ctx, described.Rev, ru)
@@ -147,12 +141,8 @@ func undoneOf(ev manuscript.EditView, what string) Undone {
 // command's language), or none when it is not listed as an edit there.
 func (c *CommandAgent) editPlaces(ctx context.Context, rev int64, ru bool) []manuscript.EditSince {
 	lang := say(ru, "en", "ru")
-	res, err := c.Reg.Call(ctx, tools.Call{Name: "EditsSince", Args: mustArgs(manuscript.EditsSinceArgs{SinceRevision: rev - 1, Language: lang})}, tools.Context{})
+	es, err := manuscript.EditsSinceRef.Call(ctx, c.Reg, manuscript.EditsSinceArgs{SinceRevision: rev - 1, Language: lang})
 	if err != nil {
-		return nil
-	}
-	es, ok := res.(manuscript.EditsSinceResult)
-	if !ok {
 		return nil
 	}
 	var out []manuscript.EditSince

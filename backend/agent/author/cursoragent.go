@@ -162,15 +162,11 @@ func (rt *Runtime) addToSet(ctx context.Context, id string, idx []int) (int, err
 	if reg == nil {
 		return 0, errors.New("the cursor agent collects through the TargetSetAdd tool: register the agent's tools first (author.Register)")
 	}
-	args, err := json.Marshal(map[string]any{"targetSetId": id, "itemIndices": idx})
+	v, err := manuscript.TargetSetAddRef.Call(ctx, reg, manuscript.TargetSetAddArgs{TargetSetID: id, ItemIndices: idx})
 	if err != nil {
 		return 0, err
 	}
-	v, err := reg.Call(ctx, tools.Call{Name: "TargetSetAdd", Args: args}, tools.Context{})
-	if err != nil {
-		return 0, err
-	}
-	return v.(manuscript.TargetSetCount).Count, nil
+	return v.Count, nil
 }
 
 // LLM returns the model in use now.

@@ -2,7 +2,6 @@ package author
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/manuscript"
@@ -78,9 +77,8 @@ func outcome(ctx context.Context, r *tools.Registry, m *manuscript.Manuscript, h
 	if o.Revision == head {
 		return o
 	}
-	out, err := r.Call(context.WithoutCancel(ctx), tools.Call{Name: "EditsSince", Args: mustArgs(manuscript.EditsSinceArgs{SinceRevision: head, Language: w.language})}, tools.Context{})
-	es, ok := out.(manuscript.EditsSinceResult)
-	if err != nil || !ok {
+	es, err := manuscript.EditsSinceRef.Call(context.WithoutCancel(ctx), r, manuscript.EditsSinceArgs{SinceRevision: head, Language: w.language})
+	if err != nil {
 		return o
 	}
 	for _, e := range es.Edits {
@@ -106,9 +104,4 @@ func outcome(ctx context.Context, r *tools.Registry, m *manuscript.Manuscript, h
 		return nil
 	})
 	return o
-}
-
-func mustArgs(v any) json.RawMessage {
-	b, _ := json.Marshal(v)
-	return b
 }

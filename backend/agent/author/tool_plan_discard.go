@@ -25,9 +25,13 @@ type PlanDiscardResult struct {
 	Discarded bool   `json:"discarded"`
 }
 
+// PlanDiscardRef is the typed handle on the PlanDiscard tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var PlanDiscardRef = tools.RefTo[PlanDiscardArgs, PlanDiscardResult]("PlanDiscard")
+
 // planDiscardTool is PlanDiscard: the user rejected the plan; it never runs.
 func planDiscardTool(r *tools.Registry, rt *Runtime) tools.Tool {
-	return tools.Func("PlanDiscard", "Drop a proposed plan (the user rejected it): it will not run.",
+	return PlanDiscardRef.Func("Drop a proposed plan (the user rejected it): it will not run.",
 		func(ctx context.Context, a PlanDiscardArgs) (PlanDiscardResult, error) {
 			if err := (&CommandAgent{Reg: r, Runtime: rt}).DiscardPlan(ctx, a.PlanID); err != nil {
 				return PlanDiscardResult{}, err

@@ -19,10 +19,14 @@ func (PlanProposeArgs) Refine(s *jsonschema.Schema) {
 	tools.Prop(s, "command").MinLength = &one
 }
 
+// PlanProposeRef is the typed handle on the PlanPropose tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var PlanProposeRef = tools.RefTo[PlanProposeArgs, PlanProposal]("PlanPropose")
+
 // planProposeTool is PlanPropose: a lazy plan of a command, kept for approval;
 // nothing runs.
 func planProposeTool(r *tools.Registry, rt *Runtime) tools.Tool {
-	return tools.Func("PlanPropose", "Plan a command of several steps (\"X, then Y\") without running anything: returns {planId, steps:[{id, tool, arguments, say}], message}. Show the steps to the user; run them with PlanRun (possibly edited) or drop them with PlanDiscard. Plans wait 24 hours.",
+	return PlanProposeRef.Func("Plan a command of several steps (\"X, then Y\") without running anything: returns {planId, steps:[{id, tool, arguments, say}], message}. Show the steps to the user; run them with PlanRun (possibly edited) or drop them with PlanDiscard. Plans wait 24 hours.",
 		func(ctx context.Context, a PlanProposeArgs) (PlanProposal, error) {
 			return (&CommandAgent{Reg: r, Runtime: rt}).Propose(ctx, a.Command)
 		})

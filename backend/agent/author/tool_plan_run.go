@@ -25,10 +25,14 @@ func (PlanRunArgs) Refine(s *jsonschema.Schema) {
 	steps.Items.Properties["arguments"] = &jsonschema.Schema{Type: "object", Description: arg.Description}
 }
 
+// PlanRunRef is the typed handle on the PlanRun tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var PlanRunRef = tools.RefTo[PlanRunArgs, PlanRunResult]("PlanRun")
+
 // planRunTool is PlanRun: the user approved the plan (possibly edited); its
 // steps are validated like every call and run in dependency order.
 func planRunTool(r *tools.Registry, rt *Runtime) tools.Tool {
-	return tools.FuncCall("PlanRun", "Run a plan the user approved (PlanPropose's planId), with the steps as the user edited them if given; the steps are validated again before anything runs. A plan runs once; the result lists each step's outcome and the edits to review, and each step's command reports its progress.",
+	return PlanRunRef.FuncCall("Run a plan the user approved (PlanPropose's planId), with the steps as the user edited them if given; the steps are validated again before anything runs. A plan runs once; the result lists each step's outcome and the edits to review, and each step's command reports its progress.",
 		func(ctx context.Context, a PlanRunArgs, _ tools.Call, tc tools.Context) (PlanRunResult, error) {
 			return (&CommandAgent{Reg: r, Runtime: rt, Progress: tc.Progress}).RunPlan(ctx, a.PlanID, a.Steps)
 		})

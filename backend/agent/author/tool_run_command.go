@@ -102,9 +102,13 @@ type RunCommandResult struct {
 	Events []tools.Progress `json:"events"`
 }
 
+// RunCommandRef is the typed handle on the RunCommand tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var RunCommandRef = tools.RefTo[RunCommandArgs, RunCommandResult]("RunCommand")
+
 // runCommandTool is RunCommand: one command through the command agent.
 func runCommandTool(r *tools.Registry, rt *Runtime) tools.Tool {
-	return tools.FuncCall("RunCommand", "Run one author's command through the command agent (find, collect, replace, insert, delete, summarise; anything else with a model server): returns the answer, the edits to review and where a find landed; its steps are reported as progress. A command of several steps (\"X, then Y\") is not run: its plan is returned for approval (see PlanRun).",
+	return RunCommandRef.FuncCall("Run one author's command through the command agent (find, collect, replace, insert, delete, summarise; anything else with a model server): returns the answer, the edits to review and where a find landed; its steps are reported as progress. A command of several steps (\"X, then Y\") is not run: its plan is returned for approval (see PlanRun).",
 		func(ctx context.Context, a RunCommandArgs, _ tools.Call, tc tools.Context) (RunCommandResult, error) {
 			return RunCommand(ctx, r, rt, a, tc)
 		})

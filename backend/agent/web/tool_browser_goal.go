@@ -48,12 +48,14 @@ func WithGoalOptions(ctx context.Context, o GoalOptions) context.Context {
 // words needs a model server.
 var ErrGoalNeedsModel = fmt.Errorf("%w: goals in plain words need a model server", agent.ErrNeedsModel)
 
+// BrowserGoalRef is the typed handle on the BrowserGoal tool: product code calls it through
+// the handle (tools.Ref), never by its name with a map of arguments.
+var BrowserGoalRef = tools.RefTo[BrowserGoalArgs, AssistantResult]("BrowserGoal")
+
 // browserGoalTool is BrowserGoal: the browser assistant as a tool. Each
 // step's short progress line goes to the calling door as a "step" progress
 // event (MCP progress notifications, the window's events, the CLI's lines);
 // a question the assistant asks is a "question" event.
-// BrowserGoalRef is the typed handle on BrowserGoal.
-var BrowserGoalRef = tools.RefTo[BrowserGoalArgs, AssistantResult]("BrowserGoal")
 
 func browserGoalTool(r *tools.Registry, rt *author.Runtime) tools.Tool {
 	return BrowserGoalRef.FuncCall("Pursue a goal in plain words on the web with the browser assistant (needs a model server): it lists, acts by number and reads, one step at a time, reporting a short progress line per step, until the goal is confirmed or the step limit is reached. Returns done, reason and the step counts.",

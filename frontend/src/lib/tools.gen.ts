@@ -288,7 +288,7 @@ export interface Conflict {
   utf16Offset: number;
 }
 
-/** ConvertArgs is manuscript.convertArgs. */
+/** ConvertArgs is manuscript.ConvertArgs. */
 export interface ConvertArgs {
   path: string;
 }
@@ -302,7 +302,7 @@ export interface ConvertResult {
   items: number;
 }
 
-/** CreateCursorArgs is manuscript.createCursorArgs. */
+/** CreateCursorArgs is manuscript.CreateCursorArgs. */
 export interface CreateCursorArgs {
   cursorName: string;
   forward: boolean;
@@ -353,7 +353,7 @@ export interface CursorAgentResult {
   missing?: string[];
 }
 
-/** CursorNextArgs is manuscript.cursorNextArgs. */
+/** CursorNextArgs is manuscript.CursorNextArgs. */
 export interface CursorNextArgs {
   cursorName: string;
 }
@@ -389,7 +389,7 @@ export interface DeleteAllResult {
   items: DeletedItem[];
 }
 
-/** DeleteArgs is manuscript.deleteArgs. */
+/** DeleteArgs is manuscript.DeleteArgs. */
 export interface DeleteArgs {
   pointer?: PointerJSON;
   index?: number;
@@ -550,7 +550,7 @@ export interface EditsSinceResult {
   edits: EditSince[];
 }
 
-/** ExportArgs is manuscript.exportArgs. */
+/** ExportArgs is manuscript.ExportArgs. */
 export interface ExportArgs {
   format: string;
   path: string;
@@ -577,7 +577,7 @@ export interface ExportMeta {
   imageFolder?: string;
 }
 
-/** ExportMetadataArgs is manuscript.exportMetadataArgs. */
+/** ExportMetadataArgs is manuscript.ExportMetadataArgs. */
 export interface ExportMetadataArgs {
 }
 
@@ -635,7 +635,7 @@ export interface Field {
   disabled?: boolean;
 }
 
-/** FindArgs is manuscript.findArgs. */
+/** FindArgs is manuscript.FindArgs. */
 export interface FindArgs {
   query: string;
   all?: boolean;
@@ -729,7 +729,7 @@ export interface HideResult {
   hidden: boolean;
 }
 
-/** HistoryArgs is manuscript.historyArgs. */
+/** HistoryArgs is manuscript.HistoryArgs. */
 export interface HistoryArgs {
   limit?: number;
 }
@@ -740,14 +740,14 @@ export interface HistoryResult {
   count: number;
 }
 
-/** InsertAfterArgs is manuscript.insertAfterArgs. */
+/** InsertAfterArgs is manuscript.InsertAfterArgs. */
 export interface InsertAfterArgs {
   pointer?: PointerJSON;
   index?: number;
   markdown: string;
 }
 
-/** InsertBeforeArgs is manuscript.insertBeforeArgs. */
+/** InsertBeforeArgs is manuscript.InsertBeforeArgs. */
 export interface InsertBeforeArgs {
   pointer?: PointerJSON;
   index?: number;
@@ -955,7 +955,7 @@ export interface OpenInNewTabArgs {
   index: number;
 }
 
-/** OutlineArgs is manuscript.outlineArgs. */
+/** OutlineArgs is manuscript.OutlineArgs. */
 export interface OutlineArgs {
 }
 
@@ -1184,7 +1184,7 @@ export interface Progress {
   data?: unknown;
 }
 
-/** ReadArgs is manuscript.readArgs. */
+/** ReadArgs is manuscript.ReadArgs. */
 export interface ReadArgs {
   pointer?: PointerJSON;
   index?: number;
@@ -1213,7 +1213,7 @@ export interface RecentFile {
   exists: boolean;
 }
 
-/** RedoArgs is manuscript.redoArgs. */
+/** RedoArgs is manuscript.RedoArgs. */
 export interface RedoArgs {
 }
 
@@ -1278,7 +1278,7 @@ export interface ReplacePlace {
   replaced: string[];
 }
 
-/** ReplaceTextArgs is manuscript.replaceTextArgs. */
+/** ReplaceTextArgs is manuscript.ReplaceTextArgs. */
 export interface ReplaceTextArgs {
   pointer?: PointerJSON;
   index?: number;
@@ -1290,7 +1290,7 @@ export interface ResolveExternalChangeArgs {
   choice: string;
 }
 
-/** RestoreRevisionArgs is manuscript.restoreRevisionArgs. */
+/** RestoreRevisionArgs is manuscript.RestoreRevisionArgs. */
 export interface RestoreRevisionArgs {
   revision: number;
 }
@@ -1765,7 +1765,7 @@ export interface TabsResult {
   note?: string;
 }
 
-/** TargetSetAddArgs is manuscript.targetSetAddArgs. */
+/** TargetSetAddArgs is manuscript.TargetSetAddArgs. */
 export interface TargetSetAddArgs {
   targetSetId: string;
   pointers?: PointerJSON[];
@@ -1778,7 +1778,7 @@ export interface TargetSetCount {
   count: number;
 }
 
-/** TargetSetCreateArgs is manuscript.targetSetCreateArgs. */
+/** TargetSetCreateArgs is manuscript.TargetSetCreateArgs. */
 export interface TargetSetCreateArgs {
   name?: string;
 }
@@ -1789,12 +1789,12 @@ export interface TargetSetCreated {
   name: string;
 }
 
-/** TargetSetDeleteArgs is manuscript.targetSetDeleteArgs. */
+/** TargetSetDeleteArgs is manuscript.TargetSetDeleteArgs. */
 export interface TargetSetDeleteArgs {
   targetSetId: string;
 }
 
-/** TargetSetGetArgs is manuscript.targetSetGetArgs. */
+/** TargetSetGetArgs is manuscript.TargetSetGetArgs. */
 export interface TargetSetGetArgs {
   targetSetId: string;
 }
@@ -1818,7 +1818,7 @@ export interface TargetSetItem {
   pos: number;
 }
 
-/** TargetSetListArgs is manuscript.targetSetListArgs. */
+/** TargetSetListArgs is manuscript.TargetSetListArgs. */
 export interface TargetSetListArgs {
 }
 
@@ -1836,7 +1836,7 @@ export interface TargetSetMember {
   utf16Offset: number;
 }
 
-/** TargetSetRemoveArgs is manuscript.targetSetRemoveArgs. */
+/** TargetSetRemoveArgs is manuscript.TargetSetRemoveArgs. */
 export interface TargetSetRemoveArgs {
   targetSetId: string;
   index: number;
@@ -1927,7 +1927,7 @@ export interface UnderivedForm {
   count: number;
 }
 
-/** UndoArgs is manuscript.undoArgs. */
+/** UndoArgs is manuscript.UndoArgs. */
 export interface UndoArgs {
 }
 

@@ -70,6 +70,7 @@ var windowActions = map[string]windowAction{
 	"Stop":                {View: "cancels the running command or goal"},
 	// Settings and the window itself.
 	"Settings":       {View: "the window's preferences"},
+	"Language":       {View: "the language of the window's own words: the one chosen in Settings, else the system locale's"},
 	"SaveSettings":   {View: "the window's preferences: model server, browser options, theme"},
 	"TestConnection": {Tools: []string{"ProbeModelServer"}},
 	"ServerModels":   {Tools: []string{"ModelServerModels"}},

@@ -367,6 +367,9 @@ func (s *Session) afterNav(ctx context.Context, before evSnap, sameDocument bool
 		st.Note = (&DialogError{Dialog: *d}).Error()
 		return st
 	}
+	// The numbering overlay goes into the loaded document while it settles:
+	// the first list after a navigation then finds it there.
+	defer s.warmOverlay(cctx)()
 	var hook chan *BannerReport
 	var hookStart time.Time
 	if bannerTrigger != "" && !s.opts.Banners.Disabled {
@@ -406,6 +409,25 @@ func (s *Session) afterNav(ctx context.Context, before evSnap, sameDocument bool
 		st.Note = "The page is still changing; list again in a moment to hear all of it."
 	}
 	return st
+}
+
+// warmOverlay installs the numbering overlay in the top document in the
+// background and returns the wait for it to finish. Installing it was half of
+// a small page's first list after a navigation (issue 33 point 14); done
+// while the page settles, it costs the navigation nothing that can be seen.
+// The install only defines the overlay (its observers start with the first
+// list), so a document that is replaced meanwhile loses nothing: the list
+// installs it again. A dialog ends ctx (afterNav's), so the call never waits
+// on a frozen page.
+func (s *Session) warmOverlay(ctx context.Context) (wait func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if w, err := s.topWorld(ctx); err == nil {
+			_ = s.call(ctx, w, "check", nil, nil)
+		}
+	}()
+	return func() { <-done }
 }
 
 func (s *Session) describe(ctx context.Context, st *PageState) {

@@ -178,6 +178,32 @@ func runBenchVsPlaywright(ctx context.Context, o options, stdout io.Writer) erro
 	navW, navP := mid(navWs), mid(navPs)
 	rows = append(rows, row{"plain navigation, static page", navW, navP, "≤ 1×", navW <= navP})
 
+	// A small form page, fresh each run (navigated, not yet numbered or
+	// snapshotted): Waymark's whole list against Playwright's snapshot,
+	// alternating run by run. Each navigation is not timed.
+	form := srv.URL + "/form"
+	var formWs, formPs []time.Duration
+	for i := 0; i < runs; i++ {
+		for _, m := range []struct {
+			c    *mcpClient
+			tool string
+			args map[string]any
+			ds   *[]time.Duration
+		}{{wm, "browser_list_interactives", map[string]any{}, &formWs}, {pm, "browser_snapshot", map[string]any{}, &formPs}} {
+			_, err := m.c.call(ctx, "browser_navigate", map[string]any{"url": form})
+			check(err)
+			t0 := time.Now()
+			out, err := m.c.call(ctx, m.tool, m.args)
+			*m.ds = append(*m.ds, time.Since(t0))
+			check(err)
+			if err == nil && !strings.Contains(out, "Send me the newsletter") {
+				check(fmt.Errorf("%s's %s of the form page does not hold its last field", m.c.name, m.tool))
+			}
+		}
+	}
+	formW, formP := mid(formWs), mid(formPs)
+	rows = append(rows, row{"whole list of a small form page (fresh page) / snapshot", formW, formP, "≤ 0.5×", formW*2 <= formP})
+
 	// The 5,000-link page: Playwright's whole snapshot against Waymark's
 	// whole list in pages of 500 (limit/offset), and the first 50.
 	var snapP, allW, firstW, firstFresh time.Duration
@@ -231,7 +257,7 @@ func runBenchVsPlaywright(ctx context.Context, o options, stdout io.Writer) erro
 		return failed
 	}
 	rows = append(rows,
-		row{"whole list of 5,000 links (10 pages of 500, fresh page) / snapshot", allW, snapP, "≤ 1×", allW <= snapP},
+		row{"whole list of 5,000 links (10 pages of 500, fresh page) / snapshot", allW, snapP, "≤ 0.5×", allW*2 <= snapP},
 		row{"first 50 of 5,000 links (numbering taken) / snapshot", firstW, snapP, "≤ 50 ms", firstW <= 50*time.Millisecond},
 		row{"first 50 of 5,000 links (page not numbered yet) / snapshot", firstFresh, snapP, "≤ 50 ms", firstFresh <= 50*time.Millisecond},
 	)

@@ -769,78 +769,22 @@ func (s *Session) Find(ctx context.Context, o FindOptions) (*FindResult, error) 
 		return nil, err
 	}
 	defer unlock()
-	n, err := s.validate(ctx)
-	relisted := false
-	if err == nil && (n.partial || !s.unchanged(ctx, n)) {
-		// Find searches the whole page as it is now: number the rest of it
-		// first, or again when anything changed since the list (a click
-		// that shows a hidden part changes no element, only its style):
-		// the same numbers while the page has not changed.
-		if _, err := s.listFull(ctx, ListOptions{Scope: n.scope, Limit: n.limit, Offset: n.offset}); err != nil {
-			return nil, err
-		}
-		relisted = !samePrefix(n.items, s.current.Load().items)
-		n = s.current.Load()
-	} else if err != nil {
-		var se *StaleError
-		if !errors.Is(err, ErrNoList) && !errors.As(err, &se) {
-			return nil, err
-		}
-		lo := ListOptions{}
-		if n != nil {
-			lo = ListOptions{Scope: n.scope, Limit: n.limit, Offset: n.offset}
-		}
-		if _, err := s.listFull(ctx, lo); err != nil {
-			return nil, err
-		}
-		n, relisted = s.current.Load(), true
+	n, relisted, err := s.findNumbering(ctx)
+	if err != nil {
+		return nil, err
 	}
-	type scored struct {
-		it    *Item
-		score int
-	}
-	var hits []scored
+	var hits []*Item
 	words := strings.Fields(text)
 	for _, it := range n.items {
-		if !roleMatches(it, role) {
-			continue
-		}
-		if text == "" {
-			hits = append(hits, scored{it, 0})
-			continue
-		}
-		name := normText(it.Name)
-		if it.search == "" {
-			it.search = normText(it.Name + " " + it.extra)
-		}
-		sc := -1
-		switch {
-		case name == text:
-			sc = 0
-		case strings.HasPrefix(name, text):
-			sc = 1
-		case strings.Contains(name, text):
-			sc = 2
-		case strings.Contains(it.search, text):
-			sc = 3
-		case len(words) > 1:
-			all := true
-			for _, w := range words {
-				all = all && strings.Contains(it.search, w)
-			}
-			if all {
-				sc = 4
-			}
-		}
-		if sc >= 0 {
-			hits = append(hits, scored{it, sc})
+		if findScore(it, role, text, words) >= 0 {
+			hits = append(hits, it)
 		}
 	}
 	// In document order, as the page reads: a listener going on with "more"
 	// hears the matches in the order the page has them.
 	res := &FindResult{Generation: n.gen, Relisted: relisted, Total: len(hits), Offset: o.Offset, Matches: []*Item{}}
 	for i := o.Offset; i < len(hits) && i < o.Offset+o.Limit; i++ {
-		res.Matches = append(res.Matches, hits[i].it)
+		res.Matches = append(res.Matches, hits[i])
 	}
 	if relisted {
 		res.Note = fmt.Sprintf("The page had changed; it was numbered again (list %d). Use these numbers.", n.gen)
@@ -853,6 +797,70 @@ func (s *Session) Find(ctx context.Context, o FindOptions) (*FindResult, error) 
 		res.Note = strings.TrimSpace(res.Note + " Nothing matched; try a shorter text, scroll, or list with scope \"page\".")
 	}
 	return res, nil
+}
+
+// findNumbering is the numbering Find searches: the whole page as it is
+// now. A list that is partial or that the page outgrew in any way (a click
+// that shows a hidden part changes no element, only its style) is numbered
+// again in full, the same numbers while the page has not changed; a stale
+// one or none is listed anew. relisted says the numbers changed.
+func (s *Session) findNumbering(ctx context.Context) (n *numbering, relisted bool, err error) {
+	n, err = s.validate(ctx)
+	if err == nil && (n.partial || !s.unchanged(ctx, n)) {
+		if _, err := s.listFull(ctx, ListOptions{Scope: n.scope, Limit: n.limit, Offset: n.offset}); err != nil {
+			return nil, false, err
+		}
+		return s.current.Load(), !samePrefix(n.items, s.current.Load().items), nil
+	}
+	if err == nil {
+		return n, false, nil
+	}
+	var se *StaleError
+	if !errors.Is(err, ErrNoList) && !errors.As(err, &se) {
+		return nil, false, err
+	}
+	lo := ListOptions{}
+	if n != nil {
+		lo = ListOptions{Scope: n.scope, Limit: n.limit, Offset: n.offset}
+	}
+	if _, err := s.listFull(ctx, lo); err != nil {
+		return nil, false, err
+	}
+	return s.current.Load(), true, nil
+}
+
+// findScore is how element it matches a Find of role and text (words: the
+// text's words), from 0 (its name is the text) to 4 (all the words are in
+// its name and description); -1 when it does not match.
+func findScore(it *Item, role, text string, words []string) int {
+	if !roleMatches(it, role) {
+		return -1
+	}
+	if text == "" {
+		return 0
+	}
+	name := normText(it.Name)
+	if it.search == "" {
+		it.search = normText(it.Name + " " + it.extra)
+	}
+	switch {
+	case name == text:
+		return 0
+	case strings.HasPrefix(name, text):
+		return 1
+	case strings.Contains(name, text):
+		return 2
+	case strings.Contains(it.search, text):
+		return 3
+	case len(words) > 1:
+		for _, w := range words {
+			if !strings.Contains(it.search, w) {
+				return -1
+			}
+		}
+		return 4
+	}
+	return -1
 }
 
 // otherSite is the host[:port] of the frame's document when its host is not

@@ -333,12 +333,12 @@ func WithConfirmedSite(ctx context.Context, site string) context.Context {
 
 var typeableRoles = map[string]bool{"textbox": true, "searchbox": true, "combobox": true, "spinbutton": true}
 
-// typeInto focuses the field (a real click, then focus), clears it and types
-// the text with key events; if the field does not take it, it presses Tab and
-// tries once more (SPEC §5: focus for typing).
 // segmentedTypes are the input types typed part by part (month, day, year…).
 var segmentedTypes = map[string]bool{"date": true, "time": true, "datetime-local": true, "month": true, "week": true}
 
+// typeInto focuses the field (a real click, then focus), clears it and types
+// the text with key events; if the field does not take it, it presses Tab and
+// tries once more (SPEC §5: focus for typing).
 func (s *Session) typeInto(ctx context.Context, it *Item, w *world, text string, res *ActResult) error {
 	if !typeableRoles[it.Role] && it.Tag != "textarea" && !(it.Tag == "input" && typeableRoles[it.Role]) {
 		return fmt.Errorf("element %d (%s) is not a text field; use action click (or select for a list box)", it.Number, label(it))
@@ -346,87 +346,8 @@ func (s *Session) typeInto(ctx context.Context, it *Item, w *world, text string,
 	if it.Tag == "select" {
 		return fmt.Errorf("element %d (%s) is a list box; use action select with the option's text", it.Number, label(it))
 	}
-	attempt := func() (bool, string, error) {
-		_, _, disabled, err := s.pointFor(ctx, it, w)
-		var ce *coverError
-		switch {
-		case errors.As(err, &ce):
-			// Covered: do not click whatever is on top; focusing may still work.
-		case err != nil:
-			return false, "", err
-		case disabled:
-			return false, "", fmt.Errorf("element %d (%s) is disabled", it.Number, label(it))
-		case segmentedTypes[it.Type]:
-			// A date or time field is typed part by part from its first part,
-			// where focus puts the caret; a click lands on whichever part (or
-			// the picker button) is under the pointer.
-		default:
-			if err := s.clickItem(ctx, it, w, clickAt); err != nil {
-				return false, "", err
-			}
-		}
-		var f struct {
-			Gone    bool `json:"gone"`
-			Focused bool `json:"focused"`
-		}
-		if err := s.call(ctx, w, "focus", map[string]any{"id": it.ID}, &f); err != nil {
-			return false, "", err
-		}
-		if f.Gone {
-			return false, "", goneError(it)
-		}
-		if !f.Focused {
-			return false, "the field did not take the focus", nil
-		}
-		for round := 0; round < 2; round++ {
-			var sa struct {
-				Len int `json:"len"`
-			}
-			if err := s.call(ctx, w, "selectAll", map[string]any{"id": it.ID}, &sa); err != nil {
-				return false, "", err
-			}
-			if sa.Len == 0 {
-				break
-			}
-			if err := pressKey(ctx, s.page, nil, namedKeys["backspace"]); err != nil {
-				return false, "", err
-			}
-		}
-		if strings.EqualFold(it.Type, "password") {
-			// A password goes in at once, as an input method would put it:
-			// no key events a page could log, no partial value it could send
-			// at each key (issue 32 point 4); the whole value is guarded.
-			if err := (proto.InputInsertText{Text: text}).Call(s.page.Context(ctx)); err != nil {
-				return false, "", err
-			}
-		} else if err := typeText(ctx, s.page, text); err != nil {
-			return false, "", err
-		}
-		var v struct {
-			Gone     bool   `json:"gone"`
-			Value    string `json:"value"`
-			Password bool   `json:"password"`
-		}
-		if err := s.call(ctx, w, "value", map[string]any{"id": it.ID}, &v); err != nil {
-			return false, "", err
-		}
-		if v.Gone {
-			return false, "", goneError(it)
-		}
-		if text != "" && v.Value == "" {
-			return false, "the field stayed empty", nil
-		}
-		if text == "" && v.Value != "" {
-			return false, "the field could not be cleared", nil
-		}
-		// What was typed is not said back: how much was.
-		res.TypedChars = len([]rune(v.Value))
-		if v.Value != text && !v.Password && strings.TrimSpace(text) != "" {
-			res.Note = "The field now shows a different value than typed (it may format or limit input)."
-		}
-		return true, "", nil
-	}
-	ok, why, err := attempt()
+	ty := &typing{s: s, ctx: ctx, it: it, w: w, text: text, res: res}
+	ok, why, err := ty.attempt()
 	if err != nil {
 		return err
 	}
@@ -435,7 +356,7 @@ func (s *Session) typeInto(ctx context.Context, it *Item, w *world, text string,
 			return err
 		}
 		res.RetriedWithTab = true
-		ok, why2, err := attempt()
+		ok, why2, err := ty.attempt()
 		if err != nil {
 			return err
 		}
@@ -444,6 +365,128 @@ func (s *Session) typeInto(ctx context.Context, it *Item, w *world, text string,
 		}
 	}
 	return nil
+}
+
+// typing is one type action on a field: each attempt focuses, clears,
+// types and checks what the field took. An attempt that did not work says
+// why (ok false, why set); an error ends the action.
+type typing struct {
+	s    *Session
+	ctx  context.Context
+	it   *Item
+	w    *world
+	text string
+	res  *ActResult
+}
+
+func (ty *typing) attempt() (ok bool, why string, err error) {
+	if ok, why, err := ty.focus(); !ok || err != nil {
+		return ok, why, err
+	}
+	if err := ty.clear(); err != nil {
+		return false, "", err
+	}
+	if err := ty.put(); err != nil {
+		return false, "", err
+	}
+	return ty.check()
+}
+
+// focus clicks the field where it can be seen (not a covered one, nor a
+// date or time field) and gives it the focus.
+func (ty *typing) focus() (bool, string, error) {
+	s, ctx, it, w := ty.s, ty.ctx, ty.it, ty.w
+	_, _, disabled, err := s.pointFor(ctx, it, w)
+	var ce *coverError
+	switch {
+	case errors.As(err, &ce):
+		// Covered: do not click whatever is on top; focusing may still work.
+	case err != nil:
+		return false, "", err
+	case disabled:
+		return false, "", fmt.Errorf("element %d (%s) is disabled", it.Number, label(it))
+	case segmentedTypes[it.Type]:
+		// A date or time field is typed part by part from its first part,
+		// where focus puts the caret; a click lands on whichever part (or
+		// the picker button) is under the pointer.
+	default:
+		if err := s.clickItem(ctx, it, w, clickAt); err != nil {
+			return false, "", err
+		}
+	}
+	var f struct {
+		Gone    bool `json:"gone"`
+		Focused bool `json:"focused"`
+	}
+	if err := s.call(ctx, w, "focus", map[string]any{"id": it.ID}, &f); err != nil {
+		return false, "", err
+	}
+	if f.Gone {
+		return false, "", goneError(it)
+	}
+	if !f.Focused {
+		return false, "the field did not take the focus", nil
+	}
+	return true, "", nil
+}
+
+// clear selects the field's text and deletes it, twice at most.
+func (ty *typing) clear() error {
+	for round := 0; round < 2; round++ {
+		var sa struct {
+			Len int `json:"len"`
+		}
+		if err := ty.s.call(ty.ctx, ty.w, "selectAll", map[string]any{"id": ty.it.ID}, &sa); err != nil {
+			return err
+		}
+		if sa.Len == 0 {
+			return nil
+		}
+		if err := pressKey(ty.ctx, ty.s.page, nil, namedKeys["backspace"]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// put types the text, key by key (a password at once).
+func (ty *typing) put() error {
+	if strings.EqualFold(ty.it.Type, "password") {
+		// A password goes in at once, as an input method would put it:
+		// no key events a page could log, no partial value it could send
+		// at each key (issue 32 point 4); the whole value is guarded.
+		return (proto.InputInsertText{Text: ty.text}).Call(ty.s.page.Context(ty.ctx))
+	}
+	return typeText(ty.ctx, ty.s.page, ty.text)
+}
+
+// check reads the field back: typed text must be there (how much is said,
+// not what), an empty text must have cleared it.
+func (ty *typing) check() (bool, string, error) {
+	var v struct {
+		Gone     bool   `json:"gone"`
+		Value    string `json:"value"`
+		Password bool   `json:"password"`
+	}
+	if err := ty.s.call(ty.ctx, ty.w, "value", map[string]any{"id": ty.it.ID}, &v); err != nil {
+		return false, "", err
+	}
+	if v.Gone {
+		return false, "", goneError(ty.it)
+	}
+	text := ty.text
+	if text != "" && v.Value == "" {
+		return false, "the field stayed empty", nil
+	}
+	if text == "" && v.Value != "" {
+		return false, "the field could not be cleared", nil
+	}
+	// What was typed is not said back: how much was.
+	ty.res.TypedChars = len([]rune(v.Value))
+	if v.Value != text && !v.Password && strings.TrimSpace(text) != "" {
+		ty.res.Note = "The field now shows a different value than typed (it may format or limit input)."
+	}
+	return true, "", nil
 }
 
 // selectIn picks an option of a <select> by its visible text or value.
@@ -579,24 +622,94 @@ type ScrollResult struct {
 	InView *bool `json:"in_view,omitempty"`
 }
 
-// Scroll scrolls with real mouse-wheel events over the middle of the
-// viewport, so pages that load more on wheel or scroll see what they expect.
-func (s *Session) Scroll(ctx context.Context, o ScrollOptions) (*ScrollResult, error) {
+// norm checks the options and reports whether the scroll is an instant
+// jump.
+func (o *ScrollOptions) norm() (instant bool, err error) {
 	o.To = strings.ToLower(strings.TrimSpace(o.To))
 	if o.To != "" && o.To != "top" && o.To != "bottom" {
-		return nil, invalid("to %q: use top or bottom", o.To)
+		return false, invalid("to %q: use top or bottom", o.To)
 	}
 	if o.To != "" && (o.ByX != 0 || o.ByY != 0) {
-		return nil, invalid("give either to or by_x/by_y, not both")
+		return false, invalid("give either to or by_x/by_y, not both")
 	}
 	if o.Index < 0 || (o.Index > 0 && (o.To != "" || o.ByX != 0 || o.ByY != 0)) {
-		return nil, invalid("index is an element's number from the last list (1 or more), and goes alone, without to or by_x/by_y")
+		return false, invalid("index is an element's number from the last list (1 or more), and goes alone, without to or by_x/by_y")
 	}
 	o.Behavior = strings.ToLower(strings.TrimSpace(o.Behavior))
 	if o.Behavior != "" && o.Behavior != "smooth" && o.Behavior != "instant" {
-		return nil, invalid("behavior %q: use smooth (mouse wheel, the default) or instant (a jump)", o.Behavior)
+		return false, invalid("behavior %q: use smooth (mouse wheel, the default) or instant (a jump)", o.Behavior)
 	}
-	instant := o.Behavior == "instant"
+	return o.Behavior == "instant", nil
+}
+
+// scroller scrolls the top document by wheel (over the viewport's middle)
+// or by jumps, and keeps where the page is after each move.
+type scroller struct {
+	s       *Session
+	ctx     context.Context
+	w       *world
+	instant bool
+	cx, cy  float64
+	cur     *pageInfo
+}
+
+// once scrolls by (dx, dy) and waits until the position holds (wheel
+// scrolling may animate).
+func (sc *scroller) once(dx, dy float64) error {
+	s, ctx := sc.s, sc.ctx
+	if sc.instant {
+		if err := s.call(ctx, sc.w, "scrollBy", map[string]any{"dx": dx, "dy": dy}, nil); err != nil {
+			return err
+		}
+	} else if err := wheel(ctx, s.page, sc.cx, sc.cy, dx, dy); err != nil {
+		return err
+	}
+	last := [2]float64{math.NaN(), math.NaN()}
+	for i := 0; i < 12; i++ {
+		_ = s.call(ctx, sc.w, "settle", nil, nil)
+		pi, err := s.info(ctx)
+		if err != nil {
+			return err
+		}
+		sc.cur = pi
+		if pi.Sx == last[0] && pi.Sy == last[1] {
+			break
+		}
+		last = [2]float64{pi.Sx, pi.Sy}
+	}
+	return nil
+}
+
+// toEdge scrolls to the top or the bottom ("top", "bottom"), again while a
+// page that grows moves the bottom away, ten moves at most.
+func (sc *scroller) toEdge(to string) error {
+	for i := 0; i < 10; i++ {
+		cur := sc.cur
+		dy := cur.Sh - cur.Vh - cur.Sy
+		if to == "top" {
+			dy = -cur.Sy
+		}
+		if math.Abs(dy) < 1 {
+			return nil
+		}
+		prev := cur.Sy
+		if err := sc.once(0, dy); err != nil {
+			return err
+		}
+		if sc.cur.Sy == prev {
+			return nil
+		}
+	}
+	return nil
+}
+
+// Scroll scrolls with real mouse-wheel events over the middle of the
+// viewport, so pages that load more on wheel or scroll see what they expect.
+func (s *Session) Scroll(ctx context.Context, o ScrollOptions) (*ScrollResult, error) {
+	instant, err := o.norm()
+	if err != nil {
+		return nil, err
+	}
 	ctx, unlock, err := s.lock(ctx)
 	if err != nil {
 		return nil, err
@@ -610,63 +723,25 @@ func (s *Session) Scroll(ctx context.Context, o ScrollOptions) (*ScrollResult, e
 	if err != nil {
 		return nil, err
 	}
-	cx, cy := start.Vw/2, start.Vh/2
-	cur := start
-	scrollOnce := func(dx, dy float64) error {
-		if instant {
-			if err := s.call(ctx, w, "scrollBy", map[string]any{"dx": dx, "dy": dy}, nil); err != nil {
-				return err
-			}
-		} else if err := wheel(ctx, s.page, cx, cy, dx, dy); err != nil {
-			return err
-		}
-		// Wheel scrolling may animate: wait until the position holds.
-		last := [2]float64{math.NaN(), math.NaN()}
-		for i := 0; i < 12; i++ {
-			_ = s.call(ctx, w, "settle", nil, nil)
-			pi, err := s.info(ctx)
-			if err != nil {
-				return err
-			}
-			cur = pi
-			if pi.Sx == last[0] && pi.Sy == last[1] {
-				break
-			}
-			last = [2]float64{pi.Sx, pi.Sy}
-		}
-		return nil
-	}
+	sc := &scroller{s: s, ctx: ctx, w: w, instant: instant, cx: start.Vw / 2, cy: start.Vh / 2, cur: start}
 	var inView *bool
 	switch {
 	case o.Index > 0:
-		v, err := s.scrollToItem(ctx, o.Index, start.Vw, start.Vh, instant, scrollOnce)
+		v, err := s.scrollToItem(ctx, o.Index, start.Vw, start.Vh, instant, sc.once)
 		if err != nil {
 			return nil, err
 		}
 		inView = &v
 	case o.To == "bottom" || o.To == "top":
-		for i := 0; i < 10; i++ {
-			dy := cur.Sh - cur.Vh - cur.Sy
-			if o.To == "top" {
-				dy = -cur.Sy
-			}
-			if math.Abs(dy) < 1 {
-				break
-			}
-			prev := cur.Sy
-			if err := scrollOnce(0, dy); err != nil {
-				return nil, err
-			}
-			if cur.Sy == prev {
-				break
-			}
+		if err := sc.toEdge(o.To); err != nil {
+			return nil, err
 		}
 	default:
 		dx, dy := o.ByX, o.ByY
 		if dx == 0 && dy == 0 {
 			dy = math.Round(start.Vh * 0.8)
 		}
-		if err := scrollOnce(dx, dy); err != nil {
+		if err := sc.once(dx, dy); err != nil {
 			return nil, err
 		}
 	}
@@ -675,6 +750,7 @@ func (s *Session) Scroll(ctx context.Context, o ScrollOptions) (*ScrollResult, e
 	s.ev.waitIdle(sctx, settleQuiet)
 	cancel()
 	_ = s.call(ctx, w, "settle", nil, nil)
+	cur := sc.cur
 	if pi, err := s.info(ctx); err == nil {
 		cur = pi
 	}

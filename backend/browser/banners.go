@@ -335,94 +335,141 @@ func (s *Session) closeBannersOnly(ctx context.Context, trigger string) *BannerR
 	deadline := start.Add(o.TotalBudget)
 	hctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	rules := map[string]bool{}
+	b := &bannerRun{s: s, o: o, rep: rep, rules: map[string]bool{}}
 	for pass := 1; pass <= o.Passes && hctx.Err() == nil; pass++ {
 		rep.Passes = pass
 		passEnd := deadline
 		if pass > 1 {
 			passEnd = minTime(deadline, time.Now().Add(o.PassBudget))
 		}
-		passStart := time.Now()
-		patience := passEnd.Sub(passStart) * 6 / 10
-		pctx, pcancel := context.WithDeadline(hctx, passEnd)
-		closed := 0
-		frames := s.frameIDs(pctx)
-		// Frames whose last poll saw no banner on screen: the generic rules
-		// (which close banners on screen only) need not look there.
-		noBanner := map[proto.PageFrameID]bool{}
-		for pctx.Err() == nil {
-			busy := false
-			for _, f := range frames {
-				delete(noBanner, f)
-				v, err := s.consentCall(pctx, f, "poll")
-				if err != nil {
-					continue
-				}
-				var poll consentPoll
-				if json.Unmarshal([]byte(v.Str()), &poll) != nil {
-					continue
-				}
-				if poll.NeedRules {
-					s.giveRules(pctx, f)
-				}
-				noBanner[f] = poll.Banners == 0
-				for _, m := range poll.Msgs {
-					switch m.Type {
-					case "eval":
-						s.consentEval(pctx, f, m.ID, m.Code)
-					case "popupFound":
-						rep.Found++
-					case "optOutResult":
-						if string(m.Result) == "true" && !rules["autoconsent:"+m.Cmp] {
-							rules["autoconsent:"+m.Cmp] = true
-							closed++
-							rep.Closed++
-						}
-					}
-				}
-				if poll.waitsFor(time.Now().Before(passStart.Add(patience))) {
-					busy = true
-				}
-			}
-			if !busy {
-				break
-			}
-			sleepCtx(pctx, 40*time.Millisecond)
-		}
-		// What no autoconsent rule closed: the generic rules.
-		for _, f := range frames {
-			if pctx.Err() != nil {
-				break
-			}
-			if noBanner[f] {
-				continue
-			}
-			v, err := s.consentCall(pctx, f, "generic", map[string]any{"acceptIfOnlyWay": o.AcceptIfOnlyWay})
-			if err != nil {
-				continue
-			}
-			var done []struct {
-				How     string `json:"how"`
-				Buttons int    `json:"buttons"`
-			}
-			_ = json.Unmarshal([]byte(mustJSON(v)), &done)
-			for _, d := range done {
-				rep.Found++
-				if d.How == "none" {
-					rep.Note = strings.TrimSpace(rep.Note + " A banner has no reject or close button; it was left open (accepting is off).")
-					continue
-				}
-				closed++
-				rep.Closed++
-				rules["generic:"+d.How] = true
-			}
-		}
-		pcancel()
-		if closed == 0 {
+		if b.pass(hctx, passEnd) == 0 {
 			break
 		}
 		sleepCtx(hctx, 120*time.Millisecond) // let the page remove what it closed
 	}
+	b.finish(ctx, trigger, start, deadline)
+	return rep
+}
+
+// bannerRun is one run of the banner hook: its options, its report and the
+// rules that closed something.
+type bannerRun struct {
+	s     *Session
+	o     BannerOptions
+	rep   *BannerReport
+	rules map[string]bool
+}
+
+// pass is one round of the hook until passEnd: autoconsent's rules while
+// they work on a popup, then the generic rules where a banner is on screen.
+// It returns how many banners it closed.
+func (b *bannerRun) pass(hctx context.Context, passEnd time.Time) int {
+	passStart := time.Now()
+	patientUntil := passStart.Add(passEnd.Sub(passStart) * 6 / 10)
+	pctx, pcancel := context.WithDeadline(hctx, passEnd)
+	defer pcancel()
+	frames := b.s.frameIDs(pctx)
+	// Frames whose last poll saw no banner on screen: the generic rules
+	// (which close banners on screen only) need not look there.
+	noBanner := map[proto.PageFrameID]bool{}
+	closed := 0
+	for pctx.Err() == nil {
+		busy, c := b.pollFrames(pctx, frames, noBanner, patientUntil)
+		closed += c
+		if !busy {
+			break
+		}
+		sleepCtx(pctx, 40*time.Millisecond)
+	}
+	// What no autoconsent rule closed: the generic rules.
+	return closed + b.generic(pctx, frames, noBanner)
+}
+
+// pollFrames reads each frame's autoconsent state once, answering what it
+// asks; busy while a rule is working on a popup (before patientUntil: also
+// while it is still looking for a consent platform).
+func (b *bannerRun) pollFrames(pctx context.Context, frames []proto.PageFrameID, noBanner map[proto.PageFrameID]bool, patientUntil time.Time) (busy bool, closed int) {
+	s := b.s
+	for _, f := range frames {
+		delete(noBanner, f)
+		v, err := s.consentCall(pctx, f, "poll")
+		if err != nil {
+			continue
+		}
+		var poll consentPoll
+		if json.Unmarshal([]byte(v.Str()), &poll) != nil {
+			continue
+		}
+		if poll.NeedRules {
+			s.giveRules(pctx, f)
+		}
+		noBanner[f] = poll.Banners == 0
+		closed += b.answer(pctx, f, poll)
+		if poll.waitsFor(time.Now().Before(patientUntil)) {
+			busy = true
+		}
+	}
+	return busy, closed
+}
+
+// answer handles a frame's autoconsent messages and returns how many
+// banners its rules closed.
+func (b *bannerRun) answer(pctx context.Context, f proto.PageFrameID, poll consentPoll) (closed int) {
+	for _, m := range poll.Msgs {
+		switch m.Type {
+		case "eval":
+			b.s.consentEval(pctx, f, m.ID, m.Code)
+		case "popupFound":
+			b.rep.Found++
+		case "optOutResult":
+			if string(m.Result) == "true" && !b.rules["autoconsent:"+m.Cmp] {
+				b.rules["autoconsent:"+m.Cmp] = true
+				closed++
+				b.rep.Closed++
+			}
+		}
+	}
+	return closed
+}
+
+// generic runs the generic rules in the frames that may show a banner and
+// returns how many banners they closed.
+func (b *bannerRun) generic(pctx context.Context, frames []proto.PageFrameID, noBanner map[proto.PageFrameID]bool) (closed int) {
+	rep := b.rep
+	for _, f := range frames {
+		if pctx.Err() != nil {
+			break
+		}
+		if noBanner[f] {
+			continue
+		}
+		v, err := b.s.consentCall(pctx, f, "generic", map[string]any{"acceptIfOnlyWay": b.o.AcceptIfOnlyWay})
+		if err != nil {
+			continue
+		}
+		var done []struct {
+			How     string `json:"how"`
+			Buttons int    `json:"buttons"`
+		}
+		_ = json.Unmarshal([]byte(mustJSON(v)), &done)
+		for _, d := range done {
+			rep.Found++
+			if d.How == "none" {
+				rep.Note = strings.TrimSpace(rep.Note + " A banner has no reject or close button; it was left open (accepting is off).")
+				continue
+			}
+			closed++
+			rep.Closed++
+			b.rules["generic:"+d.How] = true
+		}
+	}
+	return closed
+}
+
+// finish fixes what closed banners left behind (a locked scroll), and
+// completes the report: rules, notes, time.
+func (b *bannerRun) finish(ctx context.Context, trigger string, start, deadline time.Time) {
+	s, rep, o := b.s, b.rep, b.o
 	if rep.Closed > 0 {
 		lctx, lcancel := context.WithTimeout(ctx, 300*time.Millisecond)
 		for _, f := range s.frameIDs(lctx) {
@@ -432,7 +479,7 @@ func (s *Session) closeBannersOnly(ctx context.Context, trigger string) *BannerR
 		}
 		lcancel()
 	}
-	for r := range rules {
+	for r := range b.rules {
 		rep.Rules = append(rep.Rules, r)
 	}
 	slices.Sort(rep.Rules)
@@ -446,7 +493,6 @@ func (s *Session) closeBannersOnly(ctx context.Context, trigger string) *BannerR
 	if rep.Found > 0 || rep.Closed > 0 {
 		s.logf("banners: trigger=%s found=%d closed=%d passes=%d rules=%v ms=%d leftovers=%d", trigger, rep.Found, rep.Closed, rep.Passes, rep.Rules, rep.Ms, rep.LeftoversFixed)
 	}
-	return rep
 }
 
 // renumberAfterBanners numbers the page again when the hook closed a banner

@@ -92,6 +92,22 @@ func (s *Session) Extract(ctx context.Context, mode string) (*Summary, error) {
 	return s.ExtractFrom(ctx, mode, 0)
 }
 
+// rawSummary is the overlay's summary of the top document.
+type rawSummary struct {
+	Token     string        `json:"token"`
+	Title     string        `json:"title"`
+	URL       string        `json:"url"`
+	Lang      string        `json:"lang"`
+	Headings  []Heading     `json:"headings"`
+	Landmarks []Landmark    `json:"landmarks"`
+	Text      string        `json:"text"`
+	Live      []LiveMessage `json:"live"`
+	Fields    []struct {
+		Field
+		ID string `json:"id"`
+	} `json:"fields"`
+}
+
 // ExtractFrom is Extract with the headings window starting at heading
 // headingsFrom+1 ("more headings").
 func (s *Session) ExtractFrom(ctx context.Context, mode string, headingsFrom int) (*Summary, error) {
@@ -110,20 +126,7 @@ func (s *Session) ExtractFrom(ctx context.Context, mode string, headingsFrom int
 	if err != nil {
 		return nil, err
 	}
-	var raw struct {
-		Token     string        `json:"token"`
-		Title     string        `json:"title"`
-		URL       string        `json:"url"`
-		Lang      string        `json:"lang"`
-		Headings  []Heading     `json:"headings"`
-		Landmarks []Landmark    `json:"landmarks"`
-		Text      string        `json:"text"`
-		Live      []LiveMessage `json:"live"`
-		Fields    []struct {
-			Field
-			ID string `json:"id"`
-		} `json:"fields"`
-	}
+	var raw rawSummary
 	if err := s.call(ctx, w, "summary", nil, &raw); err != nil {
 		return nil, err
 	}
@@ -132,23 +135,7 @@ func (s *Session) ExtractFrom(ctx context.Context, mode string, headingsFrom int
 	for i := range sum.Headings {
 		sum.Headings[i].At = -1 // unknown unless the reading below places it
 	}
-	// The gist is the first portion of the text browser_read reads, and the
-	// headings are numbered as browser_read numbers them, so a listener goes
-	// on with "read more" or "read from heading N".
-	if rd, err := s.readPage(ctx); err == nil {
-		sum.MainAt = rd.mainStart()
-		first, next := portion(rd.text, sum.MainAt, MaxGist)
-		// One block a line, as the page shows it (code keeps its lines).
-		sum.MainText, sum.TextChars = first, len(rd.text)
-		if next < len(rd.text) {
-			sum.MainText += " …"
-			sum.MoreAt = next
-		}
-		from := min(headingsFrom, len(rd.headings))
-		sum.Headings, sum.HeadingsTotal, sum.HeadingsFrom = rd.headings[from:min(len(rd.headings), from+maxSummaryHeads)], len(rd.headings), from
-	} else {
-		sum.HeadingsTotal = len(sum.Headings)
-	}
+	s.placeSummary(ctx, sum, headingsFrom)
 	for _, f := range raw.Fields {
 		f.Field.id = f.ID
 		f.Field.Typed = s.hideTyped("", f.ID, &f.Field.Value)
@@ -163,53 +150,97 @@ func (s *Session) ExtractFrom(ctx context.Context, mode string, headingsFrom int
 	if sum.Fields == nil {
 		sum.Fields = []Field{}
 	}
-	// A page with fields and no list of its own yet is numbered first, so
-	// each field is said with the number to act by (issue 23, point 8).
-	if n := s.current.Load(); len(sum.Fields) > 0 && (n == nil || n.staleReason() != "" || len(n.frames) == 0 || n.frames[0].token != raw.Token) {
+	s.numberSummaryFields(ctx, w, sum, raw.Token)
+	sum.Fields = onceEach(sum.Fields)
+	sum.Text = summaryText(sum)
+	return sum, nil
+}
+
+// placeSummary makes the gist the first portion of the text browser_read
+// reads, and numbers the headings as browser_read numbers them (the window
+// from headingsFrom), so a listener goes on with "read more" or "read from
+// heading N".
+func (s *Session) placeSummary(ctx context.Context, sum *Summary, headingsFrom int) {
+	rd, err := s.readPage(ctx)
+	if err != nil {
+		sum.HeadingsTotal = len(sum.Headings)
+		return
+	}
+	sum.MainAt = rd.mainStart()
+	first, next := portion(rd.text, sum.MainAt, MaxGist)
+	// One block a line, as the page shows it (code keeps its lines).
+	sum.MainText, sum.TextChars = first, len(rd.text)
+	if next < len(rd.text) {
+		sum.MainText += " …"
+		sum.MoreAt = next
+	}
+	from := min(headingsFrom, len(rd.headings))
+	sum.Headings, sum.HeadingsTotal, sum.HeadingsFrom = rd.headings[from:min(len(rd.headings), from+maxSummaryHeads)], len(rd.headings), from
+}
+
+// describes reports whether numbering n still describes the top document
+// whose token is given.
+func (n *numbering) describes(token string) bool {
+	return n != nil && n.staleReason() == "" && len(n.frames) > 0 && n.frames[0].token == token
+}
+
+// numberSummaryFields gives the summary's fields the numbers to act by. A
+// page with fields and no list of its own yet is numbered first, so each
+// field is said with its number (issue 23, point 8).
+func (s *Session) numberSummaryFields(ctx context.Context, w *world, sum *Summary, token string) {
+	if len(sum.Fields) > 0 && !s.current.Load().describes(token) {
 		if _, err := s.listFull(ctx, ListOptions{}); err == nil {
-			var again struct {
-				Token  string `json:"token"`
-				Fields []struct {
-					ID string `json:"id"`
-				} `json:"fields"`
-			}
-			if err := s.call(ctx, w, "summary", nil, &again); err == nil && len(again.Fields) == len(sum.Fields) {
-				raw.Token = again.Token
-				for i := range sum.Fields {
-					sum.Fields[i].id = again.Fields[i].ID
-				}
+			if again, ids, ok := s.summaryIDs(ctx, w, len(sum.Fields)); ok {
+				token = again
+				setFieldIDs(sum.Fields, ids)
 			}
 		}
 	}
 	// Number the fields when the current list still describes this document.
-	if n := s.current.Load(); n != nil && n.staleReason() == "" && len(n.frames) > 0 && n.frames[0].token == raw.Token {
-		n.numberFields(sum.Fields)
-		if n.partial && slices.ContainsFunc(sum.Fields, func(f Field) bool { return f.Number == 0 }) {
-			// A field past a first window's prefix has no number yet: number
-			// the rest of the page, the prefix keeping its numbers (as a
-			// focus move does), so the listener hears every field's number.
-			// The fields it numbers get their ids then: ask for them again.
-			if _, err := s.listFull(ctx, ListOptions{Scope: n.scope, Limit: n.limit, Offset: n.offset}); err == nil {
-				var again struct {
-					Token  string `json:"token"`
-					Fields []struct {
-						ID string `json:"id"`
-					} `json:"fields"`
-				}
-				full := s.current.Load()
-				if err := s.call(ctx, w, "summary", nil, &again); err == nil && full != nil && len(full.frames) > 0 &&
-					full.frames[0].token == again.Token && len(again.Fields) == len(sum.Fields) {
-					for i := range sum.Fields {
-						sum.Fields[i].id = again.Fields[i].ID
-					}
-					full.numberFields(sum.Fields)
-				}
-			}
-		}
+	n := s.current.Load()
+	if !n.describes(token) {
+		return
 	}
-	sum.Fields = onceEach(sum.Fields)
-	sum.Text = summaryText(sum)
-	return sum, nil
+	n.numberFields(sum.Fields)
+	if !n.partial || !slices.ContainsFunc(sum.Fields, func(f Field) bool { return f.Number == 0 }) {
+		return
+	}
+	// A field past a first window's prefix has no number yet: number the
+	// rest of the page, the prefix keeping its numbers (as a focus move
+	// does), so the listener hears every field's number. The fields it
+	// numbers get their ids then: ask for them again.
+	if _, err := s.listFull(ctx, ListOptions{Scope: n.scope, Limit: n.limit, Offset: n.offset}); err != nil {
+		return
+	}
+	full := s.current.Load()
+	if again, ids, ok := s.summaryIDs(ctx, w, len(sum.Fields)); ok && full != nil && len(full.frames) > 0 && full.frames[0].token == again {
+		setFieldIDs(sum.Fields, ids)
+		full.numberFields(sum.Fields)
+	}
+}
+
+// summaryIDs asks the overlay's summary again for the document's token and
+// its fields' ids; ok only when it answered with want fields.
+func (s *Session) summaryIDs(ctx context.Context, w *world, want int) (token string, ids []string, ok bool) {
+	var again struct {
+		Token  string `json:"token"`
+		Fields []struct {
+			ID string `json:"id"`
+		} `json:"fields"`
+	}
+	if err := s.call(ctx, w, "summary", nil, &again); err != nil || len(again.Fields) != want {
+		return "", nil, false
+	}
+	for _, f := range again.Fields {
+		ids = append(ids, f.ID)
+	}
+	return again.Token, ids, true
+}
+
+func setFieldIDs(fields []Field, ids []string) {
+	for i := range fields {
+		fields[i].id = ids[i]
+	}
 }
 
 // onceEach keeps each field once: a field the numbering does not hold (a

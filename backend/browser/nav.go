@@ -367,6 +367,9 @@ func (s *Session) afterNav(ctx context.Context, before evSnap, sameDocument bool
 		st.Note = (&DialogError{Dialog: *d}).Error()
 		return st
 	}
+	// The numbering overlay goes into the loaded document while it settles:
+	// the first list after a navigation then finds it there.
+	defer s.warmOverlay(cctx)()
 	var hook chan *BannerReport
 	var hookStart time.Time
 	if bannerTrigger != "" && !s.opts.Banners.Disabled {
@@ -406,6 +409,25 @@ func (s *Session) afterNav(ctx context.Context, before evSnap, sameDocument bool
 		st.Note = "The page is still changing; list again in a moment to hear all of it."
 	}
 	return st
+}
+
+// warmOverlay installs the numbering overlay in the top document in the
+// background and returns the wait for it to finish. Installing it was half of
+// a small page's first list after a navigation (issue 33 point 14); done
+// while the page settles, it costs the navigation nothing that can be seen.
+// The install only defines the overlay (its observers start with the first
+// list), so a document that is replaced meanwhile loses nothing: the list
+// installs it again. A dialog ends ctx (afterNav's), so the call never waits
+// on a frozen page.
+func (s *Session) warmOverlay(ctx context.Context) (wait func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if w, err := s.topWorld(ctx); err == nil {
+			_ = s.call(ctx, w, "check", nil, nil)
+		}
+	}()
+	return func() { <-done }
 }
 
 func (s *Session) describe(ctx context.Context, st *PageState) {
@@ -723,30 +745,38 @@ type WaitResult struct {
 // MaxWaitMs bounds a plain pause.
 const MaxWaitMs = 30000
 
-// Wait pauses and/or waits for the page to load, the network to be idle or
-// (host code) a selector to reach a state. With nothing asked it waits for
-// load and network idle.
-func (s *Session) Wait(ctx context.Context, o WaitOptions) (*WaitResult, error) {
+// norm checks the options and fills in what was left out (timeout def).
+func (o *WaitOptions) norm(def time.Duration) error {
 	if o.Ms < 0 || o.Ms > MaxWaitMs {
-		return nil, invalid("ms must be 0..%d", MaxWaitMs)
+		return invalid("ms must be 0..%d", MaxWaitMs)
 	}
 	switch o.State {
 	case "", "load", "domcontentloaded", "network_idle":
 	case "attached", "visible", "hidden", "detached":
 		if o.Selector == "" {
-			return nil, invalid("state %q needs a selector (host code only)", o.State)
+			return invalid("state %q needs a selector (host code only)", o.State)
 		}
 	default:
-		return nil, invalid("state %q: use load, domcontentloaded or network_idle", o.State)
+		return invalid("state %q: use load, domcontentloaded or network_idle", o.State)
 	}
 	if o.Selector != "" && o.State == "" {
 		o.State = "visible"
 	}
 	if o.Timeout <= 0 {
-		o.Timeout = s.opts.NavigationTimeout
+		o.Timeout = def
 	}
 	if o.Ms == 0 && !o.NetworkIdle && o.State == "" {
 		o.State, o.NetworkIdle = "load", true
+	}
+	return nil
+}
+
+// Wait pauses and/or waits for the page to load, the network to be idle or
+// (host code) a selector to reach a state. With nothing asked it waits for
+// load and network idle.
+func (s *Session) Wait(ctx context.Context, o WaitOptions) (*WaitResult, error) {
+	if err := o.norm(s.opts.NavigationTimeout); err != nil {
+		return nil, err
 	}
 	ctx, unlock, err := s.lock(ctx)
 	if err != nil {
@@ -768,44 +798,13 @@ func (s *Session) Wait(ctx context.Context, o WaitOptions) (*WaitResult, error) 
 	defer cancel()
 	switch o.State {
 	case "load", "domcontentloaded":
-		for cctx.Err() == nil {
-			pi, err := s.info(cctx)
-			if err == nil && (pi.Ready == "complete" || (o.State == "domcontentloaded" && pi.Ready == "interactive")) {
-				break
-			}
-			sleepCtx(cctx, 100*time.Millisecond)
-		}
+		s.waitReady(cctx, o.State)
 	case "network_idle":
 		o.NetworkIdle = true
 	case "attached", "visible", "hidden", "detached":
-		matched := false
-		for cctx.Err() == nil && !matched {
-			w, err := s.topWorld(cctx)
-			if err == nil {
-				var st struct {
-					Attached bool   `json:"attached"`
-					Visible  bool   `json:"visible"`
-					Error    string `json:"error"`
-				}
-				if err := s.call(cctx, w, "selectorState", map[string]any{"selector": o.Selector}, &st); err == nil {
-					if st.Error != "" {
-						return nil, invalid("%s", st.Error)
-					}
-					switch o.State {
-					case "attached":
-						matched = st.Attached
-					case "visible":
-						matched = st.Visible
-					case "hidden":
-						matched = !st.Visible
-					case "detached":
-						matched = !st.Attached
-					}
-				}
-			}
-			if !matched {
-				sleepCtx(cctx, 100*time.Millisecond)
-			}
+		matched, err := s.waitSelector(cctx, o.Selector, o.State)
+		if err != nil {
+			return nil, err
 		}
 		r.Matched = &matched
 	}
@@ -821,6 +820,61 @@ func (s *Session) Wait(ctx context.Context, o WaitOptions) (*WaitResult, error) 
 	}
 	r.WaitedMs = time.Since(start).Milliseconds()
 	return r, nil
+}
+
+// waitReady waits (until ctx ends) for the document to be loaded, or
+// interactive for state "domcontentloaded".
+func (s *Session) waitReady(ctx context.Context, state string) {
+	for ctx.Err() == nil {
+		pi, err := s.info(ctx)
+		if err == nil && (pi.Ready == "complete" || (state == "domcontentloaded" && pi.Ready == "interactive")) {
+			return
+		}
+		sleepCtx(ctx, 100*time.Millisecond)
+	}
+}
+
+// waitSelector waits (until ctx ends) for the first match of a host code's
+// CSS selector to reach state (attached, visible, hidden, detached) and
+// reports whether it did; a bad selector is an error.
+func (s *Session) waitSelector(ctx context.Context, selector, state string) (bool, error) {
+	for ctx.Err() == nil {
+		w, err := s.topWorld(ctx)
+		if err == nil {
+			var st selectorState
+			if err := s.call(ctx, w, "selectorState", map[string]any{"selector": selector}, &st); err == nil {
+				if st.Error != "" {
+					return false, invalid("%s", st.Error)
+				}
+				if st.is(state) {
+					return true, nil
+				}
+			}
+		}
+		sleepCtx(ctx, 100*time.Millisecond)
+	}
+	return false, nil
+}
+
+// selectorState is the overlay's answer about a selector's first match.
+type selectorState struct {
+	Attached bool   `json:"attached"`
+	Visible  bool   `json:"visible"`
+	Error    string `json:"error"`
+}
+
+func (st selectorState) is(state string) bool {
+	switch state {
+	case "attached":
+		return st.Attached
+	case "visible":
+		return st.Visible
+	case "hidden":
+		return !st.Visible
+	case "detached":
+		return !st.Attached
+	}
+	return false
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) {

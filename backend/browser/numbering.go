@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/waymark/waymark/backend/tools"
 )
@@ -331,13 +330,14 @@ func (s *Session) List(ctx context.Context, o ListOptions) (*ListResult, error) 
 	}
 	defer unlock()
 	var rep *BannerReport
-	if !s.opts.Banners.Disabled {
-		// The first numbering on a new domain closes its banners first.
-		if pi, err := s.info(ctx); err == nil && hostOf(pi.URL) != s.bannerHost {
-			rep = s.bannersAfter(ctx, "first list on "+hostOf(pi.URL))
-		}
+	look := s.lookTop(ctx)
+	if !s.opts.Banners.Disabled && look != nil && hostOf(look.URL) != s.bannerHost {
+		// The first numbering on a new domain closes its banners first
+		// (which may change the page: the look is taken again).
+		rep = s.bannersAfter(ctx, "first list on "+hostOf(look.URL))
+		look = nil
 	}
-	r, err := s.list(ctx, o)
+	r, err := s.listWith(ctx, o, false, look)
 	if r != nil {
 		r.Banners = rep
 	}
@@ -365,13 +365,13 @@ func normList(o ListOptions) (ListOptions, error) {
 }
 
 func (s *Session) list(ctx context.Context, o ListOptions) (*ListResult, error) {
-	return s.listWith(ctx, o, false)
+	return s.listWith(ctx, o, false, nil)
 }
 
 // listFull is list with the whole page numbered (never a first-window
 // prefix): for callers that search or place all of the numbering.
 func (s *Session) listFull(ctx context.Context, o ListOptions) (*ListResult, error) {
-	return s.listWith(ctx, o, true)
+	return s.listWith(ctx, o, true, nil)
 }
 
 // covers reports whether numbering n can serve the window [offset,
@@ -381,15 +381,20 @@ func (n *numbering) covers(offset, limit int, full bool) bool {
 	return !n.partial || (!full && offset+limit < len(n.items))
 }
 
-func (s *Session) listWith(ctx context.Context, o ListOptions, full bool) (*ListResult, error) {
+// listWith lists with the whole page numbered when full; look is the
+// caller's first look at the top document (nil: none taken).
+func (s *Session) listWith(ctx context.Context, o ListOptions, full bool, look *topLook) (*ListResult, error) {
 	o, err := normList(o)
 	if err != nil {
 		return nil, err
 	}
 	var n *numbering
-	note := s.waitListable(ctx)
+	note, waited := s.waitListable(ctx)
 	unsettled := note != ""
-	if old := s.current.Load(); old != nil && old.scope == o.Scope && old.covers(o.Offset, o.Limit, full) && s.unchanged(ctx, old) {
+	if waited {
+		look = nil // the page changed while it loaded: look again
+	}
+	if old := s.current.Load(); old != nil && old.scope == o.Scope && old.covers(o.Offset, o.Limit, full) && s.unchangedSince(ctx, old, look) {
 		// Paging a numbering the page has not outgrown: the same elements
 		// under the same numbers, without walking the page again.
 		n = old.reuse()
@@ -409,7 +414,7 @@ func (s *Session) listWith(ctx context.Context, o ListOptions, full bool) (*List
 			stop = o.Limit + 1
 		}
 		var walkNote string
-		n, walkNote, err = s.enumerate(ctx, o.Scope, stop)
+		n, walkNote, err = s.enumerate(ctx, o.Scope, stop, look)
 		if err != nil {
 			return nil, err
 		}
@@ -431,149 +436,6 @@ func (s *Session) listWith(ctx context.Context, o ListOptions, full bool) (*List
 	r := n.result(note)
 	r.Unsettled = unsettled
 	return r, nil
-}
-
-func (s *Session) enumerate(ctx context.Context, scope string, stop int) (*numbering, string, error) {
-	defer s.release(ctx)
-	s.walks++
-	n := &numbering{scope: scope, frameIDs: map[proto.PageFrameID]bool{}}
-	var note string
-	// Frames whose process is still being attached are waited for, two
-	// seconds at most in all.
-	waitLeft := 2 * time.Second
-	var walk func(p *rod.Page, frame proto.PageFrameID, path string, depth int, off [2]float64, inh scopeFlags, parent *frameRef, fid string) error
-	walk = func(p *rod.Page, frame proto.PageFrameID, path string, depth int, off [2]float64, inh scopeFlags, parent *frameRef, fid string) error {
-		w, err := s.worldIn(ctx, p, frame)
-		if err != nil {
-			return err
-		}
-		var res jsList
-		// Make sure the overlay is installed, and give it the closed shadow
-		// roots it cannot see (only when the document has some).
-		var c struct {
-			Closed int `json:"closed"`
-		}
-		if err := s.call(ctx, w, "check", map[string]any{"closed": true}, &c); err != nil {
-			return err
-		}
-		if c.Closed > 0 {
-			s.giveClosedRoots(ctx, w)
-		}
-		for round := 0; ; round++ {
-			res = jsList{}
-			arg := map[string]any{"threshold": s.opts.StaleThreshold, "base": s.nextID, "rects": depth > 0}
-			if depth == 0 && stop > 0 {
-				arg["stop"] = stop
-			}
-			if err := s.call(ctx, w, "list", arg, &res); err != nil {
-				return err
-			}
-			if err := res.decodeRows(); err != nil {
-				return err
-			}
-			s.nextID = max(s.nextID, res.Next)
-			// Custom elements the overlay has not asked about may hold closed
-			// roots no script attached: ask CDP, and list again if some did.
-			if res.Probe == 0 || round == 2 || s.giveClosedRoots(ctx, w) == 0 {
-				break
-			}
-		}
-		fr := &frameRef{path: path, frameID: frame, token: res.Token, offset: off, url: res.URL, parent: parent, fid: fid}
-		origin := ""
-		if u, err := url.Parse(res.URL); err == nil && u.Host != "" {
-			origin = u.Scheme + "://" + u.Host
-		}
-		n.frames = append(n.frames, fr)
-		n.frameIDs[frame] = true
-		if depth == 0 {
-			n.url, n.title, n.topScroll, n.hasMain = res.URL, res.Title, [2]float64{res.Sx, res.Sy}, res.HasMain
-			n.partial = res.Partial
-			if scope == "dialog" && !res.HasDialog {
-				return errors.New(`there is no open dialog on the page; list with scope "page"`)
-			}
-			if scope == "main" && !res.HasMain {
-				note = "The page has no main landmark; the whole page is listed."
-			}
-		}
-		for i := range res.Entries {
-			e := &res.Entries[i]
-			f := scopeFlags{inh.v && e.XV == 0, inh.m && e.XM == 0, inh.d && e.XD == 0}
-			if !f.in(scope) {
-				continue
-			}
-			switch e.K {
-			case "i":
-				href := e.Href
-				if strings.HasPrefix(href, "/") && !strings.HasPrefix(href, "//") && origin != "" {
-					href = origin + href
-				}
-				it := &Item{ID: e.ID, Role: e.Role, Name: e.Name, Tag: e.Tag, Type: e.Type, Value: e.Value, Href: href,
-					Disabled: e.Dis, Checked: e.Chk, Frame: path, frame: fr, rect: e.R}
-				it.extra = e.S
-				it.Typed = s.hideTyped(it.Frame, it.ID, &it.Value)
-				if path != "" {
-					it.FrameOrigin = originOf(fr.url)
-					it.FrameSite = otherSite(fr)
-				}
-				n.items = append(n.items, it)
-			case "f":
-				child := e.Fid
-				if path != "" {
-					child = path + "/" + e.Fid
-				}
-				if depth+1 > maxFrameDepth || len(n.frames) >= maxFrames {
-					n.skipped = append(n.skipped, SkippedFrame{Frame: child, URL: e.Src, Reason: "too many or too deeply nested frames"})
-					continue
-				}
-				obj, err := s.ref(ctx, w, "f", e.Fid)
-				if err != nil || obj == "" {
-					n.skipped = append(n.skipped, SkippedFrame{Frame: child, URL: e.Src, Reason: "the frame went away"})
-					continue
-				}
-				node, err := proto.DOMDescribeNode{ObjectID: obj}.Call(w.p.Context(ctx))
-				if err != nil || node.Node == nil || node.Node.FrameID == "" {
-					n.skipped = append(n.skipped, SkippedFrame{Frame: child, URL: e.Src, Reason: "the frame has no document yet"})
-					continue
-				}
-				cf := node.Node.FrameID
-				// The child lives in a process of its own (an OOPIF session),
-				// else in this frame's process and session.
-				cp := s.frames.get(cf)
-				if cp == nil {
-					cp = w.p
-					if w.p != s.page {
-						s.frames.setOwner(cf, w.p)
-					}
-				}
-				coff := [2]float64{off[0] + e.O[0], off[1] + e.O[1]}
-				err = walk(cp, cf, child, depth+1, coff, f, fr, e.Fid)
-				if err != nil && cp == w.p && frameElsewhere(err) && ctx.Err() == nil && waitLeft > 0 {
-					// Not in this process: an out-of-process frame whose
-					// session is being attached right now.
-					t0 := time.Now()
-					op := s.frames.wait(ctx, cf, waitLeft)
-					waitLeft -= time.Since(t0)
-					if op != nil {
-						err = walk(op, cf, child, depth+1, coff, f, fr, e.Fid)
-					}
-				}
-				if err != nil {
-					if ctx.Err() != nil {
-						return ctx.Err()
-					}
-					n.skipped = append(n.skipped, SkippedFrame{Frame: child, URL: e.Src, Reason: frameReason(err)})
-				}
-			}
-		}
-		return nil
-	}
-	if err := walk(s.page, s.page.FrameID, "", 0, [2]float64{}, scopeFlags{true, true, true}, nil, ""); err != nil {
-		return nil, "", err
-	}
-	for i, it := range n.items {
-		it.Number = i + 1
-	}
-	return n, note, nil
 }
 
 // frameElsewhere reports the error of a session asked about a frame that is
@@ -645,7 +507,7 @@ const (
 // DOM has been quiet for domQuiet, at most listWaitMax. A page that does
 // not settle in that time is numbered anyway, with a note saying so; a page
 // with nothing in flight costs nothing.
-func (s *Session) waitListable(ctx context.Context) string {
+func (s *Session) waitListable(ctx context.Context) (note string, waited bool) {
 	e := s.ev
 	// Only requests started in the last listRecent count: one that has been
 	// open longer is a long poll or a stream, not results on their way.
@@ -662,17 +524,17 @@ func (s *Session) waitListable(ctx context.Context) string {
 	busy := loading()
 	e.mu.Unlock()
 	if !busy || e.pendingDialog() != nil {
-		return ""
+		return "", false
 	}
 	wctx, cancel := context.WithTimeout(ctx, listWaitMax)
 	defer cancel()
 	if !e.waitFor(wctx, 50*time.Millisecond, func() bool { return !loading() }) || !s.pageQuiet(wctx) {
 		if ctx.Err() != nil {
-			return ""
+			return "", true
 		}
-		return "The page was still changing (loading) when it was numbered; list again in a moment to hear all of it."
+		return "The page was still changing (loading) when it was numbered; list again in a moment to hear all of it.", true
 	}
-	return ""
+	return "", true
 }
 
 // unchanged reports whether numbering n still describes the page exactly:
@@ -680,20 +542,28 @@ func (s *Session) waitListable(ctx context.Context) string {
 // changed since (no node, attribute, text or field value, the same scroll
 // position, viewport and title: overlay.js unchanged). Any doubt is false.
 func (s *Session) unchanged(ctx context.Context, n *numbering) bool {
+	return s.unchangedSince(ctx, n, nil)
+}
+
+// unchangedSince is unchanged, taking the top document's answer from look
+// when one was taken (nil: asked here).
+func (s *Session) unchangedSince(ctx context.Context, n *numbering, look *topLook) bool {
 	if n.staleReason() != "" {
 		return false
 	}
 	for _, fr := range n.frames {
-		w, err := s.world(ctx, fr.frameID)
-		if err != nil {
-			return false
+		c := look
+		if c == nil || fr.path != "" {
+			w, err := s.world(ctx, fr.frameID)
+			if err != nil {
+				return false
+			}
+			c = &topLook{}
+			if err := s.call(ctx, w, "check", map[string]any{"same": true}, c); err != nil {
+				return false
+			}
 		}
-		var c struct {
-			Token   string `json:"token"`
-			Changes int    `json:"changes"`
-			Same    bool   `json:"same"`
-		}
-		if err := s.call(ctx, w, "check", map[string]any{"same": true}, &c); err != nil || c.Token != fr.token || c.Changes > 0 || !c.Same {
+		if c.Token != fr.token || c.Changes > 0 || !c.Same {
 			return false
 		}
 	}
@@ -905,78 +775,22 @@ func (s *Session) Find(ctx context.Context, o FindOptions) (*FindResult, error) 
 		return nil, err
 	}
 	defer unlock()
-	n, err := s.validate(ctx)
-	relisted := false
-	if err == nil && (n.partial || !s.unchanged(ctx, n)) {
-		// Find searches the whole page as it is now: number the rest of it
-		// first, or again when anything changed since the list (a click
-		// that shows a hidden part changes no element, only its style):
-		// the same numbers while the page has not changed.
-		if _, err := s.listFull(ctx, ListOptions{Scope: n.scope, Limit: n.limit, Offset: n.offset}); err != nil {
-			return nil, err
-		}
-		relisted = !samePrefix(n.items, s.current.Load().items)
-		n = s.current.Load()
-	} else if err != nil {
-		var se *StaleError
-		if !errors.Is(err, ErrNoList) && !errors.As(err, &se) {
-			return nil, err
-		}
-		lo := ListOptions{}
-		if n != nil {
-			lo = ListOptions{Scope: n.scope, Limit: n.limit, Offset: n.offset}
-		}
-		if _, err := s.listFull(ctx, lo); err != nil {
-			return nil, err
-		}
-		n, relisted = s.current.Load(), true
+	n, relisted, err := s.findNumbering(ctx)
+	if err != nil {
+		return nil, err
 	}
-	type scored struct {
-		it    *Item
-		score int
-	}
-	var hits []scored
+	var hits []*Item
 	words := strings.Fields(text)
 	for _, it := range n.items {
-		if !roleMatches(it, role) {
-			continue
-		}
-		if text == "" {
-			hits = append(hits, scored{it, 0})
-			continue
-		}
-		name := normText(it.Name)
-		if it.search == "" {
-			it.search = normText(it.Name + " " + it.extra)
-		}
-		sc := -1
-		switch {
-		case name == text:
-			sc = 0
-		case strings.HasPrefix(name, text):
-			sc = 1
-		case strings.Contains(name, text):
-			sc = 2
-		case strings.Contains(it.search, text):
-			sc = 3
-		case len(words) > 1:
-			all := true
-			for _, w := range words {
-				all = all && strings.Contains(it.search, w)
-			}
-			if all {
-				sc = 4
-			}
-		}
-		if sc >= 0 {
-			hits = append(hits, scored{it, sc})
+		if findScore(it, role, text, words) >= 0 {
+			hits = append(hits, it)
 		}
 	}
 	// In document order, as the page reads: a listener going on with "more"
 	// hears the matches in the order the page has them.
 	res := &FindResult{Generation: n.gen, Relisted: relisted, Total: len(hits), Offset: o.Offset, Matches: []*Item{}}
 	for i := o.Offset; i < len(hits) && i < o.Offset+o.Limit; i++ {
-		res.Matches = append(res.Matches, hits[i].it)
+		res.Matches = append(res.Matches, hits[i])
 	}
 	if relisted {
 		res.Note = fmt.Sprintf("The page had changed; it was numbered again (list %d). Use these numbers.", n.gen)
@@ -989,6 +803,70 @@ func (s *Session) Find(ctx context.Context, o FindOptions) (*FindResult, error) 
 		res.Note = strings.TrimSpace(res.Note + " Nothing matched; try a shorter text, scroll, or list with scope \"page\".")
 	}
 	return res, nil
+}
+
+// findNumbering is the numbering Find searches: the whole page as it is
+// now. A list that is partial or that the page outgrew in any way (a click
+// that shows a hidden part changes no element, only its style) is numbered
+// again in full, the same numbers while the page has not changed; a stale
+// one or none is listed anew. relisted says the numbers changed.
+func (s *Session) findNumbering(ctx context.Context) (n *numbering, relisted bool, err error) {
+	n, err = s.validate(ctx)
+	if err == nil && (n.partial || !s.unchanged(ctx, n)) {
+		if _, err := s.listFull(ctx, ListOptions{Scope: n.scope, Limit: n.limit, Offset: n.offset}); err != nil {
+			return nil, false, err
+		}
+		return s.current.Load(), !samePrefix(n.items, s.current.Load().items), nil
+	}
+	if err == nil {
+		return n, false, nil
+	}
+	var se *StaleError
+	if !errors.Is(err, ErrNoList) && !errors.As(err, &se) {
+		return nil, false, err
+	}
+	lo := ListOptions{}
+	if n != nil {
+		lo = ListOptions{Scope: n.scope, Limit: n.limit, Offset: n.offset}
+	}
+	if _, err := s.listFull(ctx, lo); err != nil {
+		return nil, false, err
+	}
+	return s.current.Load(), true, nil
+}
+
+// findScore is how element it matches a Find of role and text (words: the
+// text's words), from 0 (its name is the text) to 4 (all the words are in
+// its name and description); -1 when it does not match.
+func findScore(it *Item, role, text string, words []string) int {
+	if !roleMatches(it, role) {
+		return -1
+	}
+	if text == "" {
+		return 0
+	}
+	name := normText(it.Name)
+	if it.search == "" {
+		it.search = normText(it.Name + " " + it.extra)
+	}
+	switch {
+	case name == text:
+		return 0
+	case strings.HasPrefix(name, text):
+		return 1
+	case strings.Contains(name, text):
+		return 2
+	case strings.Contains(it.search, text):
+		return 3
+	case len(words) > 1:
+		for _, w := range words {
+			if !strings.Contains(it.search, w) {
+				return -1
+			}
+		}
+		return 4
+	}
+	return -1
 }
 
 // otherSite is the host[:port] of the frame's document when its host is not

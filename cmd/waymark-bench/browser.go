@@ -45,6 +45,9 @@ func benchPages() http.Handler {
 	mux.HandleFunc("/article", func(w http.ResponseWriter, r *http.Request) {
 		page(w, "Article: "+r.URL.Query().Get("t"), `<main><h1>`+r.URL.Query().Get("t")+`</h1><p>A city on the Volga.</p></main>`)
 	})
+	mux.HandleFunc("/form", func(w http.ResponseWriter, r *http.Request) {
+		page(w, "Library card", benchFormPage)
+	})
 	mux.HandleFunc("/login", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
 			_ = r.ParseForm()
@@ -55,6 +58,21 @@ func benchPages() http.Handler {
 	})
 	return mux
 }
+
+// benchFormPage is a small form page (a library card application: 12
+// fields and buttons beside a few links), the page whose list issue 33
+// point 14 compares with Playwright MCP's snapshot.
+const benchFormPage = `<header><a href="/">Library</a> <a href="/hours">Opening hours</a></header>
+<main><h1>Library card</h1><form action="/article" method="get">
+<p><label for="n">Full name</label> <input id="n" name="t" required></p>
+<p><label for="e">E-mail</label> <input id="e" name="e" type="email"></p>
+<p><label for="b">Date of birth</label> <input id="b" name="b" type="date"></p>
+<p><label for="c">Branch</label> <select id="c" name="c"><option>Central</option><option>North</option><option>Riverside</option></select></p>
+<fieldset><legend>Card</legend><label><input type="radio" name="k" value="adult" checked> Adult</label> <label><input type="radio" name="k" value="child"> Child</label></fieldset>
+<p><label for="m">Notes</label> <textarea id="m" name="m"></textarea></p>
+<p><label><input type="checkbox" name="news"> Send me the newsletter</label></p>
+<p><button type="reset">Clear</button> <button>Apply</button></p>
+</form></main><footer><a href="/privacy">Privacy</a></footer>`
 
 // benchScenario is a blind user's session by number commands, with the
 // element to pick for each N found by its name in the last list.

@@ -58,6 +58,10 @@ const usage = `Usage:
   waymark-bench pdf [--book PATH] [--runs N] [--repo PATH]
         the whole book to an A5 PDF through the Export tool (≤ 60 s), with
         its progress lines (give --runs 1: a run takes a minute or more)
+  waymark-bench tasks [--repo PATH]
+        the ten real-site tasks of TestRealSiteTasksBothDoors (Debian's
+        documentation on loopback) with Playwright MCP driven as a model
+        would: per task done, tool calls and characters read
 
 --repo is the Waymark repository (default: found from the working folder or
 this command's source); the default book is its ../shared/corpus/books/war-and-peace.ru.md.
@@ -156,10 +160,12 @@ func dispatch(ctx context.Context, args []string, stdout io.Writer) error {
 		return runBenchCLI(ctx, o, stdout)
 	case "pdf":
 		return runBenchPDF(ctx, o, stdout)
+	case "tasks":
+		return runBenchTasks(ctx, o, stdout)
 	case "help":
 		return flag.ErrHelp
 	}
-	return usageError{fmt.Sprintf("unknown bench %q: the benches are waymark-bench, waymark-bench browser, waymark-bench window, waymark-bench cli and waymark-bench pdf", which)}
+	return usageError{fmt.Sprintf("unknown bench %q: the benches are waymark-bench, waymark-bench browser, waymark-bench window, waymark-bench cli, waymark-bench pdf and waymark-bench tasks", which)}
 }
 
 // median runs fn n times and returns the median duration.

@@ -26,7 +26,7 @@ func TestBenchCommandLine(t *testing.T) {
 		{[]string{"browser", "--ref-bin", "/bin/true"}, "--ref-bin goes with window"},
 		{[]string{"browser", "--runs", "0"}, "--runs 0: give a whole number from 1 to 1000"},
 		{[]string{"--runs", "x"}, `invalid value "x" for flag -runs`},
-		{[]string{"browsr"}, `unknown bench "browsr": the benches are waymark-bench, waymark-bench browser, waymark-bench window, waymark-bench cli and waymark-bench pdf`},
+		{[]string{"browsr"}, `unknown bench "browsr": the benches are waymark-bench, waymark-bench browser, waymark-bench window, waymark-bench cli, waymark-bench pdf and waymark-bench tasks`},
 		{[]string{"browser", "window"}, `one bench at a time, not "browser window"`},
 		{[]string{"--bok", "x.md"}, "flag provided but not defined: -bok"},
 	} {
@@ -122,7 +122,7 @@ func TestBenchVsPlaywright(t *testing.T) {
 		t.Fatalf("bench: %v\n%s%s", err, stderr.String(), stdout.String())
 	}
 	text := stdout.String()
-	for _, want := range []string{"@playwright/mcp 0.0.83", "plain navigation, static page", "whole list of 5,000 links", "first 50 of 5,000 links (numbering taken)"} {
+	for _, want := range []string{"@playwright/mcp 0.0.83", "plain navigation, static page", "whole list of a small form page", "whole list of 5,000 links", "first 50 of 5,000 links (numbering taken)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in:\n%s", want, text)
 		}
@@ -133,7 +133,7 @@ func TestBenchVsPlaywright(t *testing.T) {
 			rows++
 		}
 	}
-	if rows != 4 {
+	if rows != 5 {
 		t.Errorf("%d rows with both figures and a ratio:\n%s", rows, text)
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".playwright-mcp")); err == nil {

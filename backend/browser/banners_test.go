@@ -60,9 +60,8 @@ func TestBannersClosedByRejecting(t *testing.T) {
 			if !slices.Contains(st.Banners.Rules, c.rule) {
 				t.Errorf("rules %v, want %s", st.Banners.Rules, c.rule)
 			}
-			if st.Banners.Ms > 2000+300 {
-				t.Errorf("the hook took %d ms, over its 2000 ms budget", st.Banners.Ms)
-			}
+			// How long the hook may take is TestBannerBudgets' (a time
+			// asserted here failed under load, as issue 36 point 10 found).
 			// The page is usable: its content is numbered, nothing is left
 			// inert, hidden from screen readers or scroll-locked, and no
 			// banner button is among the numbers.

@@ -379,56 +379,9 @@ func (d *Document) plan(op string, target, start, oldEnd int, newBytes []byte, r
 func (d *Document) planIn(op string, target, start, oldEnd int, newBytes []byte, removes, wide bool) (*Edit, error) {
 	e := &Edit{d: d, Op: op, Target: target, Start: start, OldEnd: oldEnd,
 		Old: append([]byte(nil), d.src[start:oldEnd]...), New: newBytes, Removes: removes}
-	delta := len(newBytes) - (oldEnd - start)
-
-	// The window: whole top-level blocks around the splice, with one untouched block
-	// on each side as a guard that nothing leaks across.
-	r := d.roots
-	a := -1
-	for lo, hi := 0, len(r); lo < hi; {
-		m := (lo + hi) / 2
-		if r[m] <= start {
-			a, lo = m, m+1
-		} else {
-			hi = m
-		}
-	}
-	e.wStart = 0
-	if a >= 1 {
-		e.wStart = r[a-1]
-	}
-	c := len(r)
-	for lo, hi := 0, len(r); lo < hi; {
-		m := (lo + hi) / 2
-		if r[m] >= oldEnd && r[m] > start {
-			c, hi = m, m
-		} else {
-			lo = m + 1
-		}
-	}
-	e.wEnd = len(d.src)
-	if c+1 < len(r) {
-		e.wEnd = r[c+1]
-	}
-	if e.wEnd < oldEnd {
-		e.wEnd = len(d.src)
-	}
-	if wide {
-		e.wStart, e.wEnd = 0, len(d.src)
-	}
-	win := make([]byte, 0, e.wEnd-e.wStart+len(newBytes))
-	win = append(win, d.src[e.wStart:start]...)
-	win = append(win, newBytes...)
-	win = append(win, d.src[oldEnd:e.wEnd]...)
-	e.win = linearizeWith(win, d.refs, e.wStart == 0)
-	if e.win.deep > 0 {
-		return nil, fmt.Errorf("%w: the new text nests lists and block quotes more than %d levels deep; at most %d levels are allowed", ErrBadInput, MaxNesting, MaxNesting)
-	}
-	for k := range e.win.items {
-		shiftItem(&e.win.items[k], e.wStart)
-	}
-	for k := range e.win.roots {
-		e.win.roots[k] += e.wStart
+	e.wStart, e.wEnd = d.window(start, oldEnd, wide)
+	if err := e.parseWindow(newBytes); err != nil {
+		return nil, err
 	}
 
 	// Old items in the window.
@@ -437,81 +390,13 @@ func (d *Document) planIn(op string, target, start, oldEnd int, newBytes []byte,
 	if e.wEnd == len(d.src) {
 		e.hi = len(d.items) // empty items can sit exactly at the end of the source
 	}
-	olds := d.items[e.lo:e.hi]
-	news := e.win.items
-	isTarget := func(k int) bool {
-		if target < 0 {
-			return false
-		}
-		t := &d.items[target]
-		if op != "ReplaceText" && op != "Delete" {
-			return false
-		}
-		if k == target {
-			return true
-		}
-		return op == "Delete" && t.Type == ListItem && d.items[k].Start > t.Start && d.items[k].Start < t.SubEnd
+	m := &spliceMatch{d: d, op: op, target: target, lo: e.lo, start: start, oldEnd: oldEnd,
+		delta: len(newBytes) - (oldEnd - start), olds: d.items[e.lo:e.hi], news: e.win.items}
+	nb, na := m.kept(wide)
+	if !m.unchanged(nb, na) {
+		return nil, fmt.Errorf("%w: %s; nothing was changed", ErrHierarchy, d.leakReason(op, target))
 	}
-	nb := 0 // old items before the splice
-	for nb < len(olds) && olds[nb].End <= start && olds[nb].Start < start && !isTarget(e.lo+nb) {
-		nb++
-	}
-	na := 0 // old items after the splice
-	for na < len(olds)-nb && olds[len(olds)-1-na].Start >= oldEnd && !isTarget(e.lo+len(olds)-1-na) {
-		na++
-	}
-	fail := func(why string) error {
-		return fmt.Errorf("%w: %s; nothing was changed", ErrHierarchy, why)
-	}
-	sameBefore := func(k int) bool {
-		o, n := olds[k], news[k]
-		if o.SubEnd >= start && n.SubEnd >= n.End {
-			// An enclosing list item: its subtree grows or shrinks with the edit.
-			o.SubEnd = n.SubEnd
-		}
-		return sameItem(&o, &n, 0)
-	}
-	sameAfter := func(k int) bool {
-		return sameItemAfter(&olds[len(olds)-1-k], &news[len(news)-1-k], delta, start)
-	}
-	if target < 0 {
-		// A raw splice (typing, undo, redo, restore) addresses no item: the item
-		// that ends where the splice starts, or starts where it ends, is the one
-		// typed into (a letter after a paragraph's last one, or before its
-		// first), so it may change; only the items beyond must stay as they were.
-		if nb > 0 && olds[nb-1].End == start && (len(news) < nb || !sameBefore(nb-1)) {
-			nb--
-		}
-		if na > 0 && olds[len(olds)-na].Start == oldEnd && (len(news) < na || !sameAfter(na-1)) {
-			na--
-		}
-	}
-	if wide {
-		// Only the items that parse as before stay; the rest is the edit's.
-		for k := 0; k < nb; k++ {
-			if k >= len(news) || !sameBefore(k) {
-				nb = k
-			}
-		}
-		for k := 0; k < na; k++ {
-			if k >= len(news)-nb || !sameAfter(k) {
-				na = k
-			}
-		}
-	}
-	if len(news) < nb+na {
-		return nil, fail(d.leakReason(op, target))
-	}
-	for k := 0; k < nb; k++ {
-		if !sameBefore(k) {
-			return nil, fail(d.leakReason(op, target))
-		}
-	}
-	for k := 0; k < na; k++ {
-		if !sameAfter(k) {
-			return nil, fail(d.leakReason(op, target))
-		}
-	}
+	olds, news := m.olds, m.news
 	mid := news[nb : len(news)-na]
 	e.mid = mid
 	for k := nb; k < len(olds)-na; k++ {
@@ -532,6 +417,178 @@ func (d *Document) planIn(op string, target, start, oldEnd int, newBytes []byte,
 		e.cursor = -1
 	}
 	return e, nil
+}
+
+// window is the source range an edit re-parses: whole top-level blocks
+// around the splice, with one untouched block on each side as a guard that
+// nothing leaks across; the whole source when wide.
+func (d *Document) window(start, oldEnd int, wide bool) (wStart, wEnd int) {
+	if wide {
+		return 0, len(d.src)
+	}
+	r := d.roots
+	a := -1
+	for lo, hi := 0, len(r); lo < hi; {
+		m := (lo + hi) / 2
+		if r[m] <= start {
+			a, lo = m, m+1
+		} else {
+			hi = m
+		}
+	}
+	if a >= 1 {
+		wStart = r[a-1]
+	}
+	c := len(r)
+	for lo, hi := 0, len(r); lo < hi; {
+		m := (lo + hi) / 2
+		if r[m] >= oldEnd && r[m] > start {
+			c, hi = m, m
+		} else {
+			lo = m + 1
+		}
+	}
+	wEnd = len(d.src)
+	if c+1 < len(r) {
+		wEnd = r[c+1]
+	}
+	if wEnd < oldEnd {
+		wEnd = len(d.src)
+	}
+	return wStart, wEnd
+}
+
+// parseWindow parses the window with the splice made, its items and roots at
+// their offsets in the source.
+func (e *Edit) parseWindow(newBytes []byte) error {
+	d := e.d
+	win := make([]byte, 0, e.wEnd-e.wStart+len(newBytes))
+	win = append(win, d.src[e.wStart:e.Start]...)
+	win = append(win, newBytes...)
+	win = append(win, d.src[e.OldEnd:e.wEnd]...)
+	e.win = linearizeWith(win, d.refs, e.wStart == 0)
+	if e.win.deep > 0 {
+		return fmt.Errorf("%w: the new text nests lists and block quotes more than %d levels deep; at most %d levels are allowed", ErrBadInput, MaxNesting, MaxNesting)
+	}
+	for k := range e.win.items {
+		shiftItem(&e.win.items[k], e.wStart)
+	}
+	for k := range e.win.roots {
+		e.win.roots[k] += e.wStart
+	}
+	return nil
+}
+
+// spliceMatch compares the old items of an edit's window with the items the
+// window parses to after the splice: the items before and after the splice
+// must come out as they were.
+type spliceMatch struct {
+	d                    *Document
+	op                   string
+	target, lo           int
+	start, oldEnd, delta int
+	olds, news           []Item
+}
+
+// isTarget: the old item k is the one the edit addresses (or, for a list
+// item's Delete, nested in it).
+func (m *spliceMatch) isTarget(k int) bool {
+	if m.target < 0 {
+		return false
+	}
+	t := &m.d.items[m.target]
+	if m.op != "ReplaceText" && m.op != "Delete" {
+		return false
+	}
+	if k == m.target {
+		return true
+	}
+	return m.op == "Delete" && t.Type == ListItem && m.d.items[k].Start > t.Start && m.d.items[k].Start < t.SubEnd
+}
+
+// sameBefore: the k-th item of the window, before the splice, is unchanged.
+func (m *spliceMatch) sameBefore(k int) bool {
+	o, n := m.olds[k], m.news[k]
+	if o.SubEnd >= m.start && n.SubEnd >= n.End {
+		// An enclosing list item: its subtree grows or shrinks with the edit.
+		o.SubEnd = n.SubEnd
+	}
+	return sameItem(&o, &n, 0)
+}
+
+// sameAfter: the k-th item from the window's end, after the splice, is
+// unchanged but for its offsets.
+func (m *spliceMatch) sameAfter(k int) bool {
+	return sameItemAfter(&m.olds[len(m.olds)-1-k], &m.news[len(m.news)-1-k], m.delta, m.start)
+}
+
+// kept is how many old items before (nb) and after (na) the splice must
+// stay as they were.
+func (m *spliceMatch) kept(wide bool) (nb, na int) {
+	olds := m.olds
+	for nb < len(olds) && olds[nb].End <= m.start && olds[nb].Start < m.start && !m.isTarget(m.lo+nb) {
+		nb++
+	}
+	for na < len(olds)-nb && olds[len(olds)-1-na].Start >= m.oldEnd && !m.isTarget(m.lo+len(olds)-1-na) {
+		na++
+	}
+	if m.target < 0 {
+		nb, na = m.typedInto(nb, na)
+	}
+	if wide {
+		nb, na = m.reparsed(nb, na)
+	}
+	return nb, na
+}
+
+// typedInto: a raw splice (typing, undo, redo, restore) addresses no item:
+// the item that ends where the splice starts, or starts where it ends, is
+// the one typed into (a letter after a paragraph's last one, or before its
+// first), so it may change; only the items beyond must stay as they were.
+func (m *spliceMatch) typedInto(nb, na int) (int, int) {
+	olds, news := m.olds, m.news
+	if nb > 0 && olds[nb-1].End == m.start && (len(news) < nb || !m.sameBefore(nb-1)) {
+		nb--
+	}
+	if na > 0 && olds[len(olds)-na].Start == m.oldEnd && (len(news) < na || !m.sameAfter(na-1)) {
+		na--
+	}
+	return nb, na
+}
+
+// reparsed: of a wide splice, only the items that parse as before stay; the
+// rest is the edit's.
+func (m *spliceMatch) reparsed(nb, na int) (int, int) {
+	for k := 0; k < nb; k++ {
+		if k >= len(m.news) || !m.sameBefore(k) {
+			nb = k
+		}
+	}
+	for k := 0; k < na; k++ {
+		if k >= len(m.news)-nb || !m.sameAfter(k) {
+			na = k
+		}
+	}
+	return nb, na
+}
+
+// unchanged: the nb items before the splice and the na after it parse as
+// they were.
+func (m *spliceMatch) unchanged(nb, na int) bool {
+	if len(m.news) < nb+na {
+		return false
+	}
+	for k := 0; k < nb; k++ {
+		if !m.sameBefore(k) {
+			return false
+		}
+	}
+	for k := 0; k < na; k++ {
+		if !m.sameAfter(k) {
+			return false
+		}
+	}
+	return true
 }
 
 func (d *Document) leakReason(op string, target int) string {

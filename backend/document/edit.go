@@ -625,17 +625,8 @@ func (d *Document) checkRule(op string, target int, mid []Item, removed int) err
 	}
 	t := &d.items[target]
 	label := d.Label(target)
-	headings := 0
-	for k := range mid {
-		if mid[k].Type == Heading {
-			headings++
-			if t.Type != Heading || mid[k].Level != t.Level {
-				if t.Type == Heading {
-					return fmt.Errorf("%w: %s of heading %s (level %d) would make a level-%d heading; headings keep their level — write a level-%d heading (%s Title)", ErrHierarchy, op, label, t.Level, mid[k].Level, t.Level, strings.Repeat("#", t.Level))
-				}
-				return fmt.Errorf("%w: %s on %s %s would add a heading (level %d); edits do not change the outline — only a heading can be replaced by, or have inserted next to it, a heading of its own level", ErrHierarchy, op, t.Type, label, mid[k].Level)
-			}
-		}
+	if err := checkHeadings(op, t, label, mid); err != nil {
+		return err
 	}
 	switch op {
 	case "Delete":
@@ -644,57 +635,98 @@ func (d *Document) checkRule(op string, target int, mid []Item, removed int) err
 		}
 		return nil
 	case "ReplaceText":
-		switch t.Type {
-		case Heading:
-			if len(mid) != 1 || mid[0].Type != Heading {
-				return fmt.Errorf("%w: a heading (%s) must be replaced by exactly one heading of level %d; the new text makes %d element(s)", ErrHierarchy, label, t.Level, len(mid))
-			}
-		case TableCell:
-			// Filling a cell the row left out makes the next one left out
-			// addressable: an empty cell with no text of its own.
-			for len(mid) > 1 && mid[len(mid)-1].Type == TableCell && len(mid[len(mid)-1].Segs) == 0 && mid[len(mid)-1].Row == t.Row {
-				mid = mid[:len(mid)-1]
-			}
-			if len(mid) != 1 || mid[0].Type != TableCell || mid[0].Row != t.Row || mid[0].Col != t.Col {
-				return fmt.Errorf("%w: the new text for table cell %s would change the table's shape (a '|' in the text splits the cell; write it as '\\|')", ErrHierarchy, label)
-			}
-		case ListItem:
-			if len(mid) == 0 || mid[0].Type != ListItem || mid[0].Level != t.Level {
-				return fmt.Errorf("%w: list item %s must stay a list item at depth %d", ErrHierarchy, label, t.Level)
-			}
-		case FrontMatter:
-			if len(mid) != 1 || mid[0].Type != FrontMatter {
-				return fmt.Errorf("%w: the front matter must stay front matter: YAML lines (\"key: value\") between a line \"---\" and a line \"---\"", ErrHierarchy)
-			}
-		default:
-			if len(mid) == 0 {
-				return fmt.Errorf("%w: the new text for %s makes no element (a link reference definition alone is not text)", ErrHierarchy, label)
-			}
-		}
-		if t.Type == Quote {
-			for k := range mid {
-				if mid[k].Prefix == "" && mid[k].Start == mid[k].Lead {
-					return fmt.Errorf("%w: the new text for quote %s would leave the block quote", ErrHierarchy, label)
-				}
-			}
-		}
+		return checkReplace(t, label, mid)
 	case "InsertAfter", "InsertBefore":
+		return checkInsert(t, label, mid, removed)
+	}
+	return nil
+}
+
+// checkHeadings: an edit makes a heading only where it replaces, or inserts
+// next to, a heading of the same level.
+func checkHeadings(op string, t *Item, label string, mid []Item) error {
+	for k := range mid {
+		if mid[k].Type != Heading || t.Type == Heading && mid[k].Level == t.Level {
+			continue
+		}
+		if t.Type == Heading {
+			return fmt.Errorf("%w: %s of heading %s (level %d) would make a level-%d heading; headings keep their level — write a level-%d heading (%s Title)", ErrHierarchy, op, label, t.Level, mid[k].Level, t.Level, strings.Repeat("#", t.Level))
+		}
+		return fmt.Errorf("%w: %s on %s %s would add a heading (level %d); edits do not change the outline — only a heading can be replaced by, or have inserted next to it, a heading of its own level", ErrHierarchy, op, t.Type, label, mid[k].Level)
+	}
+	return nil
+}
+
+// checkReplace: the new text of item t stays an item of its kind (a
+// heading of its level, the same table cell, a list item at its depth, front
+// matter, inside its quote).
+func checkReplace(t *Item, label string, mid []Item) error {
+	switch t.Type {
+	case Heading:
+		if len(mid) != 1 || mid[0].Type != Heading {
+			return fmt.Errorf("%w: a heading (%s) must be replaced by exactly one heading of level %d; the new text makes %d element(s)", ErrHierarchy, label, t.Level, len(mid))
+		}
+	case TableCell:
+		if !sameCell(t, mid) {
+			return fmt.Errorf("%w: the new text for table cell %s would change the table's shape (a '|' in the text splits the cell; write it as '\\|')", ErrHierarchy, label)
+		}
+	case ListItem:
+		if len(mid) == 0 || mid[0].Type != ListItem || mid[0].Level != t.Level {
+			return fmt.Errorf("%w: list item %s must stay a list item at depth %d", ErrHierarchy, label, t.Level)
+		}
+	case FrontMatter:
+		if len(mid) != 1 || mid[0].Type != FrontMatter {
+			return fmt.Errorf("%w: the front matter must stay front matter: YAML lines (\"key: value\") between a line \"---\" and a line \"---\"", ErrHierarchy)
+		}
+	default:
 		if len(mid) == 0 {
-			return fmt.Errorf("%w: the inserted Markdown makes no element", ErrHierarchy)
+			return fmt.Errorf("%w: the new text for %s makes no element (a link reference definition alone is not text)", ErrHierarchy, label)
 		}
-		if t.Type == ListItem {
-			for k := range mid {
-				if mid[k].Type != ListItem || mid[k].Level < t.Level {
-					return fmt.Errorf("%w: next to list item %s only list items can be inserted (e.g. \"- text\"); got a %s", ErrHierarchy, label, mid[k].Type)
-				}
+	}
+	if t.Type == Quote && leavesQuote(mid) {
+		return fmt.Errorf("%w: the new text for quote %s would leave the block quote", ErrHierarchy, label)
+	}
+	return nil
+}
+
+// sameCell: the new text of table cell t makes that one cell again.
+// Filling a cell the row left out makes the next one left out addressable:
+// an empty cell with no text of its own, which does not count.
+func sameCell(t *Item, mid []Item) bool {
+	for len(mid) > 1 && mid[len(mid)-1].Type == TableCell && len(mid[len(mid)-1].Segs) == 0 && mid[len(mid)-1].Row == t.Row {
+		mid = mid[:len(mid)-1]
+	}
+	return len(mid) == 1 && mid[0].Type == TableCell && mid[0].Row == t.Row && mid[0].Col == t.Col
+}
+
+// leavesQuote: one of the items stands outside any block quote.
+func leavesQuote(mid []Item) bool {
+	for k := range mid {
+		if mid[k].Prefix == "" && mid[k].Start == mid[k].Lead {
+			return true
+		}
+	}
+	return false
+}
+
+// checkInsert: inserted Markdown makes elements, only list items (the first
+// at t's depth) next to a list item, and changes no existing element.
+func checkInsert(t *Item, label string, mid []Item, removed int) error {
+	if len(mid) == 0 {
+		return fmt.Errorf("%w: the inserted Markdown makes no element", ErrHierarchy)
+	}
+	if t.Type == ListItem {
+		for k := range mid {
+			if mid[k].Type != ListItem || mid[k].Level < t.Level {
+				return fmt.Errorf("%w: next to list item %s only list items can be inserted (e.g. \"- text\"); got a %s", ErrHierarchy, label, mid[k].Type)
 			}
-			if mid[0].Level != t.Level {
-				return fmt.Errorf("%w: the first inserted list item must be at the depth of %s (%d)", ErrHierarchy, label, t.Level)
-			}
 		}
-		if removed != 0 {
-			return fmt.Errorf("%w: inserting next to %s would change an existing element", ErrHierarchy, label)
+		if mid[0].Level != t.Level {
+			return fmt.Errorf("%w: the first inserted list item must be at the depth of %s (%d)", ErrHierarchy, label, t.Level)
 		}
+	}
+	if removed != 0 {
+		return fmt.Errorf("%w: inserting next to %s would change an existing element", ErrHierarchy, label)
 	}
 	return nil
 }

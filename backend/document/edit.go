@@ -107,43 +107,16 @@ func (d *Document) PlanReplaceText(i int, md string) (*Edit, error) {
 	if strings.TrimSpace(md) == "" && it.Type != TableCell {
 		return nil, fmt.Errorf("%w: the new text for %s %s is empty; to remove the item use Delete", ErrBadInput, it.Type, d.Label(i))
 	}
-	src := d.src
 	switch it.Type {
 	case Heading:
-		if src[it.Start] == '#' && !strings.HasPrefix(strings.TrimLeft(md, " "), "#") {
-			md = strings.Repeat("#", it.Level) + " " + md
-		} else if src[it.Start] != '#' && !strings.HasPrefix(md, "#") && !strings.Contains(md, d.newline) {
-			// Setext heading: keep its underline.
-			if nlAt := bytes.LastIndexByte(src[it.Start:it.End], '\n'); nlAt >= 0 {
-				md = md + d.newline + string(src[it.Start+nlAt+1:it.End])
-			}
-		}
+		md = d.headingText(it, md)
 	case ListItem:
-		if !listMarker.MatchString(md) {
-			content := it.End
-			if len(it.Segs) > 0 {
-				content = it.Segs[0].Start
-			}
-			md = string(src[it.Start:content]) + md
-		}
+		md = d.listItemText(it, md)
 	case TableCell:
-		if strings.Contains(md, d.newline) {
-			return nil, fmt.Errorf("%w: a table cell holds one line; the new text for %s has line breaks", ErrBadInput, d.Label(i))
+		if md, err = d.cellText(it, i, md); err != nil {
+			return nil, err
 		}
-		// A '|' of the text is text: unescaped it would end the cell and push
-		// what follows out of the table.
-		md = escapePipes(md)
 		if len(it.Segs) == 0 {
-			// A cell the row leaves out (after its last one): the text goes
-			// after the row's last cell, with the pipes a cell needs.
-			if strings.TrimSpace(md) == "" {
-				return nil, fmt.Errorf("%w: table cell %s is already empty", ErrBadInput, d.Label(i))
-			}
-			if it.Start > 0 && src[it.Start-1] == '|' {
-				md = " " + md + " |"
-			} else {
-				md = " | " + md
-			}
 			return d.plan("ReplaceText", i, it.Start, it.End, []byte(md), false)
 		}
 	case FrontMatter:
@@ -152,14 +125,69 @@ func (d *Document) PlanReplaceText(i int, md string) (*Edit, error) {
 			md = "---" + d.newline + md + d.newline + "---"
 		}
 	}
+	return d.planReplace(it, i, md)
+}
+
+// headingText is the new text of a heading with the heading's marks: its
+// '#'s when the text has none, a setext heading's underline.
+func (d *Document) headingText(it *Item, md string) string {
+	src := d.src
+	if src[it.Start] == '#' && !strings.HasPrefix(strings.TrimLeft(md, " "), "#") {
+		md = strings.Repeat("#", it.Level) + " " + md
+	} else if src[it.Start] != '#' && !strings.HasPrefix(md, "#") && !strings.Contains(md, d.newline) {
+		// Setext heading: keep its underline.
+		if nlAt := bytes.LastIndexByte(src[it.Start:it.End], '\n'); nlAt >= 0 {
+			md = md + d.newline + string(src[it.Start+nlAt+1:it.End])
+		}
+	}
+	return md
+}
+
+// listItemText is the new text of a list item with the item's marker when
+// the text has none.
+func (d *Document) listItemText(it *Item, md string) string {
+	if !listMarker.MatchString(md) {
+		content := it.End
+		if len(it.Segs) > 0 {
+			content = it.Segs[0].Start
+		}
+		md = string(d.src[it.Start:content]) + md
+	}
+	return md
+}
+
+// cellText is the new text of table cell i: one line, its '|'s escaped; for
+// a cell the row leaves out, with the pipes a cell needs.
+func (d *Document) cellText(it *Item, i int, md string) (string, error) {
+	if strings.Contains(md, d.newline) {
+		return "", fmt.Errorf("%w: a table cell holds one line; the new text for %s has line breaks", ErrBadInput, d.Label(i))
+	}
+	// A '|' of the text is text: unescaped it would end the cell and push
+	// what follows out of the table.
+	md = escapePipes(md)
+	if len(it.Segs) > 0 {
+		return md, nil
+	}
+	// A cell the row leaves out (after its last one): the text goes after
+	// the row's last cell, with the pipes a cell needs.
+	if strings.TrimSpace(md) == "" {
+		return "", fmt.Errorf("%w: table cell %s is already empty", ErrBadInput, d.Label(i))
+	}
+	if it.Start > 0 && d.src[it.Start-1] == '|' {
+		return " " + md + " |", nil
+	}
+	return " | " + md, nil
+}
+
+// planReplace plans item i's replacement by md. An item's own Markdown goes
+// back exactly as it is (round trip). New text gets the container's prefix
+// on its continuation lines ("> ", list indentation), so a multi-line quote
+// stays a tidy quote; if that does not fit, it goes in as given.
+func (d *Document) planReplace(it *Item, i int, md string) (*Edit, error) {
 	cont := it.Prefix
 	if it.Type == ListItem && len(it.Segs) > 0 {
 		cont = it.Prefix + strings.Repeat(" ", it.Segs[0].Start-it.Start)
 	}
-	// An item's own Markdown goes back exactly as it is (round trip). New text gets
-	// the container's prefix on its continuation lines ("> ", list indentation), so
-	// a multi-line quote stays a tidy quote; if that does not fit, it goes in as
-	// given.
 	text := md
 	if md != d.Markdown(i) && cont != "" {
 		text = d.prefixLines(d.splitLines(md), cont, false)

@@ -335,47 +335,65 @@ func (d *Document) PlanDelete(i int) (*Edit, error) {
 	if end < len(src) && src[end] == '\n' {
 		end++
 	}
-	isBlank := func(a, b int, allowQuote bool) bool {
-		l := bytes.TrimRight(src[a:b], "\r\n")
-		if allowQuote {
-			l = bytes.TrimLeft(l, " \t>")
-		}
-		return len(bytes.TrimSpace(l)) == 0
-	}
-	nextEnd := func(p int) int {
-		if p >= len(src) {
-			return -1
-		}
-		e := bytes.IndexByte(src[p:], '\n')
-		if e < 0 {
-			return len(src)
-		}
-		return p + e + 1
-	}
-	prevStart := func(p int) int {
-		if p == 0 {
-			return -1
-		}
-		return bytes.LastIndexByte(src[:p-1], '\n') + 1
-	}
-	container := it.Prefix != "" && strings.TrimSpace(it.Prefix) != ""
 	if it.Type != ListItem {
-		prev, next := prevStart(start), nextEnd(end)
-		hasQuote := func(a, b int) bool { return bytes.IndexByte(src[a:b], '>') >= 0 }
-		switch {
-		case container && prev >= 0 && isBlank(prev, start, true) && hasQuote(prev, start):
-			// Inside a quote: drop the quote's blank line before the item…
-			start = prev
-		case container && next > end && isBlank(end, next, true) && hasQuote(end, next):
-			// …or after it.
-			end = next
-		case next > end && isBlank(end, next, false):
-			end = next
-		case prev >= 0 && isBlank(prev, start, false):
-			start = prev
-		}
+		start, end = d.withBlankLine(it, start, end)
 	}
 	return d.plan("Delete", i, start, end, nil, true)
+}
+
+// withBlankLine widens the deletion of item it, [start, end), by one blank
+// line around it, so that no two blank lines are left: inside a quote the
+// quote's blank line before it or after it, else the one after or before.
+func (d *Document) withBlankLine(it *Item, start, end int) (int, int) {
+	src := d.src
+	container := it.Prefix != "" && strings.TrimSpace(it.Prefix) != ""
+	prev, next := prevLineStart(src, start), nextLineEnd(src, end)
+	hasQuote := func(a, b int) bool { return bytes.IndexByte(src[a:b], '>') >= 0 }
+	switch {
+	case container && prev >= 0 && blankLine(src, prev, start, true) && hasQuote(prev, start):
+		// Inside a quote: drop the quote's blank line before the item…
+		start = prev
+	case container && next > end && blankLine(src, end, next, true) && hasQuote(end, next):
+		// …or after it.
+		end = next
+	case next > end && blankLine(src, end, next, false):
+		end = next
+	case prev >= 0 && blankLine(src, prev, start, false):
+		start = prev
+	}
+	return start, end
+}
+
+// blankLine: the line src[a:b] is blank (with allowQuote, but for quote
+// marks).
+func blankLine(src []byte, a, b int, allowQuote bool) bool {
+	l := bytes.TrimRight(src[a:b], "\r\n")
+	if allowQuote {
+		l = bytes.TrimLeft(l, " \t>")
+	}
+	return len(bytes.TrimSpace(l)) == 0
+}
+
+// nextLineEnd is the end of the line that starts at p (after its line
+// break), -1 at the end of src.
+func nextLineEnd(src []byte, p int) int {
+	if p >= len(src) {
+		return -1
+	}
+	e := bytes.IndexByte(src[p:], '\n')
+	if e < 0 {
+		return len(src)
+	}
+	return p + e + 1
+}
+
+// prevLineStart is the start of the line before the one that starts at
+// p, -1 at the start of src.
+func prevLineStart(src []byte, p int) int {
+	if p == 0 {
+		return -1
+	}
+	return bytes.LastIndexByte(src[:p-1], '\n') + 1
 }
 
 // PlanSplice checks a raw splice used by undo, redo and restore: the neighbours must

@@ -518,98 +518,135 @@ func parseCommand(cmd string, nouns bool) (Intent, bool) {
 	}
 	verbAt := findVerb(&in, ts)
 	if in.Verb == VerbUndo || in.Verb == VerbRedo {
-		if noun != "" {
-			return in, false
-		}
-		apply(&in, ts, sectionRules)
-		apply(&in, ts, whichRules)
-		undoObject(&in, ts)
-		in.Names = namesOf(ts)
-		return in, true
+		ok := undoCommand(&in, ts, noun)
+		return in, ok
 	}
+	verbFrame(&in, ts, verbAt, noun)
+	objectAndWhich(&in, ts)
+	in.Names = namesOf(ts)
+	if in.Exact {
+		in.Forms = false
+	}
+	if noun != "" {
+		ok := nounDecides(&in, noun)
+		return in, ok
+	}
+	if in.Verb == VerbFind && in.Object == "" {
+		findToGoTo(&in, ts)
+	}
+	return in, true
+}
+
+// undoCommand reads the rest of an undo or redo: its section, which one and
+// the kind of edit it names (false: a noun named what the command is about;
+// read it again without).
+func undoCommand(in *Intent, ts []tok, noun string) bool {
+	if noun != "" {
+		return false
+	}
+	apply(in, ts, sectionRules)
+	apply(in, ts, whichRules)
+	undoObject(in, ts)
+	in.Names = namesOf(ts)
+	return true
+}
+
+// verbFrame reads what the verb's frame holds (an insertion's text and
+// place, a collection's or a replacement's parts), the section and which
+// one; a command with no verb that names a mention is a search.
+func verbFrame(in *Intent, ts []tok, verbAt int, noun string) {
 	if in.Verb == VerbInsert || in.Verb == "put" {
-		insertFrame(&in, ts, verbAt)
+		insertFrame(in, ts, verbAt)
 	}
 	if in.Verb == "put" {
 		in.Verb = VerbCollect
 	}
-	apply(&in, ts, sectionRules)
-	apply(&in, ts, whichRules)
+	apply(in, ts, sectionRules)
+	apply(in, ts, whichRules)
 	switch in.Verb {
 	case VerbCollect:
-		collectFrame(&in, ts)
+		collectFrame(in, ts)
 	case VerbReplace:
-		replaceFrame(&in, ts)
+		replaceFrame(in, ts)
 	case "":
 		// No verb: "first mention of X", «следующее упоминание Пьера».
 		if in.Which != "" || hasMentionNoun(ts) {
 			in.Verb = VerbFind
 		} else if noun != "" {
-			in.Object = objectOf(&in, ts, false) // «в каких главах есть Элен?»
+			in.Object = objectOf(in, ts, false) // «в каких главах есть Элен?»
 		}
 	}
-	if in.Verb == VerbContinue && in.Which == "" && objectOf(&in, ts, true) != "" {
+}
+
+// objectAndWhich reads the command's object and, where the command leaves
+// it out, which occurrence it means.
+func objectAndWhich(in *Intent, ts []tok) {
+	if in.Verb == VerbContinue && in.Which == "" && objectOf(in, ts, true) != "" {
 		in.Verb, in.Which = VerbFind, "next" // "continue searching for Pierre"
 	}
 	switch in.Verb {
 	case VerbFind, VerbCollect, VerbDelete, VerbCount:
-		in.Object = objectOf(&in, ts, false)
-		if in.Verb == VerbFind && in.Which == "" && (in.Object != "" || in.Scope.Kind == "") {
-			in.Which = "first"
-		}
-		if in.Verb == VerbDelete && in.Which == "" {
-			in.Which = "first"
-			if pluralItems(ts) {
-				in.Which = "all"
-			}
-		}
+		in.Object = objectOf(in, ts, false)
+		defaultWhich(in, ts)
 	case VerbReplace:
-		in.Object = objectOf(&in, ts, false)
+		in.Object = objectOf(in, ts, false)
 		if in.Which == "" {
 			in.Which = "all"
 		}
 	case VerbSummarise:
-		if in.Scope.Kind == "" && bookWords[strings.ToLower(objectOf(&in, ts, true))] {
+		if in.Scope.Kind == "" && bookWords[strings.ToLower(objectOf(in, ts, true))] {
 			in.Scope = Scope{Kind: ScopeBook} // "summarise the book", «перескажи роман»
 		}
 	}
 	if in.Verb == VerbFind && in.Which == "all" {
 		in.Which = "first"
 	}
-	in.Names = namesOf(ts)
-	if in.Exact {
-		in.Forms = false
+}
+
+// defaultWhich: a search with no which is for the first occurrence; a
+// deletion deletes the first, or all when it names items in the plural.
+func defaultWhich(in *Intent, ts []tok) {
+	if in.Verb == VerbFind && in.Which == "" && (in.Object != "" || in.Scope.Kind == "") {
+		in.Which = "first"
 	}
-	if noun != "" {
-		// The noun decides, when the verb says no more than show or list and
-		// what is left is what the noun needs: a name for the chapters,
-		// nothing for the characters or the typos.
-		switch {
-		case in.Verb != "" && in.Verb != VerbFind && in.Verb != VerbCount && !(in.Verb == VerbReplace && in.With == "" && noun == VerbSpelling):
-			return in, false
-		case noun == VerbChapters && (in.Object == "" || in.Semantic):
-			return in, false
-		case noun != VerbChapters && !nounFillerOnly(in.Object):
-			return in, false
-		}
-		if noun != VerbChapters {
-			in.Object, in.Semantic = "", false
-		}
-		in.Verb, in.Which = noun, ""
-		return in, true
-	}
-	if in.Verb == VerbFind && in.Object == "" {
-		switch {
-		case in.Scope.Kind == ScopeSection && in.Which != "next" && in.Which != "last":
-			in.Verb, in.Which = VerbGoTo, "" // "go to chapter 5", «перейди к пятой главе»
-		case mentionsSection(ts) && in.Scope.Kind != ScopeSection:
-			// "go to the next chapter": a move this grammar does not read
-			// (GoTo needs the section's number); never taken for "the next
-			// mention" of the last search.
-			in.Verb, in.Which = VerbGoTo, ""
+	if in.Verb == VerbDelete && in.Which == "" {
+		in.Which = "first"
+		if pluralItems(ts) {
+			in.Which = "all"
 		}
 	}
-	return in, true
+}
+
+// nounDecides: the noun decides, when the verb says no more than show or
+// list and what is left is what the noun needs: a name for the chapters,
+// nothing for the characters or the typos (false: it does not).
+func nounDecides(in *Intent, noun string) bool {
+	switch {
+	case in.Verb != "" && in.Verb != VerbFind && in.Verb != VerbCount && !(in.Verb == VerbReplace && in.With == "" && noun == VerbSpelling):
+		return false
+	case noun == VerbChapters && (in.Object == "" || in.Semantic):
+		return false
+	case noun != VerbChapters && !nounFillerOnly(in.Object):
+		return false
+	}
+	if noun != VerbChapters {
+		in.Object, in.Semantic = "", false
+	}
+	in.Verb, in.Which = noun, ""
+	return true
+}
+
+// findToGoTo: a search for nothing in a section is a move to it.
+func findToGoTo(in *Intent, ts []tok) {
+	switch {
+	case in.Scope.Kind == ScopeSection && in.Which != "next" && in.Which != "last":
+		in.Verb, in.Which = VerbGoTo, "" // "go to chapter 5", «перейди к пятой главе»
+	case mentionsSection(ts) && in.Scope.Kind != ScopeSection:
+		// "go to the next chapter": a move this grammar does not read
+		// (GoTo needs the section's number); never taken for "the next
+		// mention" of the last search.
+		in.Verb, in.Which = VerbGoTo, ""
+	}
 }
 
 // nounFillerOnly: what is left of a command about the characters or the

@@ -1056,58 +1056,76 @@ func pluralItems(ts []tok) bool {
 // else is a description that needs understanding (Semantic), kept as written
 // from its first content word.
 func objectOf(in *Intent, ts []tok, peek bool) string {
-	var quoted string
-	first, last := -1, -1
 	unused := make([]bool, len(ts))
 	for k := range ts {
 		unused[k] = !ts[k].used
 	}
-	var content []string
-	gap := false // the content words are not one run ("Natasha and Pierre")
+	w := objectWordsOf(ts)
+	if peek {
+		if w.quoted != "" {
+			return w.quoted
+		}
+		return strings.Join(w.content, " ")
+	}
+	for k := range ts {
+		ts[k].used = true
+	}
+	if w.quoted != "" {
+		return w.quoted
+	}
+	if len(w.content) == 0 {
+		return ""
+	}
+	obj := strings.Join(w.content, " ")
+	obj = strings.TrimSuffix(strings.TrimSuffix(obj, "'s"), "’s")
+	if in.Exact || !w.gap && isName(obj) && (capitalised(obj) || !describes(ts, unused) && !itemNoun(ts, w.last+1)) {
+		return obj
+	}
+	in.Semantic = true
+	return description(ts, unused, w.first, w.last)
+}
+
+// objectWords are the words of a command left for its object: the first
+// quoted phrase, and the content words (not filler), where they start and
+// end, and whether they are one run.
+type objectWords struct {
+	quoted      string
+	first, last int
+	content     []string
+	gap         bool // the content words are not one run ("Natasha and Pierre")
+}
+
+// objectWordsOf reads the words of ts not used yet.
+func objectWordsOf(ts []tok) objectWords {
+	w := objectWords{first: -1, last: -1}
 	for k, t := range ts {
 		if t.used || t.punct {
 			continue
 		}
 		if t.quoted {
-			if quoted == "" {
-				quoted = t.raw
+			if w.quoted == "" {
+				w.quoted = t.raw
 			}
 			continue
 		}
 		if fillerWord(t.low) {
 			continue
 		}
-		if first < 0 {
-			first = k
-		} else if k != last+1 {
-			gap = true
+		if w.first < 0 {
+			w.first = k
+		} else if k != w.last+1 {
+			w.gap = true
 		}
-		last = k
-		content = append(content, t.raw)
+		w.last = k
+		w.content = append(w.content, t.raw)
 	}
-	if peek {
-		if quoted != "" {
-			return quoted
-		}
-		return strings.Join(content, " ")
-	}
-	for k := range ts {
-		ts[k].used = true
-	}
-	if quoted != "" {
-		return quoted
-	}
-	if len(content) == 0 {
-		return ""
-	}
-	obj := strings.Join(content, " ")
-	obj = strings.TrimSuffix(strings.TrimSuffix(obj, "'s"), "’s")
-	if in.Exact || !gap && isName(obj) && (capitalised(obj) || !describes(ts, unused) && !itemNoun(ts, last+1)) {
-		return obj
-	}
-	// A description: the words as written, from the first that is not an
-	// article, a mention noun or a word of the command's frame, to the last
-	// content word.
+	return w
+}
+
+// description is an object that describes: the words as written, from the
+// first that is not an article, a mention noun or a word of the command's
+// frame, to the last content word.
+func description(ts []tok, unused []bool, first, last int) string {
 	for first > 0 {
 		k := first - 1
 		for k >= 0 && ts[k].punct && unused[k] {
@@ -1134,7 +1152,6 @@ func objectOf(in *Intent, ts []tok, peek bool) string {
 		}
 		sb.WriteString(ts[k].raw)
 	}
-	in.Semantic = true
 	return sb.String()
 }
 

@@ -273,33 +273,13 @@ func tokenize(s string) []tok {
 		b += utf8.RuneLen(rs[i])
 	}
 	byteAt[len(rs)] = len(s)
-	isWord := func(r rune) bool {
-		return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc)
-	}
 	for i := 0; i < len(rs); {
 		r := rs[i]
 		switch {
 		case unicode.IsSpace(r):
 			i++
-		case quotePairs[r] != "" && (r != '\'' && r != '‘' || i == 0 || !isWord(rs[i-1])):
-			closers := quotePairs[r]
-			depth, j := 0, i+1
-			for ; j < len(rs); j++ {
-				if rs[j] == r && r == '«' {
-					depth++
-					continue
-				}
-				if strings.ContainsRune(closers, rs[j]) {
-					if (r == '\'' || r == '‘') && j+1 < len(rs) && isWord(rs[j+1]) {
-						continue // an apostrophe inside a word
-					}
-					if depth > 0 {
-						depth--
-						continue
-					}
-					break
-				}
-			}
+		case opensQuote(rs, i):
+			j := quoteEnd(rs, i)
 			if j >= len(rs) {
 				// No closing mark: the mark is punctuation.
 				out = append(out, tok{raw: string(r), low: string(r), punct: true, pos: byteAt[i]})
@@ -311,11 +291,8 @@ func tokenize(s string) []tok {
 				out = append(out, tok{raw: inner, low: lowWord(inner), quoted: true, pos: byteAt[i]})
 			}
 			i = j + 1
-		case isWord(r):
-			j := i
-			for j < len(rs) && (isWord(rs[j]) || (rs[j] == '\'' || rs[j] == '’' || rs[j] == '-') && j+1 < len(rs) && isWord(rs[j+1]) && j > i) {
-				j++
-			}
+		case wordRune(r):
+			j := commandWordEnd(rs, i)
 			w := string(rs[i:j])
 			out = append(out, tok{raw: w, low: lowWord(w), pos: byteAt[i]})
 			i = j
@@ -325,6 +302,53 @@ func tokenize(s string) []tok {
 		}
 	}
 	return out
+}
+
+// wordRune: a letter, a digit or a mark of a word.
+func wordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc)
+}
+
+// opensQuote: rs[i] is a quotation mark that opens a phrase (a single quote
+// only at the start of a word).
+func opensQuote(rs []rune, i int) bool {
+	r := rs[i]
+	return quotePairs[r] != "" && (r != '\'' && r != '‘' || i == 0 || !wordRune(rs[i-1]))
+}
+
+// quoteEnd is where the phrase the mark rs[i] opens closes (len(rs): it
+// does not). «» nest; a single quote inside a word is an apostrophe.
+func quoteEnd(rs []rune, i int) int {
+	r := rs[i]
+	closers := quotePairs[r]
+	depth, j := 0, i+1
+	for ; j < len(rs); j++ {
+		if rs[j] == r && r == '«' {
+			depth++
+			continue
+		}
+		if strings.ContainsRune(closers, rs[j]) {
+			if (r == '\'' || r == '‘') && j+1 < len(rs) && wordRune(rs[j+1]) {
+				continue // an apostrophe inside a word
+			}
+			if depth > 0 {
+				depth--
+				continue
+			}
+			break
+		}
+	}
+	return j
+}
+
+// commandWordEnd is where the word starting at rs[i] ends: apostrophes and
+// hyphens inside it are its own.
+func commandWordEnd(rs []rune, i int) int {
+	j := i
+	for j < len(rs) && (wordRune(rs[j]) || (rs[j] == '\'' || rs[j] == '’' || rs[j] == '-') && j+1 < len(rs) && wordRune(rs[j+1]) && j > i) {
+		j++
+	}
+	return j
 }
 
 // lowWord is a word as the lexicon compares it: lower case, ё as е, stress

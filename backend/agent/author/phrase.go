@@ -140,62 +140,8 @@ func (in Intent) String() string {
 	if in.Verb == "" {
 		return "?"
 	}
-	parts := []string{in.Verb}
-	obj := func() {
-		if in.Object == "" {
-			return
-		}
-		if in.Semantic {
-			parts = append(parts, "~"+strconv.Quote(in.Object))
-		} else {
-			parts = append(parts, strconv.Quote(in.Object))
-		}
-	}
-	switch in.Verb {
-	case VerbFind, VerbDelete:
-		if in.Which != "" {
-			parts = append(parts, in.Which)
-		}
-		obj()
-	case VerbReplace:
-		parts = append(parts, in.Which)
-		obj()
-		parts = append(parts, "with", strconv.Quote(in.With))
-	case VerbCollect:
-		obj()
-		parts = append(parts, "into", in.Set)
-	case VerbInsert:
-		if in.Heading {
-			parts = append(parts, "heading")
-		}
-		parts = append(parts, strconv.Quote(in.Text), in.Where)
-		if in.Anchor.Kind == ScopeSection {
-			parts = append(parts, in.Anchor.section())
-		} else if in.Anchor.Kind == ScopeThis {
-			parts = append(parts, "this "+in.Anchor.Ref.Kind)
-		} else {
-			parts = append(parts, in.Anchor.String())
-		}
-	case VerbSummarise:
-		switch in.Scope.Kind {
-		case ScopeSection:
-			parts = append(parts, in.Scope.section())
-		case ScopeThis:
-			parts = append(parts, "this "+in.Scope.Ref.Kind)
-		case "", ScopeBook:
-			parts = append(parts, "book")
-		default:
-			parts = append(parts, in.Scope.String())
-		}
-	case VerbCount, VerbChapters, VerbUndo, VerbRedo:
-		if in.Kind != "" {
-			parts = append(parts, in.Kind)
-		}
-		obj()
-	case VerbGoTo:
-		if in.Scope.Kind == ScopeSection {
-			parts = append(parts, in.Scope.section())
-		}
+	parts := append([]string{in.Verb}, in.verbParts()...)
+	if in.Verb == VerbGoTo {
 		return strings.Join(parts, " ")
 	}
 	if in.Verb != VerbSummarise && in.Verb != VerbInsert && in.Scope.Kind != "" && in.Scope.Kind != ScopeBook {
@@ -214,6 +160,82 @@ func (in Intent) String() string {
 		parts = append(parts, in.Only)
 	}
 	return strings.Join(parts, " ")
+}
+
+// verbParts is the notation of what the intent's verb takes.
+func (in Intent) verbParts() []string {
+	var parts []string
+	switch in.Verb {
+	case VerbFind, VerbDelete:
+		if in.Which != "" {
+			parts = append(parts, in.Which)
+		}
+		parts = append(parts, in.objectParts()...)
+	case VerbReplace:
+		parts = append(parts, in.Which)
+		parts = append(parts, in.objectParts()...)
+		parts = append(parts, "with", strconv.Quote(in.With))
+	case VerbCollect:
+		parts = append(parts, in.objectParts()...)
+		parts = append(parts, "into", in.Set)
+	case VerbInsert:
+		parts = in.insertParts()
+	case VerbSummarise:
+		parts = append(parts, in.summaryScope())
+	case VerbCount, VerbChapters, VerbUndo, VerbRedo:
+		if in.Kind != "" {
+			parts = append(parts, in.Kind)
+		}
+		parts = append(parts, in.objectParts()...)
+	case VerbGoTo:
+		if in.Scope.Kind == ScopeSection {
+			parts = append(parts, in.Scope.section())
+		}
+	}
+	return parts
+}
+
+// objectParts is the object quoted, ~ before a description; none when
+// there is none.
+func (in Intent) objectParts() []string {
+	if in.Object == "" {
+		return nil
+	}
+	if in.Semantic {
+		return []string{"~" + strconv.Quote(in.Object)}
+	}
+	return []string{strconv.Quote(in.Object)}
+}
+
+// insertParts is the notation of an insertion: heading, the text, where
+// and its anchor.
+func (in Intent) insertParts() []string {
+	var parts []string
+	if in.Heading {
+		parts = append(parts, "heading")
+	}
+	parts = append(parts, strconv.Quote(in.Text), in.Where)
+	if in.Anchor.Kind == ScopeSection {
+		parts = append(parts, in.Anchor.section())
+	} else if in.Anchor.Kind == ScopeThis {
+		parts = append(parts, "this "+in.Anchor.Ref.Kind)
+	} else {
+		parts = append(parts, in.Anchor.String())
+	}
+	return parts
+}
+
+// summaryScope is the notation of what a summary is of.
+func (in Intent) summaryScope() string {
+	switch in.Scope.Kind {
+	case ScopeSection:
+		return in.Scope.section()
+	case ScopeThis:
+		return "this " + in.Scope.Ref.Kind
+	case "", ScopeBook:
+		return "book"
+	}
+	return in.Scope.String()
 }
 
 // Understood tells whether the intent can be carried out as it stands: a verb,

@@ -783,46 +783,15 @@ func findVerb(in *Intent, ts []tok) int {
 			if v.notAfterArticle && i > 0 && articles[ts[i-1].low] {
 				continue
 			}
-			for k := i; k < end; k++ {
-				ts[k].used = true
-			}
+			markUsed(ts, i, end)
 			in.Verb = v.verb
 			in.Rename = v.rename
 			// A verb may be said twice («кратко перескажи», "find and show"):
 			// take its synonyms right after it too.
-			for j := end; j < len(ts); j++ {
-				if j > end && !ts[j-1].used {
-					break
-				}
-				for _, w := range verbRules {
-					if w.verb != v.verb {
-						continue
-					}
-					if e2, _, ok := w.p.match(ts, j); ok && e2 > j {
-						for k := j; k < e2; k++ {
-							ts[k].used = true
-						}
-						j = e2 - 1
-						break
-					}
-				}
-			}
-			if v.verb == VerbFind {
-				// "find all mentions of X and put them into a set": a collect.
-				for j := end; j < len(ts); j++ {
-					for _, w := range verbRules {
-						if w.verb != "put" && w.verb != VerbCollect {
-							continue
-						}
-						if e2, _, ok := w.p.match(ts, j); ok && e2 > j && setFollows(ts, e2) {
-							for k := j; k < e2; k++ {
-								ts[k].used = true
-							}
-							in.Verb = VerbCollect
-							return end
-						}
-					}
-				}
+			verbSynonyms(ts, v.verb, end)
+			if v.verb == VerbFind && findThenCollect(ts, end) {
+				in.Verb = VerbCollect
+				return end
 			}
 			if v.verb == "put" {
 				// add / put / save: into a set → collect; before/after → insert.
@@ -835,6 +804,51 @@ func findVerb(in *Intent, ts []tok) int {
 		}
 	}
 	return -1
+}
+
+// markUsed marks the tokens [from, to) used.
+func markUsed(ts []tok, from, to int) {
+	for k := from; k < to; k++ {
+		ts[k].used = true
+	}
+}
+
+// verbSynonyms marks used the synonyms of verb that follow it from end on,
+// one run of them.
+func verbSynonyms(ts []tok, verb string, end int) {
+	for j := end; j < len(ts); j++ {
+		if j > end && !ts[j-1].used {
+			break
+		}
+		for _, w := range verbRules {
+			if w.verb != verb {
+				continue
+			}
+			if e2, _, ok := w.p.match(ts, j); ok && e2 > j {
+				markUsed(ts, j, e2)
+				j = e2 - 1
+				break
+			}
+		}
+	}
+}
+
+// findThenCollect: a search goes on to put what it finds into a set ("find
+// all mentions of X and put them into a set": a collect); the words that
+// say so are marked used.
+func findThenCollect(ts []tok, end int) bool {
+	for j := end; j < len(ts); j++ {
+		for _, w := range verbRules {
+			if w.verb != "put" && w.verb != VerbCollect {
+				continue
+			}
+			if e2, _, ok := w.p.match(ts, j); ok && e2 > j && setFollows(ts, e2) {
+				markUsed(ts, j, e2)
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // setFollows tells whether a set is named after token i: "into …", "in/to a

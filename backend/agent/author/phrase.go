@@ -973,44 +973,58 @@ func collectFrame(in *Intent, ts []tok) {
 		if t.used || t.quoted || !setPrep[t.low] {
 			continue
 		}
-		k := j + 1
-		for k < len(ts) && !ts[k].used && (articles[ts[k].low] || newWords[ts[k].low]) {
-			k++
-		}
-		noun := k < len(ts) && setNouns[ts[k].low]
-		if noun {
-			k++
-		}
-		for k < len(ts) && !ts[k].used && setNamed[ts[k].low] {
-			k++
-		}
-		if k >= len(ts) || ts[k].used {
+		k, ok := setNameAfter(ts, j)
+		if !ok {
 			continue
 		}
-		if !noun && t.low != "into" && !ts[k].quoted && !(t.low == "to" || t.low == "in") {
-			continue
-		}
-		if !noun && !ts[k].quoted && t.low != "into" {
-			// "to X"/"в X" without a set noun names a set only at the end.
-			if k != lastWord(ts) {
-				continue
-			}
-		}
-		var name []string
-		for m := j; m < k; m++ {
-			ts[m].used = true
-		}
-		for ; k < len(ts) && !ts[k].used && !ts[k].punct; k++ {
-			ts[k].used = true
-			if ts[k].quoted {
-				name = []string{ts[k].raw}
-				break
-			}
-			name = append(name, ts[k].raw)
-		}
-		in.Set = strings.TrimRight(strings.Join(name, " "), ".!?")
+		markUsed(ts, j, k)
+		in.Set = strings.TrimRight(strings.Join(takeSetName(ts, k), " "), ".!?")
 		return
 	}
+}
+
+// setNameAfter is where the set's name starts after the preposition ts[j]
+// (past articles, "new", a set noun and the words that name it), when it
+// names a set.
+func setNameAfter(ts []tok, j int) (int, bool) {
+	t := ts[j]
+	k := j + 1
+	for k < len(ts) && !ts[k].used && (articles[ts[k].low] || newWords[ts[k].low]) {
+		k++
+	}
+	noun := k < len(ts) && setNouns[ts[k].low]
+	if noun {
+		k++
+	}
+	for k < len(ts) && !ts[k].used && setNamed[ts[k].low] {
+		k++
+	}
+	if k >= len(ts) || ts[k].used {
+		return k, false
+	}
+	if !noun && t.low != "into" && !ts[k].quoted && !(t.low == "to" || t.low == "in") {
+		return k, false
+	}
+	// "to X"/"в X" without a set noun names a set only at the end.
+	if !noun && !ts[k].quoted && t.low != "into" && k != lastWord(ts) {
+		return k, false
+	}
+	return k, true
+}
+
+// takeSetName marks used and returns the set's name from ts[k]: a quoted
+// phrase, or the words up to a punctuation mark.
+func takeSetName(ts []tok, k int) []string {
+	var name []string
+	for ; k < len(ts) && !ts[k].used && !ts[k].punct; k++ {
+		ts[k].used = true
+		if ts[k].quoted {
+			name = []string{ts[k].raw}
+			break
+		}
+		name = append(name, ts[k].raw)
+	}
+	return name
 }
 
 func lastWord(ts []tok) int {

@@ -665,58 +665,81 @@ func linkTailEnd(src []byte, i, e int) int {
 	lim := min(e, i+maxConstruct)
 	j := skipBlank(src, i+2, lim)
 	if j < lim && src[j] == '<' { // <destination with spaces>
-		for j++; j < lim && src[j] != '>'; j++ {
-			if src[j] == '\\' {
-				j++
-			} else if src[j] == '<' || src[j] == '\n' {
-				return -1
-			}
-		}
-		if j >= lim {
+		if j = angleDestEnd(src, j, lim); j < 0 {
 			return -1
 		}
-		j++
 	} else { // balanced parentheses, no spaces
-		depth := 0
-	dest:
-		for ; j < lim; j++ {
-			switch c := src[j]; {
-			case c == '\\':
-				j++
-			case c == '(':
-				depth++
-			case c == ')':
-				if depth == 0 {
-					break dest
-				}
-				depth--
-			case c <= ' ':
-				break dest
-			}
-		}
+		j = plainDestEnd(src, j, lim)
 	}
 	j = skipBlank(src, j, lim)
 	if j < lim && (src[j] == '"' || src[j] == '\'' || src[j] == '(') {
-		closing := src[j]
-		if closing == '(' {
-			closing = ')'
-		}
-		for j++; j < lim && src[j] != closing; j++ {
-			if src[j] == '\\' {
-				j++
-			} else if src[j] == '\n' {
-				return -1
-			}
-		}
-		if j >= lim {
+		if j = titleEnd(src, j, lim); j < 0 {
 			return -1
 		}
-		j = skipBlank(src, j+1, lim)
+		j = skipBlank(src, j, lim)
 	}
 	if j < lim && src[j] == ')' {
 		return j + 1
 	}
 	return -1
+}
+
+// angleDestEnd returns one past the ">" of a link destination "<…>" at
+// src[j], or -1 if there is none before lim.
+func angleDestEnd(src []byte, j, lim int) int {
+	for j++; j < lim && src[j] != '>'; j++ {
+		if src[j] == '\\' {
+			j++
+		} else if src[j] == '<' || src[j] == '\n' {
+			return -1
+		}
+	}
+	if j >= lim {
+		return -1
+	}
+	return j + 1
+}
+
+// plainDestEnd returns the end of a link destination at src[j] written
+// without "<>": balanced parentheses, no spaces.
+func plainDestEnd(src []byte, j, lim int) int {
+	depth := 0
+	for ; j < lim; j++ {
+		switch c := src[j]; {
+		case c == '\\':
+			j++
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth == 0 {
+				return j
+			}
+			depth--
+		case c <= ' ':
+			return j
+		}
+	}
+	return j
+}
+
+// titleEnd returns one past the closing mark of a link title at src[j]
+// ("…", '…' or (…)), or -1 if it does not close on its line before lim.
+func titleEnd(src []byte, j, lim int) int {
+	closing := src[j]
+	if closing == '(' {
+		closing = ')'
+	}
+	for j++; j < lim && src[j] != closing; j++ {
+		if src[j] == '\\' {
+			j++
+		} else if src[j] == '\n' {
+			return -1
+		}
+	}
+	if j >= lim {
+		return -1
+	}
+	return j + 1
 }
 
 func skipBlank(src []byte, j, lim int) int {

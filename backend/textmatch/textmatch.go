@@ -812,31 +812,8 @@ func entityAt(src []byte, i, e int) (entity, int, bool) {
 	if j >= e {
 		return entity{}, 0, false
 	}
-	if src[j] == '#' { // numeric: 1–7 decimal or 1–6 hex digits (CommonMark)
-		j++
-		hex := j < e && src[j]|0x20 == 'x'
-		if hex {
-			j++
-		}
-		d0, maxd := j, 7
-		if hex {
-			maxd = 6
-		}
-		for j < e && j-d0 <= maxd && (src[j] >= '0' && src[j] <= '9' || hex && src[j]|0x20 >= 'a' && src[j]|0x20 <= 'f') {
-			j++
-		}
-		nd := j - d0
-		if nd == 0 || nd > maxd || j >= e || src[j] != ';' {
-			return entity{}, 0, false
-		}
-		x := parseNum(src[d0:j], hex)
-		switch {
-		case x >= 0x80 && x <= 0x9F:
-			x = win1252[x-0x80]
-		case x == 0 || x >= 0xD800 && x <= 0xDFFF || x > 0x10FFFF:
-			x = utf8.RuneError
-		}
-		return entity{u: [2]uint32{foldOf(x)}, n: 1}, j + 1 - i, true
+	if src[j] == '#' {
+		return numericEntityAt(src, i, e)
 	}
 	if !isASCIILetter(src[j]) {
 		return entity{}, 0, false
@@ -849,6 +826,36 @@ func entityAt(src []byte, i, e int) (entity, int, bool) {
 	}
 	ent := namedEntity(src[i+1 : j])
 	return ent, j + 1 - i, ent.n > 0
+}
+
+// numericEntityAt decodes a numeric entity at src[i:] == "&#": 1–7 decimal
+// or 1–6 hex digits (CommonMark); &#128;–&#159; as Windows-1252, a code
+// point that is no character as U+FFFD.
+func numericEntityAt(src []byte, i, e int) (entity, int, bool) {
+	j := i + 2
+	hex := j < e && src[j]|0x20 == 'x'
+	if hex {
+		j++
+	}
+	d0, maxd := j, 7
+	if hex {
+		maxd = 6
+	}
+	for j < e && j-d0 <= maxd && (src[j] >= '0' && src[j] <= '9' || hex && src[j]|0x20 >= 'a' && src[j]|0x20 <= 'f') {
+		j++
+	}
+	nd := j - d0
+	if nd == 0 || nd > maxd || j >= e || src[j] != ';' {
+		return entity{}, 0, false
+	}
+	x := parseNum(src[d0:j], hex)
+	switch {
+	case x >= 0x80 && x <= 0x9F:
+		x = win1252[x-0x80]
+	case x == 0 || x >= 0xD800 && x <= 0xDFFF || x > 0x10FFFF:
+		x = utf8.RuneError
+	}
+	return entity{u: [2]uint32{foldOf(x)}, n: 1}, j + 1 - i, true
 }
 
 func parseNum(d []byte, hex bool) rune {

@@ -619,17 +619,7 @@ func (m *Manuscript) commitWith(ctx context.Context, e *document.Edit, undoOf in
 		return Outcome{}, err
 	}
 	defer unlock()
-	fi, err := os.Lstat(m.Path)
-	if err != nil {
-		return Outcome{}, fmt.Errorf("%w: %s can no longer be read (%v); nothing was written", ErrChangedOnDisk, m.Path, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return Outcome{}, fmt.Errorf("%w: %s is no longer a regular file (%s); nothing was written", ErrChangedOnDisk, m.Path, fi.Mode().Type())
-	}
-	if err := writable(m.Path, fi); err != nil {
-		return Outcome{}, err
-	}
-	if err := checkUnchanged(m.Path, m.disk, true); err != nil {
+	if err := m.checkFileAsLeft(); err != nil {
 		return Outcome{}, err
 	}
 	sha := hashParts(before, e.New, after) // the text's, as the revision log keeps it
@@ -670,19 +660,8 @@ func (m *Manuscript) commitWith(ctx context.Context, e *document.Edit, undoOf in
 		if stored.Rev != rev {
 			return fmt.Errorf("revision numbering of %s is out of step (%d, expected %d)", m.Path, stored.Rev, rev)
 		}
-		switch e.Op {
-		case "Undo":
-			if err := tx.SetUndone(ctx, m.DocID, undoOf, true); err != nil {
-				return err
-			}
-		case "Redo":
-			if err := tx.MarkConsumed(ctx, m.DocID, undoOf); err != nil {
-				return err
-			}
-		default:
-			if err := tx.ClearRedo(ctx, m.DocID); err != nil {
-				return err
-			}
+		if err := markUndoRedo(ctx, tx, m.DocID, e.Op, undoOf); err != nil {
+			return err
 		}
 		if err := tx.FollowTargetMembers(ctx, m.DocID, rev, int64(e.Start), int64(e.OldEnd), int64(e.Start+len(e.New)), moves, made); err != nil {
 			return err
@@ -699,18 +678,7 @@ func (m *Manuscript) commitWith(ctx context.Context, e *document.Edit, undoOf in
 		return nil
 	})
 	if err != nil {
-		if !renamed {
-			return Outcome{}, fmt.Errorf("save %s: %w", summary, err)
-		}
-		// The commit failed after the rename: put the old file back so file and
-		// history agree.
-		if rerr := WriteAtomic(m.Path, bom, src); rerr != nil {
-			return Outcome{}, fmt.Errorf("record %s in the database: %w; AND restoring the previous file failed: %v — the file holds the edited text", summary, err, rerr)
-		}
-		if st, serr := stateOf(m.Path, hashParts(bom, src)); serr == nil {
-			m.disk = st
-		}
-		return Outcome{}, fmt.Errorf("record %s in the database: %w; the file was left as it was", summary, err)
+		return Outcome{}, m.failedCommit(summary, err, renamed, bom, src)
 	}
 	res := e.Apply()
 	m.refineChange(e)
@@ -721,6 +689,53 @@ func (m *Manuscript) commitWith(ctx context.Context, e *document.Edit, undoOf in
 	out := Outcome{Op: e.Op, Rev: res.Rev, Start: e.Start, Produced: res.Produced, Deleted: res.Deleted, Cursor: res.Cursor, Summary: summary, Note: e.Note}
 	out.Context = m.safeContext(res.Cursor)
 	return out, nil
+}
+
+// checkFileAsLeft checks, under the book's lock, that the file is still the
+// regular, writable file with the content this process last read or wrote.
+func (m *Manuscript) checkFileAsLeft() error {
+	fi, err := os.Lstat(m.Path)
+	if err != nil {
+		return fmt.Errorf("%w: %s can no longer be read (%v); nothing was written", ErrChangedOnDisk, m.Path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%w: %s is no longer a regular file (%s); nothing was written", ErrChangedOnDisk, m.Path, fi.Mode().Type())
+	}
+	if err := writable(m.Path, fi); err != nil {
+		return err
+	}
+	return checkUnchanged(m.Path, m.disk, true)
+}
+
+// markUndoRedo records in the history what a revision of op does to the
+// ones before: an undo marks undoOf undone, a redo consumes it, any other
+// edit clears what could be redone.
+func markUndoRedo(ctx context.Context, tx *store.Tx, docID int64, op string, undoOf int64) error {
+	switch op {
+	case "Undo":
+		return tx.SetUndone(ctx, docID, undoOf, true)
+	case "Redo":
+		return tx.MarkConsumed(ctx, docID, undoOf)
+	}
+	return tx.ClearRedo(ctx, docID)
+}
+
+// failedCommit is the error of a commit whose transaction failed (err). If
+// the new file had been renamed into place, the old one (bom, src) is put
+// back so that file and history agree.
+func (m *Manuscript) failedCommit(summary string, err error, renamed bool, bom, src []byte) error {
+	if !renamed {
+		return fmt.Errorf("save %s: %w", summary, err)
+	}
+	// The commit failed after the rename: put the old file back so file and
+	// history agree.
+	if rerr := WriteAtomic(m.Path, bom, src); rerr != nil {
+		return fmt.Errorf("record %s in the database: %w; AND restoring the previous file failed: %v — the file holds the edited text", summary, err, rerr)
+	}
+	if st, serr := stateOf(m.Path, hashParts(bom, src)); serr == nil {
+		m.disk = st
+	}
+	return fmt.Errorf("record %s in the database: %w; the file was left as it was", summary, err)
 }
 
 // safeContext builds the cursor context; a failure there never fails the edit.

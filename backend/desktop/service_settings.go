@@ -130,61 +130,81 @@ const noKeyringNote = "No system keyring (Secret Service) answered, so the model
 
 // validate checks every field and says what is allowed.
 func (s Settings) validate() error {
-	var errs []string
-	bad := func(format string, a ...any) { errs = append(errs, fmt.Sprintf(format, a...)) }
+	var p problems
+	s.checkModel(&p)
+	s.checkBrowser(&p)
+	s.checkLook(&p)
+	if len(p) > 0 {
+		return errors.New("settings not saved: " + strings.Join(p, "; "))
+	}
+	return nil
+}
+
+// problems are what validate found wrong, each saying what is allowed.
+type problems []string
+
+func (p *problems) bad(format string, a ...any) { *p = append(*p, fmt.Sprintf(format, a...)) }
+
+// checkModel checks the model server, the model and a command's time limit.
+func (s Settings) checkModel(p *problems) {
 	if s.ModelURL != "" {
 		u, err := url.Parse(s.ModelURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			bad("model server URL %q: give an http(s) address such as http://127.0.0.1:11434/v1 (or leave it empty for the built-in engine)", s.ModelURL)
+			p.bad("model server URL %q: give an http(s) address such as http://127.0.0.1:11434/v1 (or leave it empty for the built-in engine)", s.ModelURL)
 		}
 		if strings.TrimSpace(s.Model) == "" {
-			bad("model: give the model's name as the server knows it (e.g. llama3.1:8b)")
+			p.bad("model: give the model's name as the server knows it (e.g. llama3.1:8b)")
 		}
 	}
 	if s.CommandTimeLimitMin < 0 || s.CommandTimeLimitMin > 1440 {
-		bad("time limit of a command %d min: from 0 (none) to 1440 minutes", s.CommandTimeLimitMin)
+		p.bad("time limit of a command %d min: from 0 (none) to 1440 minutes", s.CommandTimeLimitMin)
 	}
+}
+
+// checkBrowser checks the browser's settings: consent banners, steps,
+// questions and downloads.
+func (s Settings) checkBrowser(p *problems) {
 	if s.BannerPasses < 1 || s.BannerPasses > 3 {
-		bad("banner passes %d: from 1 to 3", s.BannerPasses)
+		p.bad("banner passes %d: from 1 to 3", s.BannerPasses)
 	}
 	if s.BannerBudgetMs < 200 || s.BannerBudgetMs > 10000 {
-		bad("banner budget %d ms: from 200 to 10000 ms (1500–2500 is sensible)", s.BannerBudgetMs)
+		p.bad("banner budget %d ms: from 200 to 10000 ms (1500–2500 is sensible)", s.BannerBudgetMs)
 	}
 	if s.BannerPassMs < 100 || s.BannerPassMs > s.BannerBudgetMs {
-		bad("banner time per pass %d ms: from 100 ms up to the banner budget (%d ms)", s.BannerPassMs, s.BannerBudgetMs)
+		p.bad("banner time per pass %d ms: from 100 ms up to the banner budget (%d ms)", s.BannerPassMs, s.BannerBudgetMs)
 	}
 	if s.PauseMs < 0 || s.PauseMs > 10000 {
-		bad("pause between steps %d ms: from 0 to 10000 ms", s.PauseMs)
+		p.bad("pause between steps %d ms: from 0 to 10000 ms", s.PauseMs)
 	}
 	if s.IterationLimit < 1 || s.IterationLimit > 200 {
-		bad("iteration limit %d: from 1 to 200 steps", s.IterationLimit)
+		p.bad("iteration limit %d: from 1 to 200 steps", s.IterationLimit)
 	}
 	if s.AskTimeoutSec < 10 || s.AskTimeoutSec > 3600 {
-		bad("time to answer a question %d s: from 10 to 3600 seconds", s.AskTimeoutSec)
+		p.bad("time to answer a question %d s: from 10 to 3600 seconds", s.AskTimeoutSec)
 	}
 	if s.DownloadDir != "" && !filepath.IsAbs(s.DownloadDir) {
-		bad("download folder %q: give an absolute path such as /home/you/Downloads", s.DownloadDir)
+		p.bad("download folder %q: give an absolute path such as /home/you/Downloads", s.DownloadDir)
 	}
 	if s.DownloadConflict != "rename" && s.DownloadConflict != "overwrite" {
-		bad("when a downloaded file's name exists %q: rename or overwrite", s.DownloadConflict)
+		p.bad("when a downloaded file's name exists %q: rename or overwrite", s.DownloadConflict)
 	}
+}
+
+// checkLook checks the theme, the author's name and the font size.
+func (s Settings) checkLook(p *problems) {
 	okTheme := false
 	for _, t := range Themes {
 		okTheme = okTheme || s.Theme == t
 	}
 	if !okTheme {
-		bad("theme %q: %s", s.Theme, strings.Join(Themes, ", "))
+		p.bad("theme %q: %s", s.Theme, strings.Join(Themes, ", "))
 	}
 	if len([]rune(s.Author)) > 200 || strings.ContainsAny(s.Author, "\n\r") {
-		bad("author: one line of at most 200 characters")
+		p.bad("author: one line of at most 200 characters")
 	}
 	if s.FontSize < 10 || s.FontSize > 40 {
-		bad("font size %d: from 10 to 40 pixels", s.FontSize)
+		p.bad("font size %d: from 10 to 40 pixels", s.FontSize)
 	}
-	if len(errs) > 0 {
-		return errors.New("settings not saved: " + strings.Join(errs, "; "))
-	}
-	return nil
 }
 
 // Settings returns the stored settings (the model key is never sent back).

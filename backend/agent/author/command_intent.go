@@ -830,15 +830,7 @@ func (c *CommandAgent) refusal(in Intent, cmd string) error {
 // carries out, with the author's words put in.
 func nearest(in Intent) string {
 	ru := in.Russian
-	name := ""
-	if len(in.Names) > 0 {
-		name = in.Names[0]
-	}
-	if in.Semantic {
-		if ns, _ := namesAndWords(in.Object); len(ns) > 0 {
-			name = ns[0]
-		}
-	}
+	name := nearestName(in)
 	sec := ""
 	if in.Scope.Kind == ScopeSection {
 		sec = in.Scope.section()
@@ -872,18 +864,38 @@ func nearest(in Intent) string {
 	case in.Verb == VerbDelete && name != "":
 		return say(ru, fmt.Sprintf(`delete the paragraph with %q`, name), fmt.Sprintf("удали абзац с «%s»", name))
 	case name != "":
-		which := say(ru, "first", "первое")
-		switch in.Which {
-		case "last":
-			which = say(ru, "last", "последнее")
-		case "next":
-			which = say(ru, "next", "следующее")
-		}
-		return say(ru, fmt.Sprintf(`find the %s mention of %q`, which, name), fmt.Sprintf("найди %s упоминание «%s»", which, name))
+		return nearestFind(ru, in.Which, name)
 	case sec != "":
 		return say(ru, "summarise "+sec, "перескажи "+sec)
 	}
 	return say(ru, `find the first mention of "Natasha"`, "найди первое упоминание «Наташа»")
+}
+
+// nearestName is the name a refused command's nearest command uses: the
+// command's first name, or the first name its description holds.
+func nearestName(in Intent) string {
+	name := ""
+	if len(in.Names) > 0 {
+		name = in.Names[0]
+	}
+	if in.Semantic {
+		if ns, _ := namesAndWords(in.Object); len(ns) > 0 {
+			name = ns[0]
+		}
+	}
+	return name
+}
+
+// nearestFind is a search for the first (last, next) mention of name.
+func nearestFind(ru bool, which, name string) string {
+	w := say(ru, "first", "первое")
+	switch which {
+	case "last":
+		w = say(ru, "last", "последнее")
+	case "next":
+		w = say(ru, "next", "следующее")
+	}
+	return say(ru, fmt.Sprintf(`find the %s mention of %q`, w, name), fmt.Sprintf("найди %s упоминание «%s»", w, name))
 }
 
 // Understood lists what the built-in engine understands, for the window's

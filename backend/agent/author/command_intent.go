@@ -624,37 +624,9 @@ func (c *CommandAgent) insert(ctx context.Context, in Intent) (any, error) {
 		target = *r.FirstItemIndex
 	default:
 		err = m.Do(func(d *document.Document) error {
-			switch in.Anchor.Kind {
-			case ScopeSection, ScopeAfter, ScopeFrom:
-				h := FindScope(d, in.Anchor)
-				if h < 0 {
-					return c.noSection(d, in.Anchor, in.Russian)
-				}
-				target, level = h, d.Item(h).Level
-				if after && !in.Heading {
-					target = SectionEnd(d, h) - 1 // the section's last item
-				}
-			case ScopeThis:
-				at, err := c.cursorItem(d, in.Russian)
-				if err != nil {
-					return err
-				}
-				h := enclosing(d, at, in.Anchor.Ref.Kind)
-				if h < 0 {
-					return fmt.Errorf("%s", say(in.Russian, "the cursor is before the first chapter", "курсор стоит до первой главы"))
-				}
-				target, level = h, d.Item(h).Level
-				if after && !in.Heading {
-					target = SectionEnd(d, h) - 1
-				}
-			case ScopeHere:
-				at, err := c.cursorItem(d, in.Russian)
-				if err != nil {
-					return err
-				}
-				target = at
-			}
-			return nil
+			var err error
+			target, level, err = c.insertAnchor(d, in, after, target, level)
+			return err
 		})
 		if err != nil {
 			return nil, err
@@ -869,6 +841,44 @@ func nearest(in Intent) string {
 		return say(ru, "summarise "+sec, "перескажи "+sec)
 	}
 	return say(ru, `find the first mention of "Natasha"`, "найди первое упоминание «Наташа»")
+}
+
+// insertAnchor is the item an insertion goes next to, and the level of the
+// section it names: a section's heading (its last item when the text goes
+// after it and is no heading), the section the cursor is in, the cursor's
+// item; target and level as they were when the anchor names none.
+func (c *CommandAgent) insertAnchor(d *document.Document, in Intent, after bool, target, level int) (int, int, error) {
+	switch in.Anchor.Kind {
+	case ScopeSection, ScopeAfter, ScopeFrom:
+		h := FindScope(d, in.Anchor)
+		if h < 0 {
+			return target, level, c.noSection(d, in.Anchor, in.Russian)
+		}
+		target, level = h, d.Item(h).Level
+		if after && !in.Heading {
+			target = SectionEnd(d, h) - 1 // the section's last item
+		}
+	case ScopeThis:
+		at, err := c.cursorItem(d, in.Russian)
+		if err != nil {
+			return target, level, err
+		}
+		h := enclosing(d, at, in.Anchor.Ref.Kind)
+		if h < 0 {
+			return target, level, fmt.Errorf("%s", say(in.Russian, "the cursor is before the first chapter", "курсор стоит до первой главы"))
+		}
+		target, level = h, d.Item(h).Level
+		if after && !in.Heading {
+			target = SectionEnd(d, h) - 1
+		}
+	case ScopeHere:
+		at, err := c.cursorItem(d, in.Russian)
+		if err != nil {
+			return target, level, err
+		}
+		target = at
+	}
+	return target, level, nil
 }
 
 // nearestName is the name a refused command's nearest command uses: the

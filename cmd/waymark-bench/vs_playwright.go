@@ -137,32 +137,61 @@ func runBenchVsPlaywright(ctx context.Context, o options, stdout io.Writer) erro
 	}
 	defer pm.cs.Close()
 
-	static := srv.URL + "/article?t=kazan"
-	links := srv.URL + "/links"
-	var failed error
-	check := func(err error) {
-		if err != nil && failed == nil {
-			failed = err
-		}
+	rows, err := measureVsPlaywright(ctx, wm, pm, srv.URL, runs)
+	if err != nil {
+		return err
 	}
+	return printVsPlaywright(stdout, pw, runs, rows)
+}
+
+// benchRow is one measure of the side-by-side bench: Waymark's time, Playwright
+// MCP's, the target and whether Waymark meets it.
+type benchRow struct {
+	what   string
+	w, p   time.Duration
+	target string
+	ok     bool
+}
+
+// firstError keeps the first error of a measure that goes on after one.
+type firstError struct{ err error }
+
+func (f *firstError) check(err error) {
+	if err != nil && f.err == nil {
+		f.err = err
+	}
+}
+
+// measureVsPlaywright measures both systems on the pages at base: plain
+// navigation, and the 5,000-link page.
+func measureVsPlaywright(ctx context.Context, wm, pm *mcpClient, base string, runs int) ([]benchRow, error) {
+	static := base + "/article?t=kazan"
+	links := base + "/links"
 	// Warm both up (browser start, the first pages: each browser compiles
 	// its injected scripts and the page's code in its first navigations).
 	for i := 0; i < 3; i++ {
 		for _, c := range []*mcpClient{wm, pm} {
 			if _, err := c.call(ctx, "browser_navigate", map[string]any{"url": static}); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
-	type row struct {
-		what   string
-		w, p   time.Duration
-		target string
-		ok     bool
+	var failed firstError
+	rows := []benchRow{navigationRow(ctx, wm, pm, static, runs, &failed)}
+	linkRows, err := linkListRows(ctx, wm, pm, links, runs, &failed)
+	if err != nil {
+		return nil, err
 	}
-	var rows []row
-	// Plain navigation of a small static page, alternating the two systems
-	// run by run, so that a moment of load on the machine falls on both.
+	if failed.err != nil {
+		return nil, failed.err
+	}
+	return append(rows, linkRows...), nil
+}
+
+// navigationRow is plain navigation of a small static page, alternating the
+// two systems run by run, so that a moment of load on the machine falls on
+// both.
+func navigationRow(ctx context.Context, wm, pm *mcpClient, static string, runs int, failed *firstError) benchRow {
 	var navWs, navPs []time.Duration
 	for i := 0; i < runs; i++ {
 		for _, m := range []struct {
@@ -171,22 +200,25 @@ func runBenchVsPlaywright(ctx context.Context, o options, stdout io.Writer) erro
 		}{{wm, &navWs}, {pm, &navPs}} {
 			t0 := time.Now()
 			_, err := m.c.call(ctx, "browser_navigate", map[string]any{"url": static})
-			check(err)
+			failed.check(err)
 			*m.ds = append(*m.ds, time.Since(t0))
 		}
 	}
 	navW, navP := mid(navWs), mid(navPs)
-	rows = append(rows, row{"plain navigation, static page", navW, navP, "≤ 1×", navW <= navP})
+	return benchRow{"plain navigation, static page", navW, navP, "≤ 1×", navW <= navP}
+}
 
-	// The 5,000-link page: Playwright's whole snapshot against Waymark's
-	// whole list in pages of 500 (limit/offset), and the first 50.
-	var snapP, allW, firstW, firstFresh time.Duration
+// linkListRows measures the 5,000-link page: Playwright's whole snapshot
+// against Waymark's whole list in pages of 500 (limit/offset), and the first
+// 50.
+func linkListRows(ctx context.Context, wm, pm *mcpClient, links string, runs int, failed *firstError) ([]benchRow, error) {
+	check := failed.check
 	for _, c := range []*mcpClient{wm, pm} {
 		if _, err := c.call(ctx, "browser_navigate", map[string]any{"url": links}); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	snapP = median(runs, func() {
+	snapP := median(runs, func() {
 		out, err := pm.call(ctx, "browser_snapshot", map[string]any{})
 		check(err)
 		if err == nil && !strings.Contains(out, "Article number 5000") {
@@ -211,8 +243,8 @@ func runBenchVsPlaywright(ctx context.Context, o options, stdout io.Writer) erro
 		listAll()
 		alls = append(alls, time.Since(t0))
 	}
-	allW = mid(alls)
-	firstW = median(runs, func() {
+	allW := mid(alls)
+	firstW := median(runs, func() {
 		_, err := wm.call(ctx, "browser_list_interactives", map[string]any{"limit": 50})
 		check(err)
 	})
@@ -226,16 +258,17 @@ func runBenchVsPlaywright(ctx context.Context, o options, stdout io.Writer) erro
 		check(err)
 		fresh = append(fresh, time.Since(t0))
 	}
-	firstFresh = mid(fresh)
-	if failed != nil {
-		return failed
-	}
-	rows = append(rows,
-		row{"whole list of 5,000 links (10 pages of 500, fresh page) / snapshot", allW, snapP, "≤ 1×", allW <= snapP},
-		row{"first 50 of 5,000 links (numbering taken) / snapshot", firstW, snapP, "≤ 50 ms", firstW <= 50*time.Millisecond},
-		row{"first 50 of 5,000 links (page not numbered yet) / snapshot", firstFresh, snapP, "≤ 50 ms", firstFresh <= 50*time.Millisecond},
-	)
+	firstFresh := mid(fresh)
+	return []benchRow{
+		{"whole list of 5,000 links (10 pages of 500, fresh page) / snapshot", allW, snapP, "≤ 1×", allW <= snapP},
+		{"first 50 of 5,000 links (numbering taken) / snapshot", firstW, snapP, "≤ 50 ms", firstW <= 50*time.Millisecond},
+		{"first 50 of 5,000 links (page not numbered yet) / snapshot", firstFresh, snapP, "≤ 50 ms", firstFresh <= 50*time.Millisecond},
+	}, nil
+}
 
+// printVsPlaywright prints the rows as a table: both medians, the ratio,
+// the target and whether it is met.
+func printVsPlaywright(stdout io.Writer, pw string, runs int, rows []benchRow) error {
 	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
 	fmt.Fprintf(tw, "Waymark vs Playwright MCP (%s), both over MCP stdio, headless %s, loopback pages, median of %d runs\n", playwrightVersion(pw), browser.DefaultBin, runs)
 	fmt.Fprintln(tw, "measure\tWaymark\tPlaywright MCP\tratio\ttarget\tresult")

@@ -45,8 +45,17 @@ func fitConversation(ctx context.Context, model llm.Model, tools []llm.ToolSpec,
 	if fits() {
 		return
 	}
-	// What each result is: the tool that answered (a note after a result is
-	// "note"), and the turn it belongs to.
+	kind, lastTurn := resultKinds(convo)
+	if leaveOut(convo, kind, lastTurn, fits) {
+		return
+	}
+	cutLongest(convo, kind, fits)
+}
+
+// resultKinds is what each result of convo is: the tool that answered (a
+// note after a result is "note"; "" for a call); and where the last turn
+// starts.
+func resultKinds(convo []llm.Message) ([]string, int) {
 	names := map[string]string{}
 	kind := make([]string, len(convo))
 	lastTurn := 0
@@ -63,14 +72,19 @@ func fitConversation(ctx context.Context, model llm.Model, tools []llm.ToolSpec,
 			kind[i] = "note"
 		}
 	}
+	return kind, lastTurn
+}
+
+// leaveOut leaves results out until the conversation fits: first the
+// replaced results (a newer one of the same kind follows), then the older
+// ones; never a result of the last turn. It reports whether it fits.
+func leaveOut(convo []llm.Message, kind []string, lastTurn int, fits func() bool) bool {
 	newest := map[string]int{}
 	for i, k := range kind {
 		if k != "" {
 			newest[k] = i
 		}
 	}
-	// Left out: first the replaced results, then the older ones; never a
-	// result of the last turn.
 	for _, replaced := range []bool{true, false} {
 		for i := 0; i < lastTurn; i++ {
 			if kind[i] == "" || len(convo[i].Content) <= minResult || convo[i].Content == leftOutOf(convo[i]) {
@@ -81,12 +95,16 @@ func fitConversation(ctx context.Context, model llm.Model, tools []llm.ToolSpec,
 			}
 			convo[i].Content = leftOutOf(convo[i])
 			if fits() {
-				return
+				return true
 			}
 		}
 	}
-	// Cut: the longest result to half, until it fits (or nothing is left
-	// to cut: the prompt alone is over, and the client says so).
+	return false
+}
+
+// cutLongest cuts the longest result to half, until it fits (or nothing is
+// left to cut: the prompt alone is over, and the client says so).
+func cutLongest(convo []llm.Message, kind []string, fits func() bool) {
 	for {
 		longest := -1
 		for i, k := range kind {

@@ -85,25 +85,50 @@ func Find(d *document.Document, o Options) []Character {
 	if o.MinMentions <= 0 {
 		o.MinMentions = 3
 	}
+	words, lower := scanItems(d, o.From, o.To)
+	ru := cyrillicShare(words) > 0.5
+	lex := wordforms.Default()
+	st := evidence(words, ru)
+	nameSet := nameForms(st, lower, lex)
+	forms := mergeForms(st, nameSet, lex)
+	var out []Character
+	for _, g := range groupMentions(words, nameSet, forms, st) {
+		if len(g.mentions) < o.MinMentions || !g.isPerson() {
+			continue
+		}
+		out = append(out, g.character(d, ru, lex))
+	}
+	sort.Slice(out, func(a, b int) bool {
+		return out[a].Mentions > out[b].Mentions || out[a].Mentions == out[b].Mentions && out[a].Name < out[b].Name
+	})
+	return out
+}
+
+// scanItems reads the capitalised words of the items [from, to) that are
+// text (no headings), and counts the words met in lower case.
+func scanItems(d *document.Document, from, to int) ([]word, map[string]int) {
 	var words []word
 	lower := map[string]int{} // how often each word occurs in lower case
-	for i := o.From; i < o.To; i++ {
+	for i := from; i < to; i++ {
 		it := d.Item(i)
 		if it.Type == document.Heading || !d.Candidate(i, true) {
 			continue
 		}
 		words = scan(d.Text(i), i, words, lower)
 	}
-	ru := cyrillicShare(words) > 0.5
-	lex := wordforms.Default()
+	return words, lower
+}
 
-	// Counts of each capitalised word in the middle of sentences, and the
-	// evidence for and against its being a person.
-	type stats struct {
-		mid, all        int
-		person, place   int
-		patronymicAfter int
-	}
+// stats counts a capitalised word's uses: in the middle of sentences, in
+// all, and the evidence for and against its being a person.
+type stats struct {
+	mid, all        int
+	person, place   int
+	patronymicAfter int
+}
+
+// evidence is the stats of each capitalised word.
+func evidence(words []word, ru bool) map[string]*stats {
 	st := map[string]*stats{}
 	for _, w := range words {
 		s := st[w.norm]
@@ -111,24 +136,36 @@ func Find(d *document.Document, o Options) []Character {
 			s = &stats{}
 			st[w.norm] = s
 		}
-		s.all++
-		if !w.initial {
-			s.mid++
-		}
-		if titleWord(w.prev) || speechVerb(w.prev) || speechVerb(w.next) || w.prevPunct && speechVerb(w.next) {
-			s.person++
-		}
-		if patronymic(w.next) {
-			s.patronymicAfter++
-			s.person++
-		}
-		if placePrep(w.prev, ru) || !ru && w.prev == "the" && !strings.HasSuffix(w.norm, "s") {
-			s.place++ // "in Moscow", «в Москве», "the Kremlin" (not "the Rostóvs")
-		}
-		if personPrep(w.prev, ru) {
-			s.person++
-		}
+		s.add(w, ru)
 	}
+	return st
+}
+
+// add counts one use of the word.
+func (s *stats) add(w word, ru bool) {
+	s.all++
+	if !w.initial {
+		s.mid++
+	}
+	if titleWord(w.prev) || speechVerb(w.prev) || speechVerb(w.next) || w.prevPunct && speechVerb(w.next) {
+		s.person++
+	}
+	if patronymic(w.next) {
+		s.patronymicAfter++
+		s.person++
+	}
+	if placePrep(w.prev, ru) || !ru && w.prev == "the" && !strings.HasSuffix(w.norm, "s") {
+		s.place++ // "in Moscow", «в Москве», "the Kremlin" (not "the Rostóvs")
+	}
+	if personPrep(w.prev, ru) {
+		s.person++
+	}
+}
+
+// nameForms is the set of words that are names. A name is written with a
+// capital in the middle of sentences; a case form met only at sentences'
+// starts («Наташи не было») is one too when another form of it is.
+func nameForms(st map[string]*stats, lower map[string]int, lex *wordforms.Dictionary) map[string]bool {
 	candidate := func(n string) bool {
 		s := st[n]
 		if s == nil || stopName(n) || utf8.RuneCountInString(n) < 2 {
@@ -137,9 +174,6 @@ func Find(d *document.Document, o Options) []Character {
 		// A common word that starts sentences, or a word mostly in lower case.
 		return lower[n]*4 <= s.all
 	}
-	// A name is written with a capital in the middle of sentences; a case
-	// form met only at sentences' starts («Наташи не было») is one too when
-	// another form of it is.
 	nameSet := map[string]bool{}
 	stemOf := map[string]bool{}
 	for n, s := range st {
@@ -165,31 +199,40 @@ func Find(d *document.Document, o Options) []Character {
 			}
 		}
 	}
-	isName := func(n string) bool { return nameSet[n] }
-	// Group the case forms and spellings of one name.
-	parent := map[string]string{}
-	var find func(string) string
-	find = func(x string) string {
-		for parent[x] != "" && parent[x] != x {
-			x = parent[x]
-		}
-		return x
+	return nameSet
+}
+
+// formSets groups the case forms and spellings of one name: each name's
+// parent, up to the group's key (a union-find).
+type formSets map[string]string
+
+func (p formSets) find(x string) string {
+	for p[x] != "" && p[x] != x {
+		x = p[x]
 	}
-	union := func(a, b string) {
-		ra, rb := find(a), find(b)
-		if ra == "" {
-			ra = a
-		}
-		if rb == "" {
-			rb = b
-		}
-		if ra != rb {
-			parent[rb] = ra
-		}
+	return x
+}
+
+func (p formSets) union(a, b string) {
+	ra, rb := p.find(a), p.find(b)
+	if ra == "" {
+		ra = a
 	}
+	if rb == "" {
+		rb = b
+	}
+	if ra != rb {
+		p[rb] = ra
+	}
+}
+
+// mergeForms groups the names' forms: Russian case forms by the dictionary
+// and by their case endings, English ones by their plural.
+func mergeForms(st map[string]*stats, nameSet map[string]bool, lex *wordforms.Dictionary) formSets {
+	parent := formSets{}
 	names := make([]string, 0, len(st))
 	for n := range st {
-		if isName(n) {
+		if nameSet[n] {
 			names = append(names, n)
 			parent[n] = n
 		}
@@ -198,58 +241,66 @@ func Find(d *document.Document, o Options) []Character {
 	stems := map[string]string{}
 	for _, n := range names {
 		if cyr(n) {
-			for _, f := range lex.Forms(n, true) {
-				if f != n && parent[f] != "" {
-					union(n, f)
-				}
-			}
-			// A name the dictionary cannot place: its case endings.
-			if st := caseStem(n); st != "" {
-				if o, ok := stems[st]; ok {
-					union(o, n)
-				} else {
-					stems[st] = n
-				}
-			}
+			parent.mergeRussian(n, stems, lex)
 		} else {
-			for _, suf := range []string{"s", "es"} {
-				if b, ok := strings.CutSuffix(n, suf); ok && parent[b] != "" {
-					union(b, n)
-				}
-			}
+			parent.mergeEnglish(n)
 		}
 	}
-	// The person evidence of each group, and its mentions. A first name
-	// followed by its patronymic makes a person of its own ("Anna Pavlovna").
-	type group struct {
-		key       string
-		forms     map[string]int
-		person    int
-		place     int
-		mentions  []int // items, one per mention
-		firstItem int
-		counted   map[string]bool
+	return parent
+}
+
+// mergeRussian joins a Russian name to its dictionary forms, and to the
+// names with its case stem (a name the dictionary cannot place).
+func (p formSets) mergeRussian(n string, stems map[string]string, lex *wordforms.Dictionary) {
+	for _, f := range lex.Forms(n, true) {
+		if f != n && p[f] != "" {
+			p.union(n, f)
+		}
 	}
+	if st := caseStem(n); st != "" {
+		if o, ok := stems[st]; ok {
+			p.union(o, n)
+		} else {
+			stems[st] = n
+		}
+	}
+}
+
+// mergeEnglish joins an English plural to its singular.
+func (p formSets) mergeEnglish(n string) {
+	for _, suf := range []string{"s", "es"} {
+		if b, ok := strings.CutSuffix(n, suf); ok && p[b] != "" {
+			p.union(b, n)
+		}
+	}
+}
+
+// group is one person's mentions and the evidence of its forms.
+type group struct {
+	key       string
+	forms     map[string]int
+	person    int
+	place     int
+	mentions  []int // items, one per mention
+	firstItem int
+	counted   map[string]bool
+}
+
+// groupMentions gathers the mentions of each group of forms, with the
+// person evidence of each group. A first name followed by its patronymic
+// makes a person of its own ("Anna Pavlovna").
+func groupMentions(words []word, nameSet map[string]bool, forms formSets, st map[string]*stats) map[string]*group {
 	groups := map[string]*group{}
-	get := func(key string) *group {
-		g := groups[key]
-		if g == nil {
-			g = &group{key: key, forms: map[string]int{}, firstItem: -1, counted: map[string]bool{}}
-			groups[key] = g
-		}
-		return g
-	}
 	skip := map[int]bool{}
 	for k, w := range words {
-		if skip[k] || !isName(w.norm) {
+		if skip[k] || !nameSet[w.norm] {
 			continue
 		}
-		key := find(w.norm)
+		key := forms.find(w.norm)
 		form := w.raw
 		if w.nextCap && patronymic(w.next) {
 			// «Анна Павловна», «Анны Павловны»: one person, keyed by the pair.
-			pk := find(w.norm) + " " + patronymicKey(w.next)
-			key = pk
+			key = forms.find(w.norm) + " " + patronymicKey(w.next)
 			form = w.raw + " " + w.nextRaw
 			if k+1 < len(words) {
 				skip[k+1] = true
@@ -257,123 +308,104 @@ func Find(d *document.Document, o Options) []Character {
 		} else if patronymic(w.norm) {
 			continue // a patronymic alone («Павловна») is part of a name pair
 		}
-		g := get(key)
-		g.forms[form]++
-		g.mentions = append(g.mentions, w.item)
-		if g.firstItem < 0 {
-			g.firstItem = w.item
+		g := groups[key]
+		if g == nil {
+			g = &group{key: key, forms: map[string]int{}, firstItem: -1, counted: map[string]bool{}}
+			groups[key] = g
 		}
-		if s := st[w.norm]; s != nil && !g.counted[w.norm] {
-			// Each form's evidence once (it counts all its mentions).
-			g.person += s.person
-			g.place += s.place
-			g.counted[w.norm] = true
-		}
+		g.mention(w, form, st[w.norm])
 	}
-	var out []Character
-	for _, g := range groups {
-		if len(g.mentions) < o.MinMentions {
-			continue
-		}
-		pair := strings.Contains(g.key, " ")
-		n := len(g.mentions)
-		switch {
-		case pair:
-		case g.place*3 >= n && g.place > g.person:
-			continue // mostly after "in", «в»: a place
-		case g.person == 0 && (n < 5 || g.place > 0):
-			continue // no sign of a person
-		}
-		c := Character{Mentions: len(g.mentions)}
-		type fc struct {
-			f string
-			n int
-		}
-		var fs []fc
-		for f, n := range g.forms {
-			fs = append(fs, fc{f, n})
-		}
-		sort.Slice(fs, func(a, b int) bool { return fs[a].n > fs[b].n || fs[a].n == fs[b].n && fs[a].f < fs[b].f })
-		for _, f := range fs {
-			c.Forms = append(c.Forms, f.f)
-		}
-		c.Name = c.Forms[0]
-		if ru {
-			c.Name = nominative(fs[0].f, c.Forms, lex)
-		}
-		c.First = Mention{Index: g.firstItem, Section: d.Place(g.firstItem), Snippet: document.Snippet(d.Text(g.firstItem), 160)}
-		seen := map[int]bool{}
-		chapter := map[int]int{}
-		var order []int
-		for _, i := range g.mentions {
-			if !seen[i] {
-				seen[i] = true
-				c.Items = append(c.Items, i)
-			}
-			h := d.HeadingOf(i)
-			if _, ok := chapter[h]; !ok {
-				order = append(order, h)
-			}
-			chapter[h]++
-		}
-		for _, h := range order {
-			sec := ""
-			if h >= 0 {
-				sec = d.Place(h)
-			}
-			c.Chapters = append(c.Chapters, ChapterCount{Section: sec, Index: h, Mentions: chapter[h]})
-		}
-		out = append(out, c)
+	return groups
+}
+
+// mention counts one mention of the group in the given form; s is the
+// word's evidence, counted once per form (it counts all its mentions).
+func (g *group) mention(w word, form string, s *stats) {
+	g.forms[form]++
+	g.mentions = append(g.mentions, w.item)
+	if g.firstItem < 0 {
+		g.firstItem = w.item
 	}
-	sort.Slice(out, func(a, b int) bool {
-		return out[a].Mentions > out[b].Mentions || out[a].Mentions == out[b].Mentions && out[a].Name < out[b].Name
-	})
-	return out
+	if s != nil && !g.counted[w.norm] {
+		g.person += s.person
+		g.place += s.place
+		g.counted[w.norm] = true
+	}
+}
+
+// isPerson: a name pair, or a name with more signs of a person than of a
+// place.
+func (g *group) isPerson() bool {
+	n := len(g.mentions)
+	switch {
+	case strings.Contains(g.key, " "):
+		return true
+	case g.place*3 >= n && g.place > g.person:
+		return false // mostly after "in", «в»: a place
+	case g.person == 0 && (n < 5 || g.place > 0):
+		return false // no sign of a person
+	}
+	return true
+}
+
+// character is the group as a person of the book: its forms, most frequent
+// first, its name, its first mention, its items and its mentions per chapter.
+func (g *group) character(d *document.Document, ru bool, lex *wordforms.Dictionary) Character {
+	c := Character{Mentions: len(g.mentions)}
+	type fc struct {
+		f string
+		n int
+	}
+	var fs []fc
+	for f, n := range g.forms {
+		fs = append(fs, fc{f, n})
+	}
+	sort.Slice(fs, func(a, b int) bool { return fs[a].n > fs[b].n || fs[a].n == fs[b].n && fs[a].f < fs[b].f })
+	for _, f := range fs {
+		c.Forms = append(c.Forms, f.f)
+	}
+	c.Name = c.Forms[0]
+	if ru {
+		c.Name = nominative(fs[0].f, c.Forms, lex)
+	}
+	c.First = Mention{Index: g.firstItem, Section: d.Place(g.firstItem), Snippet: document.Snippet(d.Text(g.firstItem), 160)}
+	c.Items, c.Chapters = g.places(d)
+	return c
+}
+
+// places is the items that name the person, each once, and the mentions per
+// chapter in the book's order.
+func (g *group) places(d *document.Document) ([]int, []ChapterCount) {
+	var items []int
+	var chapters []ChapterCount
+	seen := map[int]bool{}
+	chapter := map[int]int{}
+	var order []int
+	for _, i := range g.mentions {
+		if !seen[i] {
+			seen[i] = true
+			items = append(items, i)
+		}
+		h := d.HeadingOf(i)
+		if _, ok := chapter[h]; !ok {
+			order = append(order, h)
+		}
+		chapter[h]++
+	}
+	for _, h := range order {
+		sec := ""
+		if h >= 0 {
+			sec = d.Place(h)
+		}
+		chapters = append(chapters, ChapterCount{Section: sec, Index: h, Mentions: chapter[h]})
+	}
+	return items, chapters
 }
 
 // scan reads the words of an item's text: each capitalised word with its
 // neighbours, and a count of the words in lower case.
 func scan(text string, item int, words []word, lower map[string]int) []word {
-	type tk struct {
-		raw, norm string
-		cap       bool
-		start     bool // starts a sentence
-		dash      bool // a dash or quotation mark before it
-	}
-	var toks []tk
-	start, dash := true, false
-	rs := []rune(text)
-	for i := 0; i < len(rs); {
-		r := rs[i]
-		switch {
-		case unicode.IsLetter(r):
-			j := i
-			for j < len(rs) && (isLetter(rs[j]) || (rs[j] == '-' || rs[j] == '\'') && j+1 < len(rs) && unicode.IsLetter(rs[j+1])) {
-				j++
-			}
-			raw := string(rs[i:j])
-			raw = strings.TrimSuffix(strings.TrimSuffix(raw, "'s"), "’s")
-			toks = append(toks, tk{raw: raw, norm: normWord(raw), cap: unicode.IsUpper(r), start: start, dash: dash})
-			start, dash = false, false
-			i = j
-		case r == '.' || r == '!' || r == '?' || r == '…':
-			start = true
-			i++
-		case r == '—' || r == '–' || r == '«' || r == '»' || r == '“' || r == '”' || r == '"':
-			dash = true
-			if r == '«' || r == '“' {
-				start = true
-			}
-			i++
-		case r == '’' && i+1 < len(rs) && rs[i+1] == 's':
-			i += 2 // "Natásha’s": the name
-		default:
-			if !unicode.IsSpace(r) && r != ',' && r != ';' && r != ':' {
-				dash = dash || r == '-'
-			}
-			i++
-		}
-	}
+	toks := tokens(text)
 	for k, t := range toks {
 		if !t.cap {
 			lower[t.norm]++
@@ -391,6 +423,64 @@ func scan(text string, item int, words []word, lower map[string]int) []word {
 		words = append(words, w)
 	}
 	return words
+}
+
+// token is one word of a text and what stands before it.
+type token struct {
+	raw, norm string
+	cap       bool
+	start     bool // starts a sentence
+	dash      bool // a dash or quotation mark before it
+}
+
+// tokens splits a text into its words.
+func tokens(text string) []token {
+	var toks []token
+	start, dash := true, false
+	rs := []rune(text)
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case unicode.IsLetter(r):
+			j := wordEnd(rs, i)
+			raw := string(rs[i:j])
+			raw = strings.TrimSuffix(strings.TrimSuffix(raw, "'s"), "’s")
+			toks = append(toks, token{raw: raw, norm: normWord(raw), cap: unicode.IsUpper(r), start: start, dash: dash})
+			start, dash = false, false
+			i = j
+		case r == '’' && i+1 < len(rs) && rs[i+1] == 's':
+			i += 2 // "Natásha’s": the name
+		default:
+			start, dash = punctuation(r, start, dash)
+			i++
+		}
+	}
+	return toks
+}
+
+// wordEnd is where the word starting at rs[i] ends: letters (and stress
+// marks), with hyphens and apostrophes between letters.
+func wordEnd(rs []rune, i int) int {
+	j := i
+	for j < len(rs) && (isLetter(rs[j]) || (rs[j] == '-' || rs[j] == '\'') && j+1 < len(rs) && unicode.IsLetter(rs[j+1])) {
+		j++
+	}
+	return j
+}
+
+// punctuation is what a character between words says of the next word:
+// whether it starts a sentence, whether a dash or quotation mark comes
+// before it.
+func punctuation(r rune, start, dash bool) (bool, bool) {
+	switch {
+	case r == '.' || r == '!' || r == '?' || r == '…':
+		return true, dash
+	case r == '—' || r == '–' || r == '«' || r == '»' || r == '“' || r == '”' || r == '"':
+		return start || r == '«' || r == '“', true
+	case !unicode.IsSpace(r) && r != ',' && r != ';' && r != ':':
+		return start, dash || r == '-'
+	}
+	return start, dash
 }
 
 // normWord is a word lower case, accents dropped (й kept), ё as е.

@@ -107,43 +107,16 @@ func (d *Document) PlanReplaceText(i int, md string) (*Edit, error) {
 	if strings.TrimSpace(md) == "" && it.Type != TableCell {
 		return nil, fmt.Errorf("%w: the new text for %s %s is empty; to remove the item use Delete", ErrBadInput, it.Type, d.Label(i))
 	}
-	src := d.src
 	switch it.Type {
 	case Heading:
-		if src[it.Start] == '#' && !strings.HasPrefix(strings.TrimLeft(md, " "), "#") {
-			md = strings.Repeat("#", it.Level) + " " + md
-		} else if src[it.Start] != '#' && !strings.HasPrefix(md, "#") && !strings.Contains(md, d.newline) {
-			// Setext heading: keep its underline.
-			if nlAt := bytes.LastIndexByte(src[it.Start:it.End], '\n'); nlAt >= 0 {
-				md = md + d.newline + string(src[it.Start+nlAt+1:it.End])
-			}
-		}
+		md = d.headingText(it, md)
 	case ListItem:
-		if !listMarker.MatchString(md) {
-			content := it.End
-			if len(it.Segs) > 0 {
-				content = it.Segs[0].Start
-			}
-			md = string(src[it.Start:content]) + md
-		}
+		md = d.listItemText(it, md)
 	case TableCell:
-		if strings.Contains(md, d.newline) {
-			return nil, fmt.Errorf("%w: a table cell holds one line; the new text for %s has line breaks", ErrBadInput, d.Label(i))
+		if md, err = d.cellText(it, i, md); err != nil {
+			return nil, err
 		}
-		// A '|' of the text is text: unescaped it would end the cell and push
-		// what follows out of the table.
-		md = escapePipes(md)
 		if len(it.Segs) == 0 {
-			// A cell the row leaves out (after its last one): the text goes
-			// after the row's last cell, with the pipes a cell needs.
-			if strings.TrimSpace(md) == "" {
-				return nil, fmt.Errorf("%w: table cell %s is already empty", ErrBadInput, d.Label(i))
-			}
-			if it.Start > 0 && src[it.Start-1] == '|' {
-				md = " " + md + " |"
-			} else {
-				md = " | " + md
-			}
 			return d.plan("ReplaceText", i, it.Start, it.End, []byte(md), false)
 		}
 	case FrontMatter:
@@ -152,14 +125,69 @@ func (d *Document) PlanReplaceText(i int, md string) (*Edit, error) {
 			md = "---" + d.newline + md + d.newline + "---"
 		}
 	}
+	return d.planReplace(it, i, md)
+}
+
+// headingText is the new text of a heading with the heading's marks: its
+// '#'s when the text has none, a setext heading's underline.
+func (d *Document) headingText(it *Item, md string) string {
+	src := d.src
+	if src[it.Start] == '#' && !strings.HasPrefix(strings.TrimLeft(md, " "), "#") {
+		md = strings.Repeat("#", it.Level) + " " + md
+	} else if src[it.Start] != '#' && !strings.HasPrefix(md, "#") && !strings.Contains(md, d.newline) {
+		// Setext heading: keep its underline.
+		if nlAt := bytes.LastIndexByte(src[it.Start:it.End], '\n'); nlAt >= 0 {
+			md = md + d.newline + string(src[it.Start+nlAt+1:it.End])
+		}
+	}
+	return md
+}
+
+// listItemText is the new text of a list item with the item's marker when
+// the text has none.
+func (d *Document) listItemText(it *Item, md string) string {
+	if !listMarker.MatchString(md) {
+		content := it.End
+		if len(it.Segs) > 0 {
+			content = it.Segs[0].Start
+		}
+		md = string(d.src[it.Start:content]) + md
+	}
+	return md
+}
+
+// cellText is the new text of table cell i: one line, its '|'s escaped; for
+// a cell the row leaves out, with the pipes a cell needs.
+func (d *Document) cellText(it *Item, i int, md string) (string, error) {
+	if strings.Contains(md, d.newline) {
+		return "", fmt.Errorf("%w: a table cell holds one line; the new text for %s has line breaks", ErrBadInput, d.Label(i))
+	}
+	// A '|' of the text is text: unescaped it would end the cell and push
+	// what follows out of the table.
+	md = escapePipes(md)
+	if len(it.Segs) > 0 {
+		return md, nil
+	}
+	// A cell the row leaves out (after its last one): the text goes after
+	// the row's last cell, with the pipes a cell needs.
+	if strings.TrimSpace(md) == "" {
+		return "", fmt.Errorf("%w: table cell %s is already empty", ErrBadInput, d.Label(i))
+	}
+	if it.Start > 0 && d.src[it.Start-1] == '|' {
+		return " " + md + " |", nil
+	}
+	return " | " + md, nil
+}
+
+// planReplace plans item i's replacement by md. An item's own Markdown goes
+// back exactly as it is (round trip). New text gets the container's prefix
+// on its continuation lines ("> ", list indentation), so a multi-line quote
+// stays a tidy quote; if that does not fit, it goes in as given.
+func (d *Document) planReplace(it *Item, i int, md string) (*Edit, error) {
 	cont := it.Prefix
 	if it.Type == ListItem && len(it.Segs) > 0 {
 		cont = it.Prefix + strings.Repeat(" ", it.Segs[0].Start-it.Start)
 	}
-	// An item's own Markdown goes back exactly as it is (round trip). New text gets
-	// the container's prefix on its continuation lines ("> ", list indentation), so
-	// a multi-line quote stays a tidy quote; if that does not fit, it goes in as
-	// given.
 	text := md
 	if md != d.Markdown(i) && cont != "" {
 		text = d.prefixLines(d.splitLines(md), cont, false)
@@ -307,47 +335,65 @@ func (d *Document) PlanDelete(i int) (*Edit, error) {
 	if end < len(src) && src[end] == '\n' {
 		end++
 	}
-	isBlank := func(a, b int, allowQuote bool) bool {
-		l := bytes.TrimRight(src[a:b], "\r\n")
-		if allowQuote {
-			l = bytes.TrimLeft(l, " \t>")
-		}
-		return len(bytes.TrimSpace(l)) == 0
-	}
-	nextEnd := func(p int) int {
-		if p >= len(src) {
-			return -1
-		}
-		e := bytes.IndexByte(src[p:], '\n')
-		if e < 0 {
-			return len(src)
-		}
-		return p + e + 1
-	}
-	prevStart := func(p int) int {
-		if p == 0 {
-			return -1
-		}
-		return bytes.LastIndexByte(src[:p-1], '\n') + 1
-	}
-	container := it.Prefix != "" && strings.TrimSpace(it.Prefix) != ""
 	if it.Type != ListItem {
-		prev, next := prevStart(start), nextEnd(end)
-		hasQuote := func(a, b int) bool { return bytes.IndexByte(src[a:b], '>') >= 0 }
-		switch {
-		case container && prev >= 0 && isBlank(prev, start, true) && hasQuote(prev, start):
-			// Inside a quote: drop the quote's blank line before the item…
-			start = prev
-		case container && next > end && isBlank(end, next, true) && hasQuote(end, next):
-			// …or after it.
-			end = next
-		case next > end && isBlank(end, next, false):
-			end = next
-		case prev >= 0 && isBlank(prev, start, false):
-			start = prev
-		}
+		start, end = d.withBlankLine(it, start, end)
 	}
 	return d.plan("Delete", i, start, end, nil, true)
+}
+
+// withBlankLine widens the deletion of item it, [start, end), by one blank
+// line around it, so that no two blank lines are left: inside a quote the
+// quote's blank line before it or after it, else the one after or before.
+func (d *Document) withBlankLine(it *Item, start, end int) (int, int) {
+	src := d.src
+	container := it.Prefix != "" && strings.TrimSpace(it.Prefix) != ""
+	prev, next := prevLineStart(src, start), nextLineEnd(src, end)
+	hasQuote := func(a, b int) bool { return bytes.IndexByte(src[a:b], '>') >= 0 }
+	switch {
+	case container && prev >= 0 && blankLine(src, prev, start, true) && hasQuote(prev, start):
+		// Inside a quote: drop the quote's blank line before the item…
+		start = prev
+	case container && next > end && blankLine(src, end, next, true) && hasQuote(end, next):
+		// …or after it.
+		end = next
+	case next > end && blankLine(src, end, next, false):
+		end = next
+	case prev >= 0 && blankLine(src, prev, start, false):
+		start = prev
+	}
+	return start, end
+}
+
+// blankLine: the line src[a:b] is blank (with allowQuote, but for quote
+// marks).
+func blankLine(src []byte, a, b int, allowQuote bool) bool {
+	l := bytes.TrimRight(src[a:b], "\r\n")
+	if allowQuote {
+		l = bytes.TrimLeft(l, " \t>")
+	}
+	return len(bytes.TrimSpace(l)) == 0
+}
+
+// nextLineEnd is the end of the line that starts at p (after its line
+// break), -1 at the end of src.
+func nextLineEnd(src []byte, p int) int {
+	if p >= len(src) {
+		return -1
+	}
+	e := bytes.IndexByte(src[p:], '\n')
+	if e < 0 {
+		return len(src)
+	}
+	return p + e + 1
+}
+
+// prevLineStart is the start of the line before the one that starts at
+// p, -1 at the start of src.
+func prevLineStart(src []byte, p int) int {
+	if p == 0 {
+		return -1
+	}
+	return bytes.LastIndexByte(src[:p-1], '\n') + 1
 }
 
 // PlanSplice checks a raw splice used by undo, redo and restore: the neighbours must
@@ -379,56 +425,9 @@ func (d *Document) plan(op string, target, start, oldEnd int, newBytes []byte, r
 func (d *Document) planIn(op string, target, start, oldEnd int, newBytes []byte, removes, wide bool) (*Edit, error) {
 	e := &Edit{d: d, Op: op, Target: target, Start: start, OldEnd: oldEnd,
 		Old: append([]byte(nil), d.src[start:oldEnd]...), New: newBytes, Removes: removes}
-	delta := len(newBytes) - (oldEnd - start)
-
-	// The window: whole top-level blocks around the splice, with one untouched block
-	// on each side as a guard that nothing leaks across.
-	r := d.roots
-	a := -1
-	for lo, hi := 0, len(r); lo < hi; {
-		m := (lo + hi) / 2
-		if r[m] <= start {
-			a, lo = m, m+1
-		} else {
-			hi = m
-		}
-	}
-	e.wStart = 0
-	if a >= 1 {
-		e.wStart = r[a-1]
-	}
-	c := len(r)
-	for lo, hi := 0, len(r); lo < hi; {
-		m := (lo + hi) / 2
-		if r[m] >= oldEnd && r[m] > start {
-			c, hi = m, m
-		} else {
-			lo = m + 1
-		}
-	}
-	e.wEnd = len(d.src)
-	if c+1 < len(r) {
-		e.wEnd = r[c+1]
-	}
-	if e.wEnd < oldEnd {
-		e.wEnd = len(d.src)
-	}
-	if wide {
-		e.wStart, e.wEnd = 0, len(d.src)
-	}
-	win := make([]byte, 0, e.wEnd-e.wStart+len(newBytes))
-	win = append(win, d.src[e.wStart:start]...)
-	win = append(win, newBytes...)
-	win = append(win, d.src[oldEnd:e.wEnd]...)
-	e.win = linearizeWith(win, d.refs, e.wStart == 0)
-	if e.win.deep > 0 {
-		return nil, fmt.Errorf("%w: the new text nests lists and block quotes more than %d levels deep; at most %d levels are allowed", ErrBadInput, MaxNesting, MaxNesting)
-	}
-	for k := range e.win.items {
-		shiftItem(&e.win.items[k], e.wStart)
-	}
-	for k := range e.win.roots {
-		e.win.roots[k] += e.wStart
+	e.wStart, e.wEnd = d.window(start, oldEnd, wide)
+	if err := e.parseWindow(newBytes); err != nil {
+		return nil, err
 	}
 
 	// Old items in the window.
@@ -437,81 +436,13 @@ func (d *Document) planIn(op string, target, start, oldEnd int, newBytes []byte,
 	if e.wEnd == len(d.src) {
 		e.hi = len(d.items) // empty items can sit exactly at the end of the source
 	}
-	olds := d.items[e.lo:e.hi]
-	news := e.win.items
-	isTarget := func(k int) bool {
-		if target < 0 {
-			return false
-		}
-		t := &d.items[target]
-		if op != "ReplaceText" && op != "Delete" {
-			return false
-		}
-		if k == target {
-			return true
-		}
-		return op == "Delete" && t.Type == ListItem && d.items[k].Start > t.Start && d.items[k].Start < t.SubEnd
+	m := &spliceMatch{d: d, op: op, target: target, lo: e.lo, start: start, oldEnd: oldEnd,
+		delta: len(newBytes) - (oldEnd - start), olds: d.items[e.lo:e.hi], news: e.win.items}
+	nb, na := m.kept(wide)
+	if !m.unchanged(nb, na) {
+		return nil, fmt.Errorf("%w: %s; nothing was changed", ErrHierarchy, d.leakReason(op, target))
 	}
-	nb := 0 // old items before the splice
-	for nb < len(olds) && olds[nb].End <= start && olds[nb].Start < start && !isTarget(e.lo+nb) {
-		nb++
-	}
-	na := 0 // old items after the splice
-	for na < len(olds)-nb && olds[len(olds)-1-na].Start >= oldEnd && !isTarget(e.lo+len(olds)-1-na) {
-		na++
-	}
-	fail := func(why string) error {
-		return fmt.Errorf("%w: %s; nothing was changed", ErrHierarchy, why)
-	}
-	sameBefore := func(k int) bool {
-		o, n := olds[k], news[k]
-		if o.SubEnd >= start && n.SubEnd >= n.End {
-			// An enclosing list item: its subtree grows or shrinks with the edit.
-			o.SubEnd = n.SubEnd
-		}
-		return sameItem(&o, &n, 0)
-	}
-	sameAfter := func(k int) bool {
-		return sameItemAfter(&olds[len(olds)-1-k], &news[len(news)-1-k], delta, start)
-	}
-	if target < 0 {
-		// A raw splice (typing, undo, redo, restore) addresses no item: the item
-		// that ends where the splice starts, or starts where it ends, is the one
-		// typed into (a letter after a paragraph's last one, or before its
-		// first), so it may change; only the items beyond must stay as they were.
-		if nb > 0 && olds[nb-1].End == start && (len(news) < nb || !sameBefore(nb-1)) {
-			nb--
-		}
-		if na > 0 && olds[len(olds)-na].Start == oldEnd && (len(news) < na || !sameAfter(na-1)) {
-			na--
-		}
-	}
-	if wide {
-		// Only the items that parse as before stay; the rest is the edit's.
-		for k := 0; k < nb; k++ {
-			if k >= len(news) || !sameBefore(k) {
-				nb = k
-			}
-		}
-		for k := 0; k < na; k++ {
-			if k >= len(news)-nb || !sameAfter(k) {
-				na = k
-			}
-		}
-	}
-	if len(news) < nb+na {
-		return nil, fail(d.leakReason(op, target))
-	}
-	for k := 0; k < nb; k++ {
-		if !sameBefore(k) {
-			return nil, fail(d.leakReason(op, target))
-		}
-	}
-	for k := 0; k < na; k++ {
-		if !sameAfter(k) {
-			return nil, fail(d.leakReason(op, target))
-		}
-	}
+	olds, news := m.olds, m.news
 	mid := news[nb : len(news)-na]
 	e.mid = mid
 	for k := nb; k < len(olds)-na; k++ {
@@ -532,6 +463,178 @@ func (d *Document) planIn(op string, target, start, oldEnd int, newBytes []byte,
 		e.cursor = -1
 	}
 	return e, nil
+}
+
+// window is the source range an edit re-parses: whole top-level blocks
+// around the splice, with one untouched block on each side as a guard that
+// nothing leaks across; the whole source when wide.
+func (d *Document) window(start, oldEnd int, wide bool) (wStart, wEnd int) {
+	if wide {
+		return 0, len(d.src)
+	}
+	r := d.roots
+	a := -1
+	for lo, hi := 0, len(r); lo < hi; {
+		m := (lo + hi) / 2
+		if r[m] <= start {
+			a, lo = m, m+1
+		} else {
+			hi = m
+		}
+	}
+	if a >= 1 {
+		wStart = r[a-1]
+	}
+	c := len(r)
+	for lo, hi := 0, len(r); lo < hi; {
+		m := (lo + hi) / 2
+		if r[m] >= oldEnd && r[m] > start {
+			c, hi = m, m
+		} else {
+			lo = m + 1
+		}
+	}
+	wEnd = len(d.src)
+	if c+1 < len(r) {
+		wEnd = r[c+1]
+	}
+	if wEnd < oldEnd {
+		wEnd = len(d.src)
+	}
+	return wStart, wEnd
+}
+
+// parseWindow parses the window with the splice made, its items and roots at
+// their offsets in the source.
+func (e *Edit) parseWindow(newBytes []byte) error {
+	d := e.d
+	win := make([]byte, 0, e.wEnd-e.wStart+len(newBytes))
+	win = append(win, d.src[e.wStart:e.Start]...)
+	win = append(win, newBytes...)
+	win = append(win, d.src[e.OldEnd:e.wEnd]...)
+	e.win = linearizeWith(win, d.refs, e.wStart == 0)
+	if e.win.deep > 0 {
+		return fmt.Errorf("%w: the new text nests lists and block quotes more than %d levels deep; at most %d levels are allowed", ErrBadInput, MaxNesting, MaxNesting)
+	}
+	for k := range e.win.items {
+		shiftItem(&e.win.items[k], e.wStart)
+	}
+	for k := range e.win.roots {
+		e.win.roots[k] += e.wStart
+	}
+	return nil
+}
+
+// spliceMatch compares the old items of an edit's window with the items the
+// window parses to after the splice: the items before and after the splice
+// must come out as they were.
+type spliceMatch struct {
+	d                    *Document
+	op                   string
+	target, lo           int
+	start, oldEnd, delta int
+	olds, news           []Item
+}
+
+// isTarget: the old item k is the one the edit addresses (or, for a list
+// item's Delete, nested in it).
+func (m *spliceMatch) isTarget(k int) bool {
+	if m.target < 0 {
+		return false
+	}
+	t := &m.d.items[m.target]
+	if m.op != "ReplaceText" && m.op != "Delete" {
+		return false
+	}
+	if k == m.target {
+		return true
+	}
+	return m.op == "Delete" && t.Type == ListItem && m.d.items[k].Start > t.Start && m.d.items[k].Start < t.SubEnd
+}
+
+// sameBefore: the k-th item of the window, before the splice, is unchanged.
+func (m *spliceMatch) sameBefore(k int) bool {
+	o, n := m.olds[k], m.news[k]
+	if o.SubEnd >= m.start && n.SubEnd >= n.End {
+		// An enclosing list item: its subtree grows or shrinks with the edit.
+		o.SubEnd = n.SubEnd
+	}
+	return sameItem(&o, &n, 0)
+}
+
+// sameAfter: the k-th item from the window's end, after the splice, is
+// unchanged but for its offsets.
+func (m *spliceMatch) sameAfter(k int) bool {
+	return sameItemAfter(&m.olds[len(m.olds)-1-k], &m.news[len(m.news)-1-k], m.delta, m.start)
+}
+
+// kept is how many old items before (nb) and after (na) the splice must
+// stay as they were.
+func (m *spliceMatch) kept(wide bool) (nb, na int) {
+	olds := m.olds
+	for nb < len(olds) && olds[nb].End <= m.start && olds[nb].Start < m.start && !m.isTarget(m.lo+nb) {
+		nb++
+	}
+	for na < len(olds)-nb && olds[len(olds)-1-na].Start >= m.oldEnd && !m.isTarget(m.lo+len(olds)-1-na) {
+		na++
+	}
+	if m.target < 0 {
+		nb, na = m.typedInto(nb, na)
+	}
+	if wide {
+		nb, na = m.reparsed(nb, na)
+	}
+	return nb, na
+}
+
+// typedInto: a raw splice (typing, undo, redo, restore) addresses no item:
+// the item that ends where the splice starts, or starts where it ends, is
+// the one typed into (a letter after a paragraph's last one, or before its
+// first), so it may change; only the items beyond must stay as they were.
+func (m *spliceMatch) typedInto(nb, na int) (int, int) {
+	olds, news := m.olds, m.news
+	if nb > 0 && olds[nb-1].End == m.start && (len(news) < nb || !m.sameBefore(nb-1)) {
+		nb--
+	}
+	if na > 0 && olds[len(olds)-na].Start == m.oldEnd && (len(news) < na || !m.sameAfter(na-1)) {
+		na--
+	}
+	return nb, na
+}
+
+// reparsed: of a wide splice, only the items that parse as before stay; the
+// rest is the edit's.
+func (m *spliceMatch) reparsed(nb, na int) (int, int) {
+	for k := 0; k < nb; k++ {
+		if k >= len(m.news) || !m.sameBefore(k) {
+			nb = k
+		}
+	}
+	for k := 0; k < na; k++ {
+		if k >= len(m.news)-nb || !m.sameAfter(k) {
+			na = k
+		}
+	}
+	return nb, na
+}
+
+// unchanged: the nb items before the splice and the na after it parse as
+// they were.
+func (m *spliceMatch) unchanged(nb, na int) bool {
+	if len(m.news) < nb+na {
+		return false
+	}
+	for k := 0; k < nb; k++ {
+		if !m.sameBefore(k) {
+			return false
+		}
+	}
+	for k := 0; k < na; k++ {
+		if !m.sameAfter(k) {
+			return false
+		}
+	}
+	return true
 }
 
 func (d *Document) leakReason(op string, target int) string {
@@ -568,17 +671,8 @@ func (d *Document) checkRule(op string, target int, mid []Item, removed int) err
 	}
 	t := &d.items[target]
 	label := d.Label(target)
-	headings := 0
-	for k := range mid {
-		if mid[k].Type == Heading {
-			headings++
-			if t.Type != Heading || mid[k].Level != t.Level {
-				if t.Type == Heading {
-					return fmt.Errorf("%w: %s of heading %s (level %d) would make a level-%d heading; headings keep their level — write a level-%d heading (%s Title)", ErrHierarchy, op, label, t.Level, mid[k].Level, t.Level, strings.Repeat("#", t.Level))
-				}
-				return fmt.Errorf("%w: %s on %s %s would add a heading (level %d); edits do not change the outline — only a heading can be replaced by, or have inserted next to it, a heading of its own level", ErrHierarchy, op, t.Type, label, mid[k].Level)
-			}
-		}
+	if err := checkHeadings(op, t, label, mid); err != nil {
+		return err
 	}
 	switch op {
 	case "Delete":
@@ -587,57 +681,98 @@ func (d *Document) checkRule(op string, target int, mid []Item, removed int) err
 		}
 		return nil
 	case "ReplaceText":
-		switch t.Type {
-		case Heading:
-			if len(mid) != 1 || mid[0].Type != Heading {
-				return fmt.Errorf("%w: a heading (%s) must be replaced by exactly one heading of level %d; the new text makes %d element(s)", ErrHierarchy, label, t.Level, len(mid))
-			}
-		case TableCell:
-			// Filling a cell the row left out makes the next one left out
-			// addressable: an empty cell with no text of its own.
-			for len(mid) > 1 && mid[len(mid)-1].Type == TableCell && len(mid[len(mid)-1].Segs) == 0 && mid[len(mid)-1].Row == t.Row {
-				mid = mid[:len(mid)-1]
-			}
-			if len(mid) != 1 || mid[0].Type != TableCell || mid[0].Row != t.Row || mid[0].Col != t.Col {
-				return fmt.Errorf("%w: the new text for table cell %s would change the table's shape (a '|' in the text splits the cell; write it as '\\|')", ErrHierarchy, label)
-			}
-		case ListItem:
-			if len(mid) == 0 || mid[0].Type != ListItem || mid[0].Level != t.Level {
-				return fmt.Errorf("%w: list item %s must stay a list item at depth %d", ErrHierarchy, label, t.Level)
-			}
-		case FrontMatter:
-			if len(mid) != 1 || mid[0].Type != FrontMatter {
-				return fmt.Errorf("%w: the front matter must stay front matter: YAML lines (\"key: value\") between a line \"---\" and a line \"---\"", ErrHierarchy)
-			}
-		default:
-			if len(mid) == 0 {
-				return fmt.Errorf("%w: the new text for %s makes no element (a link reference definition alone is not text)", ErrHierarchy, label)
-			}
-		}
-		if t.Type == Quote {
-			for k := range mid {
-				if mid[k].Prefix == "" && mid[k].Start == mid[k].Lead {
-					return fmt.Errorf("%w: the new text for quote %s would leave the block quote", ErrHierarchy, label)
-				}
-			}
-		}
+		return checkReplace(t, label, mid)
 	case "InsertAfter", "InsertBefore":
+		return checkInsert(t, label, mid, removed)
+	}
+	return nil
+}
+
+// checkHeadings: an edit makes a heading only where it replaces, or inserts
+// next to, a heading of the same level.
+func checkHeadings(op string, t *Item, label string, mid []Item) error {
+	for k := range mid {
+		if mid[k].Type != Heading || t.Type == Heading && mid[k].Level == t.Level {
+			continue
+		}
+		if t.Type == Heading {
+			return fmt.Errorf("%w: %s of heading %s (level %d) would make a level-%d heading; headings keep their level — write a level-%d heading (%s Title)", ErrHierarchy, op, label, t.Level, mid[k].Level, t.Level, strings.Repeat("#", t.Level))
+		}
+		return fmt.Errorf("%w: %s on %s %s would add a heading (level %d); edits do not change the outline — only a heading can be replaced by, or have inserted next to it, a heading of its own level", ErrHierarchy, op, t.Type, label, mid[k].Level)
+	}
+	return nil
+}
+
+// checkReplace: the new text of item t stays an item of its kind (a
+// heading of its level, the same table cell, a list item at its depth, front
+// matter, inside its quote).
+func checkReplace(t *Item, label string, mid []Item) error {
+	switch t.Type {
+	case Heading:
+		if len(mid) != 1 || mid[0].Type != Heading {
+			return fmt.Errorf("%w: a heading (%s) must be replaced by exactly one heading of level %d; the new text makes %d element(s)", ErrHierarchy, label, t.Level, len(mid))
+		}
+	case TableCell:
+		if !sameCell(t, mid) {
+			return fmt.Errorf("%w: the new text for table cell %s would change the table's shape (a '|' in the text splits the cell; write it as '\\|')", ErrHierarchy, label)
+		}
+	case ListItem:
+		if len(mid) == 0 || mid[0].Type != ListItem || mid[0].Level != t.Level {
+			return fmt.Errorf("%w: list item %s must stay a list item at depth %d", ErrHierarchy, label, t.Level)
+		}
+	case FrontMatter:
+		if len(mid) != 1 || mid[0].Type != FrontMatter {
+			return fmt.Errorf("%w: the front matter must stay front matter: YAML lines (\"key: value\") between a line \"---\" and a line \"---\"", ErrHierarchy)
+		}
+	default:
 		if len(mid) == 0 {
-			return fmt.Errorf("%w: the inserted Markdown makes no element", ErrHierarchy)
+			return fmt.Errorf("%w: the new text for %s makes no element (a link reference definition alone is not text)", ErrHierarchy, label)
 		}
-		if t.Type == ListItem {
-			for k := range mid {
-				if mid[k].Type != ListItem || mid[k].Level < t.Level {
-					return fmt.Errorf("%w: next to list item %s only list items can be inserted (e.g. \"- text\"); got a %s", ErrHierarchy, label, mid[k].Type)
-				}
+	}
+	if t.Type == Quote && leavesQuote(mid) {
+		return fmt.Errorf("%w: the new text for quote %s would leave the block quote", ErrHierarchy, label)
+	}
+	return nil
+}
+
+// sameCell: the new text of table cell t makes that one cell again.
+// Filling a cell the row left out makes the next one left out addressable:
+// an empty cell with no text of its own, which does not count.
+func sameCell(t *Item, mid []Item) bool {
+	for len(mid) > 1 && mid[len(mid)-1].Type == TableCell && len(mid[len(mid)-1].Segs) == 0 && mid[len(mid)-1].Row == t.Row {
+		mid = mid[:len(mid)-1]
+	}
+	return len(mid) == 1 && mid[0].Type == TableCell && mid[0].Row == t.Row && mid[0].Col == t.Col
+}
+
+// leavesQuote: one of the items stands outside any block quote.
+func leavesQuote(mid []Item) bool {
+	for k := range mid {
+		if mid[k].Prefix == "" && mid[k].Start == mid[k].Lead {
+			return true
+		}
+	}
+	return false
+}
+
+// checkInsert: inserted Markdown makes elements, only list items (the first
+// at t's depth) next to a list item, and changes no existing element.
+func checkInsert(t *Item, label string, mid []Item, removed int) error {
+	if len(mid) == 0 {
+		return fmt.Errorf("%w: the inserted Markdown makes no element", ErrHierarchy)
+	}
+	if t.Type == ListItem {
+		for k := range mid {
+			if mid[k].Type != ListItem || mid[k].Level < t.Level {
+				return fmt.Errorf("%w: next to list item %s only list items can be inserted (e.g. \"- text\"); got a %s", ErrHierarchy, label, mid[k].Type)
 			}
-			if mid[0].Level != t.Level {
-				return fmt.Errorf("%w: the first inserted list item must be at the depth of %s (%d)", ErrHierarchy, label, t.Level)
-			}
 		}
-		if removed != 0 {
-			return fmt.Errorf("%w: inserting next to %s would change an existing element", ErrHierarchy, label)
+		if mid[0].Level != t.Level {
+			return fmt.Errorf("%w: the first inserted list item must be at the depth of %s (%d)", ErrHierarchy, label, t.Level)
 		}
+	}
+	if removed != 0 {
+		return fmt.Errorf("%w: inserting next to %s would change an existing element", ErrHierarchy, label)
 	}
 	return nil
 }

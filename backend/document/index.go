@@ -145,85 +145,15 @@ func ParseWithIndex(src []byte, rev int64, index []byte) (*Document, error) {
 	if n := r.uvarint(); n != len(src) {
 		return nil, fmt.Errorf("%w: made for %d bytes, the source has %d", ErrIndex, n, len(src))
 	}
-	n := r.uvarint()
-	if r.err != nil || n > len(src)+1 {
-		return nil, ErrIndex
+	items, err := r.items(len(src))
+	if err != nil {
+		return nil, err
 	}
-	items := make([]Item, n)
-	segs := make([]textmatch.Segment, 0, n+n/4)
-	prefaultSlice(items) // megabytes filled at once (prefault_linux.go)
-	prefaultSlice(segs[:cap(segs)])
-	prev := 0
-	ok := func(a, b int) bool { return a >= 0 && a <= b && b <= len(src) }
-	for i := range items {
-		it := &items[i]
-		it.Type = ItemType(r.byte1())
-		it.Level = r.uvarint()
-		it.Start = prev + r.uvarint()
-		it.End = it.Start + r.uvarint()
-		it.Lead = it.Start - r.uvarint()
-		it.SubEnd = it.End + r.uvarint()
-		ns := r.uvarint()
-		if r.err != nil || ns > len(src)+1 || !ok(it.Lead, it.Start) || !ok(it.Start, it.End) || !ok(it.End, it.SubEnd) || it.Start < prev {
-			return nil, ErrIndex
-		}
-		if ns > len(r.b)/2 { // two bytes of the index a segment at least
-			return nil, ErrIndex
-		}
-		if cap(segs)-len(segs) < ns {
-			// A new block for the items to come; those before keep theirs (a
-			// book of hard-wrapped lines has several segments an item: growing
-			// one slice copied megabytes into memory touched for the first time).
-			segs = make([]textmatch.Segment, 0, max(ns, n/4+16))
-			prefaultSlice(segs[:cap(segs)])
-		}
-		base := len(segs)
-		last := it.Lead
-		for k := 0; k < ns; k++ {
-			s := last + r.varint()
-			e := s + r.uvarint()
-			if r.err != nil || !ok(s, e) {
-				return nil, ErrIndex
-			}
-			segs = append(segs, textmatch.Segment{Start: s, End: e})
-			last = e
-		}
-		if ns > 0 {
-			it.Segs = segs[base:len(segs):len(segs)]
-		}
-		flags := r.byte1()
-		it.Task, it.Checked = flags&1 != 0, flags&2 != 0
-		if flags&4 != 0 {
-			it.Row, it.Col = r.uvarint(), r.uvarint()
-			it.Group = it.Start - r.uvarint()
-			it.Rows, it.Cols = r.uvarint(), r.uvarint()
-		}
-		it.Prefix = r.str()
-		it.Footnote = r.str()
-		if r.err != nil || it.Type < Heading || it.Type > HTML {
-			return nil, ErrIndex
-		}
-		prev = it.Start
+	roots, err := r.roots(len(src))
+	if err != nil {
+		return nil, err
 	}
-	nr := r.uvarint()
-	if r.err != nil || nr > len(src)+1 {
-		return nil, ErrIndex
-	}
-	roots := make([]int, nr)
-	prev = 0
-	for i := range roots {
-		roots[i] = prev + r.uvarint()
-		if roots[i] > len(src) {
-			return nil, ErrIndex
-		}
-		prev = roots[i]
-	}
-	nrefs := r.uvarint()
-	var refs []parser.Reference
-	for k := 0; k < nrefs && r.err == nil; k++ {
-		label, dest, title := r.str(), r.str(), r.str()
-		refs = append(refs, parser.NewReference([]byte(label), []byte(dest), []byte(title)))
-	}
+	refs := r.refs()
 	if r.err != nil || len(r.b) != 0 {
 		return nil, ErrIndex
 	}
@@ -232,4 +162,124 @@ func ParseWithIndex(src []byte, rev int64, index []byte) (*Document, error) {
 	d.reindexHeads()
 	d.newline = lineBreak(d.src)
 	return d, nil
+}
+
+// items reads the index's items, each checked against a source of srcLen
+// bytes.
+func (r *indexReader) items(srcLen int) ([]Item, error) {
+	n := r.uvarint()
+	if r.err != nil || n > srcLen+1 {
+		return nil, ErrIndex
+	}
+	items := make([]Item, n)
+	segs := make([]textmatch.Segment, 0, n+n/4)
+	prefaultSlice(items) // megabytes filled at once (prefault_linux.go)
+	prefaultSlice(segs[:cap(segs)])
+	prev := 0
+	for i := range items {
+		it := &items[i]
+		ns, err := r.itemRange(it, prev, srcLen)
+		if err != nil {
+			return nil, err
+		}
+		if cap(segs)-len(segs) < ns {
+			// A new block for the items to come; those before keep theirs (a
+			// book of hard-wrapped lines has several segments an item: growing
+			// one slice copied megabytes into memory touched for the first time).
+			segs = make([]textmatch.Segment, 0, max(ns, n/4+16))
+			prefaultSlice(segs[:cap(segs)])
+		}
+		if segs, err = r.segments(it, ns, segs, srcLen); err != nil {
+			return nil, err
+		}
+		r.itemRest(it)
+		if r.err != nil || it.Type < Heading || it.Type > HTML {
+			return nil, ErrIndex
+		}
+		prev = it.Start
+	}
+	return items, nil
+}
+
+// inSource: [a, b) is a range of a source of srcLen bytes.
+func inSource(a, b, srcLen int) bool { return a >= 0 && a <= b && b <= srcLen }
+
+// itemRange reads an item's type, level and offsets (Start after prev, the
+// item before's) and its number of segments.
+func (r *indexReader) itemRange(it *Item, prev, srcLen int) (int, error) {
+	it.Type = ItemType(r.byte1())
+	it.Level = r.uvarint()
+	it.Start = prev + r.uvarint()
+	it.End = it.Start + r.uvarint()
+	it.Lead = it.Start - r.uvarint()
+	it.SubEnd = it.End + r.uvarint()
+	ns := r.uvarint()
+	if r.err != nil || ns > srcLen+1 || !inSource(it.Lead, it.Start, srcLen) || !inSource(it.Start, it.End, srcLen) || !inSource(it.End, it.SubEnd, srcLen) || it.Start < prev {
+		return 0, ErrIndex
+	}
+	if ns > len(r.b)/2 { // two bytes of the index a segment at least
+		return 0, ErrIndex
+	}
+	return ns, nil
+}
+
+// segments reads an item's ns text segments into segs (which has room).
+func (r *indexReader) segments(it *Item, ns int, segs []textmatch.Segment, srcLen int) ([]textmatch.Segment, error) {
+	base := len(segs)
+	last := it.Lead
+	for k := 0; k < ns; k++ {
+		s := last + r.varint()
+		e := s + r.uvarint()
+		if r.err != nil || !inSource(s, e, srcLen) {
+			return nil, ErrIndex
+		}
+		segs = append(segs, textmatch.Segment{Start: s, End: e})
+		last = e
+	}
+	if ns > 0 {
+		it.Segs = segs[base:len(segs):len(segs)]
+	}
+	return segs, nil
+}
+
+// itemRest reads an item's flags, table place, prefix and footnote.
+func (r *indexReader) itemRest(it *Item) {
+	flags := r.byte1()
+	it.Task, it.Checked = flags&1 != 0, flags&2 != 0
+	if flags&4 != 0 {
+		it.Row, it.Col = r.uvarint(), r.uvarint()
+		it.Group = it.Start - r.uvarint()
+		it.Rows, it.Cols = r.uvarint(), r.uvarint()
+	}
+	it.Prefix = r.str()
+	it.Footnote = r.str()
+}
+
+// roots reads the offsets of the top-level blocks.
+func (r *indexReader) roots(srcLen int) ([]int, error) {
+	nr := r.uvarint()
+	if r.err != nil || nr > srcLen+1 {
+		return nil, ErrIndex
+	}
+	roots := make([]int, nr)
+	prev := 0
+	for i := range roots {
+		roots[i] = prev + r.uvarint()
+		if roots[i] > srcLen {
+			return nil, ErrIndex
+		}
+		prev = roots[i]
+	}
+	return roots, nil
+}
+
+// refs reads the link reference definitions.
+func (r *indexReader) refs() []parser.Reference {
+	nrefs := r.uvarint()
+	var refs []parser.Reference
+	for k := 0; k < nrefs && r.err == nil; k++ {
+		label, dest, title := r.str(), r.str(), r.str()
+		refs = append(refs, parser.NewReference([]byte(label), []byte(dest), []byte(title)))
+	}
+	return refs
 }

@@ -418,36 +418,15 @@ func (b *builder) codeStart(n *ast.CodeBlock) int {
 func (b *builder) visit(n ast.Node, c walkCtx) {
 	switch n := n.(type) {
 	case *ast.Heading:
-		it := Item{Type: Heading, Level: n.Level, Start: b.pos(n), Segs: b.segsOf(n), Footnote: c.footnote}
-		if c.quote > 0 || c.list > 0 {
-			// A heading inside a quote or list is not part of the book's outline.
-			it.Type, it.Level = Quote, c.quote
-			if c.quote == 0 {
-				it.Type, it.Level = Paragraph, 0
-			}
-		}
-		it.End = b.blockEnd(n)
-		b.add(it)
+		b.visitHeading(n, c)
 	case *ast.Paragraph, *ast.TextBlock:
-		it := Item{Type: Paragraph, Start: b.pos(n), Segs: b.segsOf(n), Footnote: c.footnote}
-		if c.quote > 0 {
-			it.Type, it.Level = Quote, c.quote
-		}
-		if isLoneImage(n) {
-			it.Type, it.Level = Image, 0
-		}
-		it.End = b.blockEnd(n)
-		b.add(it)
+		b.visitParagraph(n, c)
 	case *ast.Blockquote:
 		c.quote++
-		for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
-			b.visit(ch, c)
-		}
+		b.visitChildren(n, c)
 	case *ast.List:
 		c.list++
-		for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
-			b.visit(ch, c)
-		}
+		b.visitChildren(n, c)
 	case *ast.ListItem:
 		b.visitListItem(n, c)
 	case *ast.FencedCodeBlock:
@@ -464,21 +443,58 @@ func (b *builder) visit(n ast.Node, c walkCtx) {
 		// Definitions are metadata, not text: they belong to no item.
 	case *extast.Footnote:
 		c.footnote = string(n.Ref)
-		for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
-			b.visit(ch, c)
-		}
+		b.visitChildren(n, c)
 	default:
-		if n.Type() != ast.TypeBlock {
-			return
-		}
-		if l := n.Lines(); l != nil && l.Len() > 0 && !n.HasChildren() {
-			b.add(Item{Type: Paragraph, Start: b.pos(n), End: b.blockEnd(n), Segs: b.segsOf(n), Footnote: c.footnote})
-			return
-		}
-		for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
-			b.visit(ch, c)
+		b.visitOther(n, c)
+	}
+}
+
+// visitChildren visits the children of n in order.
+func (b *builder) visitChildren(n ast.Node, c walkCtx) {
+	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+		b.visit(ch, c)
+	}
+}
+
+// visitHeading adds a heading; a heading inside a quote or list is not part
+// of the book's outline: a quote's or list's paragraph.
+func (b *builder) visitHeading(n *ast.Heading, c walkCtx) {
+	it := Item{Type: Heading, Level: n.Level, Start: b.pos(n), Segs: b.segsOf(n), Footnote: c.footnote}
+	if c.quote > 0 || c.list > 0 {
+		it.Type, it.Level = Quote, c.quote
+		if c.quote == 0 {
+			it.Type, it.Level = Paragraph, 0
 		}
 	}
+	it.End = b.blockEnd(n)
+	b.add(it)
+}
+
+// visitParagraph adds a paragraph: a quote's inside a quote, an image when
+// it holds one image alone.
+func (b *builder) visitParagraph(n ast.Node, c walkCtx) {
+	it := Item{Type: Paragraph, Start: b.pos(n), Segs: b.segsOf(n), Footnote: c.footnote}
+	if c.quote > 0 {
+		it.Type, it.Level = Quote, c.quote
+	}
+	if isLoneImage(n) {
+		it.Type, it.Level = Image, 0
+	}
+	it.End = b.blockEnd(n)
+	b.add(it)
+}
+
+// visitOther adds a block of another kind (an extension's) with lines and no
+// children as a paragraph, and visits the children of the others.
+func (b *builder) visitOther(n ast.Node, c walkCtx) {
+	if n.Type() != ast.TypeBlock {
+		return
+	}
+	if l := n.Lines(); l != nil && l.Len() > 0 && !n.HasChildren() {
+		b.add(Item{Type: Paragraph, Start: b.pos(n), End: b.blockEnd(n), Segs: b.segsOf(n), Footnote: c.footnote})
+		return
+	}
+	b.visitChildren(n, c)
 }
 
 // markerEnd returns the end of the list marker at p ("-", "*", "+", "12.", "3)").

@@ -25,35 +25,7 @@ func LineDiff(mine, disk string, ctx, limit int) []DiffLine {
 	}
 	am, bm := a[p:len(a)-s], b[p:len(b)-s]
 	if len(am)*len(bm) <= 4_000_000 {
-		// LCS table over the middle.
-		n, k := len(am), len(bm)
-		t := make([][]int32, n+1)
-		for i := range t {
-			t[i] = make([]int32, k+1)
-		}
-		for i := n - 1; i >= 0; i-- {
-			for j := k - 1; j >= 0; j-- {
-				if am[i] == bm[j] {
-					t[i][j] = t[i+1][j+1] + 1
-				} else {
-					t[i][j] = max(t[i+1][j], t[i][j+1])
-				}
-			}
-		}
-		i, j := 0, 0
-		for i < n || j < k {
-			switch {
-			case i < n && j < k && am[i] == bm[j]:
-				lines = append(lines, DiffLine{"same", am[i]})
-				i, j = i+1, j+1
-			case j < k && (i == n || t[i][j+1] >= t[i+1][j]):
-				lines = append(lines, DiffLine{"disk", bm[j]})
-				j++
-			default:
-				lines = append(lines, DiffLine{"mine", am[i]})
-				i++
-			}
-		}
+		lines = alignLines(lines, am, bm)
 	} else {
 		for _, l := range am {
 			lines = append(lines, DiffLine{"mine", l})
@@ -65,7 +37,46 @@ func LineDiff(mine, disk string, ctx, limit int) []DiffLine {
 	for _, l := range a[len(a)-s:] {
 		lines = append(lines, DiffLine{"same", l})
 	}
-	// Keep ctx lines of context around changes.
+	return withContext(lines, ctx, limit)
+}
+
+// alignLines appends to lines the lines of am (mine) and bm (disk) aligned
+// by their longest common subsequence.
+func alignLines(lines []DiffLine, am, bm []string) []DiffLine {
+	n, k := len(am), len(bm)
+	t := make([][]int32, n+1)
+	for i := range t {
+		t[i] = make([]int32, k+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := k - 1; j >= 0; j-- {
+			if am[i] == bm[j] {
+				t[i][j] = t[i+1][j+1] + 1
+			} else {
+				t[i][j] = max(t[i+1][j], t[i][j+1])
+			}
+		}
+	}
+	i, j := 0, 0
+	for i < n || j < k {
+		switch {
+		case i < n && j < k && am[i] == bm[j]:
+			lines = append(lines, DiffLine{"same", am[i]})
+			i, j = i+1, j+1
+		case j < k && (i == n || t[i][j+1] >= t[i+1][j]):
+			lines = append(lines, DiffLine{"disk", bm[j]})
+			j++
+		default:
+			lines = append(lines, DiffLine{"mine", am[i]})
+			i++
+		}
+	}
+	return lines
+}
+
+// withContext keeps ctx lines of context around changes, the unchanged runs
+// between them as gaps, and stops after limit lines.
+func withContext(lines []DiffLine, ctx, limit int) []DiffLine {
 	keep := make([]bool, len(lines))
 	for i, l := range lines {
 		if l.Kind != "same" {

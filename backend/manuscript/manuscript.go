@@ -88,22 +88,13 @@ type Manuscript struct {
 // program since Waymark last saw it gets an "external" snapshot revision, so that
 // no version is ever lost.
 func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) {
-	abs, err := filepath.Abs(path)
+	abs, err := bookPath(path)
 	if err != nil {
-		return nil, fmt.Errorf("open manuscript %s: %w", path, err)
+		return nil, err
 	}
-	// A book opened through a symbolic link is the file it points to: saves
-	// replace that file and leave the link a link.
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
-	}
-	w.mu.Lock()
-	if m, ok := w.open[abs]; ok {
-		w.current = m
-		w.mu.Unlock()
+	if m := w.alreadyOpen(abs); m != nil {
 		return m, nil
 	}
-	w.mu.Unlock()
 
 	// Reading the file and reconciling it with the history happen under the save
 	// lock, so another process's save is never half-seen (its rename done, its
@@ -121,16 +112,102 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 	if err != nil {
 		return nil, fmt.Errorf("open manuscript %s: %w", abs, err)
 	}
-	// The file's bytes decide whether the cached index is this book's: a book
-	// opens from it only when the SHA-256 of what was just read is the one the
-	// index was made from. Its size, modification time or inode cannot decide
-	// it: another program can write other bytes of the same size within one
-	// tick of the file system's clock, or put the old time back, and a stale
-	// index would then hide that change from the history. The bytes are
-	// hashed on the other core while the cached index is decoded, which is
-	// then kept only if the hashes agree. The revision log holds text (after
-	// any byte-order mark): its hashes and sizes are the text's; the disk
-	// check uses the file's.
+	o, err := w.readBook(ctx, abs, src, rec.ID, known)
+	if err != nil {
+		return nil, err
+	}
+	removeStaleTemps(abs)
+	if !known {
+		if rec, err = w.Store.EnsureDocument(ctx, abs); err != nil {
+			return nil, fmt.Errorf("open manuscript %s: %w", abs, err)
+		}
+	}
+	m := &Manuscript{w: w, Path: abs, DocID: rec.ID}
+	recorded, err := m.reconcile(ctx, o, src)
+	if err != nil {
+		return nil, err
+	}
+	if !o.fromIndex {
+		m.saveCache(ctx, fi, o.fileSHA, o.sha) // a cache: failure costs a parse next time
+	}
+	m.disk = diskStateOf(fi, o.fileSHA)
+	m.cursors = document.NewCursors(m.doc)
+	if err := m.loadCursors(ctx); err != nil {
+		return nil, err
+	}
+	if recorded || !o.fromIndex {
+		// An unchanged book opened from its cache writes nothing at all (a
+		// read-only CLI call stays read-only: no fsync of the database).
+		_ = w.Store.LogEvent(ctx, "document_open", rec.ID, map[string]any{"path": abs, "bytes": len(src), "items": m.doc.Len(), "revision": m.doc.Rev()})
+	}
+	return w.register(abs, m), nil
+}
+
+// bookPath is the absolute path of the book at path. A book opened through
+// a symbolic link is the file it points to: saves replace that file and
+// leave the link a link.
+func bookPath(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("open manuscript %s: %w", path, err)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	return abs, nil
+}
+
+// alreadyOpen is the open manuscript of the book at abs, made current (nil:
+// the book is not open).
+func (w *Workspace) alreadyOpen(abs string) *Manuscript {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	m, ok := w.open[abs]
+	if ok {
+		w.current = m
+	}
+	return m
+}
+
+// register makes m the open and current manuscript of the book at abs; if
+// another Open opened it concurrently, that one stays and is returned.
+func (w *Workspace) register(abs string, m *Manuscript) *Manuscript {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if prev, ok := w.open[abs]; ok { // opened concurrently
+		w.current = prev
+		return prev
+	}
+	w.open[abs] = m
+	w.current = m
+	return m
+}
+
+// openedBook is a book's file read and checked: its document, its text
+// (after any byte-order mark), the hashes of the file and of the text, and
+// whether the document came from the cached index.
+type openedBook struct {
+	doc          *document.Document
+	text         []byte
+	fileSHA, sha string
+	fromIndex    bool
+}
+
+// readBook makes the document of the file's bytes src: from the cached
+// index when it was made of these bytes, else parsed; a file that fails the
+// checks is refused.
+//
+// The file's bytes decide whether the cached index is this book's: a book
+// opens from it only when the SHA-256 of what was just read is the one the
+// index was made from. Its size, modification time or inode cannot decide
+// it: another program can write other bytes of the same size within one
+// tick of the file system's clock, or put the old time back, and a stale
+// index would then hide that change from the history. The bytes are
+// hashed on the other core while the cached index is decoded, which is
+// then kept only if the hashes agree. The revision log holds text (after
+// any byte-order mark): its hashes and sizes are the text's; the disk
+// check uses the file's.
+func (w *Workspace) readBook(ctx context.Context, abs string, src []byte, docID int64, known bool) (*openedBook, error) {
 	text, _ := document.CutBOM(src)
 	hashes := make(chan [2]string, 1)
 	go func() {
@@ -151,15 +228,7 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 		parses.Add(1)
 		go func() { parsed <- document.ParseOwned(src, 0) }()
 	}
-	var cached *document.Document
-	var cachedFor string // the file hash the cached index was made for
-	if known {
-		if c, ok, err := w.Store.DocumentCache(ctx, rec.ID); err == nil && ok && c.Version == document.IndexVersion {
-			if d, err := document.ParseWithIndex(src, 0, c.Data); err == nil {
-				cached, cachedFor = d, c.FileSHA256
-			}
-		}
-	}
+	cached, cachedFor := w.cachedIndex(ctx, src, docID, known)
 	if cached == nil {
 		// What would make the parse grow with the square of the book is
 		// refused before it starts (the parse of a rejected file would run on).
@@ -169,9 +238,9 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 		parse()
 	}
 	h := <-hashes
-	fileSHA, sha := h[0], h[1]
-	fromIndex := cached != nil && cachedFor == fileSHA
-	if fromIndex {
+	o := &openedBook{text: text, fileSHA: h[0], sha: h[1]}
+	o.fromIndex = cached != nil && cachedFor == o.fileSHA
+	if o.fromIndex {
 		parsed <- cached
 	} else {
 		if cached != nil { // made for other bytes: dropped
@@ -185,104 +254,100 @@ func (w *Workspace) Open(ctx context.Context, path string) (*Manuscript, error) 
 		}
 	}
 	// Lists or block quotes nested deeper than the parse goes are refused.
-	doc := <-parsed
-	if err := doc.NestingError(abs); err != nil {
+	o.doc = <-parsed
+	if err := o.doc.NestingError(abs); err != nil {
 		return nil, err
 	}
-	parsed <- doc
-	removeStaleTemps(abs)
+	return o, nil
+}
+
+// cachedIndex is the document of src made from the cached index of a known
+// book, and the file hash the index was made for (nil: no usable index).
+func (w *Workspace) cachedIndex(ctx context.Context, src []byte, docID int64, known bool) (*document.Document, string) {
 	if !known {
-		if rec, err = w.Store.EnsureDocument(ctx, abs); err != nil {
-			return nil, fmt.Errorf("open manuscript %s: %w", abs, err)
-		}
+		return nil, ""
 	}
-	m := &Manuscript{w: w, Path: abs, DocID: rec.ID}
-
-	head, ok, err := w.Store.LatestRevision(ctx, rec.ID)
+	c, ok, err := w.Store.DocumentCache(ctx, docID)
+	if err != nil || !ok || c.Version != document.IndexVersion {
+		return nil, ""
+	}
+	d, err := document.ParseWithIndex(src, 0, c.Data)
 	if err != nil {
-		return nil, fmt.Errorf("open manuscript %s: %w", abs, err)
+		return nil, ""
 	}
-	recorded := false
-	switch {
-	case ok && head.SHA256 == sha:
-		m.doc = <-parsed
-		m.doc.SetRev(head.Rev)
-		if err := m.loadHistory(ctx, head.Rev); err != nil {
-			return nil, err
-		}
-	default:
-		op := store.OpOpen
-		if ok {
-			op = store.OpExternal
-		}
-		m.doc = <-parsed
-		var follow *document.Edit // the change, planned on the text before it
-		r := store.Revision{DocID: rec.ID, Op: op, SHA256: sha, Size: int64(len(text)),
-			Summary: fmt.Sprintf("%s %s (%d bytes)", op, filepath.Base(abs), len(src))}
-		if op == store.OpOpen {
-			r.Snapshot = text
-		} else if prev, err := w.Store.ContentAt(ctx, rec.ID, head.Rev); err == nil {
-			// Another program changed the book: the revision holds the bytes it changed.
-			r.Start, r.Old, r.New = spliceBetween(prev, text)
-			follow = planOutside(document.Parse(prev, head.Rev), int(r.Start), r.Old, r.New)
-		} else {
-			r.Snapshot = text // the text before cannot be rebuilt: keep this one whole
-		}
-		err := w.Store.Tx(ctx, func(tx *store.Tx) error {
-			if op == store.OpExternal && r.Snapshot == nil {
-				if n, spliced, err := tx.ChangesSinceSnapshot(ctx, rec.ID); err != nil {
-					return err
-				} else if store.SnapshotDue(n+1, spliced+int64(len(r.Old)+len(r.New)), r.Size) {
-					r.Snapshot = text
-				}
-			}
-			stored, err := tx.AppendRevision(ctx, r)
-			if err != nil {
-				return err
-			}
-			r.Rev = stored.Rev
-			if op != store.OpExternal || follow == nil {
-				return nil
-			}
-			// Another program changed the book: TargetSet members follow their
-			// items into the new text.
-			moves, made := memberMoves(follow)
-			return tx.FollowTargetMembers(ctx, rec.ID, stored.Rev, r.Start, r.Start+int64(len(r.Old)), r.Start+int64(len(r.New)), moves, made)
-		})
-		if err != nil {
-			return nil, fmt.Errorf("open manuscript %s: record revision: %w", abs, err)
-		}
-		m.doc.SetRev(r.Rev)
-		if op == store.OpExternal {
-			if err := m.loadHistory(ctx, r.Rev); err != nil {
-				return nil, err
-			}
-		}
-		recorded = true
-	}
-	if !fromIndex {
-		m.saveCache(ctx, fi, fileSHA, sha) // a cache: failure costs a parse next time
-	}
-	m.disk = diskStateOf(fi, fileSHA)
-	m.cursors = document.NewCursors(m.doc)
-	if err := m.loadCursors(ctx); err != nil {
-		return nil, err
-	}
-	if recorded || !fromIndex {
-		// An unchanged book opened from its cache writes nothing at all (a
-		// read-only CLI call stays read-only: no fsync of the database).
-		_ = w.Store.LogEvent(ctx, "document_open", rec.ID, map[string]any{"path": abs, "bytes": len(src), "items": m.doc.Len(), "revision": m.doc.Rev()})
-	}
+	return d, c.FileSHA256
+}
 
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if prev, ok := w.open[abs]; ok { // opened concurrently
-		w.current = prev
-		return prev, nil
+// reconcile gives m the opened book's document at its revision: the latest
+// one when it holds this text, else a new revision it records (recorded
+// true).
+func (m *Manuscript) reconcile(ctx context.Context, o *openedBook, src []byte) (bool, error) {
+	head, ok, err := m.w.Store.LatestRevision(ctx, m.DocID)
+	if err != nil {
+		return false, fmt.Errorf("open manuscript %s: %w", m.Path, err)
 	}
-	w.open[abs] = m
-	w.current = m
-	return m, nil
+	m.doc = o.doc
+	if ok && head.SHA256 == o.sha {
+		m.doc.SetRev(head.Rev)
+		return false, m.loadHistory(ctx, head.Rev)
+	}
+	if err := m.recordOpen(ctx, o, src, head, ok); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// recordOpen records the text of a book opened for the first time (a
+// snapshot), or changed by another program since the latest revision head
+// (an external revision holding the bytes it changed, the TargetSet
+// members following their items).
+func (m *Manuscript) recordOpen(ctx context.Context, o *openedBook, src []byte, head store.Revision, hasHead bool) error {
+	w, text := m.w, o.text
+	op := store.OpOpen
+	if hasHead {
+		op = store.OpExternal
+	}
+	var follow *document.Edit // the change, planned on the text before it
+	r := store.Revision{DocID: m.DocID, Op: op, SHA256: o.sha, Size: int64(len(text)),
+		Summary: fmt.Sprintf("%s %s (%d bytes)", op, filepath.Base(m.Path), len(src))}
+	if op == store.OpOpen {
+		r.Snapshot = text
+	} else if prev, err := w.Store.ContentAt(ctx, m.DocID, head.Rev); err == nil {
+		// Another program changed the book: the revision holds the bytes it changed.
+		r.Start, r.Old, r.New = spliceBetween(prev, text)
+		follow = planOutside(document.Parse(prev, head.Rev), int(r.Start), r.Old, r.New)
+	} else {
+		r.Snapshot = text // the text before cannot be rebuilt: keep this one whole
+	}
+	err := w.Store.Tx(ctx, func(tx *store.Tx) error {
+		if op == store.OpExternal && r.Snapshot == nil {
+			if n, spliced, err := tx.ChangesSinceSnapshot(ctx, m.DocID); err != nil {
+				return err
+			} else if store.SnapshotDue(n+1, spliced+int64(len(r.Old)+len(r.New)), r.Size) {
+				r.Snapshot = text
+			}
+		}
+		stored, err := tx.AppendRevision(ctx, r)
+		if err != nil {
+			return err
+		}
+		r.Rev = stored.Rev
+		if op != store.OpExternal || follow == nil {
+			return nil
+		}
+		// Another program changed the book: TargetSet members follow their
+		// items into the new text.
+		moves, made := memberMoves(follow)
+		return tx.FollowTargetMembers(ctx, m.DocID, stored.Rev, r.Start, r.Start+int64(len(r.Old)), r.Start+int64(len(r.New)), moves, made)
+	})
+	if err != nil {
+		return fmt.Errorf("open manuscript %s: record revision: %w", m.Path, err)
+	}
+	m.doc.SetRev(r.Rev)
+	if op == store.OpExternal {
+		return m.loadHistory(ctx, r.Rev)
+	}
+	return nil
 }
 
 // parses counts the Markdown parses Open started (a test sees whether an open
@@ -554,17 +619,7 @@ func (m *Manuscript) commitWith(ctx context.Context, e *document.Edit, undoOf in
 		return Outcome{}, err
 	}
 	defer unlock()
-	fi, err := os.Lstat(m.Path)
-	if err != nil {
-		return Outcome{}, fmt.Errorf("%w: %s can no longer be read (%v); nothing was written", ErrChangedOnDisk, m.Path, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return Outcome{}, fmt.Errorf("%w: %s is no longer a regular file (%s); nothing was written", ErrChangedOnDisk, m.Path, fi.Mode().Type())
-	}
-	if err := writable(m.Path, fi); err != nil {
-		return Outcome{}, err
-	}
-	if err := checkUnchanged(m.Path, m.disk, true); err != nil {
+	if err := m.checkFileAsLeft(); err != nil {
 		return Outcome{}, err
 	}
 	sha := hashParts(before, e.New, after) // the text's, as the revision log keeps it
@@ -605,19 +660,8 @@ func (m *Manuscript) commitWith(ctx context.Context, e *document.Edit, undoOf in
 		if stored.Rev != rev {
 			return fmt.Errorf("revision numbering of %s is out of step (%d, expected %d)", m.Path, stored.Rev, rev)
 		}
-		switch e.Op {
-		case "Undo":
-			if err := tx.SetUndone(ctx, m.DocID, undoOf, true); err != nil {
-				return err
-			}
-		case "Redo":
-			if err := tx.MarkConsumed(ctx, m.DocID, undoOf); err != nil {
-				return err
-			}
-		default:
-			if err := tx.ClearRedo(ctx, m.DocID); err != nil {
-				return err
-			}
+		if err := markUndoRedo(ctx, tx, m.DocID, e.Op, undoOf); err != nil {
+			return err
 		}
 		if err := tx.FollowTargetMembers(ctx, m.DocID, rev, int64(e.Start), int64(e.OldEnd), int64(e.Start+len(e.New)), moves, made); err != nil {
 			return err
@@ -634,18 +678,7 @@ func (m *Manuscript) commitWith(ctx context.Context, e *document.Edit, undoOf in
 		return nil
 	})
 	if err != nil {
-		if !renamed {
-			return Outcome{}, fmt.Errorf("save %s: %w", summary, err)
-		}
-		// The commit failed after the rename: put the old file back so file and
-		// history agree.
-		if rerr := WriteAtomic(m.Path, bom, src); rerr != nil {
-			return Outcome{}, fmt.Errorf("record %s in the database: %w; AND restoring the previous file failed: %v — the file holds the edited text", summary, err, rerr)
-		}
-		if st, serr := stateOf(m.Path, hashParts(bom, src)); serr == nil {
-			m.disk = st
-		}
-		return Outcome{}, fmt.Errorf("record %s in the database: %w; the file was left as it was", summary, err)
+		return Outcome{}, m.failedCommit(summary, err, renamed, bom, src)
 	}
 	res := e.Apply()
 	m.refineChange(e)
@@ -656,6 +689,53 @@ func (m *Manuscript) commitWith(ctx context.Context, e *document.Edit, undoOf in
 	out := Outcome{Op: e.Op, Rev: res.Rev, Start: e.Start, Produced: res.Produced, Deleted: res.Deleted, Cursor: res.Cursor, Summary: summary, Note: e.Note}
 	out.Context = m.safeContext(res.Cursor)
 	return out, nil
+}
+
+// checkFileAsLeft checks, under the book's lock, that the file is still the
+// regular, writable file with the content this process last read or wrote.
+func (m *Manuscript) checkFileAsLeft() error {
+	fi, err := os.Lstat(m.Path)
+	if err != nil {
+		return fmt.Errorf("%w: %s can no longer be read (%v); nothing was written", ErrChangedOnDisk, m.Path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%w: %s is no longer a regular file (%s); nothing was written", ErrChangedOnDisk, m.Path, fi.Mode().Type())
+	}
+	if err := writable(m.Path, fi); err != nil {
+		return err
+	}
+	return checkUnchanged(m.Path, m.disk, true)
+}
+
+// markUndoRedo records in the history what a revision of op does to the
+// ones before: an undo marks undoOf undone, a redo consumes it, any other
+// edit clears what could be redone.
+func markUndoRedo(ctx context.Context, tx *store.Tx, docID int64, op string, undoOf int64) error {
+	switch op {
+	case "Undo":
+		return tx.SetUndone(ctx, docID, undoOf, true)
+	case "Redo":
+		return tx.MarkConsumed(ctx, docID, undoOf)
+	}
+	return tx.ClearRedo(ctx, docID)
+}
+
+// failedCommit is the error of a commit whose transaction failed (err). If
+// the new file had been renamed into place, the old one (bom, src) is put
+// back so that file and history agree.
+func (m *Manuscript) failedCommit(summary string, err error, renamed bool, bom, src []byte) error {
+	if !renamed {
+		return fmt.Errorf("save %s: %w", summary, err)
+	}
+	// The commit failed after the rename: put the old file back so file and
+	// history agree.
+	if rerr := WriteAtomic(m.Path, bom, src); rerr != nil {
+		return fmt.Errorf("record %s in the database: %w; AND restoring the previous file failed: %v — the file holds the edited text", summary, err, rerr)
+	}
+	if st, serr := stateOf(m.Path, hashParts(bom, src)); serr == nil {
+		m.disk = st
+	}
+	return fmt.Errorf("record %s in the database: %w; the file was left as it was", summary, err)
 }
 
 // safeContext builds the cursor context; a failure there never fails the edit.

@@ -106,67 +106,98 @@ func (ws *Workspace) toolFind(ctx context.Context, a FindArgs) (FindResult, erro
 	}
 	res := FindResult{Query: a.Query}
 	err = m.Do(func(d *document.Document) error {
-		opts := document.FindOptions{All: a.All, Backward: a.Forward != nil && !*a.Forward, IncludeCodeAndQuotes: a.IncludeCodeAndQuotes, IncludeFrontMatter: a.IncludeFrontMatter, After: -1, Limit: a.Limit}
-		if a.After != nil {
-			i, err := d.Resolve(*a.After)
-			if err != nil {
-				return fmt.Errorf("after: %w", err)
-			}
-			opts.After = i
-		}
-		lo, hi, err := a.ItemRange.bounds(d)
+		fr, err := findRangeOf(d, a)
 		if err != nil {
 			return err
 		}
-		if opts.After < 0 && a.FromIndex != nil && !opts.Backward && lo > 0 {
-			opts.After = lo - 1
-		}
-		if opts.After < 0 && a.ToIndex != nil && opts.Backward && hi < d.Len() {
-			opts.After = hi
-		}
-		limit := opts.Limit
-		if a.FromIndex != nil || a.ToIndex != nil {
-			opts.Limit = 0 // counted below, within the range
-			if !opts.All {
-				opts.All = true
-			}
-		}
-		var ms []document.Match
-		for _, mt := range d.Find(q, opts) {
-			if mt.Index < lo || mt.Index >= hi {
-				if opts.Backward && mt.Index >= hi || !opts.Backward && mt.Index < lo {
-					continue
-				}
-				break
-			}
-			ms = append(ms, mt)
-			if !a.All || limit > 0 && len(ms) >= limit {
-				break
-			}
-		}
-		res.Matches = make([]FindMatch, 0, len(ms))
-		var idx *document.UTF16Index
-		if len(ms) > 0 {
-			idx = m.utf16Index(d)
-		}
-		secs := sections{}
-		for _, mt := range ms {
-			if a.All {
-				q.FindAllIn(d.Source(), d.Item(mt.Index).Segs, func(int, int) bool { res.Occurrences++; return true })
-			} else {
-				res.Occurrences++
-			}
-			it := d.Item(mt.Index)
-			res.Matches = append(res.Matches, FindMatch{Index: mt.Index, Type: it.Type, Pointer: d.PointerTo(mt.Index),
-				Start: mt.Start, End: mt.End, FromUtf16: idx.Pos(mt.Start), ToUtf16: idx.Pos(mt.End), Section: secs.of(d, mt.Index),
-				Line: mt.Line, Matched: string(d.Source()[mt.Start:mt.End]), Snippet: document.Snippet(d.Text(mt.Index), 120)})
-		}
-		res.Count = len(res.Matches)
-		res.Found = res.Count > 0
-		res.Revision = d.Rev()
+		m.findResult(d, q, a, fr.matches(d, q, a.All), &res)
 		return nil
 	})
 	return res, err
+}
+
+// findRange is a Find's options on a document and the item range [lo, hi)
+// it keeps matches in; limit is the caller's (the options count none when
+// a range is given: the range counts them).
+type findRange struct {
+	opts   document.FindOptions
+	lo, hi int
+	limit  int
+}
+
+// findRangeOf reads Find's arguments on d: where the search starts
+// (after, or the range's edge in its direction), its direction, the range.
+func findRangeOf(d *document.Document, a FindArgs) (findRange, error) {
+	opts := document.FindOptions{All: a.All, Backward: a.Forward != nil && !*a.Forward, IncludeCodeAndQuotes: a.IncludeCodeAndQuotes, IncludeFrontMatter: a.IncludeFrontMatter, After: -1, Limit: a.Limit}
+	if a.After != nil {
+		i, err := d.Resolve(*a.After)
+		if err != nil {
+			return findRange{}, fmt.Errorf("after: %w", err)
+		}
+		opts.After = i
+	}
+	lo, hi, err := a.ItemRange.bounds(d)
+	if err != nil {
+		return findRange{}, err
+	}
+	if opts.After < 0 && a.FromIndex != nil && !opts.Backward && lo > 0 {
+		opts.After = lo - 1
+	}
+	if opts.After < 0 && a.ToIndex != nil && opts.Backward && hi < d.Len() {
+		opts.After = hi
+	}
+	limit := opts.Limit
+	if a.FromIndex != nil || a.ToIndex != nil {
+		opts.Limit = 0 // counted below, within the range
+		if !opts.All {
+			opts.All = true
+		}
+	}
+	return findRange{opts: opts, lo: lo, hi: hi, limit: limit}, nil
+}
+
+// matches are the matches of q in the range: the first, or with all every
+// one up to the limit.
+func (fr findRange) matches(d *document.Document, q *textmatch.Query, all bool) []document.Match {
+	var ms []document.Match
+	for _, mt := range d.Find(q, fr.opts) {
+		if mt.Index < fr.lo || mt.Index >= fr.hi {
+			if fr.opts.Backward && mt.Index >= fr.hi || !fr.opts.Backward && mt.Index < fr.lo {
+				continue
+			}
+			break
+		}
+		ms = append(ms, mt)
+		if !all || fr.limit > 0 && len(ms) >= fr.limit {
+			break
+		}
+	}
+	return ms
+}
+
+// findResult fills res with the matches ms: each with its place and words,
+// and the count of occurrences (with a.All every one in the matched items).
+func (m *Manuscript) findResult(d *document.Document, q *textmatch.Query, a FindArgs, ms []document.Match, res *FindResult) {
+	res.Matches = make([]FindMatch, 0, len(ms))
+	var idx *document.UTF16Index
+	if len(ms) > 0 {
+		idx = m.utf16Index(d)
+	}
+	secs := sections{}
+	for _, mt := range ms {
+		if a.All {
+			q.FindAllIn(d.Source(), d.Item(mt.Index).Segs, func(int, int) bool { res.Occurrences++; return true })
+		} else {
+			res.Occurrences++
+		}
+		it := d.Item(mt.Index)
+		res.Matches = append(res.Matches, FindMatch{Index: mt.Index, Type: it.Type, Pointer: d.PointerTo(mt.Index),
+			Start: mt.Start, End: mt.End, FromUtf16: idx.Pos(mt.Start), ToUtf16: idx.Pos(mt.End), Section: secs.of(d, mt.Index),
+			Line: mt.Line, Matched: string(d.Source()[mt.Start:mt.End]), Snippet: document.Snippet(d.Text(mt.Index), 120)})
+	}
+	res.Count = len(res.Matches)
+	res.Found = res.Count > 0
+	res.Revision = d.Rev()
 }
 
 // findOccurrences is Find for an editor's find bar: every occurrence in the

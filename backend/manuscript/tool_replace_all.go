@@ -128,21 +128,9 @@ func ReplaceAll(ctx context.Context, ws *Workspace, a ReplaceAllArgs) (ReplaceAl
 		if err != nil {
 			return nil, err
 		}
-		src := d.Source()
-		// Positions in UTF-16 (an editor's), as bytes.
-		within := [2]int{0, len(src)}
-		if a.FromUtf16 != nil || a.ToUtf16 != nil {
-			idx := document.NewUTF16Index(src)
-			for k, p := range []*int{a.FromUtf16, a.ToUtf16} {
-				if p == nil {
-					continue
-				}
-				b, err := idx.ByteAt(*p)
-				if err != nil {
-					return nil, fmt.Errorf("%w: %v", tools.ErrInvalidArgs, err)
-				}
-				within[k] = b
-			}
+		within, err := utf16Within(d.Source(), a)
+		if err != nil {
+			return nil, err
 		}
 		var changes []ItemChange
 		clear(underived)
@@ -150,36 +138,11 @@ func ReplaceAll(ctx context.Context, ws *Workspace, a ReplaceAllArgs) (ReplaceAl
 			if !d.Candidate(i, a.IncludeCodeAndQuotes) {
 				continue
 			}
-			it := d.Item(i)
-			var sb strings.Builder
-			at := it.Start
-			place := ReplacePlace{Index: i, Pointer: d.PointerTo(i), Section: d.Place(i)}
-			mt.each(d, it, func(s, e int, sub []int) bool {
-				if s < it.Start || e > it.End || s < within[0] || e > within[1] {
-					return true // across the item's edge, or outside the positions asked
-				}
-				rep, ok := mt.replacement(src, a.Query, a.With, s, e, sub)
-				if !ok {
-					underived[string(src[s:e])]++
-					return true
-				}
-				sb.Write(src[at:s])
-				sb.WriteString(rep)
-				at = e
-				place.Count++
-				place.Found = append(place.Found, string(src[s:e]))
-				place.Replaced = append(place.Replaced, rep)
-				if place.Count == 1 {
-					place.Before = around(src, it.Start, it.End, s, e, "")
-					place.After = around(src, it.Start, it.End, s, e, rep)
-				}
-				return !a.First
-			})
+			place, md := replaceInItem(d, mt, a, i, within, underived)
 			if place.Count == 0 {
 				continue
 			}
-			sb.Write(src[at:it.End])
-			changes = append(changes, ItemChange{Index: i, NewMarkdown: sb.String()})
+			changes = append(changes, ItemChange{Index: i, NewMarkdown: md})
 			res.Count += place.Count
 			res.Places = append(res.Places, place)
 		}
@@ -221,6 +184,65 @@ func ReplaceAll(ctx context.Context, ws *Workspace, a ReplaceAllArgs) (ReplaceAl
 	res.Revision, res.Op, res.Context = out.Rev, out.Op, out.Context
 	res.Summary = fmt.Sprintf("replaced %d occurrence(s) of %q with %q in %d item(s), revision %d", res.Count, a.Query, a.With, res.Items, out.Rev)
 	return res, nil
+}
+
+// utf16Within is the byte range of src the positions in UTF-16 (an
+// editor's) fromUtf16 and toUtf16 give (the whole source without them).
+func utf16Within(src []byte, a ReplaceAllArgs) ([2]int, error) {
+	within := [2]int{0, len(src)}
+	if a.FromUtf16 == nil && a.ToUtf16 == nil {
+		return within, nil
+	}
+	idx := document.NewUTF16Index(src)
+	for k, p := range []*int{a.FromUtf16, a.ToUtf16} {
+		if p == nil {
+			continue
+		}
+		b, err := idx.ByteAt(*p)
+		if err != nil {
+			return within, fmt.Errorf("%w: %v", tools.ErrInvalidArgs, err)
+		}
+		within[k] = b
+	}
+	return within, nil
+}
+
+// replaceInItem replaces the occurrences in item i (within the byte range
+// within; only the first with a.First): the place and the item's new
+// Markdown. The forms whose replacement cannot be derived are counted in
+// underived and left.
+func replaceInItem(d *document.Document, mt *matcher, a ReplaceAllArgs, i int, within [2]int, underived map[string]int) (ReplacePlace, string) {
+	src := d.Source()
+	it := d.Item(i)
+	var sb strings.Builder
+	at := it.Start
+	place := ReplacePlace{Index: i, Pointer: d.PointerTo(i), Section: d.Place(i)}
+	mt.each(d, it, func(s, e int, sub []int) bool {
+		if s < it.Start || e > it.End || s < within[0] || e > within[1] {
+			return true // across the item's edge, or outside the positions asked
+		}
+		rep, ok := mt.replacement(src, a.Query, a.With, s, e, sub)
+		if !ok {
+			underived[string(src[s:e])]++
+			return true
+		}
+		sb.Write(src[at:s])
+		sb.WriteString(rep)
+		at = e
+		place.Count++
+		place.Found = append(place.Found, string(src[s:e]))
+		place.Replaced = append(place.Replaced, rep)
+		if place.Count == 1 {
+			place.Before = around(src, it.Start, it.End, s, e, "")
+			place.After = around(src, it.Start, it.End, s, e, rep)
+		}
+		return !a.First
+	})
+	if place.Count == 0 {
+		return place, ""
+	}
+	sb.Write(src[at:it.End])
+	return place, sb.String()
 }
 
 func underivedList(m map[string]int) []UnderivedForm {

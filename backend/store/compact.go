@@ -72,39 +72,14 @@ func compactHistory(ctx context.Context, q querier) (bool, error) {
 var errNoReplay = errors.New("history does not replay")
 
 func compactDocument(ctx context.Context, q querier, docID int64) (bool, error) {
-	type head struct {
-		rev     int64
-		op      string
-		sha     string
-		size    int64
-		hasSnap bool
-	}
-	rows, err := q.QueryContext(ctx, `SELECT r.rev, r.op, r.sha256, r.size, s.rev IS NOT NULL FROM revisions r
-		LEFT JOIN snapshots s ON s.doc_id = r.doc_id AND s.rev = r.rev WHERE r.doc_id = ? ORDER BY r.rev`, docID)
+	heads, err := revisionHeads(ctx, q, docID)
 	if err != nil {
-		return false, err
-	}
-	var heads []head
-	for rows.Next() {
-		var h head
-		if err := rows.Scan(&h.rev, &h.op, &h.sha, &h.size, &h.hasSnap); err != nil {
-			rows.Close()
-			return false, err
-		}
-		heads = append(heads, h)
-	}
-	if err := closeRows(rows); err != nil {
 		return false, err
 	}
 	if len(heads) == 0 || !heads[0].hasSnap {
 		return false, nil
 	}
-	type update struct {
-		rev      int64
-		start    int64
-		old, new []byte
-	}
-	var updates []update
+	var updates []compactUpdate
 	var drop []int64
 	var content []byte
 	var sinceRevs, sinceBytes int64
@@ -117,26 +92,13 @@ func compactDocument(ctx context.Context, q querier, docID int64) (bool, error) 
 			content = r.Snapshot
 			continue
 		}
-		var next []byte
-		start, old, new := r.Start, r.Old, r.New
-		if h.hasSnap && start == 0 && len(old) == 0 && len(new) == 0 && !bytes.Equal(r.Snapshot, content) {
-			// A whole-text revision: its splice is the difference from the text before.
-			next = r.Snapshot
-			old, new = content, next
-		} else {
-			end := start + int64(len(old))
-			if end > int64(len(content)) || !bytes.Equal(content[start:end], old) {
-				return false, nil // errNoReplay: leave this document as it was
-			}
-			next = make([]byte, 0, int64(len(content))-int64(len(old))+int64(len(new)))
-			next = append(append(append(next, content[:start]...), new...), content[end:]...)
-		}
-		if sum := sha256.Sum256(next); hex.EncodeToString(sum[:]) != h.sha {
-			return false, nil // errNoReplay
+		next, start, old, new, ok := replaySplice(content, h, r)
+		if !ok {
+			return false, nil // errNoReplay: leave this document as it was
 		}
 		p, s := trimSplice(content, old, new, int(start))
 		if p > 0 || s > 0 || len(old) != len(r.Old) || len(new) != len(r.New) {
-			updates = append(updates, update{rev: h.rev, start: start + int64(p), old: old[p : len(old)-s], new: new[p : len(new)-s]})
+			updates = append(updates, compactUpdate{rev: h.rev, start: start + int64(p), old: old[p : len(old)-s], new: new[p : len(new)-s]})
 		}
 		sinceRevs++
 		sinceBytes += int64(len(old)-p-s) + int64(len(new)-p-s)
@@ -149,18 +111,89 @@ func compactDocument(ctx context.Context, q querier, docID int64) (bool, error) 
 		}
 		content = next
 	}
+	if err := applyCompaction(ctx, q, docID, updates, drop); err != nil {
+		return false, err
+	}
+	return len(updates) > 0 || len(drop) > 0, nil
+}
+
+// compactHead is what compaction reads first of a revision.
+type compactHead struct {
+	rev     int64
+	op      string
+	sha     string
+	size    int64
+	hasSnap bool
+}
+
+// compactUpdate is a revision's splice trimmed to the bytes it changes.
+type compactUpdate struct {
+	rev      int64
+	start    int64
+	old, new []byte
+}
+
+// revisionHeads lists a document's revisions in order, each with whether it
+// has a snapshot.
+func revisionHeads(ctx context.Context, q querier, docID int64) ([]compactHead, error) {
+	rows, err := q.QueryContext(ctx, `SELECT r.rev, r.op, r.sha256, r.size, s.rev IS NOT NULL FROM revisions r
+		LEFT JOIN snapshots s ON s.doc_id = r.doc_id AND s.rev = r.rev WHERE r.doc_id = ? ORDER BY r.rev`, docID)
+	if err != nil {
+		return nil, err
+	}
+	var heads []compactHead
+	for rows.Next() {
+		var h compactHead
+		if err := rows.Scan(&h.rev, &h.op, &h.sha, &h.size, &h.hasSnap); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		heads = append(heads, h)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, err
+	}
+	return heads, nil
+}
+
+// replaySplice replays revision r (head h) on the text before it, content:
+// the text after it and the splice that makes it (a whole-text revision's
+// splice is the difference from the text before). ok is false when the
+// history does not replay (errNoReplay).
+func replaySplice(content []byte, h compactHead, r Revision) (next []byte, start int64, old, new []byte, ok bool) {
+	start, old, new = r.Start, r.Old, r.New
+	if h.hasSnap && start == 0 && len(old) == 0 && len(new) == 0 && !bytes.Equal(r.Snapshot, content) {
+		next = r.Snapshot
+		old, new = content, next
+	} else {
+		end := start + int64(len(old))
+		if end > int64(len(content)) || !bytes.Equal(content[start:end], old) {
+			return nil, 0, nil, nil, false
+		}
+		next = make([]byte, 0, int64(len(content))-int64(len(old))+int64(len(new)))
+		next = append(append(append(next, content[:start]...), new...), content[end:]...)
+	}
+	if sum := sha256.Sum256(next); hex.EncodeToString(sum[:]) != h.sha {
+		return nil, 0, nil, nil, false
+	}
+	return next, start, old, new, true
+}
+
+// applyCompaction writes the trimmed splices and drops the snapshots no
+// longer due.
+func applyCompaction(ctx context.Context, q querier, docID int64, updates []compactUpdate, drop []int64) error {
 	for _, u := range updates {
 		if _, err := q.ExecContext(ctx, "UPDATE revisions SET start = ?, old = ?, new = ? WHERE doc_id = ? AND rev = ?",
 			u.start, nonNil(u.old), nonNil(u.new), docID, u.rev); err != nil {
-			return false, fmt.Errorf("compact revision %d: %w", u.rev, err)
+			return fmt.Errorf("compact revision %d: %w", u.rev, err)
 		}
 	}
 	for _, rev := range drop {
 		if _, err := q.ExecContext(ctx, "DELETE FROM snapshots WHERE doc_id = ? AND rev = ?", docID, rev); err != nil {
-			return false, fmt.Errorf("drop the snapshot of revision %d: %w", rev, err)
+			return fmt.Errorf("drop the snapshot of revision %d: %w", rev, err)
 		}
 	}
-	return len(updates) > 0 || len(drop) > 0, nil
+	return nil
 }
 
 // trimSplice returns how many bytes at the start (p) and at the end (s) of a

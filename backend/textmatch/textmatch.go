@@ -665,58 +665,81 @@ func linkTailEnd(src []byte, i, e int) int {
 	lim := min(e, i+maxConstruct)
 	j := skipBlank(src, i+2, lim)
 	if j < lim && src[j] == '<' { // <destination with spaces>
-		for j++; j < lim && src[j] != '>'; j++ {
-			if src[j] == '\\' {
-				j++
-			} else if src[j] == '<' || src[j] == '\n' {
-				return -1
-			}
-		}
-		if j >= lim {
+		if j = angleDestEnd(src, j, lim); j < 0 {
 			return -1
 		}
-		j++
 	} else { // balanced parentheses, no spaces
-		depth := 0
-	dest:
-		for ; j < lim; j++ {
-			switch c := src[j]; {
-			case c == '\\':
-				j++
-			case c == '(':
-				depth++
-			case c == ')':
-				if depth == 0 {
-					break dest
-				}
-				depth--
-			case c <= ' ':
-				break dest
-			}
-		}
+		j = plainDestEnd(src, j, lim)
 	}
 	j = skipBlank(src, j, lim)
 	if j < lim && (src[j] == '"' || src[j] == '\'' || src[j] == '(') {
-		closing := src[j]
-		if closing == '(' {
-			closing = ')'
-		}
-		for j++; j < lim && src[j] != closing; j++ {
-			if src[j] == '\\' {
-				j++
-			} else if src[j] == '\n' {
-				return -1
-			}
-		}
-		if j >= lim {
+		if j = titleEnd(src, j, lim); j < 0 {
 			return -1
 		}
-		j = skipBlank(src, j+1, lim)
+		j = skipBlank(src, j, lim)
 	}
 	if j < lim && src[j] == ')' {
 		return j + 1
 	}
 	return -1
+}
+
+// angleDestEnd returns one past the ">" of a link destination "<…>" at
+// src[j], or -1 if there is none before lim.
+func angleDestEnd(src []byte, j, lim int) int {
+	for j++; j < lim && src[j] != '>'; j++ {
+		if src[j] == '\\' {
+			j++
+		} else if src[j] == '<' || src[j] == '\n' {
+			return -1
+		}
+	}
+	if j >= lim {
+		return -1
+	}
+	return j + 1
+}
+
+// plainDestEnd returns the end of a link destination at src[j] written
+// without "<>": balanced parentheses, no spaces.
+func plainDestEnd(src []byte, j, lim int) int {
+	depth := 0
+	for ; j < lim; j++ {
+		switch c := src[j]; {
+		case c == '\\':
+			j++
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth == 0 {
+				return j
+			}
+			depth--
+		case c <= ' ':
+			return j
+		}
+	}
+	return j
+}
+
+// titleEnd returns one past the closing mark of a link title at src[j]
+// ("…", '…' or (…)), or -1 if it does not close on its line before lim.
+func titleEnd(src []byte, j, lim int) int {
+	closing := src[j]
+	if closing == '(' {
+		closing = ')'
+	}
+	for j++; j < lim && src[j] != closing; j++ {
+		if src[j] == '\\' {
+			j++
+		} else if src[j] == '\n' {
+			return -1
+		}
+	}
+	if j >= lim {
+		return -1
+	}
+	return j + 1
 }
 
 func skipBlank(src []byte, j, lim int) int {
@@ -789,31 +812,8 @@ func entityAt(src []byte, i, e int) (entity, int, bool) {
 	if j >= e {
 		return entity{}, 0, false
 	}
-	if src[j] == '#' { // numeric: 1–7 decimal or 1–6 hex digits (CommonMark)
-		j++
-		hex := j < e && src[j]|0x20 == 'x'
-		if hex {
-			j++
-		}
-		d0, maxd := j, 7
-		if hex {
-			maxd = 6
-		}
-		for j < e && j-d0 <= maxd && (src[j] >= '0' && src[j] <= '9' || hex && src[j]|0x20 >= 'a' && src[j]|0x20 <= 'f') {
-			j++
-		}
-		nd := j - d0
-		if nd == 0 || nd > maxd || j >= e || src[j] != ';' {
-			return entity{}, 0, false
-		}
-		x := parseNum(src[d0:j], hex)
-		switch {
-		case x >= 0x80 && x <= 0x9F:
-			x = win1252[x-0x80]
-		case x == 0 || x >= 0xD800 && x <= 0xDFFF || x > 0x10FFFF:
-			x = utf8.RuneError
-		}
-		return entity{u: [2]uint32{foldOf(x)}, n: 1}, j + 1 - i, true
+	if src[j] == '#' {
+		return numericEntityAt(src, i, e)
 	}
 	if !isASCIILetter(src[j]) {
 		return entity{}, 0, false
@@ -826,6 +826,36 @@ func entityAt(src []byte, i, e int) (entity, int, bool) {
 	}
 	ent := namedEntity(src[i+1 : j])
 	return ent, j + 1 - i, ent.n > 0
+}
+
+// numericEntityAt decodes a numeric entity at src[i:] == "&#": 1–7 decimal
+// or 1–6 hex digits (CommonMark); &#128;–&#159; as Windows-1252, a code
+// point that is no character as U+FFFD.
+func numericEntityAt(src []byte, i, e int) (entity, int, bool) {
+	j := i + 2
+	hex := j < e && src[j]|0x20 == 'x'
+	if hex {
+		j++
+	}
+	d0, maxd := j, 7
+	if hex {
+		maxd = 6
+	}
+	for j < e && j-d0 <= maxd && (src[j] >= '0' && src[j] <= '9' || hex && src[j]|0x20 >= 'a' && src[j]|0x20 <= 'f') {
+		j++
+	}
+	nd := j - d0
+	if nd == 0 || nd > maxd || j >= e || src[j] != ';' {
+		return entity{}, 0, false
+	}
+	x := parseNum(src[d0:j], hex)
+	switch {
+	case x >= 0x80 && x <= 0x9F:
+		x = win1252[x-0x80]
+	case x == 0 || x >= 0xD800 && x <= 0xDFFF || x > 0x10FFFF:
+		x = utf8.RuneError
+	}
+	return entity{u: [2]uint32{foldOf(x)}, n: 1}, j + 1 - i, true
 }
 
 func parseNum(d []byte, hex bool) rune {

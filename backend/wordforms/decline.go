@@ -50,131 +50,187 @@ func paradigmOf(lemma string, name bool) *paradigm {
 	if n < 2 || !cyrillic(lemma) {
 		return nil
 	}
-	p := &paradigm{forms: map[string][]string{}}
-	set := func(slot string, fs ...string) { p.forms[slot] = fs }
-	plain := func(stem string, e map[string][]string) {
-		for slot, ends := range e {
-			var fs []string
-			for _, x := range ends {
-				fs = append(fs, stem+x)
-			}
-			p.forms[slot] = fs
+	for _, dc := range declensions {
+		if !dc.matches(lemma, n, name) {
+			continue
 		}
+		p := &paradigm{class: dc.class, forms: map[string][]string{}}
+		dc.decline(p, lemma, name)
+		if name { // a person: the accusative is the genitive
+			delete(p.forms, "accI")
+			delete(p.forms, "AccI")
+		}
+		p.regular = name && (endsIn(lemma, "ович") || endsIn(lemma, "евич") || endsIn(lemma, "овна") || endsIn(lemma, "евна"))
+		return p
 	}
-	y := func(stem string) string { // ы, or и after г к х ж ш щ ч
-		if velarHush(lastRune(stem)) {
-			return "и"
+	return nil
+}
+
+// declension is a declension type: the lemmas it declines (n is the
+// lemma's length in letters), and how.
+type declension struct {
+	class   string
+	matches func(lemma string, n int, name bool) bool
+	decline func(p *paradigm, lemma string, name bool)
+}
+
+// declensions are the declension types, the first that matches a lemma
+// declines it.
+var declensions = []declension{
+	{"ский", func(l string, _ int, name bool) bool { return name && (endsIn(l, "ский") || endsIn(l, "цкий")) }, declineSkij},
+	{"ской", func(l string, _ int, name bool) bool { return name && (endsIn(l, "ской") || endsIn(l, "цкой")) }, declineSkoj},
+	{"ов", func(l string, _ int, name bool) bool {
+		return name && surnameBase(l) && !endsIn(l, "ский") && !endsIn(l, "цкий") && !endsIn(l, "ской") && !endsIn(l, "цкой")
+	}, declineOv},
+	{"ия", func(l string, _ int, _ bool) bool { return endsIn(l, "ия") }, declineIja},
+	{"я", func(l string, n int, _ bool) bool {
+		return endsIn(l, "я") && n > 2 && !isVowel(lastRune(strings.TrimSuffix(l, "я")))
+	}, declineJa},
+	{"а", func(l string, n int, _ bool) bool {
+		return endsIn(l, "а") && n > 2 && !isVowel(lastRune(strings.TrimSuffix(l, "а")))
+	}, declineA},
+	{"ий", func(l string, n int, _ bool) bool { return endsIn(l, "ий") && n > 3 }, declineIj},
+	{"й", func(l string, n int, _ bool) bool {
+		return endsIn(l, "й") && n > 2 && isVowel(lastRune(strings.TrimSuffix(l, "й"))) && !endsIn(l, "ый") && !endsIn(l, "ой")
+	}, declineJ},
+	{"ь", func(l string, n int, _ bool) bool { return endsIn(l, "ь") && n > 2 }, declineSoft},
+	{"согл", func(l string, _ int, _ bool) bool {
+		return !isVowel(lastRune(l)) && lastRune(l) != 'й' && lastRune(l) != 'ъ'
+	}, declineConsonant},
+	{"несклон", func(l string, _ int, name bool) bool {
+		return name && strings.ContainsRune("оеиуюэы", lastRune(l))
+	}, declineNot},
+}
+
+// endsIn: the lemma ends in s.
+func endsIn(lemma, s string) bool { return strings.HasSuffix(lemma, s) }
+
+// set gives a slot its forms.
+func (p *paradigm) set(slot string, fs ...string) { p.forms[slot] = fs }
+
+// plain gives each slot of e the stem with the slot's endings.
+func (p *paradigm) plain(stem string, e map[string][]string) {
+	for slot, ends := range e {
+		var fs []string
+		for _, x := range ends {
+			fs = append(fs, stem+x)
 		}
-		return "ы"
+		p.forms[slot] = fs
 	}
-	o := func(stem, e, soft string) []string { // ой / ей after ж ш щ ч ц
-		if hushC(lastRune(stem)) {
-			return []string{soft, e}
-		}
-		return []string{e}
+}
+
+// inanimate sets a thing's accusatives (not a person's).
+func (p *paradigm) inanimate(name bool, acc, accPl string) {
+	if !name {
+		p.set("accI", acc)
+		p.set("AccI", accPl)
 	}
-	has := func(s string) bool { return strings.HasSuffix(lemma, s) }
-	switch {
-	case name && (has("ский") || has("цкий")):
-		p.class = "ский"
-		stem := strings.TrimSuffix(lemma, "ий")
-		plain(stem, map[string][]string{"nom": {"ий"}, "gen": {"ого"}, "dat": {"ому"}, "accA": {"ого"}, "ins": {"им"}, "prep": {"ом"},
-			"f.nom": {"ая"}, "f.gen": {"ой"}, "f.dat": {"ой"}, "f.accA": {"ую"}, "f.ins": {"ой"}, "f.ins2": {"ою"}, "f.prep": {"ой"},
-			"Nom": {"ие"}, "Gen": {"их"}, "Dat": {"им"}, "AccA": {"их"}, "Ins": {"ими"}, "Prep": {"их"}})
-	case name && (has("ской") || has("цкой")):
-		p.class = "ской"
-		stem := strings.TrimSuffix(lemma, "ой")
-		plain(stem, map[string][]string{"nom": {"ой"}, "gen": {"ого"}, "dat": {"ому"}, "accA": {"ого"}, "ins": {"им"}, "prep": {"ом"},
-			"f.nom": {"ая"}, "f.gen": {"ой"}, "f.dat": {"ой"}, "f.accA": {"ую"}, "f.ins": {"ой"}, "f.ins2": {"ою"}, "f.prep": {"ой"},
-			"Nom": {"ие"}, "Gen": {"их"}, "Dat": {"им"}, "AccA": {"их"}, "Ins": {"ими"}, "Prep": {"их"}})
-	case name && surnameBase(lemma) && !has("ский") && !has("цкий") && !has("ской") && !has("цкой"):
-		p.class = "ов"
-		plain(lemma, map[string][]string{"nom": {""}, "gen": {"а"}, "dat": {"у"}, "accA": {"а"}, "ins": {"ым"}, "prep": {"е"},
-			"f.nom": {"а"}, "f.gen": {"ой"}, "f.dat": {"ой"}, "f.accA": {"у"}, "f.ins": {"ой"}, "f.ins2": {"ою"}, "f.prep": {"ой"},
-			"Nom": {"ы"}, "Gen": {"ых"}, "Dat": {"ым"}, "AccA": {"ых"}, "Ins": {"ыми"}, "Prep": {"ых"}})
-	case has("ия"):
-		p.class = "ия"
-		stem := strings.TrimSuffix(lemma, "я")
-		plain(stem, map[string][]string{"nom": {"я"}, "gen": {"и"}, "dat": {"и"}, "accA": {"ю"}, "accI": {"ю"}, "ins": {"ей"}, "ins2": {"ею"}, "prep": {"и"},
-			"Nom": {"и"}, "Gen": {"й"}, "Dat": {"ям"}, "Ins": {"ями"}, "Prep": {"ях"}})
-		set("AccA", stem+"й")
-		set("AccI", stem+"и")
-	case has("я") && n > 2 && !isVowel(lastRune(strings.TrimSuffix(lemma, "я"))):
-		p.class = "я"
-		stem := strings.TrimSuffix(lemma, "я")
-		gpl := stem + "ь"
-		if strings.HasSuffix(stem, "ь") {
-			gpl = strings.TrimSuffix(stem, "ь") + "ий"
-		}
-		plain(stem, map[string][]string{"nom": {"я"}, "gen": {"и"}, "dat": {"е"}, "accA": {"ю"}, "accI": {"ю"}, "ins": {"ей"}, "ins2": {"ею"}, "prep": {"е"},
-			"Nom": {"и"}, "Dat": {"ям"}, "Ins": {"ями"}, "Prep": {"ях"}})
-		set("Gen", gpl)
-		set("AccA", gpl)
-		set("AccI", stem+"и")
-	case has("а") && n > 2 && !isVowel(lastRune(strings.TrimSuffix(lemma, "а"))):
-		p.class = "а"
-		stem := strings.TrimSuffix(lemma, "а")
-		plain(stem, map[string][]string{"nom": {"а"}, "gen": {y(stem)}, "dat": {"е"}, "accA": {"у"}, "accI": {"у"},
-			"ins": o(stem, "ой", "ей"), "ins2": o(stem, "ою", "ею"), "prep": {"е"},
-			"Nom": {y(stem)}, "Gen": {""}, "Dat": {"ам"}, "AccA": {""}, "AccI": {y(stem)}, "Ins": {"ами"}, "Prep": {"ах"}})
-	case has("ий") && n > 3:
-		p.class = "ий"
-		stem := strings.TrimSuffix(lemma, "й")
-		plain(stem, map[string][]string{"nom": {"й"}, "gen": {"я"}, "dat": {"ю"}, "accA": {"я"}, "ins": {"ем"}, "prep": {"и"},
-			"Nom": {"и"}, "Gen": {"ев"}, "Dat": {"ям"}, "AccA": {"ев"}, "Ins": {"ями"}, "Prep": {"ях"}})
-		if !name {
-			set("accI", lemma)
-			set("AccI", stem+"и")
-		}
-	case has("й") && n > 2 && isVowel(lastRune(strings.TrimSuffix(lemma, "й"))) && !has("ый") && !has("ой"):
-		p.class = "й"
-		stem := strings.TrimSuffix(lemma, "й")
-		plain(stem, map[string][]string{"nom": {"й"}, "gen": {"я"}, "dat": {"ю"}, "accA": {"я"}, "ins": {"ем"}, "prep": {"е"},
-			"Nom": {"и"}, "Gen": {"ев"}, "Dat": {"ям"}, "AccA": {"ев"}, "Ins": {"ями"}, "Prep": {"ях"}})
-		if !name {
-			set("accI", lemma)
-			set("AccI", stem+"и")
-		}
-	case has("ь") && n > 2:
-		p.class = "ь"
-		stem := strings.TrimSuffix(lemma, "ь")
-		plain(stem, map[string][]string{"nom": {"ь"}, "gen": {"я"}, "dat": {"ю"}, "accA": {"я"}, "ins": {"ем"}, "prep": {"е"},
-			"Nom": {"и"}, "Gen": {"ей"}, "Dat": {"ям"}, "AccA": {"ей"}, "Ins": {"ями"}, "Prep": {"ях"}})
-		if !name {
-			set("accI", lemma)
-			set("AccI", stem+"и")
-		}
-	case !isVowel(lastRune(lemma)) && lastRune(lemma) != 'й' && lastRune(lemma) != 'ъ':
-		p.class = "согл"
-		gpl := "ов"
-		switch r := lastRune(lemma); {
-		case strings.ContainsRune("жшщч", r):
-			gpl = "ей"
-		case r == 'ц':
-			gpl = "ев"
-		}
-		plain(lemma, map[string][]string{"nom": {""}, "gen": {"а"}, "dat": {"у"}, "accA": {"а"}, "ins": o(lemma, "ом", "ем"), "prep": {"е"},
-			"Nom": {y(lemma)}, "Gen": {gpl}, "Dat": {"ам"}, "AccA": {gpl}, "Ins": {"ами"}, "Prep": {"ах"}})
-		if !name {
-			set("accI", lemma)
-			set("AccI", lemma+y(lemma))
-		}
-	case name && strings.ContainsRune("оеиуюэы", lastRune(lemma)):
-		// A name ending in a vowel other than а, я: indeclinable (Натали,
-		// Жюли, Анри): every case is the name itself.
-		p.class = "несклон"
-		for _, s := range []string{"nom", "gen", "dat", "accA", "ins", "prep", "Nom", "Gen", "Dat", "AccA", "Ins", "Prep"} {
-			set(s, lemma)
-		}
-	default:
-		return nil
+}
+
+// yEnd is ы, or и after г к х ж ш щ ч.
+func yEnd(stem string) string {
+	if velarHush(lastRune(stem)) {
+		return "и"
 	}
-	if name { // a person: the accusative is the genitive
-		delete(p.forms, "accI")
-		delete(p.forms, "AccI")
+	return "ы"
+}
+
+// oEnd is the ending e (ой), or soft (ей) before it after ж ш щ ч ц.
+func oEnd(stem, e, soft string) []string {
+	if hushC(lastRune(stem)) {
+		return []string{soft, e}
 	}
-	p.regular = name && (has("ович") || has("евич") || has("овна") || has("евна"))
-	return p
+	return []string{e}
+}
+
+func declineSkij(p *paradigm, lemma string, _ bool) {
+	stem := strings.TrimSuffix(lemma, "ий")
+	p.plain(stem, map[string][]string{"nom": {"ий"}, "gen": {"ого"}, "dat": {"ому"}, "accA": {"ого"}, "ins": {"им"}, "prep": {"ом"},
+		"f.nom": {"ая"}, "f.gen": {"ой"}, "f.dat": {"ой"}, "f.accA": {"ую"}, "f.ins": {"ой"}, "f.ins2": {"ою"}, "f.prep": {"ой"},
+		"Nom": {"ие"}, "Gen": {"их"}, "Dat": {"им"}, "AccA": {"их"}, "Ins": {"ими"}, "Prep": {"их"}})
+}
+
+func declineSkoj(p *paradigm, lemma string, _ bool) {
+	stem := strings.TrimSuffix(lemma, "ой")
+	p.plain(stem, map[string][]string{"nom": {"ой"}, "gen": {"ого"}, "dat": {"ому"}, "accA": {"ого"}, "ins": {"им"}, "prep": {"ом"},
+		"f.nom": {"ая"}, "f.gen": {"ой"}, "f.dat": {"ой"}, "f.accA": {"ую"}, "f.ins": {"ой"}, "f.ins2": {"ою"}, "f.prep": {"ой"},
+		"Nom": {"ие"}, "Gen": {"их"}, "Dat": {"им"}, "AccA": {"их"}, "Ins": {"ими"}, "Prep": {"их"}})
+}
+
+func declineOv(p *paradigm, lemma string, _ bool) {
+	p.plain(lemma, map[string][]string{"nom": {""}, "gen": {"а"}, "dat": {"у"}, "accA": {"а"}, "ins": {"ым"}, "prep": {"е"},
+		"f.nom": {"а"}, "f.gen": {"ой"}, "f.dat": {"ой"}, "f.accA": {"у"}, "f.ins": {"ой"}, "f.ins2": {"ою"}, "f.prep": {"ой"},
+		"Nom": {"ы"}, "Gen": {"ых"}, "Dat": {"ым"}, "AccA": {"ых"}, "Ins": {"ыми"}, "Prep": {"ых"}})
+}
+
+func declineIja(p *paradigm, lemma string, _ bool) {
+	stem := strings.TrimSuffix(lemma, "я")
+	p.plain(stem, map[string][]string{"nom": {"я"}, "gen": {"и"}, "dat": {"и"}, "accA": {"ю"}, "accI": {"ю"}, "ins": {"ей"}, "ins2": {"ею"}, "prep": {"и"},
+		"Nom": {"и"}, "Gen": {"й"}, "Dat": {"ям"}, "Ins": {"ями"}, "Prep": {"ях"}})
+	p.set("AccA", stem+"й")
+	p.set("AccI", stem+"и")
+}
+
+func declineJa(p *paradigm, lemma string, _ bool) {
+	stem := strings.TrimSuffix(lemma, "я")
+	gpl := stem + "ь"
+	if strings.HasSuffix(stem, "ь") {
+		gpl = strings.TrimSuffix(stem, "ь") + "ий"
+	}
+	p.plain(stem, map[string][]string{"nom": {"я"}, "gen": {"и"}, "dat": {"е"}, "accA": {"ю"}, "accI": {"ю"}, "ins": {"ей"}, "ins2": {"ею"}, "prep": {"е"},
+		"Nom": {"и"}, "Dat": {"ям"}, "Ins": {"ями"}, "Prep": {"ях"}})
+	p.set("Gen", gpl)
+	p.set("AccA", gpl)
+	p.set("AccI", stem+"и")
+}
+
+func declineA(p *paradigm, lemma string, _ bool) {
+	stem := strings.TrimSuffix(lemma, "а")
+	p.plain(stem, map[string][]string{"nom": {"а"}, "gen": {yEnd(stem)}, "dat": {"е"}, "accA": {"у"}, "accI": {"у"},
+		"ins": oEnd(stem, "ой", "ей"), "ins2": oEnd(stem, "ою", "ею"), "prep": {"е"},
+		"Nom": {yEnd(stem)}, "Gen": {""}, "Dat": {"ам"}, "AccA": {""}, "AccI": {yEnd(stem)}, "Ins": {"ами"}, "Prep": {"ах"}})
+}
+
+func declineIj(p *paradigm, lemma string, name bool) {
+	stem := strings.TrimSuffix(lemma, "й")
+	p.plain(stem, map[string][]string{"nom": {"й"}, "gen": {"я"}, "dat": {"ю"}, "accA": {"я"}, "ins": {"ем"}, "prep": {"и"},
+		"Nom": {"и"}, "Gen": {"ев"}, "Dat": {"ям"}, "AccA": {"ев"}, "Ins": {"ями"}, "Prep": {"ях"}})
+	p.inanimate(name, lemma, stem+"и")
+}
+
+func declineJ(p *paradigm, lemma string, name bool) {
+	stem := strings.TrimSuffix(lemma, "й")
+	p.plain(stem, map[string][]string{"nom": {"й"}, "gen": {"я"}, "dat": {"ю"}, "accA": {"я"}, "ins": {"ем"}, "prep": {"е"},
+		"Nom": {"и"}, "Gen": {"ев"}, "Dat": {"ям"}, "AccA": {"ев"}, "Ins": {"ями"}, "Prep": {"ях"}})
+	p.inanimate(name, lemma, stem+"и")
+}
+
+func declineSoft(p *paradigm, lemma string, name bool) {
+	stem := strings.TrimSuffix(lemma, "ь")
+	p.plain(stem, map[string][]string{"nom": {"ь"}, "gen": {"я"}, "dat": {"ю"}, "accA": {"я"}, "ins": {"ем"}, "prep": {"е"},
+		"Nom": {"и"}, "Gen": {"ей"}, "Dat": {"ям"}, "AccA": {"ей"}, "Ins": {"ями"}, "Prep": {"ях"}})
+	p.inanimate(name, lemma, stem+"и")
+}
+
+func declineConsonant(p *paradigm, lemma string, name bool) {
+	gpl := "ов"
+	switch r := lastRune(lemma); {
+	case strings.ContainsRune("жшщч", r):
+		gpl = "ей"
+	case r == 'ц':
+		gpl = "ев"
+	}
+	p.plain(lemma, map[string][]string{"nom": {""}, "gen": {"а"}, "dat": {"у"}, "accA": {"а"}, "ins": oEnd(lemma, "ом", "ем"), "prep": {"е"},
+		"Nom": {yEnd(lemma)}, "Gen": {gpl}, "Dat": {"ам"}, "AccA": {gpl}, "Ins": {"ами"}, "Prep": {"ах"}})
+	p.inanimate(name, lemma, lemma+yEnd(lemma))
+}
+
+// declineNot: a name ending in a vowel other than а, я is indeclinable
+// (Натали, Жюли, Анри): every case is the name itself.
+func declineNot(p *paradigm, lemma string, _ bool) {
+	for _, s := range []string{"nom", "gen", "dat", "accA", "ins", "prep", "Nom", "Gen", "Dat", "AccA", "Ins", "Prep"} {
+		p.set(s, lemma)
+	}
 }
 
 // slotsOf lists the slots where p has the form w.

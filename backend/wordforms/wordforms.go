@@ -283,8 +283,47 @@ func (d *Dictionary) forms(w string, capital, family bool) []string {
 	if !cyrillic(w) || utf8.RuneCountInString(w) < 3 {
 		return nil
 	}
+	ls := d.entriesOf(w, capital)
+	if capital {
+		ls = append(ls, d.surnamesOf(w)...)
+	}
+	if len(ls) == 0 && capital {
+		ls = d.guess(w)
+	}
+	if len(ls) == 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	add := func(fs []string) {
+		for _, f := range fs {
+			if !seen[f] {
+				seen[f] = true
+				out = append(out, f)
+			}
+		}
+	}
+	for _, l := range ls {
+		add(d.generate(l.base, l.flags))
+		if capital && family {
+			// A family in the plural is a form of its name: Берги, Бергов,
+			// Бергам (the dictionary's names and the analogy give only the
+			// singular of a name ending in a consonant).
+			add(familyPlural(l.base))
+		}
+	}
+	if !seen[w] {
+		out = append(out, w)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// entriesOf is the dictionary's entries w is a form of: w is an entry, or a
+// rule makes w from an entry (a capitalised w: of the entries written with
+// a capital).
+func (d *Dictionary) entriesOf(w string, capital bool) []lemma {
 	var ls []lemma
-	// The dictionary: w is an entry, or a rule makes w from an entry.
 	for _, e := range d.words[w] {
 		if e.capital == capital || !capital {
 			ls = append(ls, lemma{w, e.flags, 10})
@@ -304,53 +343,25 @@ func (d *Dictionary) forms(w string, capital, family bool) []string {
 			}
 		}
 	}
-	// The surname rules, for a name.
-	if capital {
-		for _, a := range d.rules[surnameFlags] {
-			if !strings.HasSuffix(w, a.add) {
-				continue
-			}
-			base := w[:len(w)-len(a.add)] + a.strip
-			if a.condOK(base) && surnameBase(base) {
-				ls = append(ls, lemma{base, surnameFlags, 9})
-			}
+	return ls
+}
+
+// surnamesOf is the surnames a name w is a form of, by the surname rules.
+func (d *Dictionary) surnamesOf(w string) []lemma {
+	var ls []lemma
+	for _, a := range d.rules[surnameFlags] {
+		if !strings.HasSuffix(w, a.add) {
+			continue
 		}
-		if surnameBase(w) {
-			ls = append(ls, lemma{w, surnameFlags, 9})
-		}
-	}
-	if len(ls) == 0 && capital {
-		ls = d.guess(w)
-	}
-	if len(ls) == 0 {
-		return nil
-	}
-	seen := map[string]bool{}
-	var out []string
-	for _, l := range ls {
-		for _, f := range d.generate(l.base, l.flags) {
-			if !seen[f] {
-				seen[f] = true
-				out = append(out, f)
-			}
-		}
-		if capital && family {
-			// A family in the plural is a form of its name: Берги, Бергов,
-			// Бергам (the dictionary's names and the analogy give only the
-			// singular of a name ending in a consonant).
-			for _, f := range familyPlural(l.base) {
-				if !seen[f] {
-					seen[f] = true
-					out = append(out, f)
-				}
-			}
+		base := w[:len(w)-len(a.add)] + a.strip
+		if a.condOK(base) && surnameBase(base) {
+			ls = append(ls, lemma{base, surnameFlags, 9})
 		}
 	}
-	if !seen[w] {
-		out = append(out, w)
+	if surnameBase(w) {
+		ls = append(ls, lemma{w, surnameFlags, 9})
 	}
-	sort.Strings(out)
-	return out
+	return ls
 }
 
 // familyPlural is the plural of a name ending in a consonant, -й or -ь (the

@@ -48,26 +48,7 @@ func (b Builtin) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 }
 
 func (b Builtin) decide(msgs []llm.Message) (Action, error) {
-	mode, task := "", ""
-	portionAt := -1
-	for i, m := range msgs {
-		if m.Role != "user" {
-			continue
-		}
-		if strings.HasPrefix(m.Content, "Mode: ") && mode == "" {
-			for _, line := range strings.Split(m.Content, "\n") {
-				if v, ok := strings.CutPrefix(line, "Mode: "); ok {
-					mode = v
-				}
-				if v, ok := strings.CutPrefix(line, "Task: "); ok {
-					task = v
-				}
-			}
-		}
-		if strings.HasPrefix(m.Content, `{"portion"`) {
-			portionAt = i
-		}
-	}
+	mode, task, portionAt := taskOf(msgs)
 	if mode == "" {
 		return Action{}, fmt.Errorf("built-in engine: no task in the conversation")
 	}
@@ -86,25 +67,12 @@ func (b Builtin) decide(msgs []llm.Message) (Action, error) {
 			added = true
 		}
 	}
-	moveOn := func(summary string) Action {
-		if pm.HasMore && !complete {
-			return Action{Action: ActCursorNext, Summary: summary}
-		}
-		switch mode {
-		case ModeFirstMatch:
-			return Action{Action: ActFinishNotFnd, Summary: "no mention found"}
-		case ModeSummary:
-			// The runtime keeps every chapter's note and makes the result.
-			return Action{Action: ActFinishSuccess, Summary: summary}
-		}
-		return Action{Action: ActFinishSuccess, Summary: "collected every mention"}
-	}
+	more := pm.HasMore && !complete
 	if complete || portionAt < 0 {
-		return moveOn(""), nil
+		return moveOn(mode, more, ""), nil
 	}
-	switch mode {
-	case ModeSummary:
-		return moveOn(extract(pm)), nil
+	if mode == ModeSummary {
+		return moveOn(mode, more, extract(pm)), nil
 	}
 	t := ParseTask(task)
 	phrase := t.Phrase
@@ -115,56 +83,110 @@ func (b Builtin) decide(msgs []llm.Message) (Action, error) {
 	if err != nil {
 		return Action{}, err
 	}
-	var hits []int
-	var firstLabel, firstText string
-	for _, it := range pm.Items {
-		switch {
-		case t.Only == "code":
-			if it.Type != "CodeBlock" {
-				continue
-			}
-		case t.Only == "quote":
-			if it.Type != "Quote" {
-				continue
-			}
-		case it.Type == "Heading" && t.ExcludeHeadings:
+	hits, first, err := findInPortion(q, t, pm.Items)
+	if err != nil {
+		return Action{}, err
+	}
+	switch mode {
+	case ModeFirstMatch:
+		if len(hits) > 0 {
+			i := hits[0]
+			return Action{Action: ActFinishSuccess, FirstItemIndex: &i, Summary: first.Label + " " + document.Snippet(first.Text, 80)}, nil
+		}
+		return moveOn(mode, more, ""), nil
+	case ModeCollect:
+		if len(hits) > 0 && !added {
+			return Action{Action: ActTargetSetAdd, Indices: hits, Summary: fmt.Sprintf("%s and %d more mention %q", first.Label, len(hits)-1, phrase)}, nil
+		}
+		return moveOn(mode, more, ""), nil
+	}
+	return Action{}, fmt.Errorf("built-in engine: unknown mode %q", mode)
+}
+
+// taskOf reads the cursor task's mode and task from the first user message
+// that gives them, and where the last portion is (-1: none yet).
+func taskOf(msgs []llm.Message) (mode, task string, portionAt int) {
+	portionAt = -1
+	for i, m := range msgs {
+		if m.Role != "user" {
 			continue
-		case it.Type == "Heading", it.Type == "Paragraph", it.Type == "ListItem", it.Type == "TableCell", it.Type == "Image":
-		case it.Type == "CodeBlock", it.Type == "Quote":
-			if !t.CodeAndQuotes {
-				continue
+		}
+		if strings.HasPrefix(m.Content, "Mode: ") && mode == "" {
+			for _, line := range strings.Split(m.Content, "\n") {
+				if v, ok := strings.CutPrefix(line, "Mode: "); ok {
+					mode = v
+				}
+				if v, ok := strings.CutPrefix(line, "Task: "); ok {
+					task = v
+				}
 			}
-		default:
+		}
+		if strings.HasPrefix(m.Content, `{"portion"`) {
+			portionAt = i
+		}
+	}
+	return mode, task, portionAt
+}
+
+// moveOn is the built-in engine's move when a portion holds nothing more to
+// do: the next portion while there is more, else the mode's finish.
+func moveOn(mode string, more bool, summary string) Action {
+	if more {
+		return Action{Action: ActCursorNext, Summary: summary}
+	}
+	switch mode {
+	case ModeFirstMatch:
+		return Action{Action: ActFinishNotFnd, Summary: "no mention found"}
+	case ModeSummary:
+		// The runtime keeps every chapter's note and makes the result.
+		return Action{Action: ActFinishSuccess, Summary: summary}
+	}
+	return Action{Action: ActFinishSuccess, Summary: "collected every mention"}
+}
+
+// findInPortion is the indices of the portion's items the task reads that
+// match q, and the first of them (its label, and its text).
+func findInPortion(q *textmatch.Query, t Task, items []portionItem) ([]int, portionItem, error) {
+	var hits []int
+	var first portionItem
+	for _, it := range items {
+		if !readsItem(t, it.Type) {
 			continue
 		}
 		text := it.Text
 		if text == "" && it.Markdown == "" {
-			return Action{}, fmt.Errorf("%w: the portions carry no text (includeContent is false), so the built-in engine cannot read them", agent.ErrNeedsModel)
+			return nil, first, fmt.Errorf("%w: the portions carry no text (includeContent is false), so the built-in engine cannot read them", agent.ErrNeedsModel)
 		}
 		if text == "" {
 			text = it.Markdown
 		}
 		if _, _, ok := q.FindIn([]byte(text), []textmatch.Segment{{Start: 0, End: len(text)}}); ok {
 			if len(hits) == 0 {
-				firstLabel, firstText = it.Label, text
+				first = portionItem{Label: it.Label, Text: text}
 			}
 			hits = append(hits, it.Index)
 		}
 	}
-	switch mode {
-	case ModeFirstMatch:
-		if len(hits) > 0 {
-			i := hits[0]
-			return Action{Action: ActFinishSuccess, FirstItemIndex: &i, Summary: firstLabel + " " + document.Snippet(firstText, 80)}, nil
-		}
-		return moveOn(""), nil
-	case ModeCollect:
-		if len(hits) > 0 && !added {
-			return Action{Action: ActTargetSetAdd, Indices: hits, Summary: fmt.Sprintf("%s and %d more mention %q", firstLabel, len(hits)-1, phrase)}, nil
-		}
-		return moveOn(""), nil
+	return hits, first, nil
+}
+
+// readsItem: the task reads items of this type (only code or quotes when it
+// says so; headings unless it leaves them out; code and quotes when it
+// includes them).
+func readsItem(t Task, typ string) bool {
+	switch {
+	case t.Only == "code":
+		return typ == "CodeBlock"
+	case t.Only == "quote":
+		return typ == "Quote"
+	case typ == "Heading" && t.ExcludeHeadings:
+		return false
+	case typ == "Heading", typ == "Paragraph", typ == "ListItem", typ == "TableCell", typ == "Image":
+		return true
+	case typ == "CodeBlock", typ == "Quote":
+		return t.CodeAndQuotes
 	}
-	return Action{}, fmt.Errorf("built-in engine: unknown mode %q", mode)
+	return false
 }
 
 // extract is the built-in engine's note on a portion (one chapter, or the

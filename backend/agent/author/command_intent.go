@@ -613,37 +613,9 @@ func (c *CommandAgent) insert(ctx context.Context, in Intent) (any, error) {
 		target = *r.FirstItemIndex
 	default:
 		err = m.Do(func(d *document.Document) error {
-			switch in.Anchor.Kind {
-			case ScopeSection, ScopeAfter, ScopeFrom:
-				h := FindScope(d, in.Anchor)
-				if h < 0 {
-					return c.noSection(d, in.Anchor, in.Russian)
-				}
-				target, level = h, d.Item(h).Level
-				if after && !in.Heading {
-					target = SectionEnd(d, h) - 1 // the section's last item
-				}
-			case ScopeThis:
-				at, err := c.cursorItem(d, in.Russian)
-				if err != nil {
-					return err
-				}
-				h := enclosing(d, at, in.Anchor.Ref.Kind)
-				if h < 0 {
-					return fmt.Errorf("%s", say(in.Russian, "the cursor is before the first chapter", "курсор стоит до первой главы"))
-				}
-				target, level = h, d.Item(h).Level
-				if after && !in.Heading {
-					target = SectionEnd(d, h) - 1
-				}
-			case ScopeHere:
-				at, err := c.cursorItem(d, in.Russian)
-				if err != nil {
-					return err
-				}
-				target = at
-			}
-			return nil
+			var err error
+			target, level, err = c.insertAnchor(d, in, after, target, level)
+			return err
 		})
 		if err != nil {
 			return nil, err
@@ -807,15 +779,7 @@ func (c *CommandAgent) refusal(in Intent, cmd string) error {
 // carries out, with the author's words put in.
 func nearest(in Intent) string {
 	ru := in.Russian
-	name := ""
-	if len(in.Names) > 0 {
-		name = in.Names[0]
-	}
-	if in.Semantic {
-		if ns, _ := namesAndWords(in.Object); len(ns) > 0 {
-			name = ns[0]
-		}
-	}
+	name := nearestName(in)
 	sec := ""
 	if in.Scope.Kind == ScopeSection {
 		sec = in.Scope.section()
@@ -849,18 +813,76 @@ func nearest(in Intent) string {
 	case in.Verb == VerbDelete && name != "":
 		return say(ru, fmt.Sprintf(`delete the paragraph with %q`, name), fmt.Sprintf("удали абзац с «%s»", name))
 	case name != "":
-		which := say(ru, "first", "первое")
-		switch in.Which {
-		case "last":
-			which = say(ru, "last", "последнее")
-		case "next":
-			which = say(ru, "next", "следующее")
-		}
-		return say(ru, fmt.Sprintf(`find the %s mention of %q`, which, name), fmt.Sprintf("найди %s упоминание «%s»", which, name))
+		return nearestFind(ru, in.Which, name)
 	case sec != "":
 		return say(ru, "summarise "+sec, "перескажи "+sec)
 	}
 	return say(ru, `find the first mention of "Natasha"`, "найди первое упоминание «Наташа»")
+}
+
+// insertAnchor is the item an insertion goes next to, and the level of the
+// section it names: a section's heading (its last item when the text goes
+// after it and is no heading), the section the cursor is in, the cursor's
+// item; target and level as they were when the anchor names none.
+func (c *CommandAgent) insertAnchor(d *document.Document, in Intent, after bool, target, level int) (int, int, error) {
+	switch in.Anchor.Kind {
+	case ScopeSection, ScopeAfter, ScopeFrom:
+		h := FindScope(d, in.Anchor)
+		if h < 0 {
+			return target, level, c.noSection(d, in.Anchor, in.Russian)
+		}
+		target, level = h, d.Item(h).Level
+		if after && !in.Heading {
+			target = SectionEnd(d, h) - 1 // the section's last item
+		}
+	case ScopeThis:
+		at, err := c.cursorItem(d, in.Russian)
+		if err != nil {
+			return target, level, err
+		}
+		h := enclosing(d, at, in.Anchor.Ref.Kind)
+		if h < 0 {
+			return target, level, fmt.Errorf("%s", say(in.Russian, "the cursor is before the first chapter", "курсор стоит до первой главы"))
+		}
+		target, level = h, d.Item(h).Level
+		if after && !in.Heading {
+			target = SectionEnd(d, h) - 1
+		}
+	case ScopeHere:
+		at, err := c.cursorItem(d, in.Russian)
+		if err != nil {
+			return target, level, err
+		}
+		target = at
+	}
+	return target, level, nil
+}
+
+// nearestName is the name a refused command's nearest command uses: the
+// command's first name, or the first name its description holds.
+func nearestName(in Intent) string {
+	name := ""
+	if len(in.Names) > 0 {
+		name = in.Names[0]
+	}
+	if in.Semantic {
+		if ns, _ := namesAndWords(in.Object); len(ns) > 0 {
+			name = ns[0]
+		}
+	}
+	return name
+}
+
+// nearestFind is a search for the first (last, next) mention of name.
+func nearestFind(ru bool, which, name string) string {
+	w := say(ru, "first", "первое")
+	switch which {
+	case "last":
+		w = say(ru, "last", "последнее")
+	case "next":
+		w = say(ru, "next", "следующее")
+	}
+	return say(ru, fmt.Sprintf(`find the %s mention of %q`, w, name), fmt.Sprintf("найди %s упоминание «%s»", w, name))
 }
 
 // Understood lists what the built-in engine understands, for the window's

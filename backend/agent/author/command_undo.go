@@ -29,51 +29,15 @@ func (c *CommandAgent) undo(ctx context.Context, in Intent, redo bool) (any, err
 	if st == nil {
 		return nil, fmt.Errorf("%s", say(ru, "this book has no history to undo from", "у этой книги нет истории правок"))
 	}
-	nothingLeft := func() error {
-		if redo {
-			return nothing{say(ru, "Nothing to redo: no change of this book was undone since its last edit.",
-				"Возвращать нечего: после последней правки в этой книге ничего не отменялось.")}
-		}
-		return nothing{say(ru, "Nothing to undo: this book has no change left that can be undone.",
-			"Отменять нечего: в этой книге нет правок, которые можно отменить.")}
-	}
-	// The edit that Undo (Redo) will take back (make again).
-	var target store.Revision
-	var ok bool
-	if redo {
-		var u store.Revision
-		if u, ok, err = st.LastUnconsumedUndo(ctx, m.DocID); err == nil && ok {
-			target, err = st.Revision(ctx, m.DocID, u.UndoOf)
-		}
-	} else {
-		if target, ok, err = st.LastRevisionWhere(ctx, m.DocID, store.EditOps, false); err == nil && ok {
-			if bar, bok, berr := st.LastWholeText(ctx, m.DocID); berr == nil && bok && target.Rev < bar.Rev {
-				ok = false
-			}
-			if ok {
-				target, err = st.Revision(ctx, m.DocID, target.Rev)
-			}
-		}
-	}
+	nothingLeft := func() error { return nothingLeftToUndo(ru, redo) }
+	target, ok, err := undoTarget(ctx, st, m.DocID, redo)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		return nil, nothingLeft()
 	}
-	// A redo's revision holds the edit it made again: the edit is described
-	// by the first revision that made it.
-	described := target
-	for k := 0; k < 50 && described.Op == store.OpRedo; k++ {
-		u, err := st.Revision(ctx, m.DocID, described.UndoOf)
-		if err != nil {
-			break
-		}
-		if described, err = st.Revision(ctx, m.DocID, u.UndoOf); err != nil {
-			described = target
-			break
-		}
-	}
+	described := firstMaking(ctx, st, m.DocID, target)
 	places := c.editPlaces(ctx, described.Rev, ru)
 	kind := editKind(places, target)
 	if in.Kind != "" && in.Kind != kind {
@@ -119,6 +83,56 @@ func (c *CommandAgent) undo(ctx context.Context, in Intent, redo bool) (any, err
 	}
 	c.emit(Event{Event: "answer", Text: answer})
 	return undoneOf(ev, what), nil
+}
+
+// nothingLeftToUndo says that there is no edit to undo (or to redo).
+func nothingLeftToUndo(ru, redo bool) error {
+	if redo {
+		return nothing{say(ru, "Nothing to redo: no change of this book was undone since its last edit.",
+			"Возвращать нечего: после последней правки в этой книге ничего не отменялось.")}
+	}
+	return nothing{say(ru, "Nothing to undo: this book has no change left that can be undone.",
+		"Отменять нечего: в этой книге нет правок, которые можно отменить.")}
+}
+
+// undoTarget is the edit that Undo (Redo) will take back (make again); ok
+// is false when there is none (an undo never reaches back past the last
+// whole-text revision).
+func undoTarget(ctx context.Context, st *store.Store, docID int64, redo bool) (target store.Revision, ok bool, err error) {
+	if redo {
+		var u store.Revision
+		if u, ok, err = st.LastUnconsumedUndo(ctx, docID); err == nil && ok {
+			target, err = st.Revision(ctx, docID, u.UndoOf)
+		}
+		return target, ok, err
+	}
+	if target, ok, err = st.LastRevisionWhere(ctx, docID, store.EditOps, false); err == nil && ok {
+		if bar, bok, berr := st.LastWholeText(ctx, docID); berr == nil && bok && target.Rev < bar.Rev {
+			ok = false
+		}
+		if ok {
+			target, err = st.Revision(ctx, docID, target.Rev)
+		}
+	}
+	return target, ok, err
+}
+
+// firstMaking is the revision that first made the edit of target: a redo's
+// revision holds the edit it made again, which is described by the first
+// revision that made it.
+func firstMaking(ctx context.Context, st *store.Store, docID int64, target store.Revision) store.Revision {
+	described := target
+	for k := 0; k < 50 && described.Op == store.OpRedo; k++ {
+		u, err := st.Revision(ctx, docID, described.UndoOf)
+		if err != nil {
+			break
+		}
+		if described, err = st.Revision(ctx, docID, u.UndoOf); err != nil {
+			described = target
+			break
+		}
+	}
+	return described
 }
 
 // Undone is what an undo or redo command did: the revision it made, where

@@ -140,62 +140,8 @@ func (in Intent) String() string {
 	if in.Verb == "" {
 		return "?"
 	}
-	parts := []string{in.Verb}
-	obj := func() {
-		if in.Object == "" {
-			return
-		}
-		if in.Semantic {
-			parts = append(parts, "~"+strconv.Quote(in.Object))
-		} else {
-			parts = append(parts, strconv.Quote(in.Object))
-		}
-	}
-	switch in.Verb {
-	case VerbFind, VerbDelete:
-		if in.Which != "" {
-			parts = append(parts, in.Which)
-		}
-		obj()
-	case VerbReplace:
-		parts = append(parts, in.Which)
-		obj()
-		parts = append(parts, "with", strconv.Quote(in.With))
-	case VerbCollect:
-		obj()
-		parts = append(parts, "into", in.Set)
-	case VerbInsert:
-		if in.Heading {
-			parts = append(parts, "heading")
-		}
-		parts = append(parts, strconv.Quote(in.Text), in.Where)
-		if in.Anchor.Kind == ScopeSection {
-			parts = append(parts, in.Anchor.section())
-		} else if in.Anchor.Kind == ScopeThis {
-			parts = append(parts, "this "+in.Anchor.Ref.Kind)
-		} else {
-			parts = append(parts, in.Anchor.String())
-		}
-	case VerbSummarise:
-		switch in.Scope.Kind {
-		case ScopeSection:
-			parts = append(parts, in.Scope.section())
-		case ScopeThis:
-			parts = append(parts, "this "+in.Scope.Ref.Kind)
-		case "", ScopeBook:
-			parts = append(parts, "book")
-		default:
-			parts = append(parts, in.Scope.String())
-		}
-	case VerbCount, VerbChapters, VerbUndo, VerbRedo:
-		if in.Kind != "" {
-			parts = append(parts, in.Kind)
-		}
-		obj()
-	case VerbGoTo:
-		if in.Scope.Kind == ScopeSection {
-			parts = append(parts, in.Scope.section())
-		}
+	parts := append([]string{in.Verb}, in.verbParts()...)
+	if in.Verb == VerbGoTo {
 		return strings.Join(parts, " ")
 	}
 	if in.Verb != VerbSummarise && in.Verb != VerbInsert && in.Scope.Kind != "" && in.Scope.Kind != ScopeBook {
@@ -214,6 +160,82 @@ func (in Intent) String() string {
 		parts = append(parts, in.Only)
 	}
 	return strings.Join(parts, " ")
+}
+
+// verbParts is the notation of what the intent's verb takes.
+func (in Intent) verbParts() []string {
+	var parts []string
+	switch in.Verb {
+	case VerbFind, VerbDelete:
+		if in.Which != "" {
+			parts = append(parts, in.Which)
+		}
+		parts = append(parts, in.objectParts()...)
+	case VerbReplace:
+		parts = append(parts, in.Which)
+		parts = append(parts, in.objectParts()...)
+		parts = append(parts, "with", strconv.Quote(in.With))
+	case VerbCollect:
+		parts = append(parts, in.objectParts()...)
+		parts = append(parts, "into", in.Set)
+	case VerbInsert:
+		parts = in.insertParts()
+	case VerbSummarise:
+		parts = append(parts, in.summaryScope())
+	case VerbCount, VerbChapters, VerbUndo, VerbRedo:
+		if in.Kind != "" {
+			parts = append(parts, in.Kind)
+		}
+		parts = append(parts, in.objectParts()...)
+	case VerbGoTo:
+		if in.Scope.Kind == ScopeSection {
+			parts = append(parts, in.Scope.section())
+		}
+	}
+	return parts
+}
+
+// objectParts is the object quoted, ~ before a description; none when
+// there is none.
+func (in Intent) objectParts() []string {
+	if in.Object == "" {
+		return nil
+	}
+	if in.Semantic {
+		return []string{"~" + strconv.Quote(in.Object)}
+	}
+	return []string{strconv.Quote(in.Object)}
+}
+
+// insertParts is the notation of an insertion: heading, the text, where
+// and its anchor.
+func (in Intent) insertParts() []string {
+	var parts []string
+	if in.Heading {
+		parts = append(parts, "heading")
+	}
+	parts = append(parts, strconv.Quote(in.Text), in.Where)
+	if in.Anchor.Kind == ScopeSection {
+		parts = append(parts, in.Anchor.section())
+	} else if in.Anchor.Kind == ScopeThis {
+		parts = append(parts, "this "+in.Anchor.Ref.Kind)
+	} else {
+		parts = append(parts, in.Anchor.String())
+	}
+	return parts
+}
+
+// summaryScope is the notation of what a summary is of.
+func (in Intent) summaryScope() string {
+	switch in.Scope.Kind {
+	case ScopeSection:
+		return in.Scope.section()
+	case ScopeThis:
+		return "this " + in.Scope.Ref.Kind
+	case "", ScopeBook:
+		return "book"
+	}
+	return in.Scope.String()
 }
 
 // Understood tells whether the intent can be carried out as it stands: a verb,
@@ -273,33 +295,13 @@ func tokenize(s string) []tok {
 		b += utf8.RuneLen(rs[i])
 	}
 	byteAt[len(rs)] = len(s)
-	isWord := func(r rune) bool {
-		return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc)
-	}
 	for i := 0; i < len(rs); {
 		r := rs[i]
 		switch {
 		case unicode.IsSpace(r):
 			i++
-		case quotePairs[r] != "" && (r != '\'' && r != '‘' || i == 0 || !isWord(rs[i-1])):
-			closers := quotePairs[r]
-			depth, j := 0, i+1
-			for ; j < len(rs); j++ {
-				if rs[j] == r && r == '«' {
-					depth++
-					continue
-				}
-				if strings.ContainsRune(closers, rs[j]) {
-					if (r == '\'' || r == '‘') && j+1 < len(rs) && isWord(rs[j+1]) {
-						continue // an apostrophe inside a word
-					}
-					if depth > 0 {
-						depth--
-						continue
-					}
-					break
-				}
-			}
+		case opensQuote(rs, i):
+			j := quoteEnd(rs, i)
 			if j >= len(rs) {
 				// No closing mark: the mark is punctuation.
 				out = append(out, tok{raw: string(r), low: string(r), punct: true, pos: byteAt[i]})
@@ -311,11 +313,8 @@ func tokenize(s string) []tok {
 				out = append(out, tok{raw: inner, low: lowWord(inner), quoted: true, pos: byteAt[i]})
 			}
 			i = j + 1
-		case isWord(r):
-			j := i
-			for j < len(rs) && (isWord(rs[j]) || (rs[j] == '\'' || rs[j] == '’' || rs[j] == '-') && j+1 < len(rs) && isWord(rs[j+1]) && j > i) {
-				j++
-			}
+		case wordRune(r):
+			j := commandWordEnd(rs, i)
 			w := string(rs[i:j])
 			out = append(out, tok{raw: w, low: lowWord(w), pos: byteAt[i]})
 			i = j
@@ -325,6 +324,53 @@ func tokenize(s string) []tok {
 		}
 	}
 	return out
+}
+
+// wordRune: a letter, a digit or a mark of a word.
+func wordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc)
+}
+
+// opensQuote: rs[i] is a quotation mark that opens a phrase (a single quote
+// only at the start of a word).
+func opensQuote(rs []rune, i int) bool {
+	r := rs[i]
+	return quotePairs[r] != "" && (r != '\'' && r != '‘' || i == 0 || !wordRune(rs[i-1]))
+}
+
+// quoteEnd is where the phrase the mark rs[i] opens closes (len(rs): it
+// does not). «» nest; a single quote inside a word is an apostrophe.
+func quoteEnd(rs []rune, i int) int {
+	r := rs[i]
+	closers := quotePairs[r]
+	depth, j := 0, i+1
+	for ; j < len(rs); j++ {
+		if rs[j] == r && r == '«' {
+			depth++
+			continue
+		}
+		if strings.ContainsRune(closers, rs[j]) {
+			if (r == '\'' || r == '‘') && j+1 < len(rs) && wordRune(rs[j+1]) {
+				continue // an apostrophe inside a word
+			}
+			if depth > 0 {
+				depth--
+				continue
+			}
+			break
+		}
+	}
+	return j
+}
+
+// commandWordEnd is where the word starting at rs[i] ends: apostrophes and
+// hyphens inside it are its own.
+func commandWordEnd(rs []rune, i int) int {
+	j := i
+	for j < len(rs) && (wordRune(rs[j]) || (rs[j] == '\'' || rs[j] == '’' || rs[j] == '-') && j+1 < len(rs) && wordRune(rs[j+1]) && j > i) {
+		j++
+	}
+	return j
 }
 
 // lowWord is a word as the lexicon compares it: lower case, ё as е, stress
@@ -518,98 +564,135 @@ func parseCommand(cmd string, nouns bool) (Intent, bool) {
 	}
 	verbAt := findVerb(&in, ts)
 	if in.Verb == VerbUndo || in.Verb == VerbRedo {
-		if noun != "" {
-			return in, false
-		}
-		apply(&in, ts, sectionRules)
-		apply(&in, ts, whichRules)
-		undoObject(&in, ts)
-		in.Names = namesOf(ts)
-		return in, true
+		ok := undoCommand(&in, ts, noun)
+		return in, ok
 	}
+	verbFrame(&in, ts, verbAt, noun)
+	objectAndWhich(&in, ts)
+	in.Names = namesOf(ts)
+	if in.Exact {
+		in.Forms = false
+	}
+	if noun != "" {
+		ok := nounDecides(&in, noun)
+		return in, ok
+	}
+	if in.Verb == VerbFind && in.Object == "" {
+		findToGoTo(&in, ts)
+	}
+	return in, true
+}
+
+// undoCommand reads the rest of an undo or redo: its section, which one and
+// the kind of edit it names (false: a noun named what the command is about;
+// read it again without).
+func undoCommand(in *Intent, ts []tok, noun string) bool {
+	if noun != "" {
+		return false
+	}
+	apply(in, ts, sectionRules)
+	apply(in, ts, whichRules)
+	undoObject(in, ts)
+	in.Names = namesOf(ts)
+	return true
+}
+
+// verbFrame reads what the verb's frame holds (an insertion's text and
+// place, a collection's or a replacement's parts), the section and which
+// one; a command with no verb that names a mention is a search.
+func verbFrame(in *Intent, ts []tok, verbAt int, noun string) {
 	if in.Verb == VerbInsert || in.Verb == "put" {
-		insertFrame(&in, ts, verbAt)
+		insertFrame(in, ts, verbAt)
 	}
 	if in.Verb == "put" {
 		in.Verb = VerbCollect
 	}
-	apply(&in, ts, sectionRules)
-	apply(&in, ts, whichRules)
+	apply(in, ts, sectionRules)
+	apply(in, ts, whichRules)
 	switch in.Verb {
 	case VerbCollect:
-		collectFrame(&in, ts)
+		collectFrame(in, ts)
 	case VerbReplace:
-		replaceFrame(&in, ts)
+		replaceFrame(in, ts)
 	case "":
 		// No verb: "first mention of X", «следующее упоминание Пьера».
 		if in.Which != "" || hasMentionNoun(ts) {
 			in.Verb = VerbFind
 		} else if noun != "" {
-			in.Object = objectOf(&in, ts, false) // «в каких главах есть Элен?»
+			in.Object = objectOf(in, ts, false) // «в каких главах есть Элен?»
 		}
 	}
-	if in.Verb == VerbContinue && in.Which == "" && objectOf(&in, ts, true) != "" {
+}
+
+// objectAndWhich reads the command's object and, where the command leaves
+// it out, which occurrence it means.
+func objectAndWhich(in *Intent, ts []tok) {
+	if in.Verb == VerbContinue && in.Which == "" && objectOf(in, ts, true) != "" {
 		in.Verb, in.Which = VerbFind, "next" // "continue searching for Pierre"
 	}
 	switch in.Verb {
 	case VerbFind, VerbCollect, VerbDelete, VerbCount:
-		in.Object = objectOf(&in, ts, false)
-		if in.Verb == VerbFind && in.Which == "" && (in.Object != "" || in.Scope.Kind == "") {
-			in.Which = "first"
-		}
-		if in.Verb == VerbDelete && in.Which == "" {
-			in.Which = "first"
-			if pluralItems(ts) {
-				in.Which = "all"
-			}
-		}
+		in.Object = objectOf(in, ts, false)
+		defaultWhich(in, ts)
 	case VerbReplace:
-		in.Object = objectOf(&in, ts, false)
+		in.Object = objectOf(in, ts, false)
 		if in.Which == "" {
 			in.Which = "all"
 		}
 	case VerbSummarise:
-		if in.Scope.Kind == "" && bookWords[strings.ToLower(objectOf(&in, ts, true))] {
+		if in.Scope.Kind == "" && bookWords[strings.ToLower(objectOf(in, ts, true))] {
 			in.Scope = Scope{Kind: ScopeBook} // "summarise the book", «перескажи роман»
 		}
 	}
 	if in.Verb == VerbFind && in.Which == "all" {
 		in.Which = "first"
 	}
-	in.Names = namesOf(ts)
-	if in.Exact {
-		in.Forms = false
+}
+
+// defaultWhich: a search with no which is for the first occurrence; a
+// deletion deletes the first, or all when it names items in the plural.
+func defaultWhich(in *Intent, ts []tok) {
+	if in.Verb == VerbFind && in.Which == "" && (in.Object != "" || in.Scope.Kind == "") {
+		in.Which = "first"
 	}
-	if noun != "" {
-		// The noun decides, when the verb says no more than show or list and
-		// what is left is what the noun needs: a name for the chapters,
-		// nothing for the characters or the typos.
-		switch {
-		case in.Verb != "" && in.Verb != VerbFind && in.Verb != VerbCount && !(in.Verb == VerbReplace && in.With == "" && noun == VerbSpelling):
-			return in, false
-		case noun == VerbChapters && (in.Object == "" || in.Semantic):
-			return in, false
-		case noun != VerbChapters && !nounFillerOnly(in.Object):
-			return in, false
-		}
-		if noun != VerbChapters {
-			in.Object, in.Semantic = "", false
-		}
-		in.Verb, in.Which = noun, ""
-		return in, true
-	}
-	if in.Verb == VerbFind && in.Object == "" {
-		switch {
-		case in.Scope.Kind == ScopeSection && in.Which != "next" && in.Which != "last":
-			in.Verb, in.Which = VerbGoTo, "" // "go to chapter 5", «перейди к пятой главе»
-		case mentionsSection(ts) && in.Scope.Kind != ScopeSection:
-			// "go to the next chapter": a move this grammar does not read
-			// (GoTo needs the section's number); never taken for "the next
-			// mention" of the last search.
-			in.Verb, in.Which = VerbGoTo, ""
+	if in.Verb == VerbDelete && in.Which == "" {
+		in.Which = "first"
+		if pluralItems(ts) {
+			in.Which = "all"
 		}
 	}
-	return in, true
+}
+
+// nounDecides: the noun decides, when the verb says no more than show or
+// list and what is left is what the noun needs: a name for the chapters,
+// nothing for the characters or the typos (false: it does not).
+func nounDecides(in *Intent, noun string) bool {
+	switch {
+	case in.Verb != "" && in.Verb != VerbFind && in.Verb != VerbCount && !(in.Verb == VerbReplace && in.With == "" && noun == VerbSpelling):
+		return false
+	case noun == VerbChapters && (in.Object == "" || in.Semantic):
+		return false
+	case noun != VerbChapters && !nounFillerOnly(in.Object):
+		return false
+	}
+	if noun != VerbChapters {
+		in.Object, in.Semantic = "", false
+	}
+	in.Verb, in.Which = noun, ""
+	return true
+}
+
+// findToGoTo: a search for nothing in a section is a move to it.
+func findToGoTo(in *Intent, ts []tok) {
+	switch {
+	case in.Scope.Kind == ScopeSection && in.Which != "next" && in.Which != "last":
+		in.Verb, in.Which = VerbGoTo, "" // "go to chapter 5", «перейди к пятой главе»
+	case mentionsSection(ts) && in.Scope.Kind != ScopeSection:
+		// "go to the next chapter": a move this grammar does not read
+		// (GoTo needs the section's number); never taken for "the next
+		// mention" of the last search.
+		in.Verb, in.Which = VerbGoTo, ""
+	}
 }
 
 // nounFillerOnly: what is left of a command about the characters or the
@@ -700,46 +783,15 @@ func findVerb(in *Intent, ts []tok) int {
 			if v.notAfterArticle && i > 0 && articles[ts[i-1].low] {
 				continue
 			}
-			for k := i; k < end; k++ {
-				ts[k].used = true
-			}
+			markUsed(ts, i, end)
 			in.Verb = v.verb
 			in.Rename = v.rename
 			// A verb may be said twice («кратко перескажи», "find and show"):
 			// take its synonyms right after it too.
-			for j := end; j < len(ts); j++ {
-				if j > end && !ts[j-1].used {
-					break
-				}
-				for _, w := range verbRules {
-					if w.verb != v.verb {
-						continue
-					}
-					if e2, _, ok := w.p.match(ts, j); ok && e2 > j {
-						for k := j; k < e2; k++ {
-							ts[k].used = true
-						}
-						j = e2 - 1
-						break
-					}
-				}
-			}
-			if v.verb == VerbFind {
-				// "find all mentions of X and put them into a set": a collect.
-				for j := end; j < len(ts); j++ {
-					for _, w := range verbRules {
-						if w.verb != "put" && w.verb != VerbCollect {
-							continue
-						}
-						if e2, _, ok := w.p.match(ts, j); ok && e2 > j && setFollows(ts, e2) {
-							for k := j; k < e2; k++ {
-								ts[k].used = true
-							}
-							in.Verb = VerbCollect
-							return end
-						}
-					}
-				}
+			verbSynonyms(ts, v.verb, end)
+			if v.verb == VerbFind && findThenCollect(ts, end) {
+				in.Verb = VerbCollect
+				return end
 			}
 			if v.verb == "put" {
 				// add / put / save: into a set → collect; before/after → insert.
@@ -752,6 +804,51 @@ func findVerb(in *Intent, ts []tok) int {
 		}
 	}
 	return -1
+}
+
+// markUsed marks the tokens [from, to) used.
+func markUsed(ts []tok, from, to int) {
+	for k := from; k < to; k++ {
+		ts[k].used = true
+	}
+}
+
+// verbSynonyms marks used the synonyms of verb that follow it from end on,
+// one run of them.
+func verbSynonyms(ts []tok, verb string, end int) {
+	for j := end; j < len(ts); j++ {
+		if j > end && !ts[j-1].used {
+			break
+		}
+		for _, w := range verbRules {
+			if w.verb != verb {
+				continue
+			}
+			if e2, _, ok := w.p.match(ts, j); ok && e2 > j {
+				markUsed(ts, j, e2)
+				j = e2 - 1
+				break
+			}
+		}
+	}
+}
+
+// findThenCollect: a search goes on to put what it finds into a set ("find
+// all mentions of X and put them into a set": a collect); the words that
+// say so are marked used.
+func findThenCollect(ts []tok, end int) bool {
+	for j := end; j < len(ts); j++ {
+		for _, w := range verbRules {
+			if w.verb != "put" && w.verb != VerbCollect {
+				continue
+			}
+			if e2, _, ok := w.p.match(ts, j); ok && e2 > j && setFollows(ts, e2) {
+				markUsed(ts, j, e2)
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // setFollows tells whether a set is named after token i: "into …", "in/to a
@@ -876,44 +973,58 @@ func collectFrame(in *Intent, ts []tok) {
 		if t.used || t.quoted || !setPrep[t.low] {
 			continue
 		}
-		k := j + 1
-		for k < len(ts) && !ts[k].used && (articles[ts[k].low] || newWords[ts[k].low]) {
-			k++
-		}
-		noun := k < len(ts) && setNouns[ts[k].low]
-		if noun {
-			k++
-		}
-		for k < len(ts) && !ts[k].used && setNamed[ts[k].low] {
-			k++
-		}
-		if k >= len(ts) || ts[k].used {
+		k, ok := setNameAfter(ts, j)
+		if !ok {
 			continue
 		}
-		if !noun && t.low != "into" && !ts[k].quoted && !(t.low == "to" || t.low == "in") {
-			continue
-		}
-		if !noun && !ts[k].quoted && t.low != "into" {
-			// "to X"/"в X" without a set noun names a set only at the end.
-			if k != lastWord(ts) {
-				continue
-			}
-		}
-		var name []string
-		for m := j; m < k; m++ {
-			ts[m].used = true
-		}
-		for ; k < len(ts) && !ts[k].used && !ts[k].punct; k++ {
-			ts[k].used = true
-			if ts[k].quoted {
-				name = []string{ts[k].raw}
-				break
-			}
-			name = append(name, ts[k].raw)
-		}
-		in.Set = strings.TrimRight(strings.Join(name, " "), ".!?")
+		markUsed(ts, j, k)
+		in.Set = strings.TrimRight(strings.Join(takeSetName(ts, k), " "), ".!?")
 		return
 	}
+}
+
+// setNameAfter is where the set's name starts after the preposition ts[j]
+// (past articles, "new", a set noun and the words that name it), when it
+// names a set.
+func setNameAfter(ts []tok, j int) (int, bool) {
+	t := ts[j]
+	k := j + 1
+	for k < len(ts) && !ts[k].used && (articles[ts[k].low] || newWords[ts[k].low]) {
+		k++
+	}
+	noun := k < len(ts) && setNouns[ts[k].low]
+	if noun {
+		k++
+	}
+	for k < len(ts) && !ts[k].used && setNamed[ts[k].low] {
+		k++
+	}
+	if k >= len(ts) || ts[k].used {
+		return k, false
+	}
+	if !noun && t.low != "into" && !ts[k].quoted && !(t.low == "to" || t.low == "in") {
+		return k, false
+	}
+	// "to X"/"в X" without a set noun names a set only at the end.
+	if !noun && !ts[k].quoted && t.low != "into" && k != lastWord(ts) {
+		return k, false
+	}
+	return k, true
+}
+
+// takeSetName marks used and returns the set's name from ts[k]: a quoted
+// phrase, or the words up to a punctuation mark.
+func takeSetName(ts []tok, k int) []string {
+	var name []string
+	for ; k < len(ts) && !ts[k].used && !ts[k].punct; k++ {
+		ts[k].used = true
+		if ts[k].quoted {
+			name = []string{ts[k].raw}
+			break
+		}
+		name = append(name, ts[k].raw)
+	}
+	return name
 }
 
 func lastWord(ts []tok) int {
@@ -1019,58 +1130,76 @@ func pluralItems(ts []tok) bool {
 // else is a description that needs understanding (Semantic), kept as written
 // from its first content word.
 func objectOf(in *Intent, ts []tok, peek bool) string {
-	var quoted string
-	first, last := -1, -1
 	unused := make([]bool, len(ts))
 	for k := range ts {
 		unused[k] = !ts[k].used
 	}
-	var content []string
-	gap := false // the content words are not one run ("Natasha and Pierre")
+	w := objectWordsOf(ts)
+	if peek {
+		if w.quoted != "" {
+			return w.quoted
+		}
+		return strings.Join(w.content, " ")
+	}
+	for k := range ts {
+		ts[k].used = true
+	}
+	if w.quoted != "" {
+		return w.quoted
+	}
+	if len(w.content) == 0 {
+		return ""
+	}
+	obj := strings.Join(w.content, " ")
+	obj = strings.TrimSuffix(strings.TrimSuffix(obj, "'s"), "’s")
+	if in.Exact || !w.gap && isName(obj) && (capitalised(obj) || !describes(ts, unused) && !itemNoun(ts, w.last+1)) {
+		return obj
+	}
+	in.Semantic = true
+	return description(ts, unused, w.first, w.last)
+}
+
+// objectWords are the words of a command left for its object: the first
+// quoted phrase, and the content words (not filler), where they start and
+// end, and whether they are one run.
+type objectWords struct {
+	quoted      string
+	first, last int
+	content     []string
+	gap         bool // the content words are not one run ("Natasha and Pierre")
+}
+
+// objectWordsOf reads the words of ts not used yet.
+func objectWordsOf(ts []tok) objectWords {
+	w := objectWords{first: -1, last: -1}
 	for k, t := range ts {
 		if t.used || t.punct {
 			continue
 		}
 		if t.quoted {
-			if quoted == "" {
-				quoted = t.raw
+			if w.quoted == "" {
+				w.quoted = t.raw
 			}
 			continue
 		}
 		if fillerWord(t.low) {
 			continue
 		}
-		if first < 0 {
-			first = k
-		} else if k != last+1 {
-			gap = true
+		if w.first < 0 {
+			w.first = k
+		} else if k != w.last+1 {
+			w.gap = true
 		}
-		last = k
-		content = append(content, t.raw)
+		w.last = k
+		w.content = append(w.content, t.raw)
 	}
-	if peek {
-		if quoted != "" {
-			return quoted
-		}
-		return strings.Join(content, " ")
-	}
-	for k := range ts {
-		ts[k].used = true
-	}
-	if quoted != "" {
-		return quoted
-	}
-	if len(content) == 0 {
-		return ""
-	}
-	obj := strings.Join(content, " ")
-	obj = strings.TrimSuffix(strings.TrimSuffix(obj, "'s"), "’s")
-	if in.Exact || !gap && isName(obj) && (capitalised(obj) || !describes(ts, unused) && !itemNoun(ts, last+1)) {
-		return obj
-	}
-	// A description: the words as written, from the first that is not an
-	// article, a mention noun or a word of the command's frame, to the last
-	// content word.
+	return w
+}
+
+// description is an object that describes: the words as written, from the
+// first that is not an article, a mention noun or a word of the command's
+// frame, to the last content word.
+func description(ts []tok, unused []bool, first, last int) string {
 	for first > 0 {
 		k := first - 1
 		for k >= 0 && ts[k].punct && unused[k] {
@@ -1097,7 +1226,6 @@ func objectOf(in *Intent, ts []tok, peek bool) string {
 		}
 		sb.WriteString(ts[k].raw)
 	}
-	in.Semantic = true
 	return sb.String()
 }
 

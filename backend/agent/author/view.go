@@ -167,28 +167,8 @@ func newBookView(d *document.Document, o CursorAgentOptions, st *taskState) (*bo
 		v.pos = hi - 1
 	}
 	if st != nil {
-		if st.Forward != o.Forward {
-			return nil, fmt.Errorf("%w: the task was read %s; continue it in the same direction", ErrBadOptions, map[bool]string{true: "forward", false: "backward"}[st.Forward])
-		}
-		if st.Byte < 0 {
-			v.pos = lo - 1
-			if o.Forward {
-				v.pos = hi
-			}
-		} else {
-			off, err := d.Rebase(st.Rev, st.Byte)
-			if err != nil {
-				return nil, fmt.Errorf("%w: cannot continue the task: %v", ErrBadOptions, err)
-			}
-			i, ok := d.IndexAt(off)
-			if !ok && !o.Forward {
-				i--
-			}
-			if o.Forward {
-				v.pos = max(i, lo)
-			} else {
-				v.pos = min(i, hi-1)
-			}
+		if err := v.resume(st); err != nil {
+			return nil, err
 		}
 	}
 	v.phrase = v.task.Phrase
@@ -196,27 +176,67 @@ func newBookView(d *document.Document, o CursorAgentOptions, st *taskState) (*bo
 		v.semanticCandidates()
 	}
 	if v.phrase != "" {
-		q, err := textmatch.CompileWith(v.phrase, wordforms.Options(!v.task.Exact))
-		if err == nil {
-			v.lexical = true
-			v.prefilter = o.Prefilter == nil || *o.Prefilter
-			if v.inRange(v.pos) {
-				opts := document.FindOptions{All: true, Backward: !o.Forward, IncludeCodeAndQuotes: true, After: v.pos - v.step()}
-				if opts.After < 0 || opts.After >= d.Len() {
-					opts.After = -1
-				}
-				for _, m := range d.Find(q, opts) {
-					if !v.inRange(m.Index) {
-						break
-					}
-					if v.task.admissible(d, m.Index) {
-						v.cands = append(v.cands, m.Index)
-					}
-				}
-			}
-		}
+		v.lexicalCandidates()
 	}
 	return v, nil
+}
+
+// resume starts the view where the task st stopped: past the range's end
+// when it had read it all, else at the item that holds its place now.
+func (v *bookView) resume(st *taskState) error {
+	d, o := v.d, v.o
+	if st.Forward != o.Forward {
+		return fmt.Errorf("%w: the task was read %s; continue it in the same direction", ErrBadOptions, map[bool]string{true: "forward", false: "backward"}[st.Forward])
+	}
+	if st.Byte < 0 {
+		v.pos = v.lo - 1
+		if o.Forward {
+			v.pos = v.hi
+		}
+		return nil
+	}
+	off, err := d.Rebase(st.Rev, st.Byte)
+	if err != nil {
+		return fmt.Errorf("%w: cannot continue the task: %v", ErrBadOptions, err)
+	}
+	i, ok := d.IndexAt(off)
+	if !ok && !o.Forward {
+		i--
+	}
+	if o.Forward {
+		v.pos = max(i, v.lo)
+	} else {
+		v.pos = min(i, v.hi-1)
+	}
+	return nil
+}
+
+// lexicalCandidates lists, when the task's phrase compiles, the items of
+// the range from the view's place on that mention it: the portions the
+// prefilter reads.
+func (v *bookView) lexicalCandidates() {
+	d, o := v.d, v.o
+	q, err := textmatch.CompileWith(v.phrase, wordforms.Options(!v.task.Exact))
+	if err != nil {
+		return
+	}
+	v.lexical = true
+	v.prefilter = o.Prefilter == nil || *o.Prefilter
+	if !v.inRange(v.pos) {
+		return
+	}
+	opts := document.FindOptions{All: true, Backward: !o.Forward, IncludeCodeAndQuotes: true, After: v.pos - v.step()}
+	if opts.After < 0 || opts.After >= d.Len() {
+		opts.After = -1
+	}
+	for _, m := range d.Find(q, opts) {
+		if !v.inRange(m.Index) {
+			break
+		}
+		if v.task.admissible(d, m.Index) {
+			v.cands = append(v.cands, m.Index)
+		}
+	}
 }
 
 func (v *bookView) inRange(i int) bool { return i >= v.lo && i < v.hi }

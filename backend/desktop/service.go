@@ -91,6 +91,8 @@ type App struct {
 	// goes on with it: "more", reading places, the language).
 	browsing web.Browsing
 	history  []BrowserVisit
+	// mirror is the numbering the window shows: the user's last list.
+	mirror browserMirror
 }
 
 // FileDialogs are the native open/save dialogs of the desktop window.

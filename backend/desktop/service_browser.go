@@ -64,6 +64,30 @@ type BrowserView struct {
 	Downloads    []browser.Download `json:"downloads"`
 	// Dialog is a JavaScript dialog the page opened, for the user to answer.
 	Dialog *browser.Dialog `json:"dialog,omitempty"`
+	// Stale: the page changed since the list the items come from (the
+	// numbers may mean other elements now: say list).
+	Stale bool `json:"stale,omitempty"`
+}
+
+// browserMirror is the numbering the window mirrors: the one the user's own
+// last list made (the numbers BrowseCommand acts by), never one the window
+// made by itself, so a number means in the window what it means in the
+// terminal (issue 33 point 4: a list the window took after every step made a
+// stale number click another element).
+type browserMirror struct {
+	items   []BrowserItem
+	total   int
+	atLeast bool
+	gen     int64
+	url     string
+	stale   bool
+}
+
+// stepOutcome is what the mirror needs from a step's data.
+type stepOutcome struct {
+	Generation int64 `json:"generation"`
+	Stale      bool  `json:"numbering_stale"`
+	Navigated  bool  `json:"navigated"`
 }
 
 // browserCtx binds the window's current browser and its browsing
@@ -143,20 +167,29 @@ func (a *App) BrowserAnswerDialog(accept bool, text string) (BrowserView, error)
 	return a.browserStep(web.BrowseCommandArgs{Dialog: &web.DialogAnswer{Accept: accept, Text: text}})
 }
 
-// BrowserRefresh numbers the page again and returns the state.
+// BrowserRefresh numbers the page again and returns the state (after a
+// goal: the assistant's last list is the numbering in force).
 func (a *App) BrowserRefresh() (BrowserView, error) {
 	if err := a.needBrowser(); err != nil {
 		return BrowserView{}, err
 	}
 	ctx := a.browserCtx(a.context())
 	v := BrowserView{Tool: "browser_list_interactives", Status: "ok", Items: []BrowserItem{}, Tabs: []browser.Tab{}}
-	a.fillBrowserState(ctx, &v, true)
+	if res, err := a.reg.Call(ctx, tools.Call{Name: "browser_list_interactives", Args: json.RawMessage(`{"limit": 200}`)}, tools.Context{}); err == nil {
+		if r, ok := res.(browser.Result); ok && r.Status == "ok" {
+			b, _ := json.Marshal(r.Data)
+			a.noteList(b)
+		}
+	}
+	a.fillBrowserState(ctx, &v)
 	return v, nil
 }
 
 // browserStep runs one command through BrowseCommand (the interpreter the
-// terminal uses too), then refreshes the numbering (so the mirrored list
-// always holds the numbers to act by), tabs and downloads.
+// terminal uses too), then refreshes the tabs, downloads and the mirrored
+// list: the items of the user's last list, marked stale when the page
+// changed since. It never numbers the page itself: that would put numbers
+// in force the user never heard.
 func (a *App) browserStep(args web.BrowseCommandArgs) (BrowserView, error) {
 	ctx := a.browserCtx(a.context())
 	v := BrowserView{Items: []BrowserItem{}, Tabs: []browser.Tab{}}
@@ -172,38 +205,70 @@ func (a *App) browserStep(args web.BrowseCommandArgs) (BrowserView, error) {
 	if ans.Status != "ok" {
 		v.Error = ans.Text
 	}
-	if ans.Status == "ok" && (ans.Tool == "browser_click_and_wait_download" || ans.Tool == "browser_download_wait") {
-		var d browser.Download
-		if json.Unmarshal(ans.Data, &d) == nil && d.Path != "" {
-			a.browserMu.Lock()
-			a.downloads = append(a.downloads, d)
-			a.browserMu.Unlock()
-		}
-	}
+	a.noteDownload(ans)
 	if ans.Status == "not_a_command" {
 		a.browserLog("error", ans.Text)
 	} else {
 		a.browserLog("result", ans.Lines())
 	}
+	if ans.Tool == "browser_list_interactives" && ans.Status == "ok" {
+		a.noteList(ans.Data)
+	} else if ans.Tool != "" {
+		a.noteChange(ans.Data)
+	}
 	if v.Dialog == nil {
-		a.fillBrowserState(ctx, &v, ans.Tool != "" && ans.Tool != "browser_list_interactives" && ans.Tool != "browser_find")
-		if ans.Tool == "browser_list_interactives" && ans.Status == "ok" {
-			a.itemsFrom(v.Data, &v)
-		}
+		a.fillBrowserState(ctx, &v)
 	}
 	return v, nil
 }
 
-// fillBrowserState adds the numbering (when relist), tabs, downloads and page.
-func (a *App) fillBrowserState(ctx context.Context, v *BrowserView, relist bool) {
-	if relist {
-		if res, err := a.reg.Call(ctx, tools.Call{Name: "browser_list_interactives", Args: json.RawMessage(`{"limit": 200}`)}, tools.Context{}); err == nil {
-			if r, ok := res.(browser.Result); ok && r.Status == "ok" {
-				b, _ := json.Marshal(r.Data)
-				a.itemsFrom(b, v)
-			}
-		}
+// noteDownload keeps a file a command downloaded for the Downloads list.
+func (a *App) noteDownload(ans web.BrowseAnswer) {
+	if ans.Status != "ok" || (ans.Tool != "browser_click_and_wait_download" && ans.Tool != "browser_download_wait") {
+		return
 	}
+	var d browser.Download
+	if json.Unmarshal(ans.Data, &d) == nil && d.Path != "" {
+		a.browserMu.Lock()
+		a.downloads = append(a.downloads, d)
+		a.browserMu.Unlock()
+	}
+}
+
+// noteList makes a list's items (browser_list_interactives' data) the
+// mirrored numbering.
+func (a *App) noteList(data json.RawMessage) {
+	var l struct {
+		Generation int64         `json:"generation"`
+		Total      int           `json:"total"`
+		AtLeast    bool          `json:"total_at_least"`
+		URL        string        `json:"url"`
+		Items      []BrowserItem `json:"items"`
+	}
+	if json.Unmarshal(data, &l) != nil || l.Items == nil {
+		return
+	}
+	a.browserMu.Lock()
+	a.mirror = browserMirror{items: l.Items, total: l.Total, atLeast: l.AtLeast, gen: l.Generation, url: l.URL}
+	a.browserMu.Unlock()
+}
+
+// noteChange marks the mirrored numbering stale when a step reports that
+// the page changed, navigated, or was numbered again (a find on a changed
+// page numbers it anew).
+func (a *App) noteChange(data json.RawMessage) {
+	var o stepOutcome
+	_ = json.Unmarshal(data, &o)
+	a.browserMu.Lock()
+	defer a.browserMu.Unlock()
+	if o.Stale || o.Navigated || (o.Generation != 0 && o.Generation != a.mirror.gen) {
+		a.mirror.stale = true
+	}
+}
+
+// fillBrowserState adds the mirrored numbering, tabs, downloads and page.
+// The mirror of another page than the one shown now is dropped.
+func (a *App) fillBrowserState(ctx context.Context, v *BrowserView) {
 	if res, err := a.reg.Call(ctx, tools.Call{Name: "browser_tabs"}, tools.Context{}); err == nil {
 		if r, ok := res.(browser.Result); ok && r.Status == "ok" {
 			b, _ := json.Marshal(r.Data)
@@ -222,19 +287,22 @@ func (a *App) fillBrowserState(ctx context.Context, v *BrowserView, relist bool)
 		a.noteVisit(v.URL, v.Title)
 	}
 	a.browserMu.Lock()
+	if m := &a.mirror; m.url != "" && noFragment(v.URL) != noFragment(m.url) {
+		*m = browserMirror{stale: true}
+	}
+	if a.mirror.items != nil {
+		v.Items = append([]BrowserItem{}, a.mirror.items...)
+	}
+	v.Total, v.TotalAtLeast, v.Stale = a.mirror.total, a.mirror.atLeast, a.mirror.stale
 	v.Downloads = append([]browser.Download{}, a.downloads...)
 	a.browserMu.Unlock()
 }
 
-func (a *App) itemsFrom(data json.RawMessage, v *BrowserView) {
-	var l struct {
-		Total   int           `json:"total"`
-		AtLeast bool          `json:"total_at_least"`
-		Items   []BrowserItem `json:"items"`
-	}
-	if json.Unmarshal(data, &l) == nil && l.Items != nil {
-		v.Items, v.Total, v.TotalAtLeast = l.Items, l.Total, l.AtLeast
-	}
+// noFragment is an address without its #fragment (a link within the page
+// keeps its numbering).
+func noFragment(u string) string {
+	u, _, _ = strings.Cut(u, "#")
+	return u
 }
 
 // noteVisit keeps the session's history (last 50 pages) in SQLite.

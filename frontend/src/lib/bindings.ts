@@ -239,6 +239,8 @@ export interface BrowserView {
   tabs: Tab[];
   downloads: Download[];
   dialog?: PageDialog;
+  /** the page changed since the list the items come from: say list */
+  stale?: boolean;
 }
 
 export interface BrowserVisit {

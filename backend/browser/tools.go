@@ -89,6 +89,11 @@ func sessionTool[A any](ss *Sessions, name, description string, run func(s *Sess
 				return Result{}, fmt.Errorf("%s: %w", call.Name, err)
 			}
 			r := Fail(err.Error())
+			var de *DialogError
+			if errors.As(err, &de) {
+				// The dialog that waits, for the door to put to the user again.
+				r.Data = map[string]any{"dialog_open": de.Dialog}
+			}
 			r.Refused = s.takeRefused()
 			return r, nil
 		}

@@ -98,3 +98,38 @@ func TestWindowRefusesAStaleNumber(t *testing.T) {
 		t.Errorf("after the page inserted a link the mirror: %d items, stale %v; want the 2 heard, stale", len(v.Items), v.Stale)
 	}
 }
+
+// A command while the page's question waits (the window's dialog was
+// closed without an answer) brings the question back, in words and in the
+// command's language, instead of a refusal naming the tool's arguments
+// ("answer with your answer (accept=true for OK …)") with no dialog to
+// answer it by (issue 33 point 2); the answer then lets the page go on.
+func TestWindowCommandWhileThePageAsks(t *testing.T) {
+	a, _ := windowWithPages(t)
+	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Join("..", "..", "build", "a11y", "pages"))))
+	defer srv.Close()
+	for _, cmd := range []string{"go to " + srv.URL + "/index.html", "list"} {
+		if _, err := a.BrowserCommand(cmd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, err := a.BrowserCommand("click 1")
+	if err != nil || v.Dialog == nil || v.DialogText != "The page asks: Forget the city?" || !strings.HasSuffix(v.Result, "\nThe page asks: Forget the city?") {
+		t.Fatalf("click 1 on a confirm: %+v %v", v, err)
+	}
+	for _, c := range []struct{ cmd, want string }{
+		{"list", "Error: The page waits for an answer first.\nThe page asks: Forget the city?"},
+		{"прочитай страницу", "Ошибка: Страница сначала ждёт ответа.\nСтраница спрашивает: Forget the city?"},
+	} {
+		v, err := a.BrowserCommand(c.cmd)
+		if err != nil || v.Result != c.want || v.Dialog == nil || v.Dialog.Type != "confirm" || len(v.Items) != 5 {
+			t.Errorf("%q while the page asks: %q, dialog %+v, %d items listed, %v; want %q, the dialog again, the 5 listed", c.cmd, v.Result, v.Dialog, len(v.Items), err, c.want)
+		}
+	}
+	if v, err = a.BrowserAnswerDialog(false, ""); err != nil || v.Dialog != nil || !strings.Contains(v.Result, "Kept") {
+		t.Errorf("declined: %+v %v", v, err)
+	}
+	if v, err = a.BrowserCommand("list"); err != nil || !strings.Contains(v.Result, "5 elements:") {
+		t.Errorf("list after the answer: %q %v", v.Result, err)
+	}
+}

@@ -64,6 +64,9 @@ type BrowserView struct {
 	Downloads    []browser.Download `json:"downloads"`
 	// Dialog is a JavaScript dialog the page opened, for the user to answer.
 	Dialog *browser.Dialog `json:"dialog,omitempty"`
+	// DialogText is that dialog in words, in the command's language ("The
+	// page asks: …"): the last line of Result, for the window's dialog.
+	DialogText string `json:"dialogText,omitempty"`
 	// Stale: the page changed since the list the items come from (the
 	// numbers may mean other elements now: say list).
 	Stale bool `json:"stale,omitempty"`
@@ -181,7 +184,7 @@ func (a *App) BrowserRefresh() (BrowserView, error) {
 			a.noteList(b)
 		}
 	}
-	a.fillBrowserState(ctx, &v)
+	a.fillBrowserState(ctx, &v, true)
 	return v, nil
 }
 
@@ -192,7 +195,7 @@ func (a *App) BrowserRefresh() (BrowserView, error) {
 // in force the user never heard.
 func (a *App) browserStep(args web.BrowseCommandArgs) (BrowserView, error) {
 	ctx := a.browserCtx(a.context())
-	v := BrowserView{Items: []BrowserItem{}, Tabs: []browser.Tab{}}
+	v := BrowserView{Items: []BrowserItem{}, Tabs: []browser.Tab{}, Downloads: []browser.Download{}}
 	b, _ := json.Marshal(args)
 	res, err := a.reg.Call(ctx, tools.Call{Name: "BrowseCommand", Args: b}, tools.Context{})
 	if err != nil {
@@ -205,6 +208,9 @@ func (a *App) browserStep(args web.BrowseCommandArgs) (BrowserView, error) {
 	if ans.Status != "ok" {
 		v.Error = ans.Text
 	}
+	if ans.Dialog != nil {
+		v.DialogText = web.DialogLine(ans.Lang, *ans.Dialog)
+	}
 	a.noteDownload(ans)
 	if ans.Status == "not_a_command" {
 		a.browserLog("error", ans.Text)
@@ -216,9 +222,9 @@ func (a *App) browserStep(args web.BrowseCommandArgs) (BrowserView, error) {
 	} else if ans.Tool != "" {
 		a.noteChange(ans.Data)
 	}
-	if v.Dialog == nil {
-		a.fillBrowserState(ctx, &v)
-	}
+	// While the page's dialog waits, the page answers nothing (its tabs
+	// included): the mirror and downloads only.
+	a.fillBrowserState(ctx, &v, v.Dialog == nil)
 	return v, nil
 }
 
@@ -266,9 +272,14 @@ func (a *App) noteChange(data json.RawMessage) {
 	}
 }
 
-// fillBrowserState adds the mirrored numbering, tabs, downloads and page.
-// The mirror of another page than the one shown now is dropped.
-func (a *App) fillBrowserState(ctx context.Context, v *BrowserView) {
+// fillBrowserState adds the mirrored numbering, downloads, and (with tabs)
+// the tabs and page. The mirror of another page than the one shown now is
+// dropped.
+func (a *App) fillBrowserState(ctx context.Context, v *BrowserView, tabs bool) {
+	if !tabs {
+		a.fillMirror(v)
+		return
+	}
 	if res, err := a.reg.Call(ctx, tools.Call{Name: "browser_tabs"}, tools.Context{}); err == nil {
 		if r, ok := res.(browser.Result); ok && r.Status == "ok" {
 			b, _ := json.Marshal(r.Data)
@@ -287,9 +298,16 @@ func (a *App) fillBrowserState(ctx context.Context, v *BrowserView) {
 		a.noteVisit(v.URL, v.Title)
 	}
 	a.browserMu.Lock()
-	if m := &a.mirror; m.url != "" && noFragment(v.URL) != noFragment(m.url) {
+	if m := &a.mirror; m.url != "" && v.URL != "" && noFragment(v.URL) != noFragment(m.url) {
 		*m = browserMirror{stale: true}
 	}
+	a.browserMu.Unlock()
+	a.fillMirror(v)
+}
+
+// fillMirror adds the mirrored numbering and the downloads.
+func (a *App) fillMirror(v *BrowserView) {
+	a.browserMu.Lock()
 	if a.mirror.items != nil {
 		v.Items = append([]BrowserItem{}, a.mirror.items...)
 	}

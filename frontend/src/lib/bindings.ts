@@ -239,6 +239,8 @@ export interface BrowserView {
   tabs: Tab[];
   downloads: Download[];
   dialog?: PageDialog;
+  /** that dialog in words, in the command's language ("The page asks: …"): the last line of result */
+  dialogText?: string;
   /** the page changed since the list the items come from: say list */
   stale?: boolean;
 }

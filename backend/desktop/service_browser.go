@@ -176,6 +176,7 @@ func (a *App) BrowserRefresh() (BrowserView, error) {
 	if err := a.needBrowser(); err != nil {
 		return BrowserView{}, err
 	}
+	defer a.browserWorking()()
 	ctx := a.browserCtx(a.context())
 	v := BrowserView{Tool: "browser_list_interactives", Status: "ok", Items: []BrowserItem{}, Tabs: []browser.Tab{}}
 	if res, err := a.reg.Call(ctx, tools.Call{Name: "browser_list_interactives", Args: json.RawMessage(`{"limit": 200}`)}, tools.Context{}); err == nil {
@@ -194,6 +195,7 @@ func (a *App) BrowserRefresh() (BrowserView, error) {
 // changed since. It never numbers the page itself: that would put numbers
 // in force the user never heard.
 func (a *App) browserStep(args web.BrowseCommandArgs) (BrowserView, error) {
+	defer a.browserWorking()()
 	ctx := a.browserCtx(a.context())
 	v := BrowserView{Items: []BrowserItem{}, Tabs: []browser.Tab{}, Downloads: []browser.Download{}}
 	b, _ := json.Marshal(args)
@@ -226,6 +228,17 @@ func (a *App) browserStep(args web.BrowseCommandArgs) (BrowserView, error) {
 	// included): the mirror and downloads only.
 	a.fillBrowserState(ctx, &v, v.Dialog == nil)
 	return v, nil
+}
+
+// browserWorking tells the window a browser step runs (Config.BrowserBusy:
+// Chromium starting, a page's dialog or a new tab must not take the
+// keyboard from it, issue 33 point 1); the func it returns says it ended.
+func (a *App) browserWorking() func() {
+	if a.browserBusy == nil {
+		return func() {}
+	}
+	a.browserBusy(true)
+	return func() { a.browserBusy(false) }
 }
 
 // noteDownload keeps a file a command downloaded for the Downloads list.
@@ -405,6 +418,7 @@ func (a *App) BrowserGoal(goal string) (web.AssistantResult, error) {
 		return web.AssistantResult{}, err
 	}
 	defer done()
+	defer a.browserWorking()()
 	a.settingsMu.Lock()
 	s := a.settings
 	a.settingsMu.Unlock()

@@ -60,9 +60,9 @@ var windowActions = map[string]windowAction{
 	"NewManuscript":         {Tools: []string{"Outline"}, View: "creates the book's file from its title, then OpenManuscript"},
 	"ChooseSavePath":        {View: "the native save dialog"},
 	// Browser.
-	"BrowserCommand":      {Tools: []string{"BrowseCommand", "browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_list_interactives", "browser_tabs"}, View: "the number-command interpreter (the BrowseCommand tool, which the terminal uses too), then the numbering and tabs"},
-	"BrowserAct":          {Tools: []string{"browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_list_interactives", "browser_tabs"}, View: "acts by number in the window's browsing conversation (web.Browsing.Act: browser_overlay_act, as the command click 5 does), then the numbering and tabs"},
-	"BrowserAnswerDialog": {Tools: []string{"BrowseCommand", "browser_click_and_wait_download", "browser_download_wait", "browser_find", "browser_list_interactives", "browser_tabs"}},
+	"BrowserCommand":      {Tools: []string{"BrowseCommand", "browser_click_and_wait_download", "browser_download_wait", "browser_list_interactives", "browser_tabs"}, View: "the number-command interpreter (the BrowseCommand tool, which the terminal uses too), then the tabs (the mirrored list is the last list the command made)"},
+	"BrowserAct":          {Tools: []string{"browser_click_and_wait_download", "browser_download_wait", "browser_list_interactives", "browser_tabs"}, View: "acts by number in the window's browsing conversation (web.Browsing.Act: browser_overlay_act, as the command click 5 does), then the tabs"},
+	"BrowserAnswerDialog": {Tools: []string{"BrowseCommand", "browser_click_and_wait_download", "browser_download_wait", "browser_list_interactives", "browser_tabs"}},
 	"BrowserRefresh":      {Tools: []string{"browser_list_interactives", "browser_tabs"}},
 	"BrowserGoal":         {Tools: []string{"BrowserGoal"}, View: "the browser assistant through the BrowserGoal tool; its progress lines become the window's events"},
 	"BrowserAnswer":       {View: "answers the assistant's open question"},

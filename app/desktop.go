@@ -76,7 +76,7 @@ func runDesktop(opts desktopOptions) error {
 				runtime.EventsEmit(wctx, name, data)
 			}
 		},
-		Dialogs: wailsDialogs{&wctx}, Notice: notice})}
+		Dialogs: wailsDialogs{&wctx}, Notice: notice, BrowserBusy: browserBusy})}
 	desktop.OpenWhileStarting(app.App, func() error {
 		_, err := ws.Open(context.Background(), doc)
 		if err != nil && doc != opts.DocPath {
@@ -98,6 +98,7 @@ func runDesktop(opts desktopOptions) error {
 		OnStartup: func(ctx context.Context) {
 			desktop.Mark("window started")
 			windowStarted()
+			keepKeyboard()
 			wctx = ctx
 			desktop.Startup(app.App, ctx)
 			// TERM or INT closes the window as its close button does.

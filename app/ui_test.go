@@ -680,6 +680,9 @@ func TestUIDesktop(t *testing.T) {
 		}
 		e.browse("go to " + site)
 		e.waitText("#items-title", "on Fixture shop")
+		// The window numbers the page only when asked, as the terminal does.
+		e.waitText(".items", "No list of this page yet: say list.")
+		e.browse("list")
 		list := e.waitText(".numbered", "Second page")
 		if !strings.Contains(list, "textbox") || !strings.Contains(list, "button") {
 			t.Errorf("the mirrored list: %s", list)

@@ -23,6 +23,9 @@ type Result[T any] struct {
 	// since the last one) that the policy stopped: a local file not given to
 	// this session, an address carrying a password (guard.go).
 	Refused []string `json:"refused,omitempty"`
+	// Blocking is the page's dialog a failed call was refused for: it
+	// waits for the user's answer before anything else.
+	Blocking *Dialog `json:"dialog_open,omitempty"`
 }
 
 // Outcome is what every browser tool's Result has, whatever its data: for
@@ -38,6 +41,9 @@ type Outcome interface {
 	// WaitingDialog is the JavaScript dialog the page opened and waits
 	// with, nil when none.
 	WaitingDialog() *Dialog
+	// BlockingDialog is the page's dialog a failed call was refused for,
+	// nil when none.
+	BlockingDialog() *Dialog
 }
 
 // dialogWaiter is a result that can report a dialog the page waits with.
@@ -74,6 +80,14 @@ func (r Result[T]) WaitingDialog() *Dialog {
 		return w.waitingDialog()
 	}
 	return nil
+}
+
+// BlockingDialog is the dialog a failed call was refused for (Outcome).
+func (r Result[T]) BlockingDialog() *Dialog {
+	if r.Status != "error" {
+		return nil
+	}
+	return r.Blocking
 }
 
 // Register adds the browser tools (SPEC §5) to r; they run on ss's session,
@@ -143,6 +157,12 @@ func sessionTool[A, D any](ss *Sessions, ref tools.Ref[A, Result[D]], descriptio
 				return Result[D]{}, fmt.Errorf("%s: %w", call.Name, err)
 			}
 			r := Fail[D](err.Error())
+			var de *DialogError
+			if errors.As(err, &de) {
+				// The dialog that waits, for the door to put to the user again.
+				d := de.Dialog
+				r.Blocking = &d
+			}
 			r.Refused = s.takeRefused()
 			return r, nil
 		}

@@ -45,7 +45,7 @@ func TestBrowseLoopByNumbers(t *testing.T) {
 		"Page: Weather.",
 		"2 elements:\n1. textbox City\n2. button Forget",
 		"Done: typed 5 characters into City (1).",
-		"The page asks (confirm): Forget the city?",
+		"The page asks: Forget the city?",
 		"kept Kazan",
 		"need a model server", // a goal without a model is refused plainly
 		"Bye.",

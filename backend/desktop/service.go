@@ -91,6 +91,9 @@ type App struct {
 	// goes on with it: "more", reading places, the language).
 	browsing web.Browsing
 	history  []BrowserVisit
+	// mirror is the numbering the window shows: the user's last list.
+	mirror      browserMirror
+	browserBusy func(bool)
 }
 
 // FileDialogs are the native open/save dialogs of the desktop window.
@@ -116,6 +119,10 @@ type Config struct {
 	// Notice shows a message in the window's native notice, which a screen
 	// reader speaks (app/screenreader_gtk.go); nil: there is none.
 	Notice func(text string)
+	// BrowserBusy is told when a browser step starts (true) and ends
+	// (false): the window keeps the keyboard from the browser it drives
+	// meanwhile (app/keyboard_gtk.go); nil: nothing to do.
+	BrowserBusy func(busy bool)
 }
 
 // New builds the window's services over the registry; the settings stored in
@@ -123,7 +130,7 @@ type Config struct {
 func New(cfg Config) *App {
 	w := cfg.Waymark
 	a := &App{w: w, ws: w.WS, reg: w.Registry, rt: w.Runtime, st: w.WS.Store, newBrowser: cfg.NewBrowser, envModel: cfg.EnvModel,
-		emit: cfg.Emit, dialogs: cfg.Dialogs, notice: cfg.Notice, proc: "/proc"}
+		emit: cfg.Emit, dialogs: cfg.Dialogs, notice: cfg.Notice, browserBusy: cfg.BrowserBusy, proc: "/proc"}
 	a.settings = a.loadSettings(context.Background())
 	a.applyModel(a.settings)
 	if a.newBrowser != nil {

@@ -64,6 +64,33 @@ type BrowserView struct {
 	Downloads    []browser.Download `json:"downloads"`
 	// Dialog is a JavaScript dialog the page opened, for the user to answer.
 	Dialog *browser.Dialog `json:"dialog,omitempty"`
+	// DialogText is that dialog in words, in the command's language ("The
+	// page asks: …"): the last line of Result, for the window's dialog.
+	DialogText string `json:"dialogText,omitempty"`
+	// Stale: the page changed since the list the items come from (the
+	// numbers may mean other elements now: say list).
+	Stale bool `json:"stale,omitempty"`
+}
+
+// browserMirror is the numbering the window mirrors: the one the user's own
+// last list made (the numbers BrowseCommand acts by), never one the window
+// made by itself, so a number means in the window what it means in the
+// terminal (issue 33 point 4: a list the window took after every step made a
+// stale number click another element).
+type browserMirror struct {
+	items   []BrowserItem
+	total   int
+	atLeast bool
+	gen     int64
+	url     string
+	stale   bool
+}
+
+// stepOutcome is what the mirror needs from a step's data.
+type stepOutcome struct {
+	Generation int64 `json:"generation"`
+	Stale      bool  `json:"numbering_stale"`
+	Navigated  bool  `json:"navigated"`
 }
 
 // browserCtx binds the window's current browser and its browsing
@@ -144,13 +171,19 @@ func (a *App) BrowserAnswerDialog(accept bool, text string) (BrowserView, error)
 	return a.browserCommand(web.BrowseCommandArgs{Dialog: &web.DialogAnswer{Accept: accept, Text: text}})
 }
 
-// BrowserRefresh numbers the page again and returns the state.
+// BrowserRefresh numbers the page again and returns the state (after a
+// goal: the assistant's last list is the numbering in force).
 func (a *App) BrowserRefresh() (BrowserView, error) {
 	if err := a.needBrowser(); err != nil {
 		return BrowserView{}, err
 	}
+	defer a.browserWorking()()
 	ctx := a.browserCtx(a.context())
 	v := BrowserView{Tool: "browser_list_interactives", Status: "ok", Items: []BrowserItem{}, Tabs: []browser.Tab{}}
+	if r, err := call(a, ctx, browser.ListInteractivesRef, browser.ListInteractivesArgs{Limit: 200}, tools.Context{}); err == nil && r.Status == "ok" && r.Data != nil {
+		b, _ := json.Marshal(r.Data)
+		a.noteList(b)
+	}
 	a.fillBrowserState(ctx, &v, true)
 	return v, nil
 }
@@ -163,12 +196,16 @@ func (a *App) browserCommand(args web.BrowseCommandArgs) (BrowserView, error) {
 	})
 }
 
-// browserStep runs one step of the window's browsing conversation, then
-// refreshes the numbering (so the mirrored list always holds the numbers to
-// act by), tabs and downloads.
+// browserStep runs one step of the window's browsing conversation (a
+// command through BrowseCommand, the interpreter the terminal uses too, or
+// an act by number), then refreshes the tabs, downloads and the mirrored
+// list: the items of the user's last list, marked stale when the page
+// changed since. It never numbers the page itself: that would put numbers
+// in force the user never heard.
 func (a *App) browserStep(run func(ctx context.Context) (web.BrowseAnswer, error)) (BrowserView, error) {
+	defer a.browserWorking()()
 	ctx := a.browserCtx(a.context())
-	v := BrowserView{Items: []BrowserItem{}, Tabs: []browser.Tab{}}
+	v := BrowserView{Items: []BrowserItem{}, Tabs: []browser.Tab{}, Downloads: []browser.Download{}}
 	ans, err := run(ctx)
 	if err != nil {
 		err = errors.New(web.Spoken(err.Error()))
@@ -179,37 +216,90 @@ func (a *App) browserStep(run func(ctx context.Context) (web.BrowseAnswer, error
 	if ans.Status != "ok" {
 		v.Error = ans.Text
 	}
-	if ans.Status == "ok" && (ans.Tool == "browser_click_and_wait_download" || ans.Tool == "browser_download_wait") {
-		var d browser.Download
-		if json.Unmarshal(ans.Data, &d) == nil && d.Path != "" {
-			a.browserMu.Lock()
-			a.downloads = append(a.downloads, d)
-			a.browserMu.Unlock()
-		}
+	if ans.Dialog != nil {
+		v.DialogText = web.DialogLine(ans.Lang, *ans.Dialog)
 	}
+	a.noteDownload(ans)
 	if ans.Status == "not_a_command" {
 		a.browserLog("error", ans.Text)
 	} else {
 		a.browserLog("result", ans.Lines())
 	}
-	if v.Dialog == nil {
-		a.fillBrowserState(ctx, &v, ans.Tool != "" && ans.Tool != "browser_list_interactives" && ans.Tool != "browser_find")
-		if ans.Tool == "browser_list_interactives" && ans.Status == "ok" {
-			a.itemsFrom(v.Data, &v)
-		}
+	if ans.Tool == "browser_list_interactives" && ans.Status == "ok" {
+		a.noteList(ans.Data)
+	} else if ans.Tool != "" {
+		a.noteChange(ans.Data)
 	}
+	// While the page's dialog waits, the page answers nothing (its tabs
+	// included): the mirror and downloads only.
+	a.fillBrowserState(ctx, &v, v.Dialog == nil)
 	return v, nil
 }
 
-// fillBrowserState adds the numbering (when relist), tabs, downloads and page.
-func (a *App) fillBrowserState(ctx context.Context, v *BrowserView, relist bool) {
-	if relist {
-		if r, err := browser.ListInteractivesRef.Call(ctx, a.reg, browser.ListInteractivesArgs{Limit: 200}); err == nil && r.Data != nil {
-			b, _ := json.Marshal(r.Data)
-			a.itemsFrom(b, v)
-		}
+// browserWorking tells the window a browser step runs (Config.BrowserBusy:
+// Chromium starting, a page's dialog or a new tab must not take the
+// keyboard from it, issue 33 point 1); the func it returns says it ended.
+func (a *App) browserWorking() func() {
+	if a.browserBusy == nil {
+		return func() {}
 	}
-	if r, err := browser.TabsRef.Call(ctx, a.reg, browser.TabsArgs{}); err == nil && r.Data != nil {
+	a.browserBusy(true)
+	return func() { a.browserBusy(false) }
+}
+
+// noteDownload keeps a file a command downloaded for the Downloads list.
+func (a *App) noteDownload(ans web.BrowseAnswer) {
+	if ans.Status != "ok" || (ans.Tool != "browser_click_and_wait_download" && ans.Tool != "browser_download_wait") {
+		return
+	}
+	var d browser.Download
+	if json.Unmarshal(ans.Data, &d) == nil && d.Path != "" {
+		a.browserMu.Lock()
+		a.downloads = append(a.downloads, d)
+		a.browserMu.Unlock()
+	}
+}
+
+// noteList makes a list's items (browser_list_interactives' data) the
+// mirrored numbering.
+func (a *App) noteList(data json.RawMessage) {
+	var l struct {
+		Generation int64         `json:"generation"`
+		Total      int           `json:"total"`
+		AtLeast    bool          `json:"total_at_least"`
+		URL        string        `json:"url"`
+		Items      []BrowserItem `json:"items"`
+	}
+	if json.Unmarshal(data, &l) != nil || l.Items == nil {
+		return
+	}
+	a.browserMu.Lock()
+	a.mirror = browserMirror{items: l.Items, total: l.Total, atLeast: l.AtLeast, gen: l.Generation, url: l.URL}
+	a.browserMu.Unlock()
+}
+
+// noteChange marks the mirrored numbering stale when a step reports that
+// the page changed, navigated, or was numbered again (a find on a changed
+// page numbers it anew).
+func (a *App) noteChange(data json.RawMessage) {
+	var o stepOutcome
+	_ = json.Unmarshal(data, &o)
+	a.browserMu.Lock()
+	defer a.browserMu.Unlock()
+	if o.Stale || o.Navigated || (o.Generation != 0 && o.Generation != a.mirror.gen) {
+		a.mirror.stale = true
+	}
+}
+
+// fillBrowserState adds the mirrored numbering, downloads, and (with tabs)
+// the tabs and page. The mirror of another page than the one shown now is
+// dropped.
+func (a *App) fillBrowserState(ctx context.Context, v *BrowserView, tabs bool) {
+	if !tabs {
+		a.fillMirror(v)
+		return
+	}
+	if r, err := call(a, ctx, browser.TabsRef, browser.TabsArgs{}, tools.Context{}); err == nil && r.Status == "ok" && r.Data != nil {
 		v.Tabs = r.Data.Tabs
 		for _, tab := range r.Data.Tabs {
 			if tab.Current {
@@ -221,19 +311,29 @@ func (a *App) fillBrowserState(ctx context.Context, v *BrowserView, relist bool)
 		a.noteVisit(v.URL, v.Title)
 	}
 	a.browserMu.Lock()
+	if m := &a.mirror; m.url != "" && v.URL != "" && noFragment(v.URL) != noFragment(m.url) {
+		*m = browserMirror{stale: true}
+	}
+	a.browserMu.Unlock()
+	a.fillMirror(v)
+}
+
+// fillMirror adds the mirrored numbering and the downloads.
+func (a *App) fillMirror(v *BrowserView) {
+	a.browserMu.Lock()
+	if a.mirror.items != nil {
+		v.Items = append([]BrowserItem{}, a.mirror.items...)
+	}
+	v.Total, v.TotalAtLeast, v.Stale = a.mirror.total, a.mirror.atLeast, a.mirror.stale
 	v.Downloads = append([]browser.Download{}, a.downloads...)
 	a.browserMu.Unlock()
 }
 
-func (a *App) itemsFrom(data json.RawMessage, v *BrowserView) {
-	var l struct {
-		Total   int           `json:"total"`
-		AtLeast bool          `json:"total_at_least"`
-		Items   []BrowserItem `json:"items"`
-	}
-	if json.Unmarshal(data, &l) == nil && l.Items != nil {
-		v.Items, v.Total, v.TotalAtLeast = l.Items, l.Total, l.AtLeast
-	}
+// noFragment is an address without its #fragment (a link within the page
+// keeps its numbering).
+func noFragment(u string) string {
+	u, _, _ = strings.Cut(u, "#")
+	return u
 }
 
 // noteVisit keeps the session's history (last 50 pages) in SQLite.
@@ -318,6 +418,7 @@ func (a *App) BrowserGoal(goal string) (web.AssistantResult, error) {
 		return web.AssistantResult{}, err
 	}
 	defer done()
+	defer a.browserWorking()()
 	a.settingsMu.Lock()
 	s := a.settings
 	a.settingsMu.Unlock()

@@ -5,7 +5,8 @@
 #      database: build/a11y/check.py reads its accessibility tree and events;
 #   2. the window on $WORK/book-ru.md (the Russian War and Peace): build/a11y/speech.py
 #      types without Orca, starts Orca and judges each action by what Orca says, and
-#      types again with Orca running.
+#      types again with Orca running; then build/a11y/browser_speech.py drives its Browser
+#      workspace with Orca on loopback pages (speech, and where the keyboard is).
 # Usage: bash build/a11y/session.sh WORK
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -56,6 +57,11 @@ if [ -f "$work/book-ru.md" ]; then
   open_window "$work/book-ru.md" waymark-ru.db
   WID=$WID BOOK="$work/book-ru.md" WORK="$work" /usr/bin/python3 build/a11y/speech.py || {
     echo "a11y: the screen reader's speech checks failed"
+    rc=1
+  }
+  # The Browser workspace with Orca, on the same window (issue 33).
+  WID=$WID BOOK="$work/book-ru.md" WORK="$work" /usr/bin/python3 build/a11y/browser_speech.py || {
+    echo "a11y: the Browser workspace's speech checks failed"
     rc=1
   }
 else

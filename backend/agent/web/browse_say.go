@@ -101,8 +101,8 @@ var spokenErrors = sync.OnceValue(func() []struct {
 		re     *regexp.Regexp
 		en, ru string
 	}{
-		{regexp.MustCompile(`^numbering is stale: element (\d+) \((.*)\) is number (\d+) now`), "Element $1 ($2) has moved: it is number $3 now. Say list for the new numbers.", "Элемент $1 ($2) сдвинулся: теперь это номер $3. Скажите «список», чтобы услышать новые номера."},
-		{regexp.MustCompile(`^numbering is stale: element (\d+) \((.*)\) is no longer on the page`), "Element $1 ($2) is no longer on the page. Say list for the new numbers.", "Элемента $1 ($2) больше нет на странице. Скажите «список», чтобы услышать новые номера."},
+		{regexp.MustCompile(`^numbering is stale: element (\d+) \((.*)\) is number (\d+) now.*`), "Element $1 ($2) has moved: it is number $3 now. Say list for the new numbers.", "Элемент $1 ($2) сдвинулся: теперь это номер $3. Скажите «список», чтобы услышать новые номера."},
+		{regexp.MustCompile(`^numbering is stale: element (\d+) \((.*)\) is no longer on the page.*`), "Element $1 ($2) is no longer on the page. Say list for the new numbers.", "Элемента $1 ($2) больше нет на странице. Скажите «список», чтобы услышать новые номера."},
 		{regexp.MustCompile(`^numbering is stale.*`), "The page changed since the last list. Say list for the new numbers.", "Страница изменилась после последнего списка. Скажите «список», чтобы услышать новые номера."},
 		{regexp.MustCompile(`^no numbering yet.*`), "There are no numbers yet: say list first.", "Номеров ещё нет: сначала скажите «список»."},
 		{regexp.MustCompile(`^number (\d+) is not in list \d+ yet: only 1\.\.(\d+) of the page are numbered so far.*`), "Number $1 is not numbered yet: say list $1.", "Номер $1 ещё не назначен: скажите «список $1»."},

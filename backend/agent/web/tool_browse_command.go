@@ -131,6 +131,13 @@ func (b *Browsing) Run(ctx context.Context, reg *tools.Registry, step BrowseStep
 		a.Status, a.Text = "error", l.t("Error: ", "Ошибка: ")+SpokenError(l, msg)
 		return a
 	}
+	if d := res.BlockingDialog(); d != nil {
+		// The page's dialog still waits (the window's was closed without an
+		// answer): said again, to be answered before anything else.
+		a.Status, a.Dialog = "error", d
+		a.Text = l.t("Error: The page waits for an answer first.", "Ошибка: Страница сначала ждёт ответа.") + "\n" + DialogLine(l, *d)
+		return a
+	}
 	restored := b.Observe(step, res)
 	a.Text = RenderResultIn(l, res)
 	if _, failed := res.Failed(); failed {
@@ -146,9 +153,33 @@ func (b *Browsing) Run(ctx context.Context, reg *tools.Registry, step BrowseStep
 	}
 	a.Dialog = OpenDialog(res)
 	if a.Dialog != nil {
-		a.Text += "\n" + l.f("The page asks (%s): %s", "Страница спрашивает (%s): %s", a.Dialog.Type, a.Dialog.Message)
+		a.Text += "\n" + DialogLine(l, *a.Dialog)
 	}
 	return a
+}
+
+// maxDialogRunes bounds the page's message as it is said.
+const maxDialogRunes = 600
+
+// DialogLine is the page's dialog in words, in l: what an alert says, what a
+// confirm or prompt asks (the page's text, cut to maxDialogRunes); the last
+// line of an answer that opened one.
+func DialogLine(l Lang, d browser.Dialog) string {
+	msg := strings.Join(strings.Fields(d.Message), " ")
+	if r := []rune(msg); len(r) > maxDialogRunes {
+		msg = string(r[:maxDialogRunes]) + "…"
+	}
+	switch {
+	case d.Type == "beforeunload":
+		return l.t("The page asks whether to leave it: what you changed there may be lost.", "Страница спрашивает, уйти ли с неё: изменения на ней могут пропасть.")
+	case d.Type == "alert" && msg == "":
+		return l.t("The page shows a message with no text.", "Страница показывает сообщение без текста.")
+	case d.Type == "alert":
+		return l.f("The page says: %s", "Страница сообщает: %s", msg)
+	case msg == "":
+		return l.t("The page asks a question with no text.", "Страница задаёт вопрос без текста.")
+	}
+	return l.f("The page asks: %s", "Страница спрашивает: %s", msg)
 }
 
 // browsingKey carries a conversation's Browsing in a context: a door with

@@ -636,6 +636,8 @@ export const messages = {
     (n: number) => `Нажать ${n}`,
   ),
   brClick: ['Click', 'Нажать'],
+  brStale: ['The page changed since this list: say list for the new numbers.', 'Страница изменилась после этого списка: скажите «список», чтобы услышать новые номера.'],
+  brNoList: ['No list of this page yet: say list.', 'Этой страницы ещё нет в списке: скажите «список».'],
   brNoPage: ['No page yet. Type “go to” and an address, then “list”.', 'Страницы ещё нет. Введите «открой» и адрес, потом «список».'],
   brProgress: ['Progress', 'Ход работы'],
   brTabs: ['Tabs', 'Вкладки'],
@@ -652,11 +654,6 @@ export const messages = {
   brAsks: ['The assistant asks', 'Помощник спрашивает'],
   brYourAnswer: ['Your answer', 'Ваш ответ'],
   brAnswer: ['Answer', 'Ответить'],
-  brPageAsks: f(
-    (type: string) => `The page asks (${type})`,
-    (type: string) => `Страница спрашивает (${type})`,
-  ),
-  brPageAnswer: ['Answer', 'Ответ'],
 
   // A plan before it runs.
   plStepJSON: f(

@@ -185,6 +185,8 @@ export interface BrowserView {
   tabs: Tab[];
   downloads: Download[];
   dialog?: Dialog;
+  dialogText?: string;
+  stale?: boolean;
 }
 
 /** BrowserVisit is desktop.BrowserVisit. */
@@ -1301,6 +1303,7 @@ export interface ResultOfActByIndexResult {
   error?: string;
   data?: ActByIndexResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfActResult is browser.Result[ActResult]. */
@@ -1309,6 +1312,7 @@ export interface ResultOfActResult {
   error?: string;
   data?: ActResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfBannerReport is browser.Result[BannerReport]. */
@@ -1317,6 +1321,7 @@ export interface ResultOfBannerReport {
   error?: string;
   data?: BannerReport;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfClosedTabResult is browser.Result[ClosedTabResult]. */
@@ -1325,6 +1330,7 @@ export interface ResultOfClosedTabResult {
   error?: string;
   data?: ClosedTabResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfDialogResult is browser.Result[DialogResult]. */
@@ -1333,6 +1339,7 @@ export interface ResultOfDialogResult {
   error?: string;
   data?: DialogResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfDownload is browser.Result[Download]. */
@@ -1341,6 +1348,7 @@ export interface ResultOfDownload {
   error?: string;
   data?: Download;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfFindResult is browser.Result[FindResult]. */
@@ -1349,6 +1357,7 @@ export interface ResultOfFindResult {
   error?: string;
   data?: BrowserFindResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfFocusResult is browser.Result[FocusResult]. */
@@ -1357,6 +1366,7 @@ export interface ResultOfFocusResult {
   error?: string;
   data?: FocusResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfHideResult is browser.Result[HideResult]. */
@@ -1365,6 +1375,7 @@ export interface ResultOfHideResult {
   error?: string;
   data?: HideResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfHistoryResult is browser.Result[HistoryResult]. */
@@ -1373,6 +1384,7 @@ export interface ResultOfHistoryResult {
   error?: string;
   data?: BrowserHistoryResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfListResult is browser.Result[ListResult]. */
@@ -1381,6 +1393,7 @@ export interface ResultOfListResult {
   error?: string;
   data?: ListResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfNewTabResult is browser.Result[NewTabResult]. */
@@ -1389,6 +1402,7 @@ export interface ResultOfNewTabResult {
   error?: string;
   data?: NewTabResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfOverlayResult is browser.Result[OverlayResult]. */
@@ -1397,6 +1411,7 @@ export interface ResultOfOverlayResult {
   error?: string;
   data?: OverlayResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfPageState is browser.Result[PageState]. */
@@ -1405,6 +1420,7 @@ export interface ResultOfPageState {
   error?: string;
   data?: PageState;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfPressResult is browser.Result[PressResult]. */
@@ -1413,6 +1429,7 @@ export interface ResultOfPressResult {
   error?: string;
   data?: PressResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfReadResult is browser.Result[ReadResult]. */
@@ -1421,6 +1438,7 @@ export interface ResultOfReadResult {
   error?: string;
   data?: ReadResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfReloadResult is browser.Result[ReloadResult]. */
@@ -1429,6 +1447,7 @@ export interface ResultOfReloadResult {
   error?: string;
   data?: ReloadResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfScreenshotResult is browser.Result[ScreenshotResult]. */
@@ -1437,6 +1456,7 @@ export interface ResultOfScreenshotResult {
   error?: string;
   data?: ScreenshotResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfScrollResult is browser.Result[ScrollResult]. */
@@ -1445,6 +1465,7 @@ export interface ResultOfScrollResult {
   error?: string;
   data?: ScrollResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfSummary is browser.Result[Summary]. */
@@ -1453,6 +1474,7 @@ export interface ResultOfSummary {
   error?: string;
   data?: Summary;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfTabResult is browser.Result[TabResult]. */
@@ -1461,6 +1483,7 @@ export interface ResultOfTabResult {
   error?: string;
   data?: TabResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfTableResult is browser.Result[TableResult]. */
@@ -1469,6 +1492,7 @@ export interface ResultOfTableResult {
   error?: string;
   data?: TableResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfTabsResult is browser.Result[TabsResult]. */
@@ -1477,6 +1501,7 @@ export interface ResultOfTabsResult {
   error?: string;
   data?: TabsResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfTextSearchResult is browser.Result[TextSearchResult]. */
@@ -1485,6 +1510,7 @@ export interface ResultOfTextSearchResult {
   error?: string;
   data?: TextSearchResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfUploadResult is browser.Result[UploadResult]. */
@@ -1493,6 +1519,7 @@ export interface ResultOfUploadResult {
   error?: string;
   data?: UploadResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ResultOfWaitResult is browser.Result[WaitResult]. */
@@ -1501,6 +1528,7 @@ export interface ResultOfWaitResult {
   error?: string;
   data?: WaitResult;
   refused?: string[];
+  dialog_open?: Dialog;
 }
 
 /** ReviewEdit is author.ReviewEdit. */

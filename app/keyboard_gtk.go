@@ -1,0 +1,117 @@
+//go:build desktop && webkit2_41
+
+package main
+
+/*
+#cgo pkg-config: gtk+-3.0 webkit2gtk-4.1 x11
+#define _GNU_SOURCE
+#include <string.h>
+#include <gtk/gtk.h>
+#include <gdk/gdkx.h>
+#include <webkit2/webkit2.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+
+// The keyboard stays in Waymark's window while it drives Chromium (issue 33
+// point 1). Chromium's window takes the X input focus when it is mapped (the
+// first browser command), when a tab is activated and when it shows a window
+// of its own: without a window manager it calls XSetInputFocus itself, and
+// the keys typed next went into the page, with Orca reading the page. While a
+// browser step runs (and 1.5 s after: Chromium maps its windows a moment
+// later), a focus that leaves the window for a Chromium window is given back
+// at once. A Chromium window the user goes to while no step runs keeps it.
+static gint waymark_browser_busy;
+static GtkWindow *waymark_top;
+
+// Whether X window w (or the window it lies in) is Chromium's, by WM_CLASS.
+static int waymark_is_chromium(Display *dpy, Window w) {
+	for (int i = 0; i < 8 && w != None && w != PointerRoot; i++) {
+		XClassHint h = {0};
+		if (XGetClassHint(dpy, w, &h)) {
+			int yes = (h.res_class && strcasestr(h.res_class, "chromium")) || (h.res_name && strcasestr(h.res_name, "chromium"));
+			if (h.res_name)
+				XFree(h.res_name);
+			if (h.res_class)
+				XFree(h.res_class);
+			return yes;
+		}
+		Window root, parent, *kids = NULL;
+		unsigned int n;
+		if (!XQueryTree(dpy, w, &root, &parent, &kids, &n))
+			return 0;
+		if (kids)
+			XFree(kids);
+		if (parent == root)
+			return 0;
+		w = parent;
+	}
+	return 0;
+}
+
+static gboolean waymark_take_back(gpointer unused) {
+	GtkWindow *top = waymark_top;
+	GdkDisplay *gd = gdk_display_get_default();
+	if (!top || !gd || !GDK_IS_X11_DISPLAY(gd) || !gtk_widget_get_window(GTK_WIDGET(top)))
+		return G_SOURCE_REMOVE;
+	Display *dpy = GDK_DISPLAY_XDISPLAY(gd);
+	Window w;
+	int revert;
+	gdk_x11_display_error_trap_push(gd);
+	XGetInputFocus(dpy, &w, &revert);
+	if (waymark_is_chromium(dpy, w))
+		gtk_window_present_with_time(top, gdk_x11_get_server_time(gtk_widget_get_window(GTK_WIDGET(top))));
+	gdk_x11_display_error_trap_pop_ignored(gd);
+	return G_SOURCE_REMOVE;
+}
+
+static gboolean waymark_focus_out(GtkWidget *w, GdkEvent *ev, gpointer unused) {
+	if (g_atomic_int_get(&waymark_browser_busy) > 0)
+		g_timeout_add(20, waymark_take_back, NULL);
+	return FALSE;
+}
+
+static gboolean waymark_keyboard_start(gpointer unused) {
+	GList *tops = gtk_window_list_toplevels();
+	for (GList *l = tops; l; l = l->next)
+		if (!waymark_top && gtk_window_get_window_type(GTK_WINDOW(l->data)) == GTK_WINDOW_TOPLEVEL)
+			waymark_top = GTK_WINDOW(l->data);
+	g_list_free(tops);
+	if (waymark_top)
+		g_signal_connect(waymark_top, "focus-out-event", G_CALLBACK(waymark_focus_out), NULL);
+	return G_SOURCE_REMOVE;
+}
+
+static gboolean waymark_busy_end(gpointer unused) {
+	g_atomic_int_add(&waymark_browser_busy, -1);
+	return G_SOURCE_REMOVE;
+}
+
+static void waymark_browser_step(int busy) {
+	if (busy) {
+		g_atomic_int_inc(&waymark_browser_busy);
+		return;
+	}
+	// The step ended: the focus it moved comes back, and for a moment more
+	// (a window Chromium maps after the step's answer).
+	g_idle_add(waymark_take_back, NULL);
+	g_timeout_add(1500, waymark_busy_end, NULL);
+}
+
+static void waymark_keyboard_started(void) {
+	g_idle_add(waymark_keyboard_start, NULL);
+}
+*/
+import "C"
+
+// keepKeyboard: the window starts keeping the keyboard from Chromium during
+// browser steps (on GTK's main loop, once the window is up).
+func keepKeyboard() { C.waymark_keyboard_started() }
+
+// browserBusy is desktop.Config.BrowserBusy: a browser step starts or ends.
+func browserBusy(busy bool) {
+	b := C.int(0)
+	if busy {
+		b = 1
+	}
+	C.waymark_browser_step(b)
+}

@@ -1,0 +1,214 @@
+#!/usr/bin/python3
+"""The Browser workspace with Orca (issue 33): each step is judged by what Orca
+SAID and by where the keyboard is after it.
+
+Run by build/a11y/session.sh after speech.py, on the same window ($WID), inside the
+tier's private session bus. It serves build/a11y/pages on loopback (no internet),
+starts Orca (after any other Orca of this user has ended; speech.py's helpers), and
+in the Browser workspace (Alt+2, Ctrl+Shift+L) says `go to`, `list`, `click`,
+`type`, `press`, answers and escapes the page's confirm, alert and prompt, and
+clicks a number the page made stale. After each step:
+
+  - what Orca said: the answer once, in full; the page's question once, in words
+    ("The page asks: …", "The page says: …"), never the internal kind "(alert)",
+    tool words, nor Chromium's own dialog ("… says");
+  - the X input focus is on Waymark's window (xdotool getwindowfocus), and the
+    AT-SPI focus is inside Waymark (not in Chromium, which Waymark drives).
+
+Environment: as speech.py (WID, BOOK, WORK, ORCA_WAIT, SPEECH_PARTS: runs when it is
+unset or names "browser"). Exit status 0 when every check passed.
+"""
+
+import functools
+import http.server
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import latency  # noqa: E402
+import speech  # noqa: E402
+from speech import action, check, key, report  # noqa: E402
+from xtest import Keyboard  # noqa: E402
+
+PAGES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pages")
+WID = int(os.environ["WID"])
+# Never said in the workspace: the dialog's internal kind, tool words, argument
+# names, Chromium's own dialog ("127.0.0.1:8000 says").
+NEVER = [r"\((alert|confirm|prompt)\)", r"browser_\w+|BrowseCommand|accept="]
+# Known, not yet fixed (issue 33 point 3, reported): Chromium's window shows its own
+# dialog for the page's question, takes the X focus for a moment (given back at once)
+# and Orca reads it ("127.0.0.1:8000 says dialog …"); after that switch Orca says the
+# focused button without the dialog's name. Printed as KNOWN, not counted as failures.
+CHROMIUM_DIALOG = r"\d+ says\b"
+known = []
+
+
+def known_issue(ok, what):
+    if not ok:
+        known.append(what)
+    print(("ok   " if ok else "KNOWN ") + what, flush=True)
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve():
+    """build/a11y/pages on a free loopback port; its base address."""
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=PAGES))
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{srv.server_address[1]}"
+
+
+def x_focus():
+    """The X input focus's top-level window (xdotool walks up from the focused
+    window to the client window), or 0."""
+    r = subprocess.run(["xdotool", "getwindowfocus"], capture_output=True, text=True)
+    try:
+        return int(r.stdout.strip())
+    except ValueError:
+        return 0
+
+
+def x_name(wid):
+    r = subprocess.run(["xdotool", "getwindowname", str(wid)], capture_output=True, text=True)
+    return r.stdout.strip()
+
+
+def atspi_app(obj):
+    try:
+        return obj.get_application().get_name() or ""
+    except Exception:
+        return ""
+
+
+def chromium_windows():
+    """Chromium's visible top-level X windows (its own dialog would be one more)."""
+    r = subprocess.run(["xdotool", "search", "--onlyvisible", "--class", "chromium"], capture_output=True, text=True)
+    return [int(x) for x in r.stdout.split()]
+
+
+focus_log = []  # (step, X focus ok, AT-SPI app) for the report
+
+
+def keyboard_here(name, chromium_before):
+    """The keyboard stays in Waymark after step name: X input focus on its
+    window, AT-SPI focus inside it, and no new Chromium window (its own dialog)."""
+    latency.pump(0.5)
+    xf = x_focus()
+    app = atspi_app(speech.focus.obj)
+    role, label = speech.focus.role_name()
+    focus_log.append((name, xf == WID, x_name(xf) if xf else "none", app, f"{role} {label!r}"))
+    check(xf == WID, f"{name}: the X input focus is on Waymark's window (it is on {xf:#x} {x_name(xf)!r})")
+    check(app.startswith("waymark"), f"{name}: the screen reader's focus is inside Waymark (it is in {app!r}: {role} {label!r})")
+    if chromium_before is None:  # Chromium starts in this step: its window is new
+        return
+    extra = [w for w in chromium_windows() if w not in chromium_before]
+    check(not extra, f"{name}: Chromium showed no window of its own ({[x_name(w) for w in extra]})")
+
+
+def command(text):
+    """Types a number command into the Browser workspace's field and presses Enter."""
+    def do():
+        t = None if speech.focus.role_name()[1].startswith("Number command") else time.time()
+        key("ctrl+shift+l")
+        if speech.type_into("entry", r"^Number command or goal", text, since=t):
+            key("Return")
+    return do
+
+
+def step(sp, name, do, want, never=(), chromium=()):
+    if sp is None:  # BROWSER_NO_ORCA: where the keyboard goes only
+        do()
+        latency.pump(4.0)
+    else:
+        action(sp, name, do, want=want, never=list(never) + NEVER, seconds=60)
+    keyboard_here(name, chromium)
+
+
+def main():
+    if speech.ONLY and "browser" not in speech.ONLY:
+        return 0
+    latency.Atspi.init()
+    speech.kb = Keyboard()
+    speech.focus = speech.Focus()
+    base = serve()
+    subprocess.run(["xdotool", "windowfocus", "--sync", str(WID)], check=True)
+    if os.environ.get("BROWSER_NO_ORCA"):
+        return run(None, base)
+    log = os.path.join(speech.WORK, "orca-speech-browser.jsonl")
+    orca = speech.start_orca(log)
+    if orca is None:
+        return 1 if os.path.exists(log) else 0
+    try:
+        sp = speech.Speech(log)
+        speech.speech_log = sp
+        sp.wait(time.time(), None, 10, 2.0)
+        return run(sp, base)
+    finally:
+        orca.terminate()
+        try:
+            orca.wait(10)
+        except subprocess.TimeoutExpired:
+            orca.kill()
+
+
+def run(sp, base):
+    step(sp, "the Browser workspace (Alt+2)", lambda: key("alt+2"), want=[r"^Browser workspace"])
+    # Chromium starts with the first browser command: its window is there after it.
+    step(sp, "go to the library", command(f"go to {base}/index.html"), want=[r"Page: Library\."], chromium=None)
+    chromium = chromium_windows()
+    print(f"  Chromium's windows after go to: {len(chromium)}", flush=True)
+
+    def ask(name, cmd, line, answer, result):
+        t0 = time.time()
+        step(sp, f"{name}: {cmd}", command(cmd), want=[], chromium=chromium)
+        heard = speech.said_text(sp.said(t0)) if sp else []
+        if sp:
+            known_issue(sum(1 for x in heard if x.startswith(line)) == 1, f"{name}: the page's question said once in words /{line}/ ({heard})")
+            known_issue(not [x for x in heard if re.search(CHROMIUM_DIALOG, x)], f"{name}: Chromium's own dialog not said ({heard})")
+        latency.pump(1.0)
+        check(speech.focus.wait("push button", r"^OK$", 10) or speech.focus.wait("entry", r"^Your answer", 1),
+              f"{name}: the focus is on the dialog's answer (it is on {speech.focus.role_name()})")
+        step(sp, f"{name}: answered", answer, want=[result], chromium=chromium)
+
+    step(sp, "list", command("list"), want=[r"\b5 elements:"], chromium=chromium)
+    ask("a confirm escaped", "click 1", "The page asks: Forget the city?", lambda: key("Escape"), r"Page: Kept\.")
+    step(sp, "list after Escape", command("list"), want=[r"\b5 elements:"], chromium=chromium)
+    ask("a confirm answered OK", "click 1", "The page asks: Forget the city?", lambda: key("Return"), r"Page: Forgotten\.")
+    ask("an alert escaped", "click 2", "The page says: Your card is saved.", lambda: key("Escape"), r"Page: Saved\.")
+
+    def answer_prompt():
+        if speech.type_into("entry", r"^Your answer", "Boris"):
+            key("Return")
+    ask("a prompt answered", "click 3", "The page asks: Your name?", answer_prompt, r"Page: Name: Boris\.")
+    ask("a prompt escaped", "click 3", "The page asks: Your name?", lambda: key("Escape"), r"Page: No name\.")
+    ask("a Russian confirm", "нажми 1", "Страница спрашивает: Forget the city?", lambda: key("Escape"), r"Страница: Kept\.")
+    step(sp, "list", command("list"), want=[r"\b5 elements:"], chromium=chromium)
+    step(sp, "a click that inserts a link at the top", command("click 4"), want=[r"Done: click 4"], chromium=chromium)
+    step(sp, "a stale number", command("click 5"),
+         want=[r"Element 5 \(link .Go to the form.\) has moved: it is number 6 now\. Say list for the new numbers\."],
+         never=[r"^Done"], chromium=chromium)
+    step(sp, "list again", command("list"), want=[r"\b6 elements:"], chromium=chromium)
+    step(sp, "click 6 (the form)", command("click 6"), want=[r"Page: Library card form\."], chromium=chromium)
+    step(sp, "list the form", command("list"), want=[r"\b3 elements:"], chromium=chromium)
+    step(sp, "type 1", command("type 1 Anna"), want=[r"Done: typed 4 characters"], chromium=chromium)
+    step(sp, "press 3", command("press 3"), want=[r"Done: pressed 3"], chromium=chromium)
+    step(sp, "click 2 (Send)", command("click 2"), want=[r"Done: click 2"], chromium=chromium)
+    step(sp, "back", command("back"), want=[r"Page: Library\."], chromium=chromium)
+
+    print("\nwhere the keyboard was, step by step:")
+    for name, ok, xname, app, obj in focus_log:
+        print(f"  {name}: X focus {'on Waymark' if ok else 'on ' + repr(xname)}; AT-SPI focus in {app!r}: {obj}")
+    if known:
+        print(f"known, not yet fixed: {len(known)} (Chromium's own dialog for the page's question)")
+    return report()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -16,7 +16,8 @@ window open on the Russian War and Peace ($BOOK) and no Orca yet. It
      edit to review described in words, no tool names or internal pointers,
      and every sentence about a Russian command, a search, the find bar and
      the people in Russian (no English sentence of the window's own);
-  4. types again with Orca running: no key may be late by more than KEY_LIMIT
+  4. types again with Orca running (a command, and over 100 keys of Russian
+     and of English into the text): no key may be late by more than KEY_LIMIT
      (150 ms at 150 ms a key) beyond what the same typing took without Orca.
 
 Environment: WID (the X window), BOOK (the book it shows), WORK (a folder for
@@ -315,8 +316,19 @@ def action(sp, name, do, want=(), never=(), seconds=20.0, quiet=1.5):
 
 # --- key latency --------------------------------------------------------------------
 
-EDITOR_TEXT = "Наташа вошла в комнату."
 COMMAND_TEXT = "найди «Наташа» в саду"
+# Over 100 keys in each language into the text (at 150 ms a key the stall of
+# issue 33 came at the 28th key; the tier typed 23 then): several sentences,
+# so typing groups end while keys keep coming (the window saves them at the
+# pause after: a save while keys came held them up by seconds with Orca).
+EDITOR_TEXTS = {
+    "text": "Наташа вошла в комнату. Пьер стоял у окна и смотрел на улицу, где шёл снег. "
+            "Она сказала ему, что завтра они поедут в Отрадное.",
+    "English text": "Natasha came into the room. Pierre stood at the window and watched the snow fall. "
+                    "She said that they would leave for Otradnoe tomorrow.",
+}
+TYPED = [("command", COMMAND_TEXT)] + list(EDITOR_TEXTS.items())
+SLOW = 0.400  # a key later than this is reported (issue 33 counted them)
 
 
 def type_latency(where, text):
@@ -336,7 +348,9 @@ def type_latency(where, text):
         key("ctrl+a", "BackSpace")
     else:
         key("ctrl+End", "Return", "Return")
-    latency.pump(1.5)
+    # The author pauses before typing: the window has saved what came before
+    # (a pause of 2 s saves) and is quiet.
+    latency.pump(3.0)
     cpu, every = latency.cpu_seconds(APP_PID), latency.cpu_seconds()
     lat, _ = latency.type_timed(kb, text, pace=KEY_PACE, settle=60)
     # What each key cost the window (its processes' CPU, the settling included),
@@ -354,6 +368,11 @@ def type_latency(where, text):
 
 
 REF_CPU = {}  # where: the window's CPU a key without Orca (seconds)
+
+
+def slow(lat):
+    """How many keys came later than SLOW (or never)."""
+    return sum(1 for x in lat if x is None or x > SLOW)
 
 
 def worst(lat):
@@ -376,10 +395,12 @@ def main():
 
     # 1. The reference: the same typing without Orca.
     ref = {}
-    for where, text in (("command", COMMAND_TEXT), ("text", EDITOR_TEXT)) if part("latency") else ():
+    for where, text in TYPED if part("latency") else ():
         ref[where] = type_latency(where, text)
         REF_CPU[where] = latency.type_timed.cpu
-        print(f"without Orca, typing in the {where}: {latency.summary(ref[where], KEY_LIMIT)}", flush=True)
+        print(f"without Orca, typing in the {where}: {latency.summary(ref[where], KEY_LIMIT)}, "
+              f"{slow(ref[where])} over {1000 * SLOW:.0f} ms", flush=True)
+        print("  ms a key: " + " ".join("-" if x is None else str(int(1000 * x)) for x in ref[where]), flush=True)
         print(f"  the window's CPU: {1000 * latency.type_timed.cpu:.0f} ms a key ({latency.type_timed.split}); meanwhile " + latency.type_timed.census, flush=True)
 
     # 2. Orca.
@@ -562,9 +583,10 @@ def run_with_orca(sp, ref):
     if not part("latency"):
         return report()
     # 4. Typing with Orca: no key later than KEY_LIMIT beyond the reference.
-    for where, text in (("command", COMMAND_TEXT), ("text", EDITOR_TEXT)):
+    for where, text in TYPED:
         lat = type_latency(where, text)
-        print(f"with Orca, typing in the {where}: {latency.summary(lat, KEY_LIMIT)}", flush=True)
+        print(f"with Orca, typing in the {where}: {latency.summary(lat, KEY_LIMIT)}, {slow(lat)} over {1000 * SLOW:.0f} ms",
+              flush=True)
         print("  ms a key: " + " ".join("-" if x is None else str(int(1000 * x)) for x in lat), flush=True)
         print(f"  the window's CPU: {1000 * latency.type_timed.cpu:.0f} ms a key ({latency.type_timed.split}); meanwhile " + latency.type_timed.census, flush=True)
         print(f"  the rest of the machine, CPU a key: {latency.type_timed.rest}", flush=True)
@@ -578,6 +600,8 @@ def run_with_orca(sp, ref):
               f"at most 1.5 × {1000 * ref_cpu:.0f} ms + 15 ms (without Orca)")
         base = worst(ref[where])
         got = worst(lat)
+        # A reference that lost keys judges nothing (inf would let anything pass).
+        check(base != float("inf"), f"typing in the {where} without Orca: every key arrived (the reference)")
         check(got <= max(base, KEY_LIMIT) + KEY_LIMIT,
               f"typing in the {where} with Orca: the latest key {1000 * got:.0f} ms, "
               f"at most {1000 * KEY_LIMIT:.0f} ms beyond {1000 * max(base, KEY_LIMIT):.0f} ms "

@@ -439,6 +439,56 @@ def tab_to(sp, role, name, tabs=12, shift=False):
     return heard
 
 
+def open_path(path):
+    """Ctrl+O, the path, Enter."""
+    def do():
+        t = time.time()
+        key("ctrl+o")
+        if type_into("entry", r"^Path of a Markdown file", path, since=t):
+            key("Return")
+    return do
+
+
+def in_text(what):
+    check(focus.wait("entry", r"^Manuscript text$", 20), f"{what}: the focus is in the text ({focus.role_name()})")
+
+
+def open_part(sp, book2, place):
+    """Opening books: the English one, then the Russian one (never a word of
+    the book before read out), the Open dialog left by Escape, and a path
+    where no book is (the New dialog, its title field holding the name)."""
+    english = os.path.join(WORK, "book.md")
+    latin = r"[A-Za-z][A-Za-z ,.'’;:-]{40,}"  # a run of the English book's prose
+    if os.path.exists(english):
+        action(sp, "opening the English book", open_path(english), want=[r"^Opened book\.md, "], seconds=120)
+        in_text("after opening the English book")
+    action(sp, "opening a book (Ctrl+O, a path, Enter)", open_path(book2),
+           want=[r"^Opened book2\.md, [\d.]+ MB: [\d,]+ words, \d+ headings\.$"],
+           never=[latin] if os.path.exists(english) else (), seconds=120)
+    in_text("after opening a book")
+
+    def escape_from(shortcut, field):
+        def do():
+            t = time.time()
+            key(shortcut)
+            focus.wait("entry", field)
+            sp.wait(t, field.strip("^$"), 10, 0.8)
+            key("Escape")
+        return do
+    # Back where the author was (the text), and the place said.
+    action(sp, "Escape from the Open dialog", escape_from("ctrl+o", r"^Path of a Markdown file"), want=[r"^" + place + "$"])
+    in_text("Escape from the Open dialog")
+    # A path where no book is: the New dialog, its title the file's name (not
+    # its placeholder read as the value).
+    missing = os.path.join(WORK, "nosuch-book.md")
+    heard = action(sp, "a path where no book is (Ctrl+O, the path, Enter)", open_path(missing),
+                   want=[r"no book at .*nosuch-book\.md"], never=[r"Lighthouse Keeper"], seconds=30)
+    check(focus.wait("entry", r"^Title$", 10) and focus.text() == "nosuch-book",
+          f"the New dialog: the focus on its title, holding the file's name ({focus.role_name()}, {focus.text()!r}; {heard})")
+    action(sp, "Escape from the New dialog", lambda: key("Escape"), want=[r"^" + place + "$"], never=[r"Lighthouse Keeper"])
+    in_text("Escape from the New dialog")
+
+
 def run_with_orca(sp, ref):
     global speech_log
     speech_log = sp
@@ -457,14 +507,7 @@ def run_with_orca(sp, ref):
     # «Том 2, ЧАСТЬ ПЕРВАЯ., строка 45.»).
     place = r"Том \d, .*строка \d+\."
     if part("open"):
-        def open_book():
-            t = time.time()
-            key("ctrl+o")
-            if type_into("entry", r"^Path of a Markdown file", book2, since=t):
-                key("Return")
-        action(sp, "opening a book (Ctrl+O, a path, Enter)", open_book,
-               want=[r"^Opened book2\.md, [\d.]+ MB: [\d,]+ words, \d+ headings\.$"], seconds=90)
-        focus.wait("entry", r"^Manuscript text$", 30)
+        open_part(sp, book2, place)
     if part("counts"):
         for i in (1, 2, 3):
             action(sp, f"the word counts (Ctrl+Shift+W, {i} of 3)", lambda: key("ctrl+shift+w"),
@@ -491,10 +534,22 @@ def run_with_orca(sp, ref):
                 key("Return")
         return do
     if part("command"):
+        # From the text with a word selected: the command field named, not the
+        # selection's end ("Text unselected.").
+        key("ctrl+shift+e")
+        in_text("Ctrl+Shift+E")
+        key("ctrl+shift+Right")
+        latency.pump(1.0)
+        action(sp, "Ctrl+Shift+K from a selection in the text", lambda: key("ctrl+shift+k"),
+               want=[r"^Command entry"], never=[r"(un)?selected"])
+        # Alt+1 where the focus stays (the command field): the notice names it.
+        action(sp, "Alt+1 in the command field", lambda: key("alt+1"), want=[r"^Manuscript workspace\. Command\b"])
         action(sp, "a command's answer (найди «И Наташа не могла больше говорить»)",
                command("найди «И Наташа не могла больше говорить»"),
                want=[r"Том 1, Часть первая, VIII: «И Наташа не могла больше говорить"],
                never=[r"^Outline tree", tool_words], seconds=90)
+        # The command has ended: its button is named as it is now.
+        action(sp, "Tab after the command's answer", lambda: key("Tab"), want=[r"^Run\b"], never=[r"Running"])
     if part("error"):
         action(sp, "an error (an unknown command)", command("фывапролд"),
                want=[r"^Команда не выполнена: фывапролд\. Встроенный помощник не понимает команду «фывапролд»"],
@@ -528,6 +583,9 @@ def run_with_orca(sp, ref):
         # before the editor put its selection back, nor "unselected" after it.
         action(sp, "Alt+1", lambda: key("alt+1"), want=[r"^Manuscript workspace\. " + place + "$"],
                never=[r"^(un)?selected$"])
+        # Alt+1 in the workspace the author is in: the place again, not the name alone.
+        action(sp, "Alt+1 again", lambda: key("alt+1"), want=[r"^Manuscript workspace\. " + place + "$"],
+               never=[r"^(un)?selected$", r"^Manuscript workspace\.$"])
     if part("outline"):
         def outline_enter():
             key("ctrl+shift+o")
@@ -546,16 +604,21 @@ def run_with_orca(sp, ref):
             t = time.time()
             key("ctrl+f")
             type_into("entry", r"^Find$", "Наташа", since=t)
+        # The count once, in the search's sentence (not also the field's
+        # description, the count before: "1 из 1.", "Нет совпадений.").
         action(sp, "the find bar (Ctrl+F, Наташа)", find_bar,
-               want=[r"^\d+ из \d+ совпадени[йя] с «Наташа», Том \d"], never=[tool_words, english], seconds=60)
+               want=[r"^\d+ из \d+ совпадени[йя] с «Наташа», Том \d"],
+               never=[tool_words, english, r"^(\d+ из \d+|Нет совпадений)\.?$"],
+               seconds=60)
         action(sp, "the next match (Enter)", lambda: key("Return"), want=[r"^\d+ из \d+, Том \d"])
         action(sp, "the previous match (Shift+Enter)", lambda: key("shift+Return"), want=[r"^\d+ из \d+, Том \d"])
+        # Ctrl+H names the field it moved to (it moved there in silence).
+        action(sp, "Ctrl+H", lambda: key("ctrl+h"), want=[r"^Replace with entry"])
+
         def replace_bar():
-            t = time.time()
-            key("ctrl+h")
-            if type_into("entry", r"^Replace with$", "Наталья", since=t):
+            if type_into("entry", r"^Replace with$", "Наталья"):
                 key("ctrl+Return")
-        action(sp, "Replace all's preview (Ctrl+H, Наталья, Ctrl+Enter)", replace_bar,
+        action(sp, "Replace all's preview (Наталья, Ctrl+Enter)", replace_bar,
                want=[r"^Заменить всё: \d+ вхождени[еяй] «Наташа» в \d+ абзаца?х? стан(ет|ут) «Наталья»\. Tab — к кнопкам Replace all и Cancel\."],
                never=[english], seconds=90)
         # The preview's heading has the focus (Escape then cancels it, not the bar).
@@ -570,7 +633,9 @@ def run_with_orca(sp, ref):
             key("shift+Tab")
             focus.wait("toggle button", r"^Command$")
             key("End")
-        action(sp, "the People tab (Shift+Tab from the command field, End)", people_tab, want=[r"^People\b"])
+        # People's "pressed" once, with its name (not again alone after it).
+        action(sp, "the People tab (Shift+Tab from the command field, End)", people_tab,
+               want=[r"^People toggle button pressed"], never=[r"^pressed\.?$"])
         tab_to(sp, "push button", r"^Find the people$")
         action(sp, "Find the people", lambda: key("Return"),
                want=[r"^\d+ персонаж(а|ей)?; чаще всех названы: "], never=[tool_words, english], seconds=180)

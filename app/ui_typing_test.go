@@ -82,11 +82,14 @@ func (e *uiEnv) typingNoted() {
 	e.t.Fatal("the window never told the other doors where its unsaved typing is")
 }
 
-// setTiming sets the window's waits (window.waymarkTiming): pauses that end a
-// typing group, and the look for changes made elsewhere (0: none).
-func (e *uiEnv) setTiming(wordEnd, midWord, diskCheck int) {
+// setTiming sets the window's waits (window.waymarkTiming): the pause that
+// ends a typing group and saves, how long typing that never pauses waits to
+// be saved, and the look for changes made elsewhere (0: none).
+func (e *uiEnv) setTiming(pause, maxUnsaved, diskCheck int) {
 	e.t.Helper()
-	e.js(`(a, b, c) => { const t = window.waymarkTiming; if (!t) return 'none'; t.wordEnd = a; t.midWord = b; t.diskCheck = c; return 'ok'; }`, wordEnd, midWord, diskCheck)
+	if got := e.js(`(a, b, c) => { const t = window.waymarkTiming; if (!t) return 'none'; t.pause = a; t.maxUnsaved = b; t.diskCheck = c; return 'ok'; }`, pause, maxUnsaved, diskCheck); got != "ok" {
+		e.t.Fatalf("the window's timing could not be set: %s", got)
+	}
 }
 
 // caretAfter puts the cursor right after the first occurrence of s in the
@@ -249,7 +252,7 @@ func TestUIFileGoneWhileTyping(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := startUI(t, b, dir, doc, filepath.Join(dir, "ui.db"))
-	e.setTiming(300, 300, 300)
+	e.setTiming(300, 600000, 300)
 	e.caretAfter(bk.para)
 	e.typeText(" One", 50*time.Millisecond)
 	e.fileHas(bk.para+" One", true)
@@ -326,8 +329,8 @@ func TestUITypingUndoGroups(t *testing.T) {
 	undo("she climbed", "At dusk, ")
 	undo("At dusk", "autumn ferry.\n")
 
-	// A word typed slowly, a letter a second: one group (a pause ends a
-	// group in the middle of a word only when it is longer).
+	// A word typed slowly, a letter a second: one group (only a pause of
+	// the set length ends a group).
 	e.caretAfter("The wind tore at the pages.")
 	e.typeText(" Zvezdochkin", time.Second)
 	e.keys(input.ControlLeft, input.KeyS)
@@ -356,13 +359,14 @@ func TestUITypingUndoGroups(t *testing.T) {
 
 	// A word begun while the save after a pause is on its way (the backend
 	// slow to answer: a loaded machine) is one group with its end, not two.
+	e.setTiming(1000, 600000, 0)
 	e.js(`() => { const real = window.go.main.DesktopApp; window.go.main.DesktopApp = new Proxy({}, { get: (_, m) => m !== 'TypeEdit' ? real[m] :
-		async (...a) => { await new Promise((ok) => setTimeout(ok, 800)); return real[m](...a); } }); return 'ok'; }`)
+		async (...a) => { await new Promise((ok) => setTimeout(ok, 1500)); return real[m](...a); } }); return 'ok'; }`)
 	e.caretAfter("at the harbour office.")
 	e.typeText(" Gamma ", 0)
-	time.Sleep(450 * time.Millisecond) // the pause has started the save
+	time.Sleep(1200 * time.Millisecond) // the pause has started the save
 	e.typeText("del", 0)
-	time.Sleep(1500 * time.Millisecond) // the save of "Gamma " is back
+	time.Sleep(200 * time.Millisecond) // the save of "Gamma " is still on its way
 	e.typeText("ta ", 0)
 	e.fileHas("Gamma delta ", true)
 	undo("delta", "office. Gamma \n")
@@ -391,6 +395,77 @@ func TestUITypingUndoGroups(t *testing.T) {
 	}
 	if undos != 10 || typed != 11 || kept != 1 {
 		t.Errorf("the history holds %d typing groups (%d not undone) and %d undos, want 11 (1) and 10", typed, kept, undos)
+	}
+}
+
+// typedRevisions counts the book's typing revisions (TypeText saves).
+func (e *uiEnv) typedRevisions() int {
+	e.t.Helper()
+	var hist struct {
+		Revisions []manuscript.RevisionInfo `json:"revisions"`
+	}
+	raw, err := e.app.Call("History", `{"limit": 200}`)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(raw), &hist); err != nil {
+		e.t.Fatal(err)
+	}
+	n := 0
+	for _, r := range hist.Revisions {
+		if r.Op == "ReplaceText" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestUITypingGroupRule: the rule docs/window.md gives, as an author can
+// predict it. A group ends after a pause of the set length (wherever the
+// last key was, in a word or after it), at a new line, at the space after
+// the end of a sentence or clause, at the space after its 8th word and at
+// its 60th character; nothing is saved while keys keep coming, and each
+// group is one revision and one Ctrl+Z. Keys are typed with set gaps (the
+// pause set to 1 s, gaps of 0.3 s and 1.6 s, far from it either way) and the
+// revisions counted. Issue 35 point 8: on the code before, 100 keys 1.5 s
+// apart made one revision and 30 keys 2.5 s apart made 11.
+func TestUITypingGroupRule(t *testing.T) {
+	b := uiBrowser(t)
+	bk := typingBooks[0]
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "book.md")
+	if err := os.WriteFile(doc, []byte(bk.text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := startUI(t, b, dir, doc, filepath.Join(dir, "ui.db"))
+	e.setTiming(1000, 600000, 0)
+	for _, c := range []struct {
+		name, text string
+		gap        time.Duration
+		groups     int
+	}{
+		{"a word, keys 0.3 s apart (shorter than the pause)", " abcdefghij", 300 * time.Millisecond, 1},
+		{"keys 1.6 s apart (longer than the pause)", " klmn", 1600 * time.Millisecond, 5},
+		{"70 letters without a space", " " + strings.Repeat("abcdefg", 10), 0, 2},
+		{"ten words without a stop", " one two three four five six seven eight nine ten", 0, 2},
+		{"a sentence and a clause", " Yes. No, maybe", 0, 3},
+	} {
+		before := e.typedRevisions()
+		e.caretAfter("The wind tore at the pages.")
+		e.typeText(c.text, c.gap)
+		e.fileHas("pages."+c.text+"\n", true) // saved after the pause
+		if got := e.typedRevisions() - before; got != c.groups {
+			t.Errorf("%s: %d revisions, want %d", c.name, got, c.groups)
+		}
+		// One Ctrl+Z a group takes all of it back.
+		for i := 0; i < c.groups; i++ {
+			e.keys(input.ControlLeft, input.KeyZ)
+			time.Sleep(300 * time.Millisecond)
+		}
+		e.fileHas("The wind tore at the pages.\n", true)
+		if ed := e.editorText(); strings.Contains(ed, c.text) {
+			t.Errorf("%s: after %d Ctrl+Z the editor still holds the typing", c.name, c.groups)
+		}
 	}
 }
 

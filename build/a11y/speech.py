@@ -16,7 +16,8 @@ window open on the Russian War and Peace ($BOOK) and no Orca yet. It
      edit to review described in words, no tool names or internal pointers,
      and every sentence about a Russian command, a search, the find bar and
      the people in Russian (no English sentence of the window's own);
-  4. types again with Orca running: no key may be late by more than KEY_LIMIT
+  4. types again with Orca running (a command, and over 100 keys of Russian
+     and of English into the text): no key may be late by more than KEY_LIMIT
      (150 ms at 150 ms a key) beyond what the same typing took without Orca.
 
 Environment: WID (the X window), BOOK (the book it shows), WORK (a folder for
@@ -315,8 +316,19 @@ def action(sp, name, do, want=(), never=(), seconds=20.0, quiet=1.5):
 
 # --- key latency --------------------------------------------------------------------
 
-EDITOR_TEXT = "Наташа вошла в комнату."
 COMMAND_TEXT = "найди «Наташа» в саду"
+# Over 100 keys in each language into the text (at 150 ms a key the stall of
+# issue 33 came at the 28th key; the tier typed 23 then): several sentences,
+# so typing groups end while keys keep coming (the window saves them at the
+# pause after: a save while keys came held them up by seconds with Orca).
+EDITOR_TEXTS = {
+    "text": "Наташа вошла в комнату. Пьер стоял у окна и смотрел на улицу, где шёл снег. "
+            "Она сказала ему, что завтра они поедут в Отрадное.",
+    "English text": "Natasha came into the room. Pierre stood at the window and watched the snow fall. "
+                    "She said that they would leave for Otradnoe tomorrow.",
+}
+TYPED = [("command", COMMAND_TEXT)] + list(EDITOR_TEXTS.items())
+SLOW = 0.400  # a key later than this is reported (issue 33 counted them)
 
 
 def type_latency(where, text):
@@ -336,7 +348,9 @@ def type_latency(where, text):
         key("ctrl+a", "BackSpace")
     else:
         key("ctrl+End", "Return", "Return")
-    latency.pump(1.5)
+    # The author pauses before typing: the window has saved what came before
+    # (a pause of 2 s saves) and is quiet.
+    latency.pump(3.0)
     cpu, every = latency.cpu_seconds(APP_PID), latency.cpu_seconds()
     lat, _ = latency.type_timed(kb, text, pace=KEY_PACE, settle=60)
     # What each key cost the window (its processes' CPU, the settling included),
@@ -354,6 +368,11 @@ def type_latency(where, text):
 
 
 REF_CPU = {}  # where: the window's CPU a key without Orca (seconds)
+
+
+def slow(lat):
+    """How many keys came later than SLOW (or never)."""
+    return sum(1 for x in lat if x is None or x > SLOW)
 
 
 def worst(lat):
@@ -376,10 +395,12 @@ def main():
 
     # 1. The reference: the same typing without Orca.
     ref = {}
-    for where, text in (("command", COMMAND_TEXT), ("text", EDITOR_TEXT)) if part("latency") else ():
+    for where, text in TYPED if part("latency") else ():
         ref[where] = type_latency(where, text)
         REF_CPU[where] = latency.type_timed.cpu
-        print(f"without Orca, typing in the {where}: {latency.summary(ref[where], KEY_LIMIT)}", flush=True)
+        print(f"without Orca, typing in the {where}: {latency.summary(ref[where], KEY_LIMIT)}, "
+              f"{slow(ref[where])} over {1000 * SLOW:.0f} ms", flush=True)
+        print("  ms a key: " + " ".join("-" if x is None else str(int(1000 * x)) for x in ref[where]), flush=True)
         print(f"  the window's CPU: {1000 * latency.type_timed.cpu:.0f} ms a key ({latency.type_timed.split}); meanwhile " + latency.type_timed.census, flush=True)
 
     # 2. Orca.
@@ -418,6 +439,56 @@ def tab_to(sp, role, name, tabs=12, shift=False):
     return heard
 
 
+def open_path(path):
+    """Ctrl+O, the path, Enter."""
+    def do():
+        t = time.time()
+        key("ctrl+o")
+        if type_into("entry", r"^Path of a Markdown file", path, since=t):
+            key("Return")
+    return do
+
+
+def in_text(what):
+    check(focus.wait("entry", r"^Manuscript text$", 20), f"{what}: the focus is in the text ({focus.role_name()})")
+
+
+def open_part(sp, book2, place):
+    """Opening books: the English one, then the Russian one (never a word of
+    the book before read out), the Open dialog left by Escape, and a path
+    where no book is (the New dialog, its title field holding the name)."""
+    english = os.path.join(WORK, "book.md")
+    latin = r"[A-Za-z][A-Za-z ,.'’;:-]{40,}"  # a run of the English book's prose
+    if os.path.exists(english):
+        action(sp, "opening the English book", open_path(english), want=[r"^Opened book\.md, "], seconds=120)
+        in_text("after opening the English book")
+    action(sp, "opening a book (Ctrl+O, a path, Enter)", open_path(book2),
+           want=[r"^Opened book2\.md, [\d.]+ MB: [\d,]+ words, \d+ headings\.$"],
+           never=[latin] if os.path.exists(english) else (), seconds=120)
+    in_text("after opening a book")
+
+    def escape_from(shortcut, field):
+        def do():
+            t = time.time()
+            key(shortcut)
+            focus.wait("entry", field)
+            sp.wait(t, field.strip("^$"), 10, 0.8)
+            key("Escape")
+        return do
+    # Back where the author was (the text), and the place said.
+    action(sp, "Escape from the Open dialog", escape_from("ctrl+o", r"^Path of a Markdown file"), want=[r"^" + place + "$"])
+    in_text("Escape from the Open dialog")
+    # A path where no book is: the New dialog, its title the file's name (not
+    # its placeholder read as the value).
+    missing = os.path.join(WORK, "nosuch-book.md")
+    heard = action(sp, "a path where no book is (Ctrl+O, the path, Enter)", open_path(missing),
+                   want=[r"no book at .*nosuch-book\.md"], never=[r"Lighthouse Keeper"], seconds=30)
+    check(focus.wait("entry", r"^Title$", 10) and focus.text() == "nosuch-book",
+          f"the New dialog: the focus on its title, holding the file's name ({focus.role_name()}, {focus.text()!r}; {heard})")
+    action(sp, "Escape from the New dialog", lambda: key("Escape"), want=[r"^" + place + "$"], never=[r"Lighthouse Keeper"])
+    in_text("Escape from the New dialog")
+
+
 def run_with_orca(sp, ref):
     global speech_log
     speech_log = sp
@@ -436,14 +507,7 @@ def run_with_orca(sp, ref):
     # «Том 2, ЧАСТЬ ПЕРВАЯ., строка 45.»).
     place = r"Том \d, .*строка \d+\."
     if part("open"):
-        def open_book():
-            t = time.time()
-            key("ctrl+o")
-            if type_into("entry", r"^Path of a Markdown file", book2, since=t):
-                key("Return")
-        action(sp, "opening a book (Ctrl+O, a path, Enter)", open_book,
-               want=[r"^Opened book2\.md, [\d.]+ MB: [\d,]+ words, \d+ headings\.$"], seconds=90)
-        focus.wait("entry", r"^Manuscript text$", 30)
+        open_part(sp, book2, place)
     if part("counts"):
         for i in (1, 2, 3):
             action(sp, f"the word counts (Ctrl+Shift+W, {i} of 3)", lambda: key("ctrl+shift+w"),
@@ -470,6 +534,16 @@ def run_with_orca(sp, ref):
                 key("Return")
         return do
     if part("command"):
+        # From the text with a word selected: the command field named. (Orca 43
+        # still says "Text unselected." first: WebKitGTK ends the text's
+        # selection before the focus event comes; not fixed yet.)
+        key("ctrl+shift+e")
+        in_text("Ctrl+Shift+E")
+        key("ctrl+shift+Right")
+        latency.pump(1.0)
+        action(sp, "Ctrl+Shift+K from a selection in the text", lambda: key("ctrl+shift+k"), want=[r"^Command entry"])
+        # Alt+1 where the focus stays (the command field): the notice names it.
+        action(sp, "Alt+1 in the command field", lambda: key("alt+1"), want=[r"^Manuscript workspace\. Command\b"])
         action(sp, "a command's answer (найди «И Наташа не могла больше говорить»)",
                command("найди «И Наташа не могла больше говорить»"),
                want=[r"Том 1, Часть первая, VIII: «И Наташа не могла больше говорить"],
@@ -507,6 +581,9 @@ def run_with_orca(sp, ref):
         # before the editor put its selection back, nor "unselected" after it.
         action(sp, "Alt+1", lambda: key("alt+1"), want=[r"^Manuscript workspace\. " + place + "$"],
                never=[r"^(un)?selected$"])
+        # Alt+1 in the workspace the author is in: the place again, not the name alone.
+        action(sp, "Alt+1 again", lambda: key("alt+1"), want=[r"^Manuscript workspace\. " + place + "$"],
+               never=[r"^(un)?selected$", r"^Manuscript workspace\.$"])
     if part("outline"):
         def outline_enter():
             key("ctrl+shift+o")
@@ -525,16 +602,21 @@ def run_with_orca(sp, ref):
             t = time.time()
             key("ctrl+f")
             type_into("entry", r"^Find$", "Наташа", since=t)
+        # The count once, in the search's sentence (not also the field's
+        # description, the count before: "1 из 1.", "Нет совпадений.").
         action(sp, "the find bar (Ctrl+F, Наташа)", find_bar,
-               want=[r"^\d+ из \d+ совпадени[йя] с «Наташа», Том \d"], never=[tool_words, english], seconds=60)
+               want=[r"^\d+ из \d+ совпадени[йя] с «Наташа», Том \d"],
+               never=[tool_words, english, r"^(\d+ из \d+|Нет совпадений)\.?$"],
+               seconds=60)
         action(sp, "the next match (Enter)", lambda: key("Return"), want=[r"^\d+ из \d+, Том \d"])
         action(sp, "the previous match (Shift+Enter)", lambda: key("shift+Return"), want=[r"^\d+ из \d+, Том \d"])
+        # Ctrl+H names the field it moved to (it moved there in silence).
+        action(sp, "Ctrl+H", lambda: key("ctrl+h"), want=[r"^Replace with entry"])
+
         def replace_bar():
-            t = time.time()
-            key("ctrl+h")
-            if type_into("entry", r"^Replace with$", "Наталья", since=t):
+            if type_into("entry", r"^Replace with$", "Наталья"):
                 key("ctrl+Return")
-        action(sp, "Replace all's preview (Ctrl+H, Наталья, Ctrl+Enter)", replace_bar,
+        action(sp, "Replace all's preview (Наталья, Ctrl+Enter)", replace_bar,
                want=[r"^Заменить всё: \d+ вхождени[еяй] «Наташа» в \d+ абзаца?х? стан(ет|ут) «Наталья»\. Tab — к кнопкам Replace all и Cancel\."],
                never=[english], seconds=90)
         # The preview's heading has the focus (Escape then cancels it, not the bar).
@@ -549,7 +631,9 @@ def run_with_orca(sp, ref):
             key("shift+Tab")
             focus.wait("toggle button", r"^Command$")
             key("End")
-        action(sp, "the People tab (Shift+Tab from the command field, End)", people_tab, want=[r"^People\b"])
+        # People's "pressed" once, with its name (not again alone after it).
+        action(sp, "the People tab (Shift+Tab from the command field, End)", people_tab,
+               want=[r"^People toggle button pressed"], never=[r"^pressed\.?$"])
         tab_to(sp, "push button", r"^Find the people$")
         action(sp, "Find the people", lambda: key("Return"),
                want=[r"^\d+ персонаж(а|ей)?; чаще всех названы: "], never=[tool_words, english], seconds=180)
@@ -562,9 +646,10 @@ def run_with_orca(sp, ref):
     if not part("latency"):
         return report()
     # 4. Typing with Orca: no key later than KEY_LIMIT beyond the reference.
-    for where, text in (("command", COMMAND_TEXT), ("text", EDITOR_TEXT)):
+    for where, text in TYPED:
         lat = type_latency(where, text)
-        print(f"with Orca, typing in the {where}: {latency.summary(lat, KEY_LIMIT)}", flush=True)
+        print(f"with Orca, typing in the {where}: {latency.summary(lat, KEY_LIMIT)}, {slow(lat)} over {1000 * SLOW:.0f} ms",
+              flush=True)
         print("  ms a key: " + " ".join("-" if x is None else str(int(1000 * x)) for x in lat), flush=True)
         print(f"  the window's CPU: {1000 * latency.type_timed.cpu:.0f} ms a key ({latency.type_timed.split}); meanwhile " + latency.type_timed.census, flush=True)
         print(f"  the rest of the machine, CPU a key: {latency.type_timed.rest}", flush=True)
@@ -578,6 +663,8 @@ def run_with_orca(sp, ref):
               f"at most 1.5 × {1000 * ref_cpu:.0f} ms + 15 ms (without Orca)")
         base = worst(ref[where])
         got = worst(lat)
+        # A reference that lost keys judges nothing (inf would let anything pass).
+        check(base != float("inf"), f"typing in the {where} without Orca: every key arrived (the reference)")
         check(got <= max(base, KEY_LIMIT) + KEY_LIMIT,
               f"typing in the {where} with Orca: the latest key {1000 * got:.0f} ms, "
               f"at most {1000 * KEY_LIMIT:.0f} ms beyond {1000 * max(base, KEY_LIMIT):.0f} ms "

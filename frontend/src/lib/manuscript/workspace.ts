@@ -56,11 +56,13 @@ const numbers = new Intl.NumberFormat('en');
 /** fmt writes a count with thousands separators. */
 export const fmt = (n: number) => numbers.format(n);
 
-/** timing is how long the workspace waits (milliseconds): a pause that ends a
- * typing group after a word's end and in the middle of a word, and the look
- * for changes made elsewhere (0: none). The UI tier sets it
- * (window.waymarkTiming) to take timing out of its tests. */
-export const timing = { wordEnd: 700, midWord: 2500, diskCheck: 3000 };
+/** timing is how long the workspace waits (milliseconds): pause, a pause in
+ * typing that ends the open typing group and saves what was typed (wherever
+ * the last key was: in a word or after it); maxUnsaved, how long typing that
+ * never pauses waits to be saved; and the look for changes made elsewhere
+ * (diskCheck, 0: none). The UI tier sets it (window.waymarkTiming) to take
+ * timing out of its tests. */
+export const timing = { pause: 2000, maxUnsaved: 30000, diskCheck: 3000 };
 (window as unknown as { waymarkTiming: typeof timing }).waymarkTiming = timing;
 
 /** book is the open book's language: what the window says about the book

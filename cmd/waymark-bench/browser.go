@@ -93,27 +93,27 @@ var benchScenarios = []benchScenario{
 // steps (0: the settle-waits of the tools alone), and reports the element
 // actions done by number and whether the goal's page was reached.
 func runScenario(ctx context.Context, reg *tools.Registry, base string, sc benchScenario, pause time.Duration) (byNumber int, ok bool, err error) {
+	// The steps go as the terminal's commands do: parsed, then run by the
+	// conversation that heard the list (its numbers, its stale check).
+	b := new(web.Browsing)
 	call := func(step web.BrowseStep) (map[string]any, error) {
-		b, _ := json.Marshal(step.Args)
-		out, err := reg.Call(ctx, tools.Call{Name: step.Tool, Args: b}, tools.Context{})
-		if err != nil {
-			return nil, err
-		}
-		r := out.(browser.Outcome)
-		if msg, failed := r.Failed(); failed {
-			return nil, fmt.Errorf("%s: %s", step.Tool, msg)
+		ans := b.Run(ctx, reg, step)
+		if ans.Status != "ok" {
+			return nil, fmt.Errorf("%s: %s", step.Tool, ans.Text)
 		}
 		var d map[string]any
-		db, _ := json.Marshal(r.Payload())
-		_ = json.Unmarshal(db, &d)
+		_ = json.Unmarshal(ans.Data, &d)
 		return d, nil
 	}
-	last, err := call(web.BrowseStep{Tool: "browser_navigate", Args: map[string]any{"url": base + sc.start}})
+	nav, err := browser.NavigateRef.Call(ctx, reg, browser.NavigateArgs{URL: base + sc.start})
 	if err != nil {
 		return 0, false, err
 	}
+	if msg, failed := nav.Failed(); failed || nav.Data == nil {
+		return 0, false, fmt.Errorf("browser_navigate: %s", msg)
+	}
+	title := nav.Data.Title
 	var list map[string]any
-	title, _ := last["title"].(string)
 	for _, cmd := range sc.steps {
 		if pause > 0 {
 			time.Sleep(pause)
@@ -133,7 +133,7 @@ func runScenario(ctx context.Context, reg *tools.Registry, base string, sc bench
 			}
 			cmd = cmd[:i] + fmt.Sprint(n) + cmd[j+1:]
 		}
-		step, err := new(web.Browsing).Parse(cmd)
+		step, err := b.Parse(cmd)
 		if err != nil {
 			return byNumber, false, err
 		}

@@ -700,6 +700,10 @@ func TestUIDesktop(t *testing.T) {
 		e.browse("click " + buttonNumber(e, "link Second page"))
 		e.waitText("#items-title", "on Second page")
 		e.waitText("#tabs-title + ul", "Second page (current)")
+		// The new page is numbered when asked (the keyboard walk below acts
+		// on its list's buttons).
+		e.browse("list")
+		e.waitText(".numbered", "Back to the shop")
 		// A command the parser does not know is refused in one short line.
 		e.fill("browse-input", "buy me a kettle")
 		e.keys(input.Enter)

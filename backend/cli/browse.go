@@ -95,7 +95,7 @@ func browseLoop(ctx context.Context, reg *tools.Registry, model llm.Model, start
 		show(call(web.BrowseCommandArgs{Dialog: &ans}))
 	}
 	if startURL != "" {
-		show(call(web.BrowseCommandArgs{Command: "go to " + startURL}))
+		show(call(web.BrowseCommandArgs{Command: startCommand(startURL)}))
 	}
 	say("Ready. Type a number command (list, click 5, type 3 hello, press Enter, read page), or a goal. Say help for the commands; quit ends.")
 	builtin := !llm.Understands(model)
@@ -166,4 +166,14 @@ func isYes(s string) bool {
 		return true
 	}
 	return false
+}
+
+// startCommand is the command that opens what "waymark browse" was given: an
+// address, or a whole "go to …" / «открой …» the user typed out (it was said
+// back as "Not a command: "go to go to …"").
+func startCommand(start string) string {
+	if st, err := new(web.Browsing).Parse(start); err == nil && st.Tool == browser.NavigateRef.Name() {
+		return start
+	}
+	return "go to " + start
 }

@@ -58,3 +58,19 @@ func TestBrowseLoopByNumbers(t *testing.T) {
 		t.Errorf("the dialog was accepted without the user:\n%s", got)
 	}
 }
+
+// "waymark browse" takes an address, and a whole "go to …" as users type it
+// (in either language): each opens the page.
+func TestBrowseStartCommand(t *testing.T) {
+	for _, c := range []struct{ start, want string }{
+		{"https://example.org", "https://example.org"}, // an address alone is a command
+		{"example.org", "example.org"},
+		{"file name with spaces.html", "go to file name with spaces.html"},
+		{"go to https://example.org", "go to https://example.org"},
+		{"открой https://example.org", "открой https://example.org"},
+	} {
+		if got := startCommand(c.start); got != c.want {
+			t.Errorf("startCommand(%q) = %q, want %q", c.start, got, c.want)
+		}
+	}
+}

@@ -2,9 +2,7 @@ package cli
 
 import (
 	"fmt"
-	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -20,26 +18,14 @@ import (
 
 // debianDocs serves issue 33's documentation sites from Debian's packages
 // on loopback: PostgreSQL 15 (/pg/), SQLite (/sq/), the GNU Coding
-// Standards (/gnu/) and the Python 3.11 docs (/py/). Without a package the
-// test says loudly that it skipped.
+// Standards (/gnu/) and the Python 3.11 docs (/py/).
 func debianDocs(t *testing.T) *httptest.Server {
-	t.Helper()
-	mux := http.NewServeMux()
-	for _, s := range []struct{ prefix, dir, pkg string }{
+	return serveDocs(t, []docSite{
 		{"/pg", "/usr/share/doc/postgresql-doc-15/html", "postgresql-doc-15"},
 		{"/sq", "/usr/share/doc/sqlite3", "sqlite3-doc"},
 		{"/gnu", "/usr/share/doc/gnu-standards", "gnu-standards"},
 		{"/py", "/usr/share/doc/python3.11/html", "python3.11-doc"},
-	} {
-		if _, err := os.Stat(s.dir); err != nil {
-			fmt.Fprintf(os.Stderr, "\n*** SKIPPED %s: %s is missing (Debian package %s; bash build/setup.sh installs it) ***\n\n", t.Name(), s.dir, s.pkg)
-			t.Skipf("SKIPPED: %s is missing: install the Debian package %s (build/setup.sh does)", s.dir, s.pkg)
-		}
-		mux.Handle(s.prefix+"/", http.StripPrefix(s.prefix, http.FileServer(http.Dir(s.dir))))
-	}
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return srv
+	})
 }
 
 // taskDoor is one way a user gives commands: the terminal (waymark browse's

@@ -16,19 +16,27 @@ import (
 	"github.com/waymark/waymark/backend/testenv"
 )
 
+// docSite is a documentation site from a Debian package, served under prefix.
+type docSite struct{ prefix, dir, pkg string }
+
 // docSites serves the four documentation sites of issue 23 from one loopback
 // server: the Python 3.11 docs (/py/), Debian Reference (/dr/), the Debian New
-// Maintainers' Guide (/mg/) and the one-page Bash manual (/bash/). Without a
-// package the test says loudly that it skipped.
+// Maintainers' Guide (/mg/) and the one-page Bash manual (/bash/).
 func docSites(t *testing.T) *httptest.Server {
-	t.Helper()
-	mux := http.NewServeMux()
-	for _, s := range []struct{ prefix, dir, pkg string }{
+	return serveDocs(t, []docSite{
 		{"/py", "/usr/share/doc/python3.11/html", "python3.11-doc"},
 		{"/dr", "/usr/share/debian-reference", "debian-reference-en"},
 		{"/mg", "/usr/share/doc/maint-guide/html", "maint-guide"},
 		{"/bash", "/usr/share/doc/bash", "bash-doc"},
-	} {
+	})
+}
+
+// serveDocs serves sites from one loopback server. Without a package the
+// test says loudly that it skipped.
+func serveDocs(t *testing.T, sites []docSite) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	for _, s := range sites {
 		if _, err := os.Stat(s.dir); err != nil {
 			fmt.Fprintf(os.Stderr, "\n*** SKIPPED %s: %s is missing (Debian package %s; bash build/setup.sh installs it) ***\n\n", t.Name(), s.dir, s.pkg)
 			t.Skipf("SKIPPED: %s is missing: install the Debian package %s (build/setup.sh does)", s.dir, s.pkg)

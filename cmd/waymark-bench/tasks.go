@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"regexp"
 	"strings"
 	"text/tabwriter"
@@ -184,19 +183,11 @@ func runBenchTasks(ctx context.Context, o options, stdout io.Writer) error {
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
-	out, err := os.MkdirTemp("", "waymark-bench-playwright-")
+	pm, stop, err := startPlaywrightMCP(ctx, pw)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(out)
-	pcmd := exec.CommandContext(ctx, "node", pw, "--headless", "--isolated", "--no-sandbox", "--executable-path", browser.DefaultBin, "--output-dir", out)
-	pcmd.Dir = out
-	pcmd.Env = append(os.Environ(), "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1", "PLAYWRIGHT_BROWSERS_PATH=0")
-	pm, err := startMCP(ctx, "Playwright MCP", pcmd)
-	if err != nil {
-		return err
-	}
-	defer pm.cs.Close()
+	defer stop()
 	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
 	fmt.Fprintf(tw, "Ten real-site tasks, Playwright MCP (%s) driven as a model would, headless %s, loopback\n", playwrightVersion(pw), browser.DefaultBin)
 	fmt.Fprintln(tw, "task\tdone\ttool calls\tcharacters read")

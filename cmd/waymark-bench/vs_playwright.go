@@ -56,6 +56,28 @@ type mcpClient struct {
 	cs   *sdk.ClientSession
 }
 
+// startPlaywrightMCP starts Playwright MCP on Debian's Chromium (headless,
+// isolated, nothing downloaded), its output in a folder of its own; stop
+// ends it and removes the folder.
+func startPlaywrightMCP(ctx context.Context, pw string) (*mcpClient, func(), error) {
+	out, err := os.MkdirTemp("", "waymark-bench-playwright-")
+	if err != nil {
+		return nil, nil, err
+	}
+	pcmd := exec.CommandContext(ctx, "node", pw, "--headless", "--isolated", "--no-sandbox", "--executable-path", browser.DefaultBin, "--output-dir", out)
+	pcmd.Dir = out
+	pcmd.Env = append(os.Environ(), "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1", "PLAYWRIGHT_BROWSERS_PATH=0")
+	pm, err := startMCP(ctx, "Playwright MCP", pcmd)
+	if err != nil {
+		os.RemoveAll(out)
+		return nil, nil, err
+	}
+	return pm, func() {
+		pm.cs.Close()
+		os.RemoveAll(out)
+	}, nil
+}
+
 func startMCP(ctx context.Context, name string, cmd *exec.Cmd) (*mcpClient, error) {
 	cmd.Stderr = io.Discard
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "waymark-bench", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
@@ -123,19 +145,11 @@ func runBenchVsPlaywright(ctx context.Context, o options, stdout io.Writer) erro
 		return err
 	}
 	defer wm.cs.Close()
-	out, err := os.MkdirTemp("", "waymark-bench-playwright-")
+	pm, stop, err := startPlaywrightMCP(ctx, pw)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(out)
-	pcmd := exec.CommandContext(ctx, "node", pw, "--headless", "--isolated", "--no-sandbox", "--executable-path", browser.DefaultBin, "--output-dir", out)
-	pcmd.Dir = out
-	pcmd.Env = append(os.Environ(), "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1", "PLAYWRIGHT_BROWSERS_PATH=0")
-	pm, err := startMCP(ctx, "Playwright MCP", pcmd)
-	if err != nil {
-		return err
-	}
-	defer pm.cs.Close()
+	defer stop()
 
 	static := srv.URL + "/article?t=kazan"
 	links := srv.URL + "/links"

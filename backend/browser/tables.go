@@ -65,9 +65,14 @@ const tableJS = `function(opt) {
 	while (h < grid.length - 1 && head[h]) h++;
 	let width = 0;
 	for (const r of grid) width = Math.max(width, r.length);
-	const fill = r => { const o = []; for (let i = 0; i < width; i++) o.push(r[i] === undefined ? '' : r[i]); return o; };
+	// A layout's spacers (SQLite's empty first row and empty middle column
+	// of td width=10) are not rows or columns a reader moves through.
+	const cols = [];
+	for (let c = 0; c < width; c++) if (grid.some(r => r[c])) cols.push(c);
+	if (!cols.length) for (let c = 0; c < width; c++) cols.push(c);
+	const fill = r => cols.map(i => r[i] === undefined ? '' : r[i]);
 	const names = [];
-	for (let c = 0; c < width; c++) {
+	for (const c of cols) {
 		const parts = [];
 		for (let y = 0; y < h; y++) { const v = grid[y][c]; if (v && parts[parts.length - 1] !== v) parts.push(v); }
 		names.push(parts.join(' '));
@@ -94,7 +99,7 @@ const tableJS = `function(opt) {
 	if (!caption) caption = norm(t.getAttribute('summary') || '');
 	res.caption = clip(caption, 200);
 	res.headers = names;
-	res.rows = grid.slice(h).map(fill);
+	res.rows = grid.slice(h).filter(r => r.some(v => v)).map(fill);
 	res.truncated = t.rows.length > rows.length;
 	return JSON.stringify(res);
 }`

@@ -214,3 +214,18 @@ func TestBrowseTableByRowAndColumn(t *testing.T) {
 	l.expect("row 11", "Error: There is no row 11: table 1 has 10.")
 	l.expect("таблица 9", "Ошибка: Таблицы 9 нет: на странице их 1.")
 }
+
+// A layout's spacers are not rows or columns: SQLite's strftime table has
+// an empty first row and an empty middle column (td width=10); the reader
+// heard "14 rows, 3 columns" and "Row 1 of 14: ." before.
+func TestBrowseTableSkipsSpacers(t *testing.T) {
+	testenv.SkipSweepInShortMode(t)
+	srv := docsSite(t, "/usr/share/doc/sqlite3", "sqlite3-doc")
+	l := startListener(t, srv.URL+"/lang_datefunc.html")
+	l.expect("table",
+		"Table 1 of 2. 13 rows, 2 columns, without column names.",
+		"Row 1 of 13: %d; day of month: 00.")
+	l.expect("column 2", "Row 1 of 13, %d; column 2 of 2: day of month: 00")
+	l.expect("read column", "Column 2 of 2, rows 1 to 13 of 13:", "1. %d: day of month: 00", "13. %%: %")
+	l.expect("столбец 1", "Строка 1 из 13, %d; столбец 1 из 2: %d")
+}

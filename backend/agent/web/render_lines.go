@@ -75,12 +75,15 @@ type tableView struct {
 	l     Lang
 	d     *browser.TableResult
 	heads []string
+	// named tells the columns with a header from those named by number.
+	named []bool
 }
 
 func newTableView(l Lang, d *browser.TableResult) tableView {
 	v := tableView{l: l, d: d}
 	for i, h := range d.Headers {
 		name := strings.TrimSpace(h)
+		v.named = append(v.named, name != "")
 		if name == "" {
 			name = l.f("column %d", "столбец %d", i+1)
 		}
@@ -97,12 +100,33 @@ func (v tableView) colName(c int) string {
 	return v.l.f("column %d", "столбец %d", c)
 }
 
-// rowLine says the row's cells, each with its column's name.
+// hasName tells whether column c has a header of its own.
+func (v tableView) hasName(c int) bool {
+	return c >= 1 && c <= len(v.named) && v.named[c-1]
+}
+
+// anyNamed tells whether some column has a header.
+func (v tableView) anyNamed() bool {
+	for _, n := range v.named {
+		if n {
+			return true
+		}
+	}
+	return false
+}
+
+// rowLine says the row's cells, each with its column's name (a column
+// without one is not called "column 2": its cell is said alone).
 func (v tableView) rowLine() string {
 	var parts []string
 	for i, c := range v.d.Cells {
-		if t := strings.TrimSpace(c); t != "" {
+		t := strings.TrimSpace(c)
+		switch {
+		case t == "":
+		case v.hasName(i + 1):
 			parts = append(parts, v.colName(i+1)+": "+t)
+		default:
+			parts = append(parts, t)
 		}
 	}
 	return v.l.f("Row %d of %d: ", "Строка %d из %d: ", v.d.Row, v.d.Rows) + strings.Join(parts, "; ") + "."
@@ -125,6 +149,9 @@ func tableLines(l Lang, d *browser.TableResult) string {
 	if cell == "" {
 		cell = l.t("(empty)", "(пусто)")
 	}
+	if !v.hasName(d.Column) {
+		return Spoken(l.f("Row %d of %d, %v; column %d of %d: %s", "Строка %d из %d, %v; столбец %d из %d: %s", d.Row, d.Rows, d.RowName, d.Column, d.Columns, cell))
+	}
 	return Spoken(l.f("Row %d of %d, %v; %s (column %d of %d): %s", "Строка %d из %d, %v; %s (столбец %d из %d): %s", d.Row, d.Rows, d.RowName, v.colName(d.Column), d.Column, d.Columns, cell))
 }
 
@@ -134,7 +161,11 @@ func (v tableView) tableSummary() string {
 	if d.Caption != "" {
 		what += ": " + d.Caption
 	}
-	return what + ". " + l.f("%s, %s: %s.", "%s, %s: %s.", rowsWord(l, d.Rows), columnsWord(l, d.Columns), strings.Join(v.heads, ", ")) + "\n" +
+	size := l.f("%s, %s: %s.", "%s, %s: %s.", rowsWord(l, d.Rows), columnsWord(l, d.Columns), strings.Join(v.heads, ", "))
+	if !v.anyNamed() {
+		size = l.f("%s, %s, without column names.", "%s, %s, без названий столбцов.", rowsWord(l, d.Rows), columnsWord(l, d.Columns))
+	}
+	return what + ". " + size + "\n" +
 		v.rowLine() +
 		l.t("\nSay next row, next column, row and its number, column and its number, read row or read column.",
 			"\nСкажите «следующая строка», «следующий столбец», «строка» и номер, «столбец» и номер, «прочитай строку» или «прочитай столбец».")
@@ -144,7 +175,11 @@ func (v tableView) columnLines() string {
 	l, d := v.l, v.d
 	var sb strings.Builder
 	last := d.Row + len(d.ColumnCells) - 1
-	sb.WriteString(l.f("Column %d of %d, %s, rows %d to %d of %d:", "Столбец %d из %d, %s, строки с %d по %d из %d:", d.Column, d.Columns, v.colName(d.Column), d.Row, last, d.Rows))
+	if v.hasName(d.Column) {
+		sb.WriteString(l.f("Column %d of %d, %s, rows %d to %d of %d:", "Столбец %d из %d, %s, строки с %d по %d из %d:", d.Column, d.Columns, v.colName(d.Column), d.Row, last, d.Rows))
+	} else {
+		sb.WriteString(l.f("Column %d of %d, rows %d to %d of %d:", "Столбец %d из %d, строки с %d по %d из %d:", d.Column, d.Columns, d.Row, last, d.Rows))
+	}
 	for _, c := range d.ColumnCells {
 		fmt.Fprintf(&sb, "\n%v. %v: %v", c.Row, c.RowName, c.Text)
 	}

@@ -24,9 +24,14 @@ type PrintOptions struct {
 	FooterTemplate string
 	// BaseDir is the folder relative images are found in (the book's).
 	BaseDir string
-	// Progress, when set, hears each stage ("load", "print", "read") and,
-	// while Chromium prints, every few seconds how long it has taken.
+	// Progress, when set, hears each stage ("load", "hyphens", "print",
+	// "read") and, while Chromium prints, every few seconds how long it has
+	// taken.
 	Progress func(stage string, elapsed time.Duration)
+	// KeepSoftHyphens prints the page's soft hyphens as they are: by
+	// default those no printed line breaks at are taken out first, so the
+	// PDF's text holds whole words (print_hyphens.go).
+	KeepSoftHyphens bool
 }
 
 // printHeartbeat is how often PrintPDF tells Progress it is still printing.
@@ -98,6 +103,12 @@ func printPDF(ctx context.Context, opts Options, page []byte, po PrintOptions) (
 	// The fonts are local (fonts-paratype); give their loading a moment to
 	// finish before the layout is printed.
 	_, _ = p.Timeout(10 * time.Second).Eval(`() => document.fonts.ready.then(() => true)`)
+	if !po.KeepSoftHyphens {
+		report("hyphens")
+		if _, err := dropUnusedHyphens(p, po.Width); err != nil {
+			return nil, fmt.Errorf("print to PDF: %w", err)
+		}
+	}
 	top, bottom := 0.0, 0.0
 	report("print")
 	done, stopped := make(chan struct{}), make(chan struct{})

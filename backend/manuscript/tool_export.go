@@ -276,6 +276,8 @@ func export(ctx context.Context, m *Manuscript, r exportRequest) (ExportResult, 
 				switch stage {
 				case "load":
 					r.report("Chromium is laying the book out")
+				case "hyphens":
+					r.report("Keeping the hyphens the printed lines break at (%d s so far)", int(took.Seconds()))
 				case "print":
 					r.report("Chromium is printing the pages (%d s so far)", int(took.Seconds()))
 				case "read":

@@ -410,8 +410,10 @@ func TestBrowseTasks(t *testing.T) {
 
 // Every example the help gives works as written, in both languages (issue
 // 23, point 6): each is understood (never "Not a command"), and its answer
-// and errors are in its language, on a real page.
+// and errors are in its language, on a real page. A sweep of every example
+// (59 s of the race step's cli package at load 16): the plain step runs it.
 func TestHelpExamplesWork(t *testing.T) {
+	testenv.SkipSweepInShortMode(t)
 	sites, err := browsertest.Start()
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ var russianWords = regexp.MustCompile(`совпадени|вхождени|За�
 // its language (issue 35 point 6): the find bar's count, the Replace-all
 // preview with the buttons it names, the undo, the History entry, the people.
 type windowWords struct {
-	lang, opened, find, count, preview, replaceAll, replaced, undone, history, people, peopleTab, findPeople, person, detail string
+	lang, opened, find, count, preview, replaceAll, replaced, undone, history, restored, people, peopleTab, findPeople, person, detail string
 	// foreign is what the window's own lines must not say (the other language).
 	foreign *regexp.Regexp
 }
@@ -31,6 +31,7 @@ var windowLanguages = []windowWords{
 		replaceAll: "Replace all 2", replaced: `Replaced 2 occurrences in 2 paragraphs\. One Ctrl\+Z takes them all back\.$`,
 		undone:  `Undone: Replace «Пьер вошёл\.…» with «Петр вошёл\.…» in Роман, Глава 1, and in 1 more place\.$`,
 		history: "Undone: Replace «Пьер вошёл.…» with «Петр вошёл.…» in Роман, Глава 1, and in 1 more place",
+		restored: `^Restored: the text is as it was at revision \d+ \(now revision \d+\)\.$`,
 		people:  `2 people; the most named: Пьер \(4\), Наташа \(3\)\.$`, peopleTab: "People", findPeople: "Find the people",
 		person: "Пьер — 4", detail: `^Пьер: 4 mentions in 2 chapters\. First mentioned in Роман, Глава 1\.$`,
 		foreign: russianWords,
@@ -42,6 +43,7 @@ var windowLanguages = []windowWords{
 		replaceAll: "Заменить все 2", replaced: `Заменил 2 раза в 2 абзацах\. Одно нажатие Ctrl\+Z вернёт всё\.$`,
 		undone:  `Отменено: Замена «Пьер вошёл\.…» на «Петр вошёл\.…» — Роман, Глава 1, и ещё в 1 месте\.$`,
 		history: "Отменено: Замена «Пьер вошёл.…» на «Петр вошёл.…» — Роман, Глава 1, и ещё в 1 месте",
+		restored: `^Восстановлено: текст такой, каким был в правке \d+ \(теперь правка \d+\)\.$`,
 		people:  `2 персонажа; чаще всех названы: Пьер \(4\), Наташа \(3\)\.$`, peopleTab: "Персонажи", findPeople: "Найти персонажей",
 		person: "Пьер — 4", detail: `^Пьер: 4 упоминания в 2 главах\. Впервые — Роман, Глава 1\.$`,
 		foreign: englishChrome,
@@ -109,6 +111,9 @@ func (e *uiEnv) sayInWindowLanguage(w windowWords) {
 	if hist := e.waitText("#ms-panel-history", w.history); w.foreign.MatchString(hist) {
 		t.Errorf("the History panel in a %s window: %s", w.lang, hist)
 	}
+	// Restoring the revision before the replace (the text it has again after the undo).
+	said = e.hear(func() { e.js(`() => { document.querySelectorAll('#ms-panel-history li button')[1].click(); return ''; }`) }, w.restored)
+	own("a restore", said, w.restored)
 	e.click(w.peopleTab)
 	said = e.hear(func() { e.click(w.findPeople) }, w.people)
 	own("the People panel", said, w.people)

@@ -248,8 +248,8 @@ export const messages = {
     (n: number) => `Вернуть правку ${n}`,
   ),
   hiRestored: f(
-    (summary: string, n: number, now: number) => `${summary}: the text is as it was at revision ${n} (now revision ${now}).`,
-    (summary: string, n: number, now: number) => `${summary}: текст такой, каким был в правке ${n} (теперь правка ${now}).`,
+    (n: number, now: number) => `Restored: the text is as it was at revision ${n} (now revision ${now}).`,
+    (n: number, now: number) => `Восстановлено: текст такой, каким был в правке ${n} (теперь правка ${now}).`,
   ),
 
   // Conflicts: a paragraph changed here and elsewhere (where is quoted).
@@ -410,6 +410,10 @@ export const messages = {
 
   // The outline and the Read panel.
   olTitle: ['Outline', 'Оглавление'],
+  olWords: f(
+    (n: number) => `${ne(n)} words`,
+    (n: number) => `${nr(n)} ${rp(n, 'слово', 'слова', 'слов')}`,
+  ),
   rdTitle: ['Read by portions', 'Чтение по частям'],
   rdNext: ['Next portion', 'Следующая часть'],
   rdNextTitle: ['Next portion (Alt+PageDown)', 'Следующая часть (Alt+PageDown)'],

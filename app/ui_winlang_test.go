@@ -19,6 +19,8 @@ var russianWords = regexp.MustCompile(`совпадени|вхождени|За�
 // preview with the buttons it names, the undo, the History entry, the people.
 type windowWords struct {
 	lang, opened, find, count, preview, replaceAll, replaced, undone, history, restored, people, peopleTab, findPeople, person, detail string
+	// The file gone: the notice, its button, what writing the book back says.
+	gone, writeBack, writtenBack string
 	// foreign is what the window's own lines must not say (the other language).
 	foreign *regexp.Regexp
 }
@@ -29,11 +31,12 @@ var windowLanguages = []windowWords{
 		find: `^[12] of 2 matches for “Пьер”, Роман, Глава 1\.$`, count: " of 2",
 		preview:    `^Replace all: 2 occurrences of “Пьер” in 2 paragraphs would become “Петр”\. Tab to Replace all or Cancel\.$`,
 		replaceAll: "Replace all 2", replaced: `Replaced 2 occurrences in 2 paragraphs\. One Ctrl\+Z takes them all back\.$`,
-		undone:  `Undone: Replace «Пьер вошёл\.…» with «Петр вошёл\.…» in Роман, Глава 1, and in 1 more place\.$`,
-		history: "Undone: Replace «Пьер вошёл.…» with «Петр вошёл.…» in Роман, Глава 1, and in 1 more place",
+		undone:   `Undone: Replace «Пьер вошёл\.…» with «Петр вошёл\.…» in Роман, Глава 1, and in 1 more place\.$`,
+		history:  "Undone: Replace «Пьер вошёл.…» with «Петр вошёл.…» in Роман, Глава 1, and in 1 more place",
 		restored: `^Restored: the text is as it was at revision \d+ \(now revision \d+\)\.$`,
-		people:  `2 people; the most named: Пьер \(4\), Наташа \(3\)\.$`, peopleTab: "People", findPeople: "Find the people",
+		people:   `2 people; the most named: Пьер \(4\), Наташа \(3\)\.$`, peopleTab: "People", findPeople: "Find the people",
 		person: "Пьер — 4", detail: `^Пьер: 4 mentions in 2 chapters\. First mentioned in Роман, Глава 1\.$`,
+		gone: "The file is gone from disk", writeBack: "Write my version to the file", writtenBack: `Your version was written back to the file\.`,
 		foreign: russianWords,
 	},
 	{
@@ -41,11 +44,12 @@ var windowLanguages = []windowWords{
 		find: `^[12] из 2 совпадений с «Пьер», Роман, Глава 1\.$`, count: " из 2",
 		preview:    `^Заменить всё: 2 вхождения «Пьер» в 2 абзацах станут «Петр»\. Tab — к кнопкам Заменить все и Отмена\.$`,
 		replaceAll: "Заменить все 2", replaced: `Заменил 2 раза в 2 абзацах\. Одно нажатие Ctrl\+Z вернёт всё\.$`,
-		undone:  `Отменено: Замена «Пьер вошёл\.…» на «Петр вошёл\.…» — Роман, Глава 1, и ещё в 1 месте\.$`,
-		history: "Отменено: Замена «Пьер вошёл.…» на «Петр вошёл.…» — Роман, Глава 1, и ещё в 1 месте",
+		undone:   `Отменено: Замена «Пьер вошёл\.…» на «Петр вошёл\.…» — Роман, Глава 1, и ещё в 1 месте\.$`,
+		history:  "Отменено: Замена «Пьер вошёл.…» на «Петр вошёл.…» — Роман, Глава 1, и ещё в 1 месте",
 		restored: `^Восстановлено: текст такой, каким был в правке \d+ \(теперь правка \d+\)\.$`,
-		people:  `2 персонажа; чаще всех названы: Пьер \(4\), Наташа \(3\)\.$`, peopleTab: "Персонажи", findPeople: "Найти персонажей",
+		people:   `2 персонажа; чаще всех названы: Пьер \(4\), Наташа \(3\)\.$`, peopleTab: "Персонажи", findPeople: "Найти персонажей",
 		person: "Пьер — 4", detail: `^Пьер: 4 упоминания в 2 главах\. Впервые — Роман, Глава 1\.$`,
+		gone: "Файла больше нет на диске", writeBack: "Записать мою версию в файл", writtenBack: `Ваша версия снова записана в файл\.`,
 		foreign: englishChrome,
 	},
 }
@@ -112,13 +116,24 @@ func (e *uiEnv) sayInWindowLanguage(w windowWords) {
 		t.Errorf("the History panel in a %s window: %s", w.lang, hist)
 	}
 	// Restoring the revision before the replace (the text it has again after the undo).
-	said = e.hear(func() { e.js(`() => { document.querySelectorAll('#ms-panel-history li button')[1].click(); return ''; }`) }, w.restored)
+	said = e.hear(func() {
+		e.js(`() => { document.querySelectorAll('#ms-panel-history li button')[1].click(); return ''; }`)
+	}, w.restored)
 	own("a restore", said, w.restored)
 	e.click(w.peopleTab)
 	said = e.hear(func() { e.click(w.findPeople) }, w.people)
 	own("the People panel", said, w.people)
 	said = e.hear(func() { e.click(w.person) }, w.detail)
 	own("a person", said, w.detail)
+	// The book's file gone: the notice and its outcome (the tool's summary
+	// is English) in the window's words.
+	if err := os.Remove(e.doc); err != nil {
+		t.Fatal(err)
+	}
+	e.waitText(".attention", w.gone)
+	said = e.hear(func() { e.click(w.writeBack) }, w.writtenBack)
+	own("writing the book back", said, w.writtenBack)
+	e.fileHas("Пьер вошёл", true)
 }
 
 // answerInCommandLanguage types a Russian and an English command: each is

@@ -301,6 +301,15 @@ export const messages = {
   dkWrite: ['Write my version to the file', 'Записать мою версию в файл'],
   dkCompare: ['Compare', 'Сравнить'],
   dkDifferences: ['Differences', 'Различия'],
+  dkCompared: f(
+    (n: number) => `${ne(n)} line${s(n)} differ between your version and the file on disk.`,
+    (n: number) => `Отличаются от файла на диске: ${nr(n)} ${rp(n, 'строка', 'строки', 'строк')}.`,
+  ),
+  dkWrittenBack: ['Your version was written back to the file.', 'Ваша версия снова записана в файл.'],
+  dkWrittenOver: [
+    "Your version was written to the file over the other program's; both stay in the history.",
+    'Ваша версия записана в файл вместо версии другой программы; обе остаются в истории.',
+  ],
   dkLineByLine: ['Differences, line by line', 'Различия по строкам'],
   dkOnlyMine: ['Only in Waymark: ', 'Только в Waymark: '],
   dkOnlyDisk: ['Only on disk: ', 'Только на диске: '],

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/go-rod/rod/lib/input"
@@ -146,6 +147,12 @@ func (e *uiEnv) answerInCommandLanguage() {
 	said := e.hear(func() { e.keys(input.Enter) }, ru)
 	if got := once(t, "a Russian command", said, ru); englishChrome.MatchString(got) {
 		t.Errorf("a Russian command's answer: %q", got)
+	}
+	// Its lines in the transcript are in its language too, in either window.
+	tr := e.js(`() => document.querySelector('#ms-panel-command .transcript').textContent`)
+	if k := strings.LastIndex(tr, "Вы: замени «Наташа» на «Наталья»"); k < 0 || !strings.Contains(tr[k:], "Замена по всей книге: готово (подробности)") ||
+		strings.Contains(tr[k:], "Replacing throughout") || strings.Contains(tr, "You: замени") {
+		t.Errorf("the Russian command's transcript: %s", tr)
 	}
 	e.click(map[bool]string{true: "Accept", false: "Принять"}[e.app.Language().Lang == "en"])
 	e.fill("command", `replace "Наталья" with "Наташа"`)

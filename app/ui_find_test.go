@@ -32,8 +32,9 @@ Pierre's friend said nothing.
 // (word forms), Ctrl+H, replace all after a preview — one revision that one
 // Ctrl+Z takes back — Escape back to the text; then the people of the book
 // with their first mention and mentions per chapter. Each step is said in the
-// live region, in the book's language (Russian here, its numbers plain and
-// its plurals right: «4 упоминания в 2 главах»).
+// live region, in the window's language (a Russian window here, on a Russian
+// book: its numbers plain and its plurals right, «4 упоминания в 2 главах»;
+// an English window on it, TestUIWindowLanguage).
 func TestUIFindReplaceAndPeople(t *testing.T) {
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "book.md")
@@ -41,6 +42,7 @@ func TestUIFindReplaceAndPeople(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := startUI(t, uiBrowser(t), dir, doc, filepath.Join(dir, "w.db"))
+	e.windowIn("ru", "Открыта книга book.md")
 	marks := func() int {
 		n, _ := strconv.Atoi(e.js(`() => String(document.querySelectorAll('.cm-find-match').length)`))
 		return n
@@ -79,7 +81,7 @@ func TestUIFindReplaceAndPeople(t *testing.T) {
 	}
 
 	// Word forms: Tab to the option, Space ticks it; «Пьера», «Пьером» count too.
-	if !e.tabTo("Word forms") {
+	if !e.tabTo("Формы слова") {
 		t.Fatal("Tab never reached the Word forms option")
 	}
 	e.keys(input.Space)
@@ -104,7 +106,7 @@ func TestUIFindReplaceAndPeople(t *testing.T) {
 	if string(before) != findBook {
 		t.Fatal("the preview changed the book")
 	}
-	if !e.tabTo("Replace all 4") {
+	if !e.tabTo("Заменить все 4") {
 		t.Fatal("Tab never reached Replace all 4")
 	}
 	e.keys(input.Enter)
@@ -136,9 +138,9 @@ func TestUIFindReplaceAndPeople(t *testing.T) {
 	// machine that came after the people's answer below and replaced it.
 	e.waitText("[role=status]", "Отменено: Замена «Пьер вошёл. Все смотрели на Пьера.» на «Петр вошёл. Все смотрели на Петра.» — Роман, Глава 1, и ещё в 2 местах.")
 
-	// The History panel says each revision in words, in the book's language:
-	// no tool name (ReplaceAll), no item label, no "undid".
-	e.click("History")
+	// The History panel says each revision in words, in the window's
+	// language: no tool name (ReplaceAll), no item label, no "undid".
+	e.click("История")
 	hist := e.waitText("#ms-panel-history", "Отменено: Замена «Пьер вошёл. Все смотрели на Пьера.» на «Петр вошёл. Все смотрели на Петра.» — Роман, Глава 1, и ещё в 2 местах")
 	for _, bad := range []string{"ReplaceAll", "undid", "Replace all"} {
 		if strings.Contains(hist, bad) {
@@ -147,8 +149,8 @@ func TestUIFindReplaceAndPeople(t *testing.T) {
 	}
 
 	// The people of the book.
-	e.click("People")
-	e.click("Find the people")
+	e.click("Персонажи")
+	e.click("Найти персонажей")
 	list := e.waitText("#ms-panel-people", "Пьер — 4")
 	if !strings.Contains(list, "Наташа — 3") {
 		t.Errorf("Наташа (Наташа, Наташи) is not one person with 3 mentions: %s", list)
@@ -164,9 +166,9 @@ func TestUIFindReplaceAndPeople(t *testing.T) {
 			t.Errorf("the person's detail lacks %q: %s", want, detail)
 		}
 	}
-	e.click("Next mention")
+	e.click("Следующее упоминание")
 	e.waitText("[role=status]", "Пьер: упоминание 1 из 3 абзацев. Роман, Глава 1, строка 3.")
-	e.click("Next mention")
+	e.click("Следующее упоминание")
 	e.waitText("[role=status]", "Пьер: упоминание 2 из 3 абзацев.")
 	line := e.js(`() => { const v = document.querySelector('.editor').editorView; return v.state.doc.lineAt(v.state.selection.main.head).text; }`)
 	if !strings.HasPrefix(line, "— Здравствуйте") {

@@ -158,6 +158,21 @@ func (e *uiEnv) chromeIs(want map[string]string) {
 	}
 }
 
+// windowIn sets the window's language in Settings (en, ru; "" automatic)
+// and opens the window again in it, waiting for its first line.
+func (e *uiEnv) windowIn(lang, opened string) {
+	e.t.Helper()
+	s, err := e.app.Settings()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	s.Language = lang
+	if _, err := e.app.SaveSettings(s); err != nil {
+		e.t.Fatal(err)
+	}
+	e.reload(opened)
+}
+
 // reload opens the window again and waits for its first line.
 func (e *uiEnv) reload(opened string) {
 	e.t.Helper()

@@ -195,12 +195,13 @@ const speechBookRU = `# Роман
 // the window's English sentences around them.
 var englishChrome = regexp.MustCompile(`Running:|To review|Tab to|Kept:|Undone:|ended without|matches? for|occurrences?|paragraphs?\b|\bmore\b|Nothing was|\bline \d`)
 
-// TestUIScreenReaderWordsRussian: on a Russian book, what the window says
-// about a Russian command is wholly Russian (the answer, the edit to review
-// in words, Accept and Undo and their results, an unknown command), with the
-// Russian plural forms; a command in English on the same book is answered in
-// English; a search and the place the cursor lands on are said in the book's
-// language.
+// TestUIScreenReaderWordsRussian: on a Russian book in a Russian window, what
+// the window says about a Russian command is wholly Russian (the answer, the
+// edit to review in words, the buttons it names, Accept and Undo and their
+// results, an unknown command), with the Russian plural forms; a command in
+// English on the same book is answered in English, naming the buttons in
+// English; a search and the place the cursor lands on are said in the
+// window's language (an English window on a Russian book: TestUIWindowLanguage).
 func TestUIScreenReaderWordsRussian(t *testing.T) {
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "роман.md")
@@ -209,6 +210,7 @@ func TestUIScreenReaderWordsRussian(t *testing.T) {
 	}
 	b := uiBrowser(t)
 	e := startUI(t, b, dir, doc, filepath.Join(dir, "ui.db"))
+	e.windowIn("ru", "Открыта книга роман.md")
 	time.Sleep(500 * time.Millisecond)
 	russianOnly := func(t *testing.T, said []string) {
 		t.Helper()
@@ -219,7 +221,7 @@ func TestUIScreenReaderWordsRussian(t *testing.T) {
 		}
 	}
 
-	t.Run("a search is said in the book's language", func(t *testing.T) {
+	t.Run("a search is said in the window's language", func(t *testing.T) {
 		e.t = t
 		e.keys(input.ControlLeft, input.ShiftLeft, input.KeyF)
 		e.fill("q", "Наташа")
@@ -228,7 +230,7 @@ func TestUIScreenReaderWordsRussian(t *testing.T) {
 		russianOnly(t, said)
 	})
 
-	t.Run("Enter on an outline entry says the place in the book's language", func(t *testing.T) {
+	t.Run("Enter on an outline entry says the place in the window's language", func(t *testing.T) {
 		e.t = t
 		said := e.hear(func() { e.click("Глава 2") }, `строка \d+\.$`)
 		once(t, "outline", said, `^Роман, Глава 2, строка 1\.$`)
@@ -240,10 +242,10 @@ func TestUIScreenReaderWordsRussian(t *testing.T) {
 		e.keys(input.ControlLeft, input.ShiftLeft, input.KeyK)
 		e.fill("command", "замени «Пьер» на «Петр»")
 		said := e.hear(func() { e.keys(input.Enter) }, `^Заменил`)
-		once(t, "the answer", said, `^Заменил «Пьер» на «Петр»: 4 раза .*Одна отмена вернёт всё\. На проверку: Замена «Пьер вошёл\.…» на «Петр вошёл\.…» — Роман, Глава 1, и ещё 3 абзаца\. Tab — к кнопкам Accept и Undo\.$`)
+		once(t, "the answer", said, `^Заменил «Пьер» на «Петр»: 4 раза .*Одна отмена вернёт всё\. На проверку: Замена «Пьер вошёл\.…» на «Петр вошёл\.…» — Роман, Глава 1, и ещё 3 абзаца\. Tab — к кнопкам Принять и Отменить\.$`)
 		russianOnly(t, said)
-		// The buttons are the window's own (Accept); what they say of the edit is Russian.
-		if name := e.js(`() => document.querySelector('.edits button').getAttribute('aria-label')`); name != "Accept: Замена «Пьер вошёл.…» на «Петр вошёл.…» — Роман, Глава 1, и ещё 3 абзаца" {
+		// The buttons are the window's own (Принять); what they say of the edit is Russian.
+		if name := e.js(`() => document.querySelector('.edits button').getAttribute('aria-label')`); name != "Принять: Замена «Пьер вошёл.…» на «Петр вошёл.…» — Роман, Глава 1, и ещё 3 абзаца" {
 			t.Errorf("the Accept button is named %q", name)
 		}
 		if shown := e.js(`() => document.querySelector('.edits strong').textContent`); !strings.HasPrefix(shown, "Замена «Пьер вошёл.…»") {
@@ -254,7 +256,7 @@ func TestUIScreenReaderWordsRussian(t *testing.T) {
 			!strings.Contains(steps, "Замена по всей книге: готово (подробности)") || strings.Contains(steps, "asked") || strings.Contains(steps, "done") {
 			t.Errorf("the transcript says %q", steps)
 		}
-		said = e.hear(func() { e.click("Accept") }, `^Оставлено`)
+		said = e.hear(func() { e.click("Принять") }, `^Оставлено`)
 		once(t, "Accept", said, `^Оставлено: Замена «Пьер вошёл\.…» на «Петр вошёл\.…» — Роман, Глава 1, и ещё 3 абзаца\.$`)
 		russianOnly(t, said)
 	})
@@ -263,8 +265,8 @@ func TestUIScreenReaderWordsRussian(t *testing.T) {
 		e.t = t
 		e.fill("command", "замени «Наташа» на «Наталья»")
 		said := e.hear(func() { e.keys(input.Enter) }, `^Заменил`)
-		once(t, "the answer", said, `^Заменил «Наташа» на «Наталья»: 2 раза .*На проверку: Замена «…сказала Наташа, и…» на «…сказала Наталья, и…» — Роман, Глава 1, и ещё 1 абзац\. Tab — к кнопкам Accept и Undo\.$`)
-		said = e.hear(func() { e.click("Undo this edit") }, `^Отменено`)
+		once(t, "the answer", said, `^Заменил «Наташа» на «Наталья»: 2 раза .*На проверку: Замена «…сказала Наташа, и…» на «…сказала Наталья, и…» — Роман, Глава 1, и ещё 1 абзац\. Tab — к кнопкам Принять и Отменить\.$`)
+		said = e.hear(func() { e.click("Отменить правку") }, `^Отменено`)
 		once(t, "Undo", said, `^Отменено: Замена «…сказала Наташа, и…» на «…сказала Наталья, и…» — Роман, Глава 1, и ещё 1 абзац\.$`)
 		russianOnly(t, said)
 	})
@@ -282,7 +284,7 @@ func TestUIScreenReaderWordsRussian(t *testing.T) {
 		e.fill("command", `replace "Петр" with "Пьер"`)
 		said := e.hear(func() { e.keys(input.Enter) }, `^Replaced`)
 		once(t, "the answer", said, `^Replaced "Петр" with "Пьер": 4 occurrences in \d+ paragraphs? .*To review: Replace «Петр вошёл\.…» with «Пьер вошёл\.…» in Роман, Глава 1, and 3 more paragraphs\. Tab to Accept or Undo\.$`)
-		said = e.hear(func() { e.click("Undo this edit") }, `^Undone`)
+		said = e.hear(func() { e.click("Отменить правку") }, `^Undone`)
 		once(t, "Undo", said, `^Undone: Replace «Петр вошёл\.…» with «Пьер вошёл\.…» in Роман, Глава 1, and 3 more paragraphs\.$`)
 	})
 }

@@ -98,3 +98,40 @@ func TestWindowLanguage(t *testing.T) {
 		t.Fatalf("an unknown language, in a Russian window: %v", err)
 	}
 }
+
+// TestWindowHistoryLanguage: the History panel's revisions are said in the
+// window's language, whatever the book's: a Russian book in an English
+// window reads "Replace … in …", in a Russian window «Замена … — …».
+func TestWindowHistoryLanguage(t *testing.T) {
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_MESSAGES", "")
+	t.Setenv("LANG", "C.UTF-8")
+	a, _ := desktopApp(t, "# Роман\n\n## Глава 1\n\nПьер вошёл.\n")
+	if _, err := a.Manuscript(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Call("ReplaceText", `{"index": 2, "newMarkdown": "Петр вошёл."}`); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ lang, edit, opened string }{
+		{"", "Replace «Пьер вошёл.» with «Петр вошёл.» in Роман, Глава 1", "The book as first opened"},
+		{"ru", "Замена «Пьер вошёл.» на «Петр вошёл.» — Роман, Глава 1", "Книга, какой её открыли впервые"},
+		{"en", "Replace «Пьер вошёл.» with «Петр вошёл.» in Роман, Глава 1", "The book as first opened"},
+	} {
+		s, err := a.Settings()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Language = c.lang
+		if _, err := a.SaveSettings(s); err != nil {
+			t.Fatal(err)
+		}
+		h, err := a.History()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(h) != 2 || h[0].Description != c.edit || h[1].Description != c.opened {
+			t.Errorf("window language %q: %+v", c.lang, h)
+		}
+	}
+}

@@ -163,9 +163,10 @@ func (a *App) TargetSet(id string) (TargetSetView, error) {
 	return v, nil
 }
 
-// History lists the newest revisions (the History tool).
+// History lists the newest revisions (the History tool), each said in the
+// window's language, whatever the book's.
 func (a *App) History() ([]manuscript.RevisionInfo, error) {
-	res, err := call(a, a.context(), manuscript.HistoryRef, manuscript.HistoryArgs{Limit: 200}, tools.Context{})
+	res, err := call(a, a.context(), manuscript.HistoryRef, manuscript.HistoryArgs{Limit: 200, Language: a.Language().Lang}, tools.Context{})
 	if err != nil {
 		return nil, err
 	}

@@ -184,8 +184,9 @@ type RevisionInfo struct {
 	Rev     int64  `json:"revision"`
 	Op      string `json:"op"`
 	Summary string `json:"summary"`
-	// Description is the revision in words, in the book's language: what
-	// changed and under which headings it is now (describeRevision).
+	// Description is the revision in words, in the language asked for (the
+	// book's by default): what changed and under which headings it is now
+	// (describeRevision).
 	Description string `json:"description"`
 	Size        int64  `json:"size"`
 	Undone      bool   `json:"undone"`
@@ -194,8 +195,15 @@ type RevisionInfo struct {
 	Current     bool   `json:"current"`
 }
 
-// History lists the newest revisions (at most limit; 0 = 200), newest first.
+// History lists the newest revisions (at most limit; 0 = 200), newest first,
+// each said in the book's language (HistoryIn).
 func (m *Manuscript) History(ctx context.Context, limit int) ([]RevisionInfo, error) {
+	return m.HistoryIn(ctx, limit, "")
+}
+
+// HistoryIn is History with the descriptions in lang ("en", "ru"; "" the
+// book's): the window's History panel asks for the window's language.
+func (m *Manuscript) HistoryIn(ctx context.Context, limit int, lang string) ([]RevisionInfo, error) {
 	if limit <= 0 {
 		limit = 200
 	}
@@ -217,7 +225,7 @@ func (m *Manuscript) History(ctx context.Context, limit int) ([]RevisionInfo, er
 	// Each revision's place now: its start moved by every later revision
 	// that changed text before it (as EditsSince places an edit).
 	_ = m.Do(func(d *document.Document) error {
-		russian := bookIsRussian(d.Source())
+		russian := describeIn(lang, d.Source())
 		exact := d.Rev() == head
 		for k := len(revs) - 1; k >= 0; k-- {
 			r := revs[k]

@@ -749,8 +749,13 @@ func (m *Manuscript) safeContext(cur int) (s string) {
 	return m.doc.CursorContext(cur)
 }
 
-// Undo reverts the newest edit that is not yet undone.
-func (m *Manuscript) Undo(ctx context.Context) (Outcome, error) {
+// Undo reverts the newest edit that is not yet undone, said in the book's
+// language (UndoIn).
+func (m *Manuscript) Undo(ctx context.Context) (Outcome, error) { return m.UndoIn(ctx, "") }
+
+// UndoIn is Undo with its Description in lang ("en", "ru"; "" the book's):
+// the window asks for its own language.
+func (m *Manuscript) UndoIn(ctx context.Context, lang string) (Outcome, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, err := m.catchUp(ctx); err != nil {
@@ -789,7 +794,7 @@ func (m *Manuscript) Undo(ctx context.Context) (Outcome, error) {
 	out, err := m.commit(ctx, e, full.Rev)
 	out.Summary = "undid " + full.Summary
 	if err == nil {
-		out.Description = m.describeDone(out)
+		out.Description = m.describeDone(out, lang)
 	}
 	return out, err
 }
@@ -821,8 +826,12 @@ func (m *Manuscript) planRaw(op string, start, end int, text []byte, removes boo
 	return e, err
 }
 
-// Redo re-applies the newest undone edit, unless a new edit came after the undo.
-func (m *Manuscript) Redo(ctx context.Context) (Outcome, error) {
+// Redo re-applies the newest undone edit, unless a new edit came after the
+// undo, said in the book's language (RedoIn).
+func (m *Manuscript) Redo(ctx context.Context) (Outcome, error) { return m.RedoIn(ctx, "") }
+
+// RedoIn is Redo with its Description in lang ("en", "ru"; "" the book's).
+func (m *Manuscript) RedoIn(ctx context.Context, lang string) (Outcome, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, err := m.catchUp(ctx); err != nil {
@@ -855,17 +864,17 @@ func (m *Manuscript) Redo(ctx context.Context) (Outcome, error) {
 	out, err := m.commit(ctx, e, u.Rev)
 	out.Summary = "redid " + orig.Summary
 	if err == nil {
-		out.Description = m.describeDone(out)
+		out.Description = m.describeDone(out, lang)
 	}
 	return out, err
 }
 
 // describeDone says the revision out just made (an undo, a redo) in words,
-// in the book's language, placed where its text is now. The caller holds m.mu.
-func (m *Manuscript) describeDone(out Outcome) string {
+// in lang (describeIn), placed where its text is now. The caller holds m.mu.
+func (m *Manuscript) describeDone(out Outcome, lang string) string {
 	r, err := m.w.Store.Revision(context.Background(), m.DocID, out.Rev)
 	if err != nil {
 		return ""
 	}
-	return describeRevision(r, m.doc, out.Start, bookIsRussian(m.doc.Source()))
+	return describeRevision(r, m.doc, out.Start, describeIn(lang, m.doc.Source()))
 }

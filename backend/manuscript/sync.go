@@ -190,6 +190,13 @@ func (m *Manuscript) headingAt(off int) string {
 	return ""
 }
 
+// describeIn tells whether what is said about a book in lang ("en", "ru")
+// is Russian; with no lang ("") it is said in the book's language (the CLI,
+// MCP and the model), while the window asks for its own.
+func describeIn(lang string, text []byte) bool {
+	return lang == "ru" || lang == "" && bookIsRussian(text)
+}
+
 // bookIsRussian tells the book's language, for the lines said about it: most
 // letters of its first pages are Cyrillic.
 func bookIsRussian(text []byte) bool {

@@ -121,10 +121,14 @@ var toolArgCases = []struct {
 
 	{"Undo", []string{`ReplaceText {"index": 1, "newMarkdown": "x"}`}, `{}`, ""},
 	{"Undo", []string{`ReplaceText {"index": 1, "newMarkdown": "x"}`}, `{"_outputPath": "†state.undo"}`, ""},
-	{"Undo", nil, `{"steps": 2}`, `unknown field "steps"; allowed fields: none`},
+	{"Undo", nil, `{"steps": 2}`, `unknown field "steps"; allowed fields: language`},
+	{"Undo", []string{`ReplaceText {"index": 1, "newMarkdown": "x"}`}, `{"language": "ru"}`, ""},
+	{"Undo", nil, `{"language": "de"}`, "language"},
 
 	{"Redo", []string{`ReplaceText {"index": 1, "newMarkdown": "x"}`, `Undo {}`}, `{}`, ""},
-	{"Redo", nil, `{"all": true}`, `unknown field "all"; allowed fields: none`},
+	{"Redo", nil, `{"all": true}`, `unknown field "all"; allowed fields: language`},
+	{"Redo", []string{`ReplaceText {"index": 1, "newMarkdown": "x"}`, `Undo {}`}, `{"language": "en"}`, ""},
+	{"Redo", nil, `{"language": "fr"}`, "language"},
 
 	{"CreateCursor", nil, `{"cursorName": "c", "forward": true, "maxElements": 10, "maxBytes": 1000, "includeContent": true}`, ""},
 	{"CreateCursor", nil, `{"cursorName": "c", "forward": true, "maxElements": 10, "maxBytes": 1000}`, "includeContent"},
@@ -240,6 +244,8 @@ var toolArgCases = []struct {
 	{"History", nil, `{"limit": 5000}`, ""},
 	{"History", nil, `{"limit": 0}`, "minimum"},
 	{"History", nil, `{"limit": 5001}`, "maximum"},
+	{"History", nil, `{"language": "ru"}`, ""},
+	{"History", nil, `{"language": "Russian"}`, "language"},
 	{"History", nil, `{"limit": "all"}`, "limit"},
 
 	{"RestoreRevision", []string{`ReplaceText {"index": 1, "newMarkdown": "x"}`}, `{"revision": 1}`, ""},

@@ -102,7 +102,7 @@ func EditsSince(ctx context.Context, ws *Workspace, a EditsSinceArgs) (EditsSinc
 	}
 	// Each edit in words, placed under the headings around it now.
 	_ = m.Do(func(d *document.Document) error {
-		russian := a.Language == "ru" || a.Language == "" && bookIsRussian(d.Source())
+		russian := describeIn(a.Language, d.Source())
 		for k := range res.Edits {
 			e := &res.Edits[k]
 			place := ""

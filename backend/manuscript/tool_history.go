@@ -11,9 +11,15 @@ import (
 // HistoryArgs are the History tool's arguments.
 type HistoryArgs struct {
 	Limit int `json:"limit,omitempty" jsonschema:"at most this many (default 200)"`
+	// Language is the language of the descriptions: the window's own ("en",
+	// "ru"); empty, the book's.
+	Language string `json:"language,omitempty" jsonschema:"the language of the descriptions: en or ru; default the book's"`
 }
 
-func (HistoryArgs) Refine(s *jsonschema.Schema) { tools.Range(tools.Prop(s, "limit"), 1, 5000) }
+func (HistoryArgs) Refine(s *jsonschema.Schema) {
+	tools.Range(tools.Prop(s, "limit"), 1, 5000)
+	tools.Enum(tools.Prop(s, "language"), "en", "ru")
+}
 
 // HistoryRef is the typed handle on the History tool: product code calls it through
 // the handle (tools.Ref), never by its name with a map of arguments.
@@ -35,7 +41,7 @@ func (ws *Workspace) toolHistory(ctx context.Context, a HistoryArgs) (HistoryRes
 	if err != nil {
 		return HistoryResult{}, err
 	}
-	revs, err := m.History(ctx, a.Limit)
+	revs, err := m.HistoryIn(ctx, a.Limit, a.Language)
 	if err != nil {
 		return HistoryResult{}, err
 	}

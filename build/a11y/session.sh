@@ -3,10 +3,13 @@
 # Xvfb on a free display, the AT-SPI bus, then two parts:
 #   1. the production window ($WORK/waymark) on $WORK/book.md (English) with a throw-away
 #      database: build/a11y/check.py reads its accessibility tree and events;
-#   2. the window on $WORK/book-ru.md (the Russian War and Peace): build/a11y/speech.py
-#      types without Orca, starts Orca and judges each action by what Orca says, and
-#      types again with Orca running; then build/a11y/browser_speech.py drives its Browser
-#      workspace with Orca on loopback pages (speech, and where the keyboard is).
+#   2. the window on $WORK/book-ru.md (the Russian War and Peace), in Russian (Settings →
+#      language: every line the window says by itself is in the window's language, so a
+#      Russian author's window): build/a11y/speech.py types without Orca, starts Orca and
+#      judges each action by what Orca says, and types again with Orca running; then the
+#      window again in the session's language (English here), where
+#      build/a11y/browser_speech.py drives its Browser workspace with Orca on loopback
+#      pages (speech, and where the keyboard is; English and Russian commands).
 # Usage: bash build/a11y/session.sh WORK
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -54,12 +57,23 @@ if [ -z "${SPEECH_PARTS:-}" ]; then
 fi
 
 if [ -f "$work/book-ru.md" ]; then
+  # The window's language is a stored setting (Settings → language), as the author
+  # sets it: the database made by a first call, then Russian chosen in it.
+  WAYMARK_DB="$work/waymark-ru.db" XDG_DATA_HOME="$work/data" HOME="$work" \
+    "$work/waymark" call Outline --doc "$work/book-ru.md" '{}' >/dev/null || fail "the Russian book's database was not made"
+  sqlite3 "$work/waymark-ru.db" "INSERT INTO settings (key, value, updated_at) VALUES ('ui.settings', '{\"language\":\"ru\"}', '2026-01-01T00:00:00Z') ON CONFLICT (key) DO UPDATE SET value = excluded.value"
   open_window "$work/book-ru.md" waymark-ru.db
   WID=$WID BOOK="$work/book-ru.md" WORK="$work" /usr/bin/python3 build/a11y/speech.py || {
     echo "a11y: the screen reader's speech checks failed"
     rc=1
   }
-  # The Browser workspace with Orca, on the same window (issue 33).
+  # The Browser workspace with Orca (issue 33), in a window in the session's
+  # language (its checks name the English controls; its commands are English
+  # and Russian).
+  stop_app "$app"
+  wait "$app" 2>/dev/null || true
+  sqlite3 "$work/waymark-ru.db" "DELETE FROM settings WHERE key = 'ui.settings'"
+  open_window "$work/book-ru.md" waymark-ru.db
   WID=$WID BOOK="$work/book-ru.md" WORK="$work" /usr/bin/python3 build/a11y/browser_speech.py || {
     echo "a11y: the Browser workspace's speech checks failed"
     rc=1

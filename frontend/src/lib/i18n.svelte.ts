@@ -1,9 +1,10 @@
 // The window's own words in English and Russian: one catalogue, each key
 // with both languages side by side (TypeScript refuses an entry without
 // both; the UI tier checks that none is empty). The language is the one
-// chosen in Settings, else the system locale's (the backend's Language);
-// answers to commands stay in the command's language, and what is said
-// about the book in the book's (manuscript/workspace.ts, say).
+// chosen in Settings, else the system locale's (the backend's Language).
+// Everything the window says by itself (the find bar, the panels, History,
+// undo, notices) is in it, whatever the book's language; only the answers to
+// a command stay in the command's language (manuscript/workspace.ts, say).
 
 import { messages, ne, nr, type Messages } from './messages';
 
@@ -23,6 +24,13 @@ const ru = side(1);
 /** t is the catalogue in the window's language. */
 export function t(): Messages {
   return locale.lang === 'ru' ? ru : en;
+}
+
+/** tIn is the catalogue in a command's language (russian): an answer to a
+ * command names the buttons and keys in the language of its sentence,
+ * never the window's in the middle of it. */
+export function tIn(russian: boolean): Messages {
+  return russian ? ru : en;
 }
 
 /** uiRussian tells whether the window speaks Russian. */

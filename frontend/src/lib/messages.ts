@@ -248,8 +248,8 @@ export const messages = {
     (n: number) => `Вернуть правку ${n}`,
   ),
   hiRestored: f(
-    (summary: string, n: number, now: number) => `${summary}: the text is as it was at revision ${n} (now revision ${now}).`,
-    (summary: string, n: number, now: number) => `${summary}: текст такой, каким был в правке ${n} (теперь правка ${now}).`,
+    (n: number, now: number) => `Restored: the text is as it was at revision ${n} (now revision ${now}).`,
+    (n: number, now: number) => `Восстановлено: текст такой, каким был в правке ${n} (теперь правка ${now}).`,
   ),
 
   // Conflicts: a paragraph changed here and elsewhere (where is quoted).
@@ -301,6 +301,15 @@ export const messages = {
   dkWrite: ['Write my version to the file', 'Записать мою версию в файл'],
   dkCompare: ['Compare', 'Сравнить'],
   dkDifferences: ['Differences', 'Различия'],
+  dkCompared: f(
+    (n: number) => `${ne(n)} line${s(n)} differ between your version and the file on disk.`,
+    (n: number) => `Отличаются от файла на диске: ${nr(n)} ${rp(n, 'строка', 'строки', 'строк')}.`,
+  ),
+  dkWrittenBack: ['Your version was written back to the file.', 'Ваша версия снова записана в файл.'],
+  dkWrittenOver: [
+    "Your version was written to the file over the other program's; both stay in the history.",
+    'Ваша версия записана в файл вместо версии другой программы; обе остаются в истории.',
+  ],
   dkLineByLine: ['Differences, line by line', 'Различия по строкам'],
   dkOnlyMine: ['Only in Waymark: ', 'Только в Waymark: '],
   dkOnlyDisk: ['Only on disk: ', 'Только на диске: '],
@@ -410,6 +419,10 @@ export const messages = {
 
   // The outline and the Read panel.
   olTitle: ['Outline', 'Оглавление'],
+  olWords: f(
+    (n: number) => `${ne(n)} words`,
+    (n: number) => `${nr(n)} ${rp(n, 'слово', 'слова', 'слов')}`,
+  ),
   rdTitle: ['Read by portions', 'Чтение по частям'],
   rdNext: ['Next portion', 'Следующая часть'],
   rdNextTitle: ['Next portion (Alt+PageDown)', 'Следующая часть (Alt+PageDown)'],

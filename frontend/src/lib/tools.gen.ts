@@ -734,6 +734,7 @@ export interface HideResult {
 /** HistoryArgs is manuscript.HistoryArgs. */
 export interface HistoryArgs {
   limit?: number;
+  language?: string;
 }
 
 /** HistoryResult is manuscript.HistoryResult. */
@@ -1217,6 +1218,7 @@ export interface RecentFile {
 
 /** RedoArgs is manuscript.RedoArgs. */
 export interface RedoArgs {
+  language?: string;
 }
 
 /** ReloadArgs is browser.ReloadArgs. */
@@ -1957,6 +1959,7 @@ export interface UnderivedForm {
 
 /** UndoArgs is manuscript.UndoArgs. */
 export interface UndoArgs {
+  language?: string;
 }
 
 /** UndoRevisionArgs is manuscript.UndoRevisionArgs. */

@@ -65,9 +65,10 @@ export const fmt = (n: number) => numbers.format(n);
 export const timing = { pause: 2000, maxUnsaved: 30000, diskCheck: 3000 };
 (window as unknown as { waymarkTiming: typeof timing }).waymarkTiming = timing;
 
-/** book is the open book's language: what the window says about the book
- * (notes, conflicts, the history's lines) is said in it, as the backend's
- * lines are (English or Russian). */
+/** book is the open book's language. The window says nothing in it by
+ * itself (its own lines are in the window's language, say); it is only the
+ * language of the edits an approved plan made, which the backend describes
+ * in the book's language (EditsReview). */
 export const book = { russian: false };
 
 /** isRussian tells a book's language as the backend does: most letters of its
@@ -91,9 +92,10 @@ export function commandIsRussian(cmd: string): boolean {
   return /[A-Za-z\p{Script=Cyrillic}]/u.test(own) ? isRussian(own) : /\p{Script=Cyrillic}/u.test(cmd);
 }
 
-/** say picks the line in the book's language, or in the language given
- * (a command's: russian). */
-export function say(en: string, ru: string, russian = book.russian): string {
+/** say picks the line in the window's language (what the window says by
+ * itself: the find bar, the panels, the place), or in the language given
+ * (an answer to a command: the command's, russian). */
+export function say(en: string, ru: string, russian = uiRussian()): string {
   return russian ? ru : en;
 }
 
@@ -112,20 +114,21 @@ export function ruCount(n: number, one: string, few: string, many: string): stri
   return `${n} ${plural(n, one, few, many)}`;
 }
 
-/** num writes a number in a sentence of the book's language (or the one given). */
-export function num(n: number, russian = book.russian): string {
+/** num writes a number in a sentence of the window's language (or the one given). */
+export function num(n: number, russian = uiRussian()): string {
   return russian ? String(n) : fmt(n);
 }
 
-/** quoted puts a name or a quote in the book's quotation marks. */
-export function quoted(s: string): string {
-  return book.russian ? `«${s}»` : `“${s}”`;
+/** quoted puts a name or a quote in the quotation marks of the window's
+ * language (or the one given). */
+export function quoted(s: string, russian = uiRussian()): string {
+  return russian ? `«${s}»` : `“${s}”`;
 }
 
 /** place says where pos is, as an author reads it: the headings it is under,
  * outermost first, and its line counted from the nearest heading above it,
  * whose own line is line 1 ("BOOK ONE: 1805, CHAPTER VIII, line 3"), in the
- * book's language («Том 1, Часть первая, VIII, строка 3»). lineOf gives the
+ * window's language («Том 1, Часть первая, VIII, строка 3»). lineOf gives the
  * editor's line number of a position. */
 export function place(headings: OutlineHeading[], pos: number, lineOf: (pos: number) => number): string {
   let k = -1;
@@ -173,12 +176,13 @@ const steps: Record<string, [string, string]> = {
   TypeText: ['Typing', 'Набор текста'],
 };
 
-/** stepName says what a command's step (a tool) does, in the book's
- * language; a step not named here is a set, a plan or another task. */
-export function stepName(tool = ''): string {
+/** stepName says what a command's step (a tool) does, in the command's
+ * language (russian; else the window's); a step not named here is a set, a
+ * plan or another task. */
+export function stepName(tool = '', russian = uiRussian()): string {
   const s = steps[tool];
-  if (s) return say(s[0], s[1]);
-  if (tool.startsWith('TargetSet')) return say('Working with a set', 'Работа с набором');
-  if (tool.startsWith('Plan')) return say('Working with the plan', 'Работа с планом');
-  return say('A step', 'Шаг');
+  if (s) return say(s[0], s[1], russian);
+  if (tool.startsWith('TargetSet')) return say('Working with a set', 'Работа с набором', russian);
+  if (tool.startsWith('Plan')) return say('Working with the plan', 'Работа с планом', russian);
+  return say('A step', 'Шаг', russian);
 }

@@ -140,7 +140,6 @@ var spokenMessages = []struct{ name, msg string }{
 	{"overlay_bad", fmt.Sprintf("the page's overlay sent a list the host cannot read (at field %d of %d: %.40q); reload the page and list again", 3, 9, "x")},
 	{"frame_changing", "the frame kept changing"},
 	{"frame_changing_call", fmt.Sprintf("%s %s: the frame kept changing", "overlay", "list")},
-	{"install_frame_changing", fmt.Sprintf("install %s: %v", "overlay", "the frame kept changing")},
 	{"install", fmt.Sprintf("install %s: %v", "overlay", "page script error: SyntaxError: Unexpected token")},
 	{"bad_answer", fmt.Sprintf("%s %s: bad answer: %v", "overlay", "list", "invalid character 'x' looking for beginning of value")},
 	{"download_folder", fmt.Sprintf("download folder %s: %v", "/home/me/Downloads", "mkdir /home/me/Downloads: permission denied")},
@@ -149,6 +148,8 @@ var spokenMessages = []struct{ name, msg string }{
 	{"too_many_files", fmt.Sprintf("too many files called %s in %s", "a.pdf", "/home/me/Downloads")},
 	{"give_files", fmt.Sprintf("give the files to element %d: %v", 2, "context deadline exceeded")},
 	{"watch_chooser", fmt.Sprintf("watch for a file chooser: %v", "context deadline exceeded")},
+	{"covered_by", fmt.Sprintf("element %d (%s) is covered by %s; close that (browser_close_banners or Escape), scroll, or list again", 5, `link "Next page"`, `div "Cookies"#consent`)},
+	{"covered_by_frame", fmt.Sprintf("element %d (%s) is covered by %s (over its frame); close that (browser_close_banners or Escape), scroll, or list again", 5, `link "Next page"`, `div "Cookies"`)},
 	{"tabs_from_1", inv("index %d: tabs count from 1", 0)},
 	{"headings_from_1", inv("heading %d: headings count from 1", 0)},
 }

@@ -2,20 +2,23 @@ package web
 
 import (
 	"encoding/json"
-	"flag"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
-	"github.com/waymark/waymark/backend/tools"
+	"github.com/waymark/waymark/backend/browser"
 )
 
-var updateSpoken = flag.Bool("update-spoken", false, "rewrite testdata/spoken_errors.golden.json")
-
 // spokenCase is one error a browser tool makes: its text (as the browser
-// package writes it, invalid arguments with their prefix) and what a
-// listener hears for it in each language.
+// package wrote it before its errors had identity, invalid arguments with
+// their prefix) and what a listener heard for it in each language then,
+// recorded in testdata/spoken_errors.golden.json from the text-matching
+// SpokenError (commit 539ea87).
 type spokenCase struct {
 	Name string `json:"name"`
 	Msg  string `json:"msg"`
@@ -25,157 +28,160 @@ type spokenCase struct {
 
 const goldenSpoken = "testdata/spoken_errors.golden.json"
 
-// inv is the text of an invalid-arguments error of the browser package.
-func inv(format string, a ...any) string {
-	return tools.ErrInvalidArgs.Error() + ": " + fmt.Sprintf(format, a...)
+func kindErr(k browser.ErrKind, args ...any) error { return &browser.Error{Kind: k, Args: args} }
+
+func kindErrWith(k browser.ErrKind, err error, args ...any) error {
+	return &browser.Error{Kind: k, Args: args, Err: err}
 }
 
-// spokenMessages are the errors of the browser package, each with the
-// format its code writes and realistic values.
-var spokenMessages = []struct{ name, msg string }{
-	{"stale_moved", fmt.Sprintf("numbering is stale: %s; call browser_list_interactives again", fmt.Sprintf("element %d (%s) is number %d now", 5, `link "Next page"`, 7))},
-	{"stale_gone", fmt.Sprintf("numbering is stale: %s; call browser_list_interactives again", fmt.Sprintf("element %d (%s) is no longer on the page", 5, `link "Next page"`))},
-	{"stale", fmt.Sprintf("numbering is stale (%s since the last list); call browser_list_interactives again", "the document was replaced")},
-	{"stale_frame", fmt.Sprintf("numbering is stale (%s since the last list); call browser_list_interactives again", "a frame went away")},
-	{"no_list", "no numbering yet: call browser_list_interactives first"},
-	{"not_numbered_yet", fmt.Sprintf("number %d is not in list %d yet: only 1..%d of the page are numbered so far; list with offset %d to number further", 60, 3, 50, 50)},
-	{"not_numbered", fmt.Sprintf("number %d is not in list %d (it numbers 1..%d)", 60, 3, 42)},
-	{"list_empty", fmt.Sprintf("list %d has no elements; scroll, wait or navigate, then list again", 3)},
-	{"list_window", fmt.Sprintf("list %d was made with limit=%d offset=%d, not the limit/offset given; call browser_list_interactives with the limit and offset you mean, then act", 3, 50, 0)},
-	{"not_text_field", fmt.Sprintf("element %d (%s) is not a text field; use action click (or select for a list box)", 4, `button "Search"`)},
-	{"is_list_box", fmt.Sprintf("element %d (%s) is a list box; use action select with the option's text", 6, `combobox "Language of the guide"`)},
-	{"covered", fmt.Sprintf("the page moved something (%s) over element %d (%s) when the pointer came to it; nothing was pressed (list again to hear the page as it is now)", `button "Buy"`, 1, `button "Cancel order"`)},
-	{"covered_unnamed", fmt.Sprintf("the page moved something (%s) over element %d (%s) when the pointer came to it; nothing was pressed (list again to hear the page as it is now)", `div`, 1, `button`)},
-	{"renamed", fmt.Sprintf("the page changed element %d (%s) into (%s) when the pointer came to it; nothing was pressed (list again to hear the page as it is now)", 2, `button "Safe action"`, `button "Transfer"`)},
-	{"kept_moving", fmt.Sprintf("element %d (%s) kept moving when the pointer came to it; nothing was pressed; try again, or list again", 3, `button "Go"`)},
-	{"other_site_password", fmt.Sprintf("element %d (%s) is a password field in a frame from %s, another site than the page's: what is typed there goes to %s; nothing was typed; to type it there all the same, give the same command again", 1, `textbox "Password"`, "localhost:4242", "localhost:4242")},
-	{"disabled", fmt.Sprintf("element %d (%s) is disabled", 6, `combobox "Language of the guide"`)},
-	{"disabled_unnamed", fmt.Sprintf("element %d (%s) is disabled", 6, `doc-backlink`)},
-	{"gone", fmt.Sprintf("element %d (%s) no longer exists on the page; call browser_list_interactives again", 5, `link "Next page"`)},
-	{"not_a_link", fmt.Sprintf("element %d (%s) is not a link, so it cannot open in a new tab; click it instead (a tab the page opens shows in browser_tabs)", 4, `button "Search"`)},
-	{"no_back", "there is no previous page in this tab"},
-	{"no_forward", "there is no next page in this tab"},
-	{"no_tab", fmt.Sprintf("there is no tab %d: %s", 4, "the tabs are 1 “Home”, 2 “News”")},
-	{"no_tab_none", fmt.Sprintf("there is no tab %d: %s", 4, "no tabs are open")},
-	{"only_tab", fmt.Sprintf("tab %d is the only tab; it stays open", 1)},
-	{"nav_refused", "Nothing answers at localhost:8699."},
-	{"nav_unknown", "There is no site called nosuch.invalid: the name is not known."},
-	{"nav_offline", "This computer is not connected to a network."},
-	{"nav_timeout", "example.org did not answer in time."},
-	{"nav_other", "Could not open example.org (cert authority invalid)."},
-	{"no_heading", fmt.Sprintf("there is no heading %d: the page has %d headings (1 to %d)", 9, 4, 4)},
-	{"no_headings", "this page has no headings; read it from the start instead"},
-	{"heading_not_main", fmt.Sprintf("heading %d (%s) is not in the main text of the page (it heads a menu or side panel); its links are in the list", 3, "Menu")},
-	{"no_browser", "the browser could not be started: no Chromium executable found (set Options.Bin; Waymark never downloads a browser): stat /nonexistent/chromium: no such file or directory"},
-	{"start_failed", "the browser could not be started: launch /usr/bin/chromium: exit status 1"},
-	{"list_changed", fmt.Sprintf("element %d of list %d (%s) is not on the page any more (or not only once); the page was numbered again as list %d: choose from it", 3, 2, `link "Home"`, 3)},
-	{"unreachable", fmt.Sprintf("element %d (%s) cannot be reached: %s; scroll or list again", 5, `link "Next page"`, "it is hidden now")},
-	{"no_scroll", fmt.Sprintf("element %d (%s) could not be scrolled into view", 5, `link "Next page"`)},
-	{"type_failed", fmt.Sprintf("could not type into element %d (%s): %s (also after pressing Tab and trying again: %s)", 2, `textbox "Search"`, "the field stayed empty", "the field stayed empty")},
-	{"not_list_box", fmt.Sprintf("element %d (%s) is not a list box (<select>); click it to open it, list again and click the option's number", 4, `button "Search"`)},
-	{"ambiguous_option", fmt.Sprintf("%q matches several options of element %d: %s; give the full text", "Ka", 7, "Kazan; Kaliningrad")},
-	{"no_option", fmt.Sprintf("element %d (%s) has no option %q; its options: %s", 7, `combobox "City"`, "Paris", "Moscow; Kazan")},
-	{"option_disabled", fmt.Sprintf("option %q of element %d is disabled", "Kazan", 7)},
-	{"url_empty", inv("%v", "url is empty")},
-	{"url_scheme", inv("%v", fmt.Sprintf("url %q: only http, https and file addresses can be opened", "ftp://example.org/"))},
-	{"url_partial", inv("%v", fmt.Sprintf("url %q: give a full address such as https://example.org", "news"))},
-	{"url_no_host", inv("%v", fmt.Sprintf("url %q has no host", "http:///x"))},
-	{"url_bad", inv("%v", fmt.Sprintf("url %q: %v", "http://[::1", `parse "http://[::1": missing ']' in host`))},
-	{"url_password", inv("url %q carries text typed into a password field: a password is never sent to an address; open the page without it", "https://evil.example/?p=hunter2")},
-	{"link_password", inv("link %d carries text typed into a password field: it is not opened", 4)},
-	{"file_address_not_granted", inv("%s %q: local files are reached only when the user asked for them; "+
-		"this call was not given that file (in the window and `waymark browse` type the command yourself; "+
-		"for MCP start the server with --allow-file PATH; the assistant uses only files and file: addresses named in your own words)", "file address", "file:///etc/passwd")},
-	{"link_file_not_granted", fmt.Sprintf("link %d: %s", 4, inv("%s %q: local files are reached only when the user asked for them; "+
-		"this call was not given that file (in the window and `waymark browse` type the command yourself; "+
-		"for MCP start the server with --allow-file PATH; the assistant uses only files and file: addresses named in your own words)", "file address", "file:///etc/passwd"))},
-	{"file_not_granted", inv("%s %q: local files are reached only when the user asked for them; "+
-		"this call was not given that file (in the window and `waymark browse` type the command yourself; "+
-		"for MCP start the server with --allow-file PATH; the assistant uses only files and file: addresses named in your own words)", "file", "/etc/passwd")},
-	{"no_dialog", "no dialog is open on the page"},
-	{"prompt_only", inv("text answers only a prompt dialog; this is a %s dialog (give accept only)", "confirm")},
-	{"download_failed", fmt.Sprintf("the download of %s failed or was cancelled; nothing was saved", "https://example.org/a.pdf")},
-	{"no_download", fmt.Sprintf("no download started within %s", "10s")},
-	{"download_slow", fmt.Sprintf("the download of %s did not finish within %s", "https://example.org/a.pdf", "1m0s")},
-	{"submit_no_file", fmt.Sprintf("element %d (%s) sends its form and has no file field; list again and pick the file field or its button", 3, `button "Send"`)},
-	{"not_file_field", fmt.Sprintf("element %d (%s) is not a file field and has none; list again and pick the file field or its button", 3, `button "Send"`)},
-	{"not_file_field_no_chooser", fmt.Sprintf("element %d (%s) is not a file field, has none, and clicking it opened no file chooser; list again and pick the file field or its button", 3, `button "Send"`)},
-	{"picker_not_field", fmt.Sprintf("element %d (%s) opened a file picker that is not a file field; it cannot be given files", 3, `button "Attach"`)},
-	{"one_file", fmt.Sprintf("element %d (%s) takes one file; %d were given", 2, `button "Choose file"`, 2)},
-	{"file_relative", inv("file %q: give an absolute path", "notes.txt")},
-	{"file_not_regular", inv("file %q is not a regular file (a folder or device cannot be uploaded)", "/tmp")},
-	{"file_missing", inv("file %q: %v", "/tmp/none.pdf", "stat /tmp/none.pdf: no such file or directory")},
-	{"file_stat", inv("file %q: %v", "/root/x.pdf", "stat /root/x.pdf: permission denied")},
-	{"file_unreadable", inv("file %q cannot be read: %v", "/root/x.pdf", "open /root/x.pdf: permission denied")},
-	{"frame_kept_moving", fmt.Sprintf("element %d (%s) kept moving with its frame (scrolling or an animation); try again, or scroll it into view first", 3, `button "Pay"`)},
-	{"frame_parent_gone", fmt.Sprintf("element %d (%s): its frame's parent went away; list again", 3, `button "Pay"`)},
-	{"frame_gone", fmt.Sprintf("element %d (%s): its frame is no longer on the page; list again", 3, `button "Pay"`)},
-	{"outside_frame", fmt.Sprintf("element %d (%s) lies outside the visible part of its frame; scroll it into view or list again", 3, `button "Pay"`)},
-	{"no_tables", "this page has no tables"},
-	{"no_table", fmt.Sprintf("there is no table %d: the page has %d tables", 3, 1)},
-	{"table_no_rows", fmt.Sprintf("table %d has no rows below its column names", 1)},
-	{"no_row", fmt.Sprintf("there is no row %d: table %d has %d rows", 9, 1, 4)},
-	{"no_column", fmt.Sprintf("there is no column %d: table %d has %d columns", 9, 1, 3)},
-	{"table_from_1", inv("table, row and column count from 1")},
-	{"table_mode", inv("mode %q: cell, row, column or table", "diagonal")},
-	{"find_empty", inv("text is empty: give a word or words to look for in the page's text")},
-	{"find_long", inv("text is %d characters long: look for at most %d", 300, 200)},
-	{"occurrence_from_1", inv("occurrence %d: occurrences count from 1", 0)},
-	{"no_occurrence", fmt.Sprintf("there is no occurrence %d of %q: the page's text holds it %d times", 5, "war", 3)},
-	{"past_end", fmt.Sprintf("from %d is past the end of the main text (%d characters)", 9000, 4000)},
-	{"no_tab_to_close", fmt.Sprintf("no tab to close: %s", "no tabs are open")},
-	{"no_title", fmt.Sprintf("no tab's title contains %q: %s", "mail", "the tabs are 1 “Home”, 2 “News”")},
-	{"link_acted_here", fmt.Sprintf("link %d (%s) has no address and opened no tab: it acted in this tab instead (the page changed: list again)", 4, `link "More"`)},
-	{"link_no_tab", fmt.Sprintf("link %d (%s) has no address and opened no tab within %s; click it instead", 4, `link "More"`, "3s")},
-	{"new_tab_failed", fmt.Sprintf("could not open a new tab: %v", "context deadline exceeded")},
-	{"switch_failed", fmt.Sprintf("could not switch to the tab: %v", "context deadline exceeded")},
-	{"close_failed", fmt.Sprintf("could not close tab %d: %v", 2, "context deadline exceeded")},
-	{"nav_slow", fmt.Sprintf("%s did not answer within %s", "https://example.org/", "30s")},
-	{"open_failed", fmt.Sprintf("could not open %s: %v", "https://example.org/", "navigation failed: net::ERR_ABORTED")},
-	{"session_closed", "the browser session is closed"},
-	{"sessions_closed", "the browser sessions are closed"},
-	{"script_error", fmt.Sprintf("page script error: %s", "TypeError: x is not a function")},
-	{"reading", fmt.Sprintf("reading the page: %v", "context deadline exceeded")},
-	{"finding", fmt.Sprintf("finding the place on the page: %v", "context deadline exceeded")},
-	{"overlay_bad", fmt.Sprintf("the page's overlay sent a list the host cannot read (at field %d of %d: %.40q); reload the page and list again", 3, 9, "x")},
-	{"frame_changing", "the frame kept changing"},
-	{"frame_changing_call", fmt.Sprintf("%s %s: the frame kept changing", "overlay", "list")},
-	{"install", fmt.Sprintf("install %s: %v", "overlay", "page script error: SyntaxError: Unexpected token")},
-	{"bad_answer", fmt.Sprintf("%s %s: bad answer: %v", "overlay", "list", "invalid character 'x' looking for beginning of value")},
-	{"download_folder", fmt.Sprintf("download folder %s: %v", "/home/me/Downloads", "mkdir /home/me/Downloads: permission denied")},
-	{"set_download_folder", fmt.Sprintf("set the download folder: %v", "context deadline exceeded")},
-	{"save_download", fmt.Sprintf("save the download as %s: %v", "/home/me/Downloads/a.pdf", "rename: permission denied")},
-	{"too_many_files", fmt.Sprintf("too many files called %s in %s", "a.pdf", "/home/me/Downloads")},
-	{"give_files", fmt.Sprintf("give the files to element %d: %v", 2, "context deadline exceeded")},
-	{"watch_chooser", fmt.Sprintf("watch for a file chooser: %v", "context deadline exceeded")},
-	{"covered_by", fmt.Sprintf("element %d (%s) is covered by %s; close that (browser_close_banners or Escape), scroll, or list again", 5, `link "Next page"`, `div "Cookies"#consent`)},
-	{"covered_by_frame", fmt.Sprintf("element %d (%s) is covered by %s (over its frame); close that (browser_close_banners or Escape), scroll, or list again", 5, `link "Next page"`, `div "Cookies"`)},
-	{"tabs_from_1", inv("index %d: tabs count from 1", 0)},
-	{"headings_from_1", inv("heading %d: headings count from 1", 0)},
+func lbl(role, name string) browser.Label { return browser.Label{Role: role, Name: name} }
+
+// spokenErrs are the errors of the golden table as the browser package
+// makes them now, with the same values.
+func spokenErrs() map[string]error {
+	next, search, lang, pay, send := lbl("link", "Next page"), lbl("button", "Search"), lbl("combobox", "Language of the guide"), lbl("button", "Pay"), lbl("button", "Send")
+	tabs := browser.Tabs{{Index: 1, Title: "Home"}, {Index: 2, Title: "News"}}
+	late := errors.New("context deadline exceeded")
+	notGranted := kindErr(browser.KindNotGranted, "file address", "file:///etc/passwd")
+	return map[string]error{
+		"stale_moved":               &browser.StaleError{Generation: 3, Number: 5, Label: next, Now: 7},
+		"stale_gone":                &browser.StaleError{Generation: 3, Number: 5, Label: next},
+		"stale":                     &browser.StaleError{Generation: 3, Reason: "the document was replaced"},
+		"stale_frame":               &browser.StaleError{Generation: 3, Reason: "a frame went away"},
+		"no_list":                   browser.ErrNoList,
+		"not_numbered_yet":          kindErr(browser.KindNotNumberedYet, 60, int64(3), 50, 50),
+		"not_numbered":              kindErr(browser.KindNotNumbered, 60, int64(3), 42),
+		"list_empty":                kindErr(browser.KindListEmpty, int64(3)),
+		"list_window":               kindErr(browser.KindListWindow, int64(3), 50, 0),
+		"not_text_field":            kindErr(browser.KindNotTextField, 4, search),
+		"is_list_box":               kindErr(browser.KindIsListBox, 6, lang),
+		"covered":                   kindErr(browser.KindCovered, browser.Cover(`button "Buy"`), 1, lbl("button", "Cancel order")),
+		"covered_unnamed":           kindErr(browser.KindCovered, browser.Cover(`div`), 1, lbl("button", "")),
+		"renamed":                   kindErr(browser.KindRenamed, 2, lbl("button", "Safe action"), lbl("button", "Transfer")),
+		"kept_moving":               kindErr(browser.KindKeptMoving, 3, lbl("button", "Go")),
+		"other_site_password":       kindErr(browser.KindOtherSitePassword, 1, lbl("textbox", "Password"), "localhost:4242", "localhost:4242"),
+		"disabled":                  kindErr(browser.KindDisabled, 6, lang),
+		"disabled_unnamed":          kindErr(browser.KindDisabled, 6, lbl("doc-backlink", "")),
+		"gone":                      kindErr(browser.KindGone, 5, next),
+		"not_a_link":                kindErr(browser.KindNotALink, 4, search),
+		"no_back":                   kindErr(browser.KindNoBack),
+		"no_forward":                kindErr(browser.KindNoForward),
+		"no_tab":                    kindErr(browser.KindNoTab, 4, tabs),
+		"no_tab_none":               kindErr(browser.KindNoTab, 4, browser.Tabs(nil)),
+		"only_tab":                  kindErr(browser.KindOnlyTab, 1),
+		"nav_refused":               &browser.NavError{URL: "http://localhost:8699/", Code: "net::ERR_CONNECTION_REFUSED"},
+		"nav_unknown":               &browser.NavError{URL: "https://nosuch.invalid/", Code: "net::ERR_NAME_NOT_RESOLVED"},
+		"nav_offline":               &browser.NavError{URL: "https://example.org/", Code: "net::ERR_INTERNET_DISCONNECTED"},
+		"nav_timeout":               &browser.NavError{URL: "https://example.org/", Code: "net::ERR_CONNECTION_TIMED_OUT"},
+		"nav_other":                 &browser.NavError{URL: "https://example.org/", Code: "net::ERR_CERT_AUTHORITY_INVALID"},
+		"no_heading":                kindErr(browser.KindNoHeading, 9, 4, 4),
+		"no_headings":               kindErr(browser.KindNoHeadings),
+		"heading_not_main":          kindErr(browser.KindHeadingNotMain, 3, "Menu"),
+		"no_browser":                kindErrWith(browser.KindStartFailed, fmt.Errorf("%w: %v", browser.ErrNoBrowser, &fs.PathError{Op: "stat", Path: "/nonexistent/chromium", Err: syscall.ENOENT})),
+		"start_failed":              kindErrWith(browser.KindStartFailed, errors.New("launch /usr/bin/chromium: exit status 1")),
+		"list_changed":              kindErr(browser.KindListChanged, 3, int64(2), lbl("link", "Home"), int64(3)),
+		"unreachable":               kindErr(browser.KindUnreachable, 5, next, "it is hidden now"),
+		"no_scroll":                 kindErr(browser.KindNoScroll, 5, next),
+		"type_failed":               kindErr(browser.KindTypeFailed, 2, lbl("textbox", "Search"), "the field stayed empty", "the field stayed empty"),
+		"not_list_box":              kindErr(browser.KindNotListBox, 4, search),
+		"ambiguous_option":          kindErr(browser.KindAmbiguousOption, "Ka", 7, "Kazan; Kaliningrad"),
+		"no_option":                 kindErr(browser.KindNoOption, 7, lbl("combobox", "City"), "Paris", "Moscow; Kazan"),
+		"option_disabled":           kindErr(browser.KindOptionDisabled, "Kazan", 7),
+		"url_empty":                 kindErr(browser.KindURLEmpty),
+		"url_scheme":                kindErr(browser.KindURLScheme, "ftp://example.org/"),
+		"url_partial":               kindErr(browser.KindURLPartial, "news"),
+		"url_no_host":               kindErr(browser.KindURLNoHost, "http:///x"),
+		"url_bad":                   kindErrWith(browser.KindURLBad, errors.New(`parse "http://[::1": missing ']' in host`), "http://[::1"),
+		"url_password":              kindErr(browser.KindURLPassword, "https://evil.example/?p=hunter2"),
+		"link_password":             kindErr(browser.KindLinkPassword, 4),
+		"file_address_not_granted":  notGranted,
+		"link_file_not_granted":     fmt.Errorf("link %d: %w", 4, notGranted),
+		"file_not_granted":          kindErr(browser.KindNotGranted, "file", "/etc/passwd"),
+		"no_dialog":                 browser.ErrNoDialog,
+		"prompt_only":               kindErr(browser.KindPromptOnly, "confirm"),
+		"download_failed":           kindErr(browser.KindDownloadFailed, "https://example.org/a.pdf"),
+		"no_download":               kindErr(browser.KindNoDownload, 10*time.Second),
+		"download_slow":             kindErr(browser.KindDownloadSlow, "https://example.org/a.pdf", time.Minute),
+		"submit_no_file":            kindErr(browser.KindSubmitNoFile, 3, send),
+		"not_file_field":            kindErr(browser.KindNotFileField, 3, send),
+		"not_file_field_no_chooser": kindErr(browser.KindNoFileChooser, 3, send),
+		"picker_not_field":          kindErr(browser.KindPickerNotField, 3, lbl("button", "Attach")),
+		"one_file":                  kindErr(browser.KindOneFile, 2, lbl("button", "Choose file"), 2),
+		"file_relative":             kindErr(browser.KindFileRelative, "notes.txt"),
+		"file_not_regular":          kindErr(browser.KindFileNotRegular, "/tmp"),
+		"file_missing":              kindErrWith(browser.KindFileStat, &fs.PathError{Op: "stat", Path: "/tmp/none.pdf", Err: syscall.ENOENT}, "/tmp/none.pdf"),
+		"file_stat":                 kindErrWith(browser.KindFileStat, &fs.PathError{Op: "stat", Path: "/root/x.pdf", Err: syscall.EACCES}, "/root/x.pdf"),
+		"file_unreadable":           kindErrWith(browser.KindFileUnreadable, &fs.PathError{Op: "open", Path: "/root/x.pdf", Err: syscall.EACCES}, "/root/x.pdf"),
+		"frame_kept_moving":         kindErr(browser.KindFrameKeptMoving, 3, pay),
+		"frame_parent_gone":         kindErr(browser.KindFrameParentGone, 3, pay),
+		"frame_gone":                kindErr(browser.KindFrameGone, 3, pay),
+		"outside_frame":             kindErr(browser.KindOutsideFrame, 3, pay),
+		"no_tables":                 kindErr(browser.KindNoTables),
+		"no_table":                  kindErr(browser.KindNoTable, 3, 1),
+		"table_no_rows":             kindErr(browser.KindTableNoRows, 1),
+		"no_row":                    kindErr(browser.KindNoRow, 9, 1, 4),
+		"no_column":                 kindErr(browser.KindNoColumn, 9, 1, 3),
+		"table_from_1":              kindErr(browser.KindTableFrom1),
+		"table_mode":                kindErr(browser.KindTableMode, "diagonal"),
+		"find_empty":                kindErr(browser.KindFindEmpty),
+		"find_long":                 kindErr(browser.KindFindLong, 300, 200),
+		"occurrence_from_1":         kindErr(browser.KindOccurrenceFrom1, 0),
+		"no_occurrence":             kindErr(browser.KindNoOccurrence, 5, "war", 3),
+		"past_end":                  kindErr(browser.KindPastEnd, 9000, 4000),
+		"no_tab_to_close":           kindErr(browser.KindNoTabToClose, browser.Tabs(nil)),
+		"no_title":                  kindErr(browser.KindNoTabTitled, "mail", tabs),
+		"link_acted_here":           kindErr(browser.KindLinkActedHere, 4, lbl("link", "More")),
+		"link_no_tab":               kindErr(browser.KindLinkNoTab, 4, lbl("link", "More"), 3*time.Second),
+		"new_tab_failed":            kindErrWith(browser.KindNewTabFailed, late),
+		"switch_failed":             kindErrWith(browser.KindSwitchFailed, late),
+		"close_failed":              kindErrWith(browser.KindCloseFailed, late, 2),
+		"nav_slow":                  kindErr(browser.KindNavSlow, "https://example.org/", 30*time.Second),
+		"open_failed":               kindErrWith(browser.KindOpenFailed, errors.New("navigation failed: net::ERR_ABORTED"), "https://example.org/"),
+		"session_closed":            browser.ErrSessionClosed,
+		"sessions_closed":           browser.ErrSessionsClosed,
+		"script_error":              kindErr(browser.KindScript, "TypeError: x is not a function"),
+		"reading":                   kindErrWith(browser.KindReading, late),
+		"finding":                   kindErrWith(browser.KindFinding, late),
+		"overlay_bad":               kindErr(browser.KindOverlayBad, 3, 9, "x"),
+		"frame_changing":            kindErr(browser.KindFrameChanging),
+		"frame_changing_call":       kindErr(browser.KindCallFrameChanging, "overlay", "list"),
+		"install":                   kindErrWith(browser.KindInstall, kindErr(browser.KindScript, "SyntaxError: Unexpected token"), "overlay"),
+		"bad_answer":                kindErrWith(browser.KindBadAnswer, errors.New("invalid character 'x' looking for beginning of value"), "overlay", "list"),
+		"download_folder":           kindErrWith(browser.KindDownloadFolder, &fs.PathError{Op: "mkdir", Path: "/home/me/Downloads", Err: syscall.EACCES}, "/home/me/Downloads"),
+		"set_download_folder":       kindErrWith(browser.KindSetDownloadFolder, late),
+		"save_download":             kindErrWith(browser.KindSaveDownload, errors.New("rename: permission denied"), "/home/me/Downloads/a.pdf"),
+		"too_many_files":            kindErr(browser.KindTooManyFiles, "a.pdf", "/home/me/Downloads"),
+		"give_files":                kindErrWith(browser.KindGiveFiles, late, 2),
+		"watch_chooser":             kindErrWith(browser.KindWatchChooser, late),
+		"covered_by":                kindErr(browser.KindCoveredBy, 5, next, browser.Cover(`div "Cookies"#consent`)),
+		"covered_by_frame":          kindErr(browser.KindCoveredByOverFrame, 5, next, browser.Cover(`div "Cookies"`)),
+		"tabs_from_1":               kindErr(browser.KindTabsFrom1, 0),
+		"headings_from_1":           kindErr(browser.KindHeadingsFrom1, 0),
+	}
 }
 
-// spokenOld is what a number command's answer says for an error's text
-// (tool_browse_command strips the invalid-arguments prefix).
-func spokenOld(l Lang, msg string) string {
-	if i := strings.Index(msg, tools.ErrInvalidArgs.Error()+": "); i >= 0 {
-		msg = msg[i+len(tools.ErrInvalidArgs.Error())+2:]
-	}
-	return SpokenError(l, msg)
+// spokenFixed are the cases whose words changed on purpose when the errors
+// got identity: what the text-matching SpokenError said wrongly or in
+// English to a Russian command.
+var spokenFixed = map[string]spokenCase{
+	// The address was cut at its first quote ("“http://[::1": parse "http://[::1”").
+	"url_bad": {En: "“http://[::1” is not an address.", Ru: "«http://[::1» — не адрес."},
+	// A local file not given for upload was said to be unreadable.
+	"file_not_granted": {En: "/etc/passwd is not opened: local files are opened only when you name them yourself.", Ru: "/etc/passwd не открыт: локальные файлы открываются, только когда вы сами их назвали."},
+	// Russian tab titles were in English quotes.
+	"no_tab":   {En: "There is no tab 4: the tabs are 1 “Home”, 2 “News”", Ru: "Вкладки 4 нет: вкладки: 1 «Home», 2 «News»"},
+	"no_title": {En: "No tab's title has “mail”: the tabs are 1 “Home”, 2 “News”", Ru: "Ни в одном названии вкладки нет «mail»: вкладки: 1 «Home», 2 «News»"},
+	// A covered element was said with the tool's English (and its cover's
+	// id), and in Russian as a command that failed.
+	"covered_by":       {En: "Element 5 (link “Next page”) is covered by something else (div “Cookies”): press Escape, scroll, or say list again.", Ru: "Элемент 5 (ссылка «Next page») закрыт чем-то другим (div «Cookies»): скажите «клавиша эскейп», прокрутите страницу или снова скажите «список»."},
+	"covered_by_frame": {En: "Element 5 (link “Next page”) is covered by something else (div “Cookies”): press Escape, scroll, or say list again.", Ru: "Элемент 5 (ссылка «Next page») закрыт чем-то другим (div «Cookies»): скажите «клавиша эскейп», прокрутите страницу или снова скажите «список»."},
+	// Said as the tool's English, and in Russian as a command that failed.
+	"tabs_from_1":     {En: "Tabs count from 1: say tab 1.", Ru: "Вкладки считаются с 1: скажите «вкладка 1»."},
+	"headings_from_1": {En: "Headings count from 1: say read from heading 1.", Ru: "Заголовки считаются с 1: скажите «читай с заголовка 1»."},
 }
 
-// TestSpokenErrorsGolden: every error of the browser tools is said as
-// recorded in testdata/spoken_errors.golden.json, in both languages.
-func TestSpokenErrorsGolden(t *testing.T) {
-	var got []spokenCase
-	for _, m := range spokenMessages {
-		got = append(got, spokenCase{Name: m.name, Msg: m.msg, En: spokenOld(English, m.msg), Ru: spokenOld(Russian, m.msg)})
-	}
-	if *updateSpoken {
-		b, _ := json.MarshalIndent(got, "", "  ")
-		if err := os.WriteFile(goldenSpoken, append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+func readGoldenSpoken(t *testing.T) []spokenCase {
+	t.Helper()
 	b, err := os.ReadFile(goldenSpoken)
 	if err != nil {
 		t.Fatal(err)
@@ -184,17 +190,91 @@ func TestSpokenErrorsGolden(t *testing.T) {
 	if err := json.Unmarshal(b, &want); err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]spokenCase{}
-	for _, w := range want {
-		byName[w.Name] = w
+	return want
+}
+
+// TestSpokenErrorsGolden: every error of the browser tools keeps its
+// English text for the model and is said, by its identity, as the
+// text-matching SpokenError said it (testdata/spoken_errors.golden.json),
+// in both languages; the few sentences fixed on purpose are spokenFixed.
+func TestSpokenErrorsGolden(t *testing.T) {
+	errs := spokenErrs()
+	want := readGoldenSpoken(t)
+	if len(want) != len(errs) {
+		t.Errorf("%d golden cases, %d errors", len(want), len(errs))
 	}
-	for _, g := range got {
-		w, ok := byName[g.Name]
-		switch {
-		case !ok:
-			t.Errorf("%s: not in %s", g.Name, goldenSpoken)
-		case g != w:
-			t.Errorf("%s:\n got %+v\nwant %+v", g.Name, g, w)
+	for _, w := range want {
+		err, ok := errs[w.Name]
+		if !ok {
+			t.Errorf("%s: no error made for it", w.Name)
+			continue
 		}
+		if err.Error() != w.Msg {
+			t.Errorf("%s: the text changed:\n got %s\nwant %s", w.Name, err.Error(), w.Msg)
+		}
+		en, ru := w.En, w.Ru
+		if f, ok := spokenFixed[w.Name]; ok {
+			if f.En == w.En && f.Ru == w.Ru {
+				t.Errorf("%s is fixed but says what it said", w.Name)
+			}
+			en, ru = f.En, f.Ru
+		}
+		if got := SpokenError(English, err); got != en {
+			t.Errorf("%s, English:\n got %s\nwant %s", w.Name, got, en)
+		}
+		if got := SpokenError(Russian, err); got != ru {
+			t.Errorf("%s, Russian:\n got %s\nwant %s", w.Name, got, ru)
+		}
+		// Wrapped as a door gets it (a tool's result, or the tool's name
+		// before an invalid argument), it is said the same.
+		if got := SpokenError(Russian, fmt.Errorf("browser_x: %w", err)); got != ru {
+			t.Errorf("%s, wrapped, Russian:\n got %s\nwant %s", w.Name, got, ru)
+		}
+	}
+}
+
+// modelOnlyKinds are the kinds a number command cannot cause (arguments
+// only a model gives): said in English as written, in Russian as a
+// command that failed.
+var modelOnlyKinds = map[browser.ErrKind]bool{browser.KindInvalid: true, browser.KindListWindow: true}
+
+// Every kind of browser error is in the golden table, said in Russian
+// words of its own, or is one only a model can meet (issue 23 point 6: no
+// English sentence, no "command failed" for what a listener can meet).
+func TestEveryBrowserErrorKindSaid(t *testing.T) {
+	seen := map[browser.ErrKind]bool{}
+	for _, err := range spokenErrs() {
+		var be *browser.Error
+		if errors.As(err, &be) {
+			seen[be.Kind] = true
+		}
+	}
+	n := 0
+	for k := browser.ErrKind(0); (&browser.Error{Kind: k}).Error() != ""; k++ {
+		n++
+		if !seen[k] && !modelOnlyKinds[k] {
+			t.Errorf("kind %d (%q) is in no golden case", k, (&browser.Error{Kind: k}).Error())
+		}
+	}
+	if n < 90 {
+		t.Fatalf("only %d kinds found", n)
+	}
+	for name, err := range spokenErrs() {
+		var be *browser.Error
+		ru := SpokenError(Russian, err)
+		if errors.As(err, &be) && modelOnlyKinds[be.Kind] {
+			continue
+		}
+		if strings.HasPrefix(ru, "Команда не выполнена") {
+			t.Errorf("%s is said in Russian as %q", name, ru)
+		}
+	}
+	// A kind only a model meets: its English as written; in Russian, what failed.
+	err := kindErr(browser.KindListWindow, int64(3), 50, 0)
+	if got := SpokenError(English, err); !strings.HasPrefix(got, "List 3 was made with limit=50") {
+		t.Errorf("English: %q", got)
+	}
+	if got := SpokenError(English, kindErr(browser.KindInvalid, "key is empty")); got != "Key is empty" {
+		t.Errorf("an invalid argument said with its prefix: %q", got)
 	}
 }

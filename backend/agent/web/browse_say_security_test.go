@@ -11,21 +11,30 @@ import (
 // The browser's refusals of issue 32 are said in the listener's language,
 // with the number and what the page did.
 func TestSecurityRefusalsSpoken(t *testing.T) {
-	for _, c := range []struct{ msg, en, ru string }{
-		{`the page moved something (button "Buy") over element 1 (button "Cancel order") when the pointer came to it; nothing was pressed (list again to hear the page as it is now)`,
+	for _, c := range []struct {
+		err         error
+		msg, en, ru string
+	}{
+		{&browser.Error{Kind: browser.KindCovered, Args: []any{browser.Cover(`button "Buy"`), 1, browser.Label{Role: "button", Name: "Cancel order"}}},
+			`the page moved something (button "Buy") over element 1 (button "Cancel order") when the pointer came to it; nothing was pressed (list again to hear the page as it is now)`,
 			`The page moved something (button “Buy”) over element 1 (button “Cancel order”) as the pointer came to it: nothing was pressed. Say list to hear the page as it is now.`,
 			`Страница подвинула на элемент 1 (кнопка «Cancel order») что-то другое (кнопка «Buy»), когда к нему подошёл указатель: ничего не нажато. Скажите «список», чтобы услышать страницу такой, какая она сейчас.`},
-		{`the page changed element 2 (button "Safe action") into (button "Transfer") when the pointer came to it; nothing was pressed (list again to hear the page as it is now)`,
+		{&browser.Error{Kind: browser.KindRenamed, Args: []any{2, browser.Label{Role: "button", Name: "Safe action"}, browser.Label{Role: "button", Name: "Transfer"}}},
+			`the page changed element 2 (button "Safe action") into (button "Transfer") when the pointer came to it; nothing was pressed (list again to hear the page as it is now)`,
 			`The page changed element 2 (button “Safe action”) into (button “Transfer”) as the pointer came to it: nothing was pressed. Say list to hear the page as it is now.`,
 			`Страница подменила элемент 2 (кнопка «Safe action») на другой (кнопка «Transfer»), когда к нему подошёл указатель: ничего не нажато. Скажите «список», чтобы услышать страницу такой, какая она сейчас.`},
-		{`element 1 (textbox "Password") is a password field in a frame from localhost:4242, another site than the page's: what is typed there goes to localhost:4242; nothing was typed; to type it there all the same, give the same command again`,
+		{&browser.Error{Kind: browser.KindOtherSitePassword, Args: []any{1, browser.Label{Role: "textbox", Name: "Password"}, "localhost:4242", "localhost:4242"}},
+			`element 1 (textbox "Password") is a password field in a frame from localhost:4242, another site than the page's: what is typed there goes to localhost:4242; nothing was typed; to type it there all the same, give the same command again`,
 			`Element 1 (textbox “Password”) is a password field in a frame from localhost:4242, another site than this page: what you type there goes to localhost:4242. Nothing was typed. To type it there all the same, say the same command again.`,
 			`Элемент 1 (поле ввода «Password») — поле пароля в рамке с сайта localhost:4242, это другой сайт, не эта страница: то, что вы введёте, уйдёт на localhost:4242. Ничего не введено. Чтобы всё же ввести туда, повторите ту же команду.`},
 	} {
-		if got := SpokenError(English, c.msg); got != c.en {
+		if got := c.err.Error(); got != c.msg {
+			t.Errorf("the model's text:\n got %s\nwant %s", got, c.msg)
+		}
+		if got := SpokenError(English, c.err); got != c.en {
 			t.Errorf("English:\n got %s\nwant %s", got, c.en)
 		}
-		if got := SpokenError(Russian, c.msg); got != c.ru {
+		if got := SpokenError(Russian, c.err); got != c.ru {
 			t.Errorf("Russian:\n got %s\nwant %s", got, c.ru)
 		}
 	}

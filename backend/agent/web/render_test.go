@@ -48,8 +48,10 @@ func TestRenderByResultType(t *testing.T) {
 			[]string{"Это другая страница"}, nil},
 		{"a dialog loop left", English, browser.OK(&browser.DialogResult{LeftPage: true}),
 			[]string{"kept opening dialogs"}, nil},
-		{"a failure", Russian, browser.Fail[browser.PageState]("the numbering is stale"),
-			[]string{"Ошибка: "}, []string{"browser_"}},
+		{"a failure", Russian, browser.Result[browser.PageState]{Status: "error", Error: "other words", Err: &browser.StaleError{Generation: 2}},
+			[]string{"Ошибка: Страница изменилась после последнего списка."}, []string{"browser_", "other words"}},
+		{"a failure from elsewhere", English, browser.Result[browser.PageState]{Status: "error", Error: "the other side hung up"},
+			[]string{"Error: The other side hung up"}, nil},
 		{"nothing to say", English, browser.OK(&browser.HideResult{Hidden: true}),
 			[]string{"OK."}, nil},
 	}

@@ -95,7 +95,7 @@ func (s *Session) admit(d *Download) {
 		_ = req.Call(s.root.Context(ctx))
 	}()
 	name := SafeFileName(d.suggested)
-	s.noteRefused(fmt.Sprintf("the page started another download (%s) by itself; it was not saved (a file is saved only by your download command)", name))
+	s.noteRefused(Refusal{RefusedDownload, name})
 	s.logf("browser: a download the page started by itself was cancelled")
 }
 

@@ -23,6 +23,9 @@ type Result[T any] struct {
 	// since the last one) that the policy stopped: a local file not given to
 	// this session, an address carrying a password (guard.go).
 	Refused []string `json:"refused,omitempty"`
+	// Stopped are the same, by kind, for a door that says them in its own
+	// words. Not in the JSON.
+	Stopped []Refusal `json:"-"`
 	// Blocking is the page's dialog a failed call was refused for: it
 	// waits for the user's answer before anything else.
 	Blocking *Dialog `json:"dialog_open,omitempty"`
@@ -43,7 +46,7 @@ type Outcome interface {
 	// Payload is the data (a *PageState, a *ListResult, …), nil when none.
 	Payload() any
 	// Refusals are what the policy stopped during the call.
-	Refusals() []string
+	Refusals() []Refusal
 	// WaitingDialog is the JavaScript dialog the page opened and waits
 	// with, nil when none.
 	WaitingDialog() *Dialog
@@ -92,7 +95,7 @@ func (r Result[T]) Payload() any {
 }
 
 // Refusals are what the policy stopped during the call (Outcome).
-func (r Result[T]) Refusals() []string { return r.Refused }
+func (r Result[T]) Refusals() []Refusal { return r.Stopped }
 
 // WaitingDialog is the dialog the page waits with, nil when none (Outcome).
 func (r Result[T]) WaitingDialog() *Dialog {
@@ -183,11 +186,13 @@ func sessionTool[A, D any](ss *Sessions, ref tools.Ref[A, Result[D]], descriptio
 				d := de.Dialog
 				r.Blocking = &d
 			}
-			r.Refused = s.takeRefused()
+			r.Stopped = s.takeRefused()
+			r.Refused = refusalStrings(r.Stopped)
 			return r, nil
 		}
 		r := OK(data)
-		r.Refused = s.takeRefused()
+		r.Stopped = s.takeRefused()
+		r.Refused = refusalStrings(r.Stopped)
 		return r, nil
 	})
 }

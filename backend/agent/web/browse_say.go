@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/waymark/waymark/backend/browser"
 )
 
 // Lang is the language a listener speaks to the number browser: every answer
@@ -116,30 +118,25 @@ func roleIn(l Lang, role string) string {
 	return strings.ReplaceAll(strings.TrimPrefix(role, "doc-"), "-", " ")
 }
 
-// refusals say in the listener's language what the browser's guard stopped
-// during a call (Result.Refused).
-type spokenRefusalRule struct {
-	re     *regexp.Regexp
-	en, ru string
+// refusals say what the browser's guard stopped during a call
+// (browser.Refusal), by its kind, in the listener's language.
+var refusals = map[browser.RefusalKind]sentence{
+	browser.RefusedLocalFile: {"the page asked for the local file %[1]v, which you did not give; it was not opened",
+		"страница запросила локальный файл %[1]v, которого вы не давали; он не открыт"},
+	browser.RefusedPasswordInAddress: {"the page tried to open %[1]v with your password in the address; it was not opened (a password is never sent in an address, as it is or disguised)",
+		"страница пыталась открыть %[1]v с вашим паролем в адресе; адрес не открыт (пароль никогда не отправляется в адресе, ни как есть, ни в скрытом виде)"},
+	browser.RefusedDisguisedPassword: {"the page tried to send your password, disguised, to %[1]v; it was not sent",
+		"страница пыталась отправить ваш пароль в скрытом виде на %[1]v; он не отправлен"},
+	browser.RefusedDownload: {"the page started another download (%[1]v) by itself; it was not saved (a file is saved only by your download command)",
+		"страница сама начала ещё одно скачивание (%[1]v); оно не сохранено (файл сохраняется только по вашей команде «скачай»)"},
+	browser.RefusedFileAddress: {"the browser did not open %[1]v: a web page may not open a local file (to open it yourself, go to its address)",
+		"браузер не открыл %[1]v: веб-странице нельзя открывать локальные файлы (чтобы открыть его самим, перейдите по его адресу)"},
 }
 
-var refusals = sync.OnceValue(func() []spokenRefusalRule {
-	return []spokenRefusalRule{
-		{regexp.MustCompile(`^the page asked for the local file (.*), which this session was not given; it was not opened$`), "the page asked for the local file $1, which you did not give; it was not opened", "страница запросила локальный файл $1, которого вы не давали; он не открыт"},
-		{regexp.MustCompile(`^the page tried to open (\S+) with a password in the address.*`), "the page tried to open $1 with your password in the address; it was not opened (a password is never sent in an address, as it is or disguised)", "страница пыталась открыть $1 с вашим паролем в адресе; адрес не открыт (пароль никогда не отправляется в адресе, ни как есть, ни в скрытом виде)"},
-		{regexp.MustCompile(`^the page tried to send a password, disguised, to (\S+); it was not sent$`), "the page tried to send your password, disguised, to $1; it was not sent", "страница пыталась отправить ваш пароль в скрытом виде на $1; он не отправлен"},
-		{regexp.MustCompile(`^the page started another download \((.*)\) by itself; it was not saved.*`), "the page started another download ($1) by itself; it was not saved (a file is saved only by your download command)", "страница сама начала ещё одно скачивание ($1); оно не сохранено (файл сохраняется только по вашей команде «скачай»)"},
-		{regexp.MustCompile(`^the browser did not open (\S+): a web page may not open a local file.*`), "the browser did not open $1: a web page may not open a local file (to open it yourself, go to its address)", "браузер не открыл $1: веб-странице нельзя открывать локальные файлы (чтобы открыть его самим, перейдите по его адресу)"},
-	}
-})
-
 // SpokenRefusal says one thing the browser's guard stopped, in l.
-func SpokenRefusal(l Lang, r string) string {
-	r = strings.TrimSpace(r)
-	for _, e := range refusals() {
-		if e.re.MatchString(r) {
-			return Spoken(e.re.ReplaceAllString(r, l.t(e.en, e.ru)))
-		}
+func SpokenRefusal(l Lang, r browser.Refusal) string {
+	if s, ok := refusals[r.Kind]; ok {
+		return s.say(l, r.What)
 	}
-	return Spoken(r)
+	return Spoken(r.String())
 }

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"encoding/json"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -58,21 +60,46 @@ func TestItemLineSaysPasswordAndOtherSite(t *testing.T) {
 }
 
 // What the guard stopped is said in the listener's language (the refusals
-// of issue 32: a disguised password, a page's own downloads, a local file).
+// of issue 32: a disguised password, a page's own downloads, a local file),
+// by its kind: each keeps its English for the model and is said as the
+// text-matching SpokenRefusal said it (testdata/spoken_refusals.golden.json).
 func TestRefusalsSpokenInRussian(t *testing.T) {
-	for _, r := range []string{
-		"the page asked for the local file /etc/passwd, which this session was not given; it was not opened",
-		"the page tried to open http://127.0.0.1:4242/hit with a password in the address; it was not opened (a password is never sent in an address, as it is or disguised)",
-		"the page tried to send a password, disguised, to http://127.0.0.1:4242/hit; it was not sent",
-		"the page started another download (drive3.txt) by itself; it was not saved (a file is saved only by your download command)",
-		"the browser did not open file:///etc/hostname: a web page may not open a local file (to open it yourself, go to its address)",
-	} {
-		ru := SpokenRefusal(Russian, r)
-		if regexp.MustCompile(`\b(?:the|page|was|not|by)\b`).MatchString(ru) {
-			t.Errorf("%q is said in Russian as %q", r, ru)
+	stops := map[string]browser.Refusal{
+		"local_file":          {Kind: browser.RefusedLocalFile, What: "/etc/passwd"},
+		"password_in_address": {Kind: browser.RefusedPasswordInAddress, What: "http://127.0.0.1:4242/hit"},
+		"disguised_password":  {Kind: browser.RefusedDisguisedPassword, What: "http://127.0.0.1:4242/hit"},
+		"download":            {Kind: browser.RefusedDownload, What: "drive3.txt"},
+		"file_address":        {Kind: browser.RefusedFileAddress, What: "file:///etc/hostname"},
+	}
+	b, err := os.ReadFile("testdata/spoken_refusals.golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []spokenCase
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != len(stops) {
+		t.Errorf("%d golden refusals, %d made", len(want), len(stops))
+	}
+	for _, w := range want {
+		r, ok := stops[w.Name]
+		if !ok {
+			t.Errorf("%s: not made", w.Name)
+			continue
 		}
-		if en := SpokenRefusal(English, r); regexp.MustCompile(`\p{Cyrillic}`).MatchString(en) {
-			t.Errorf("%q is said in English as %q", r, en)
+		if r.String() != w.Msg {
+			t.Errorf("%s: the text changed:\n got %s\nwant %s", w.Name, r.String(), w.Msg)
+		}
+		if got := SpokenRefusal(English, r); got != w.En {
+			t.Errorf("%s, English:\n got %s\nwant %s", w.Name, got, w.En)
+		}
+		ru := SpokenRefusal(Russian, r)
+		if ru != w.Ru {
+			t.Errorf("%s, Russian:\n got %s\nwant %s", w.Name, ru, w.Ru)
+		}
+		if regexp.MustCompile(`\b(?:the|page|was|not|by)\b`).MatchString(ru) {
+			t.Errorf("%s is said in Russian as %q", w.Name, ru)
 		}
 	}
 }

@@ -69,8 +69,8 @@ func TestRenderByResultType(t *testing.T) {
 		}
 	}
 	refused := browser.OK(&browser.HideResult{Hidden: true})
-	refused.Refused = []string{"the page asked for the local file /etc/passwd, which this session was not given; it was not opened"}
-	if got := RenderResultIn(English, refused); !strings.Contains(got, "\nStopped: ") {
+	refused.Stopped = []browser.Refusal{{Kind: browser.RefusedLocalFile, What: "/etc/passwd"}}
+	if got := RenderResultIn(English, refused); !strings.Contains(got, "\nStopped: the page asked for the local file /etc/passwd, which you did not give; it was not opened.") {
 		t.Errorf("a refusal is not said: %q", got)
 	}
 }

@@ -299,6 +299,25 @@ func SafeFileName(name string) string {
 	return name
 }
 
+// firstDownload is the download a wait for one started after seq after
+// (-1: any not yet reported) takes: the earliest of the session's own that
+// a page did not start by itself; nil when none. The downloads' lock is held.
+func (s *Session) firstDownload(after int) *Download {
+	var picked *Download
+	for _, d := range s.dl.byGUID {
+		if after >= 0 && d.seq <= after {
+			continue
+		}
+		if !d.ours || d.unasked || (after < 0 && (d.reported || d.state == "canceled")) {
+			continue
+		}
+		if picked == nil || d.seq < picked.seq {
+			picked = d
+		}
+	}
+	return picked
+}
+
 // waitDownload waits for a download that began after seq (or, when seq < 0,
 // the oldest one not reported yet: finished or still running) to finish,
 // within timeout.
@@ -312,17 +331,7 @@ func (s *Session) waitDownload(ctx context.Context, after int, timeout time.Dura
 			picked = nil // it was another session's download
 		}
 		if picked == nil {
-			for _, d := range s.dl.byGUID {
-				if after >= 0 && d.seq <= after {
-					continue
-				}
-				if !d.ours || d.unasked || (after < 0 && (d.reported || d.state == "canceled")) {
-					continue
-				}
-				if picked == nil || d.seq < picked.seq {
-					picked = d
-				}
-			}
+			picked = s.firstDownload(after)
 		}
 		if picked != nil {
 			// The user's download command takes it: saved once complete.
@@ -467,6 +476,31 @@ const submitterFn = `function() {
 // fileChooserWait is how long a click may take to open a file chooser.
 const fileChooserWait = 1500 * time.Millisecond
 
+// checkUploadFile: f is the absolute path of a regular file that can be
+// read.
+func checkUploadFile(f string) error {
+	if !filepath.IsAbs(f) {
+		return fail(KindFileRelative, f)
+	}
+	fi, err := os.Stat(f)
+	if err != nil {
+		return failWith(KindFileStat, err, f)
+	}
+	if !fi.Mode().IsRegular() {
+		return fail(KindFileNotRegular, f)
+	}
+	fh, err := os.Open(f)
+	if err != nil {
+		return failWith(KindFileUnreadable, err, f)
+	}
+	_, rerr := fh.Read(make([]byte, 1))
+	fh.Close()
+	if rerr != nil && rerr != io.EOF {
+		return failWith(KindFileUnreadable, rerr, f)
+	}
+	return nil
+}
+
 // Upload gives files to the numbered file field (or the button or label of
 // one). Files must be absolute paths of existing regular files; the
 // assistant loop makes sure they are files the user named.
@@ -478,24 +512,8 @@ func (s *Session) Upload(ctx context.Context, index int, files []string) (*Uploa
 		return nil, invalid("files is empty: give the absolute path of at least one file")
 	}
 	for _, f := range files {
-		if !filepath.IsAbs(f) {
-			return nil, fail(KindFileRelative, f)
-		}
-		fi, err := os.Stat(f)
-		if err != nil {
-			return nil, failWith(KindFileStat, err, f)
-		}
-		if !fi.Mode().IsRegular() {
-			return nil, fail(KindFileNotRegular, f)
-		}
-		fh, err := os.Open(f)
-		if err != nil {
-			return nil, failWith(KindFileUnreadable, err, f)
-		}
-		_, rerr := fh.Read(make([]byte, 1))
-		fh.Close()
-		if rerr != nil && rerr != io.EOF {
-			return nil, failWith(KindFileUnreadable, rerr, f)
+		if err := checkUploadFile(f); err != nil {
+			return nil, err
 		}
 	}
 	ctx, unlock, err := s.lock(ctx)

@@ -86,16 +86,10 @@ func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if (o.Limit != nil && *o.Limit != n.limit) || (o.Offset != nil && *o.Offset != n.offset) {
-		return nil, fmt.Errorf("list %d was made with limit=%d offset=%d, not the limit/offset given; call browser_list_interactives with the limit and offset you mean, then act", n.gen, n.limit, n.offset)
+	it, err := n.actItem(o)
+	if err != nil {
+		return nil, err
 	}
-	if o.Index > len(n.items) {
-		if len(n.items) == 0 {
-			return nil, fmt.Errorf("list %d has no elements; scroll, wait or navigate, then list again", n.gen)
-		}
-		return nil, n.notNumbered(o.Index)
-	}
-	it := n.items[o.Index-1]
 	if err := s.askOtherSite(ctx, n, it, o); err != nil {
 		return nil, err
 	}
@@ -158,21 +152,34 @@ func (s *Session) act(ctx context.Context, o ActOptions) (*ActResult, error) {
 	return res, nil
 }
 
-func label(it *Item) string {
-	if it.Name == "" {
-		return it.Role
+// actItem is the element of numbering n that o acts on: the window o names
+// (limit, offset) must be n's, and its number one of n's.
+func (n *numbering) actItem(o ActOptions) (*Item, error) {
+	if (o.Limit != nil && *o.Limit != n.limit) || (o.Offset != nil && *o.Offset != n.offset) {
+		return nil, fail(KindListWindow, n.gen, n.limit, n.offset)
 	}
-	return fmt.Sprintf("%s %q", it.Role, it.Name)
+	if o.Index > len(n.items) {
+		if len(n.items) == 0 {
+			return nil, fail(KindListEmpty, n.gen)
+		}
+		return nil, n.notNumbered(o.Index)
+	}
+	return n.items[o.Index-1], nil
 }
 
 func goneError(it *Item) error {
-	return fmt.Errorf("element %d (%s) no longer exists on the page; call browser_list_interactives again", it.Number, label(it))
+	return fail(KindGone, it.Number, label(it))
 }
 
-// coverError is returned when something lies over the element (by: what).
-type coverError struct{ msg, by string }
-
-func (e *coverError) Error() string { return e.msg }
+// covered is the *Error of an element something lies over (its Args: the
+// element's number and label, and the Cover), nil for any other error.
+func covered(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) && (e.Kind == KindCoveredBy || e.Kind == KindCoveredByOverFrame) {
+		return e
+	}
+	return nil
+}
 
 // pointFor scrolls the element into view and returns a point of it, in the top
 // viewport, where a click reaches the element itself.
@@ -211,11 +218,11 @@ func (s *Session) pointWho(ctx context.Context, it *Item, w *world) (x, y float6
 	case pt.Gone:
 		return 0, 0, false, "", goneError(it)
 	case pt.Hidden != "":
-		return 0, 0, false, "", fmt.Errorf("element %d (%s) cannot be reached: %s; scroll or list again", it.Number, label(it), pt.Hidden)
+		return 0, 0, false, "", fail(KindUnreachable, it.Number, label(it), pt.Hidden)
 	case pt.Covered != "":
-		return 0, 0, pt.Disabled, "", &coverError{msg: fmt.Sprintf("element %d (%s) is covered by %s; close that (browser_close_banners or Escape), scroll, or list again", it.Number, label(it), pt.Covered), by: pt.Covered}
+		return 0, 0, pt.Disabled, "", fail(KindCoveredBy, it.Number, label(it), Cover(pt.Covered))
 	case pt.Offscreen:
-		return 0, 0, pt.Disabled, "", fmt.Errorf("element %d (%s) could not be scrolled into view", it.Number, label(it))
+		return 0, 0, pt.Disabled, "", fail(KindNoScroll, it.Number, label(it))
 	}
 	x, y = pt.X, pt.Y
 	if it.frame.parent != nil {
@@ -247,7 +254,7 @@ func (s *Session) clickItem(ctx context.Context, it *Item, w *world, press func(
 		return err
 	}
 	if disabled {
-		return fmt.Errorf("element %d (%s) is disabled", it.Number, label(it))
+		return fail(KindDisabled, it.Number, label(it))
 	}
 	for pass := 0; pass < pressPasses; pass++ {
 		if err := moveTo(ctx, s.page, x, y); err != nil {
@@ -255,48 +262,27 @@ func (s *Session) clickItem(ctx context.Context, it *Item, w *world, press func(
 		}
 		_ = s.call(ctx, w, "turn", map[string]any{"max": 500}, nil)
 		x2, y2, disabled, who2, err := s.pointWho(ctx, it, w)
-		var ce *coverError
-		switch {
-		case errors.As(err, &ce):
-			by := ce.by
+		switch ce := covered(err); {
+		case ce != nil:
+			by := string(ce.Args[2].(Cover))
 			if i := strings.LastIndex(by, "#"); i > strings.LastIndex(by, `"`) {
 				by = by[:i] // the element's id attribute is no word for the user
 			}
-			return &movedOverError{Number: it.Number, Label: label(it), What: by}
+			return fail(KindCovered, Cover(by), it.Number, label(it))
 		case err != nil:
 			return err
 		case disabled:
-			return fmt.Errorf("element %d (%s) is disabled", it.Number, label(it))
+			return fail(KindDisabled, it.Number, label(it))
 		case who2 != who:
 			role, name, _ := strings.Cut(who2, "\x00")
-			now := role
-			if name != "" {
-				now = fmt.Sprintf("%s %q", role, name)
-			}
-			return &movedOverError{Number: it.Number, Label: label(it), What: now, Renamed: true}
+			return fail(KindRenamed, it.Number, label(it), Label{Role: role, Name: name})
 		}
 		if abs(x2-x) < 1 && abs(y2-y) < 1 {
 			return press(ctx, s.page, x, y)
 		}
 		x, y = x2, y2
 	}
-	return fmt.Errorf("element %d (%s) kept moving when the pointer came to it; nothing was pressed; try again, or list again", it.Number, label(it))
-}
-
-// movedOverError: the page put something over the element, or renamed it,
-// when the pointer came to it; nothing was pressed.
-type movedOverError struct {
-	Number  int
-	Label   string
-	What    string
-	Renamed bool
-}
-
-func (e *movedOverError) Error() string {
-	if e.Renamed {
-		return fmt.Sprintf("the page changed element %d (%s) into (%s) when the pointer came to it; nothing was pressed (list again to hear the page as it is now)", e.Number, e.Label, e.What)
-	}
-	return fmt.Sprintf("the page moved something (%s) over element %d (%s) when the pointer came to it; nothing was pressed (list again to hear the page as it is now)", e.What, e.Number, e.Label)
+	return fail(KindKeptMoving, it.Number, label(it))
 }
 
 // askOtherSite asks before a password goes into a field of a frame from
@@ -318,7 +304,7 @@ func (s *Session) askOtherSite(ctx context.Context, n *numbering, it *Item, o Ac
 		return nil
 	}
 	s.askedSite = key
-	return fmt.Errorf("element %d (%s) is a password field in a frame from %s, another site than the page's: what is typed there goes to %s; nothing was typed; to type it there all the same, give the same command again", it.Number, label(it), it.FrameSite, it.FrameSite)
+	return fail(KindOtherSitePassword, it.Number, label(it), it.FrameSite, it.FrameSite)
 }
 
 type confirmedSiteKey struct{}
@@ -341,10 +327,10 @@ var segmentedTypes = map[string]bool{"date": true, "time": true, "datetime-local
 // tries once more (SPEC §5: focus for typing).
 func (s *Session) typeInto(ctx context.Context, it *Item, w *world, text string, res *ActResult) error {
 	if !typeableRoles[it.Role] && it.Tag != "textarea" && !(it.Tag == "input" && typeableRoles[it.Role]) {
-		return fmt.Errorf("element %d (%s) is not a text field; use action click (or select for a list box)", it.Number, label(it))
+		return fail(KindNotTextField, it.Number, label(it))
 	}
 	if it.Tag == "select" {
-		return fmt.Errorf("element %d (%s) is a list box; use action select with the option's text", it.Number, label(it))
+		return fail(KindIsListBox, it.Number, label(it))
 	}
 	ty := &typing{s: s, ctx: ctx, it: it, w: w, text: text, res: res}
 	ok, why, err := ty.attempt()
@@ -361,7 +347,7 @@ func (s *Session) typeInto(ctx context.Context, it *Item, w *world, text string,
 			return err
 		}
 		if !ok {
-			return fmt.Errorf("could not type into element %d (%s): %s (also after pressing Tab and trying again: %s)", it.Number, label(it), why, why2)
+			return fail(KindTypeFailed, it.Number, label(it), why, why2)
 		}
 	}
 	return nil
@@ -397,14 +383,13 @@ func (ty *typing) attempt() (ok bool, why string, err error) {
 func (ty *typing) focus() (bool, string, error) {
 	s, ctx, it, w := ty.s, ty.ctx, ty.it, ty.w
 	_, _, disabled, err := s.pointFor(ctx, it, w)
-	var ce *coverError
 	switch {
-	case errors.As(err, &ce):
+	case covered(err) != nil:
 		// Covered: do not click whatever is on top; focusing may still work.
 	case err != nil:
 		return false, "", err
 	case disabled:
-		return false, "", fmt.Errorf("element %d (%s) is disabled", it.Number, label(it))
+		return false, "", fail(KindDisabled, it.Number, label(it))
 	case segmentedTypes[it.Type]:
 		// A date or time field is typed part by part from its first part,
 		// where focus puts the caret; a click lands on whichever part (or
@@ -511,15 +496,15 @@ func (s *Session) selectIn(ctx context.Context, it *Item, w *world, text string,
 	case r.Gone:
 		return goneError(it)
 	case r.NotSelect:
-		return fmt.Errorf("element %d (%s) is not a list box (<select>); click it to open it, list again and click the option's number", it.Number, label(it))
+		return fail(KindNotListBox, it.Number, label(it))
 	case r.Disabled:
-		return fmt.Errorf("element %d (%s) is disabled", it.Number, label(it))
+		return fail(KindDisabled, it.Number, label(it))
 	case len(r.Ambiguous) > 0:
-		return fmt.Errorf("%q matches several options of element %d: %s; give the full text", text, it.Number, strings.Join(r.Ambiguous, "; "))
+		return fail(KindAmbiguousOption, text, it.Number, strings.Join(r.Ambiguous, "; "))
 	case r.None:
-		return fmt.Errorf("element %d (%s) has no option %q; its options: %s", it.Number, label(it), text, strings.Join(r.Options, "; "))
+		return fail(KindNoOption, it.Number, label(it), text, strings.Join(r.Options, "; "))
 	case r.OptionDisabled != "":
-		return fmt.Errorf("option %q of element %d is disabled", r.OptionDisabled, it.Number)
+		return fail(KindOptionDisabled, r.OptionDisabled, it.Number)
 	}
 	res.Selected = r.Selected
 	return nil
@@ -874,8 +859,8 @@ func (s *Session) keptNumber(ctx context.Context, index int) (*numbering, error)
 	it := n.items[index-1]
 	for _, f := range fresh.items {
 		if f.ID == it.ID && f.Frame == it.Frame {
-			return nil, &StaleError{Generation: n.gen, Moved: fmt.Sprintf("element %d (%s) is number %d now", index, label(it), f.Number)}
+			return nil, &StaleError{Generation: n.gen, Number: index, Label: label(it), Now: f.Number}
 		}
 	}
-	return nil, &StaleError{Generation: n.gen, Moved: fmt.Sprintf("element %d (%s) is no longer on the page", index, label(it))}
+	return nil, &StaleError{Generation: n.gen, Number: index, Label: label(it)}
 }

@@ -506,7 +506,7 @@ func (s *Session) lockWith(ctx context.Context, dialogOK bool) (context.Context,
 	s.mu.Lock()
 	if s.ctx.Err() != nil {
 		s.mu.Unlock()
-		return nil, nil, errors.New("the browser session is closed")
+		return nil, nil, ErrSessionClosed
 	}
 	s.adoptTab(ctx)
 	if d := s.ev.pendingDialog(); d != nil && !dialogOK {
@@ -541,7 +541,7 @@ func (ss *Sessions) Get(ctx context.Context) (*Session, error) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if ss.done {
-		return nil, errors.New("the browser sessions are closed")
+		return nil, ErrSessionsClosed
 	}
 	if ss.s != nil && !ss.s.alive() {
 		_ = ss.s.Close()
@@ -582,20 +582,20 @@ func (ss *Sessions) Close() error {
 func checkURL(raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
-		return "", errors.New("url is empty")
+		return "", fail(KindURLEmpty)
 	}
 	lower := strings.ToLower(raw)
 	if !strings.Contains(raw, "://") && !strings.HasPrefix(lower, "file:") {
 		scheme, _, _ := strings.Cut(lower, ":")
 		switch scheme {
 		case "javascript", "data", "about", "chrome", "blob", "view-source", "mailto", "tel", "ftp", "ws", "wss", "chrome-extension", "devtools":
-			return "", fmt.Errorf("url %q: only http, https and file addresses can be opened", raw)
+			return "", fail(KindURLScheme, raw)
 		}
 		host, _, _ := strings.Cut(raw, "/")
 		h, _, _ := strings.Cut(host, ":")
 		local := h == "localhost" || strings.HasPrefix(h, "127.") || h == "[::1]"
 		if h == "" || strings.ContainsAny(h, " \t@") || (!strings.Contains(h, ".") && !local) {
-			return "", fmt.Errorf("url %q: give a full address such as https://example.org", raw)
+			return "", fail(KindURLPartial, raw)
 		}
 		if local {
 			raw = "http://" + raw
@@ -605,16 +605,16 @@ func checkURL(raw string) (string, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "", fmt.Errorf("url %q: %v", raw, err)
+		return "", failWith(KindURLBad, err, raw)
 	}
 	switch strings.ToLower(u.Scheme) {
 	case "http", "https":
 		if u.Host == "" {
-			return "", fmt.Errorf("url %q has no host", raw)
+			return "", fail(KindURLNoHost, raw)
 		}
 	case "file":
 	default:
-		return "", fmt.Errorf("url %q: only http, https and file addresses can be opened", raw)
+		return "", fail(KindURLScheme, raw)
 	}
 	return u.String(), nil
 }

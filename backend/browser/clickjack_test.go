@@ -153,8 +153,8 @@ func TestClickjacking(t *testing.T) {
 				}
 				return
 			}
-			var mo *movedOverError
-			if err == nil || !errors.As(err, &mo) || mo.Number != n {
+			var mo *Error
+			if err == nil || !errors.As(err, &mo) || (mo.Kind != KindCovered && mo.Kind != KindRenamed) || (mo.Kind == KindCovered && mo.Args[1] != n) || (mo.Kind == KindRenamed && mo.Args[0] != n) {
 				t.Errorf("click %d answered %+v, %v; want the page moved something over %d", n, res, err, n)
 			}
 			if err != nil && !strings.Contains(err.Error(), fmt.Sprintf("element %d", n)) {

@@ -127,7 +127,7 @@ func (s *Session) AnswerDialog(ctx context.Context, accept bool, text *string) (
 		return nil, ErrNoDialog
 	}
 	if text != nil && d.Type != string(proto.PageDialogTypePrompt) {
-		return nil, invalid("text answers only a prompt dialog; this is a %s dialog (give accept only)", d.Type)
+		return nil, fail(KindPromptOnly, d.Type)
 	}
 	before := s.ev.snapshot()
 	s.ev.mu.Lock()
@@ -138,6 +138,8 @@ func (s *Session) AnswerDialog(ctx context.Context, accept bool, text *string) (
 		call.PromptText = *text
 	}
 	if err := call.Call(s.page.Context(ctx)); err != nil {
+		// A foreign message: Chromium's DevTools answer has no other
+		// identity.
 		if strings.Contains(err.Error(), "No dialog is showing") {
 			s.ev.mu.Lock()
 			s.ev.pending = nil

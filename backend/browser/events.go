@@ -166,7 +166,7 @@ func (e *pageEvents) start(p *rod.Page) {
 			const local = "Not allowed to load local resource: "
 			if i := strings.Index(ev.Entry.Text, local); i >= 0 {
 				addr := strings.TrimSpace(ev.Entry.Text[i+len(local):])
-				e.s.noteRefused(fmt.Sprintf("the browser did not open %s: a web page may not open a local file (to open it yourself, go to its address)", clipRunes(addr, 200)))
+				e.s.noteRefused(Refusal{RefusedFileAddress, clipRunes(addr, 200)})
 			}
 		},
 		func(ev *proto.PageNavigatedWithinDocument) {

@@ -95,7 +95,7 @@ func (s *Session) admit(d *Download) {
 		_ = req.Call(s.root.Context(ctx))
 	}()
 	name := SafeFileName(d.suggested)
-	s.noteRefused(fmt.Sprintf("the page started another download (%s) by itself; it was not saved (a file is saved only by your download command)", name))
+	s.noteRefused(Refusal{RefusedDownload, name})
 	s.logf("browser: a download the page started by itself was cancelled")
 }
 
@@ -109,18 +109,18 @@ func (d *downloads) bump() {
 func (s *Session) startDownloads(ctx context.Context) error {
 	dir := s.opts.DownloadDir
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("download folder %s: %w", dir, err)
+		return failWith(KindDownloadFolder, err, dir)
 	}
 	// Each session stages in a folder of its own: Chromium tells every
 	// connection about every download, and the staged file is how a session
 	// knows a download is its own.
 	parent := filepath.Join(dir, ".waymark-partial")
 	if err := os.MkdirAll(parent, 0o700); err != nil {
-		return fmt.Errorf("download folder %s: %w", dir, err)
+		return failWith(KindDownloadFolder, err, dir)
 	}
 	staging, err := os.MkdirTemp(parent, "session-")
 	if err != nil {
-		return fmt.Errorf("download folder %s: %w", dir, err)
+		return failWith(KindDownloadFolder, err, dir)
 	}
 	s.dl = &downloads{changed: make(chan struct{}), byGUID: map[string]*Download{}, staging: staging}
 	req := proto.BrowserSetDownloadBehavior{Behavior: proto.BrowserSetDownloadBehaviorBehaviorAllowAndName, DownloadPath: staging, EventsEnabled: true}
@@ -128,7 +128,7 @@ func (s *Session) startDownloads(ctx context.Context) error {
 		req.BrowserContextID = s.browser.BrowserContextID
 	}
 	if err := req.Call(s.root.Context(ctx)); err != nil {
-		return fmt.Errorf("set the download folder: %w", err)
+		return failWith(KindSetDownloadFolder, err)
 	}
 	staged := func(d *Download) bool {
 		_, err := os.Lstat(d.staged)
@@ -226,7 +226,7 @@ func (s *Session) finishDownload(d *Download) (string, error) {
 		return "", err
 	}
 	if err := os.Rename(d.staged, final); err != nil {
-		return "", fmt.Errorf("save the download as %s: %w", final, err)
+		return "", failWith(KindSaveDownload, err, final)
 	}
 	return final, nil
 }
@@ -247,7 +247,7 @@ func placeFile(dir, name, policy string) (string, error) {
 		}
 		p = filepath.Join(dir, fmt.Sprintf("%s (%d)%s", stem, i, ext))
 	}
-	return "", fmt.Errorf("too many files called %s in %s", name, dir)
+	return "", fail(KindTooManyFiles, name, dir)
 }
 
 var reservedNames = map[string]bool{"con": true, "prn": true, "aux": true, "nul": true,
@@ -299,6 +299,25 @@ func SafeFileName(name string) string {
 	return name
 }
 
+// firstDownload is the download a wait for one started after seq after
+// (-1: any not yet reported) takes: the earliest of the session's own that
+// a page did not start by itself; nil when none. The downloads' lock is held.
+func (s *Session) firstDownload(after int) *Download {
+	var picked *Download
+	for _, d := range s.dl.byGUID {
+		if after >= 0 && d.seq <= after {
+			continue
+		}
+		if !d.ours || d.unasked || (after < 0 && (d.reported || d.state == "canceled")) {
+			continue
+		}
+		if picked == nil || d.seq < picked.seq {
+			picked = d
+		}
+	}
+	return picked
+}
+
 // waitDownload waits for a download that began after seq (or, when seq < 0,
 // the oldest one not reported yet: finished or still running) to finish,
 // within timeout.
@@ -312,17 +331,7 @@ func (s *Session) waitDownload(ctx context.Context, after int, timeout time.Dura
 			picked = nil // it was another session's download
 		}
 		if picked == nil {
-			for _, d := range s.dl.byGUID {
-				if after >= 0 && d.seq <= after {
-					continue
-				}
-				if !d.ours || d.unasked || (after < 0 && (d.reported || d.state == "canceled")) {
-					continue
-				}
-				if picked == nil || d.seq < picked.seq {
-					picked = d
-				}
-			}
+			picked = s.firstDownload(after)
 		}
 		if picked != nil {
 			// The user's download command takes it: saved once complete.
@@ -348,15 +357,15 @@ func (s *Session) waitDownload(ctx context.Context, after int, timeout time.Dura
 			}
 			return &out, nil
 		case "canceled":
-			return nil, fmt.Errorf("the download of %s failed or was cancelled; nothing was saved", out.URL)
+			return nil, fail(KindDownloadFailed, out.URL)
 		}
 		select {
 		case <-ch:
 		case <-ctx.Done():
 			if picked == nil {
-				return nil, fmt.Errorf("no download started within %s", timeout)
+				return nil, fail(KindNoDownload, timeout)
 			}
-			return nil, fmt.Errorf("the download of %s did not finish within %s", out.URL, timeout)
+			return nil, fail(KindDownloadSlow, out.URL, timeout)
 		}
 	}
 }
@@ -467,6 +476,31 @@ const submitterFn = `function() {
 // fileChooserWait is how long a click may take to open a file chooser.
 const fileChooserWait = 1500 * time.Millisecond
 
+// checkUploadFile: f is the absolute path of a regular file that can be
+// read.
+func checkUploadFile(f string) error {
+	if !filepath.IsAbs(f) {
+		return fail(KindFileRelative, f)
+	}
+	fi, err := os.Stat(f)
+	if err != nil {
+		return failWith(KindFileStat, err, f)
+	}
+	if !fi.Mode().IsRegular() {
+		return fail(KindFileNotRegular, f)
+	}
+	fh, err := os.Open(f)
+	if err != nil {
+		return failWith(KindFileUnreadable, err, f)
+	}
+	_, rerr := fh.Read(make([]byte, 1))
+	fh.Close()
+	if rerr != nil && rerr != io.EOF {
+		return failWith(KindFileUnreadable, rerr, f)
+	}
+	return nil
+}
+
 // Upload gives files to the numbered file field (or the button or label of
 // one). Files must be absolute paths of existing regular files; the
 // assistant loop makes sure they are files the user named.
@@ -478,24 +512,8 @@ func (s *Session) Upload(ctx context.Context, index int, files []string) (*Uploa
 		return nil, invalid("files is empty: give the absolute path of at least one file")
 	}
 	for _, f := range files {
-		if !filepath.IsAbs(f) {
-			return nil, invalid("file %q: give an absolute path", f)
-		}
-		fi, err := os.Stat(f)
-		if err != nil {
-			return nil, invalid("file %q: %v", f, err)
-		}
-		if !fi.Mode().IsRegular() {
-			return nil, invalid("file %q is not a regular file (a folder or device cannot be uploaded)", f)
-		}
-		fh, err := os.Open(f)
-		if err != nil {
-			return nil, invalid("file %q cannot be read: %v", f, err)
-		}
-		_, rerr := fh.Read(make([]byte, 1))
-		fh.Close()
-		if rerr != nil && rerr != io.EOF {
-			return nil, invalid("file %q cannot be read: %v", f, rerr)
+		if err := checkUploadFile(f); err != nil {
+			return nil, err
 		}
 	}
 	ctx, unlock, err := s.lock(ctx)
@@ -539,11 +557,11 @@ func (s *Session) Upload(ctx context.Context, index int, files []string) (*Uploa
 				return nil, err
 			}
 			if sub.Result.Value.Bool() {
-				return nil, fmt.Errorf("element %d (%s) sends its form and has no file field; list again and pick the file field or its button", it.Number, label(it))
+				return nil, fail(KindSubmitNoFile, it.Number, label(it))
 			}
 			return s.uploadByChooser(ctx, it, w, files)
 		}
-		return nil, fmt.Errorf("element %d (%s) is not a file field and has none; list again and pick the file field or its button", it.Number, label(it))
+		return nil, fail(KindNotFileField, it.Number, label(it))
 	}
 	var field struct {
 		Multiple bool   `json:"multiple"`
@@ -557,10 +575,10 @@ func (s *Session) Upload(ctx context.Context, index int, files []string) (*Uploa
 		return nil, err
 	}
 	if len(files) > 1 && !field.Multiple {
-		return nil, fmt.Errorf("element %d (%s) takes one file; %d were given", it.Number, label(it), len(files))
+		return nil, fail(KindOneFile, it.Number, label(it), len(files))
 	}
 	if err := (proto.DOMSetFileInputFiles{Files: files, ObjectID: in.Result.ObjectID}).Call(p); err != nil {
-		return nil, fmt.Errorf("give the files to element %d: %w", it.Number, err)
+		return nil, failWith(KindGiveFiles, err, it.Number)
 	}
 	if field.Name == "" {
 		field.Name = it.Name
@@ -581,7 +599,7 @@ func (s *Session) uploadByChooser(ctx context.Context, it *Item, w *world, files
 	})
 	go wait()
 	if err := (proto.PageSetInterceptFileChooserDialog{Enabled: true}).Call(p); err != nil {
-		return nil, fmt.Errorf("watch for a file chooser: %w", err)
+		return nil, failWith(KindWatchChooser, err)
 	}
 	// Only while this click lasts: the user's own clicks get the real chooser.
 	defer func() {
@@ -602,20 +620,20 @@ func (s *Session) uploadByChooser(ctx context.Context, it *Item, w *world, files
 	select {
 	case ev = <-opened:
 	case <-time.After(fileChooserWait):
-		return nil, fmt.Errorf("element %d (%s) is not a file field, has none, and clicking it opened no file chooser; list again and pick the file field or its button", it.Number, label(it))
+		return nil, fail(KindNoFileChooser, it.Number, label(it))
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
 	if ev.BackendNodeID == 0 {
-		return nil, fmt.Errorf("element %d (%s) opened a file picker that is not a file field; it cannot be given files", it.Number, label(it))
+		return nil, fail(KindPickerNotField, it.Number, label(it))
 	}
 	if len(files) > 1 && ev.Mode != proto.PageFileChooserOpenedModeSelectMultiple {
 		// Close the chooser without files, as the user's Cancel would.
 		_ = proto.DOMSetFileInputFiles{Files: []string{}, BackendNodeID: ev.BackendNodeID}.Call(p)
-		return nil, fmt.Errorf("element %d (%s) takes one file; %d were given", it.Number, label(it), len(files))
+		return nil, fail(KindOneFile, it.Number, label(it), len(files))
 	}
 	if err := (proto.DOMSetFileInputFiles{Files: files, BackendNodeID: ev.BackendNodeID}).Call(p); err != nil {
-		return nil, fmt.Errorf("give the files to element %d: %w", it.Number, err)
+		return nil, failWith(KindGiveFiles, err, it.Number)
 	}
 	return &UploadResult{Number: it.Number, Files: files, Field: it.Name, Chooser: true}, nil
 }

@@ -126,7 +126,7 @@ func (s *Session) ActByIndex(ctx context.Context, o ActOptions) (*ActResult, err
 			}
 		}
 		if len(same) != 1 {
-			return nil, fmt.Errorf("element %d of list %d (%s) is not on the page any more (or not only once); the page was numbered again as list %d: choose from it", o.Index, old.gen, label(was), n.gen)
+			return nil, fail(KindListChanged, o.Index, old.gen, label(was), n.gen)
 		}
 		found = same[0]
 	}

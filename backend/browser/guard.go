@@ -40,8 +40,8 @@ import (
 // requestGuard is a session's interception state.
 type requestGuard struct {
 	mu        sync.Mutex
-	documents bool     // document requests are intercepted too
-	refused   []string // what was stopped since the last call took them
+	documents bool      // document requests are intercepted too
+	refused   []Refusal // what was stopped since the last call took them
 }
 
 // setGrant makes g the grant in force for the session's requests.
@@ -103,14 +103,14 @@ func (s *Session) guardDocuments() {
 func (s *Session) judge(ev *proto.FetchRequestPaused) {
 	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
 	defer cancel()
-	why := ""
+	var why Refusal
 	if s.ownsFrame(ctx, ev.FrameID) {
 		why = s.refusal(ev.Request.URL)
-		if why == "" && s.typed.codedInBody(requestBody(ev.Request)) {
-			why = fmt.Sprintf("the page tried to send a password, disguised, to %s; it was not sent", hostAndPath(mustURL(ev.Request.URL)))
+		if why.Kind == 0 && s.typed.codedInBody(requestBody(ev.Request)) {
+			why = Refusal{RefusedDisguisedPassword, hostAndPath(mustURL(ev.Request.URL))}
 		}
 	}
-	if why == "" {
+	if why.Kind == 0 {
 		_, _ = s.root.Call(ctx, "", "Fetch.continueRequest", proto.FetchContinueRequest{RequestID: ev.RequestID})
 		return
 	}
@@ -123,11 +123,11 @@ func (s *Session) judge(ev *proto.FetchRequestPaused) {
 	s.logf("browser: a request was stopped: %s", why)
 }
 
-// refusal says why the request for raw may not go out ("" when it may).
-func (s *Session) refusal(raw string) string {
+// refusal says why the request for raw may not go out (Kind 0 when it may).
+func (s *Session) refusal(raw string) Refusal {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return ""
+		return Refusal{}
 	}
 	if strings.EqualFold(u.Scheme, "file") {
 		p := u.Path
@@ -136,14 +136,56 @@ func (s *Session) refusal(raw string) string {
 		}
 		host := strings.ToLower(u.Host)
 		if (host == "" || host == "localhost") && s.grantInForce().allows(p) {
-			return ""
+			return Refusal{}
 		}
-		return fmt.Sprintf("the page asked for the local file %s, which this session was not given; it was not opened", p)
+		return Refusal{RefusedLocalFile, p}
 	}
 	if s.typed.carriedBy(raw) {
-		return fmt.Sprintf("the page tried to open %s with a password in the address; it was not opened (a password is never sent in an address, as it is or disguised)", hostAndPath(u))
+		return Refusal{RefusedPasswordInAddress, hostAndPath(u)}
 	}
-	return ""
+	return Refusal{}
+}
+
+// RefusalKind is what the guard stopped.
+type RefusalKind int
+
+// What the guard stops; each Refusal's What is named in its kind's text.
+const (
+	RefusedLocalFile         RefusalKind = iota + 1 // What: the file's path
+	RefusedPasswordInAddress                        // What: the address
+	RefusedDisguisedPassword                        // What: the address
+	RefusedDownload                                 // What: the file's name
+	RefusedFileAddress                              // What: the file: address
+)
+
+// refusalTexts are each kind's English, for the model (Result.Refused).
+var refusalTexts = map[RefusalKind]string{
+	RefusedLocalFile:         "the page asked for the local file %s, which this session was not given; it was not opened",
+	RefusedPasswordInAddress: "the page tried to open %s with a password in the address; it was not opened (a password is never sent in an address, as it is or disguised)",
+	RefusedDisguisedPassword: "the page tried to send a password, disguised, to %s; it was not sent",
+	RefusedDownload:          "the page started another download (%s) by itself; it was not saved (a file is saved only by your download command)",
+	RefusedFileAddress:       "the browser did not open %s: a web page may not open a local file (to open it yourself, go to its address)",
+}
+
+// Refusal is one thing the guard stopped: what kind, and the address, path
+// or name it was about. A door says it by its Kind (Result.Stopped).
+type Refusal struct {
+	Kind RefusalKind
+	What string
+}
+
+func (r Refusal) String() string { return fmt.Sprintf(refusalTexts[r.Kind], r.What) }
+
+// refusalStrings are rs's English texts.
+func refusalStrings(rs []Refusal) []string {
+	if rs == nil {
+		return nil
+	}
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.String()
+	}
+	return out
 }
 
 // requestBody is what a paused request sends (at most 1 MB of it).
@@ -179,7 +221,7 @@ func hostAndPath(u *url.URL) string {
 }
 
 // noteRefused adds what was stopped to what the next result says.
-func (s *Session) noteRefused(why string) {
+func (s *Session) noteRefused(why Refusal) {
 	if s.guard == nil {
 		return
 	}
@@ -192,7 +234,7 @@ func (s *Session) noteRefused(why string) {
 
 // takeRefused returns (and forgets) what the guard stopped since the last
 // call.
-func (s *Session) takeRefused() []string {
+func (s *Session) takeRefused() []Refusal {
 	if s.guard == nil {
 		return nil
 	}

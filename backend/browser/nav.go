@@ -446,7 +446,7 @@ func (s *Session) describe(ctx context.Context, st *PageState) {
 func (s *Session) Navigate(ctx context.Context, rawURL string) (*PageState, error) {
 	cands, err := navCandidates(rawURL)
 	if err != nil {
-		return nil, invalid("%v", err)
+		return nil, err
 	}
 	ctx, unlock, err := s.lock(ctx)
 	if err != nil {
@@ -505,7 +505,8 @@ func (e *NavError) Host() string {
 }
 
 // Kind is what went wrong, in one word: refused (nothing listens there),
-// unknown (no such name), offline, timeout, or other.
+// unknown (no such name), offline, timeout, or other; read from Chromium's
+// net::ERR_ code (foreign: its only identity).
 func (e *NavError) Kind() string {
 	switch {
 	case strings.Contains(e.Code, "ERR_CONNECTION_REFUSED"), strings.Contains(e.Code, "ERR_ADDRESS_UNREACHABLE"), strings.Contains(e.Code, "ERR_EMPTY_RESPONSE"),
@@ -532,8 +533,13 @@ func (e *NavError) Error() string {
 	case "timeout":
 		return fmt.Sprintf("%s did not answer in time.", e.Host())
 	}
-	why := strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(strings.TrimPrefix(e.Code, "net::"), "ERR_"), "_", " "))
-	return fmt.Sprintf("Could not open %s (%s).", e.Host(), why)
+	return fmt.Sprintf("Could not open %s (%s).", e.Host(), e.Reason())
+}
+
+// Reason is the browser's error in words: net::ERR_CERT_AUTHORITY_INVALID
+// is "cert authority invalid".
+func (e *NavError) Reason() string {
+	return strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(strings.TrimPrefix(e.Code, "net::"), "ERR_"), "_", " "))
 }
 
 // noServerThere: the errors that mean nothing answers that scheme at that
@@ -598,9 +604,9 @@ func (s *Session) navigate(ctx context.Context, u string) (*PageState, error) {
 	res, err := proto.PageNavigate{URL: u}.Call(s.page.Context(nctx))
 	if err != nil {
 		if errors.Is(nctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
-			return nil, fmt.Errorf("%s did not answer within %s", u, s.opts.NavigationTimeout)
+			return nil, fail(KindNavSlow, u, s.opts.NavigationTimeout)
 		}
-		return nil, fmt.Errorf("could not open %s: %w", u, err)
+		return nil, failWith(KindOpenFailed, err, u)
 	}
 	if res.ErrorText != "" {
 		return nil, &navFailed{url: u, text: res.ErrorText}
@@ -628,9 +634,9 @@ func (s *Session) history(ctx context.Context, delta int) (*PageState, error) {
 	i := h.CurrentIndex + delta
 	if i < 0 || i >= len(h.Entries) {
 		if delta < 0 {
-			return nil, errors.New("there is no previous page in this tab")
+			return nil, fail(KindNoBack)
 		}
-		return nil, errors.New("there is no next page in this tab")
+		return nil, fail(KindNoForward)
 	}
 	before := s.ev.snapshot()
 	s.markStale("navigation")
@@ -844,7 +850,7 @@ func (s *Session) waitSelector(ctx context.Context, selector, state string) (boo
 			var st selectorState
 			if err := s.call(ctx, w, "selectorState", map[string]any{"selector": selector}, &st); err == nil {
 				if st.Error != "" {
-					return false, invalid("%s", st.Error)
+					return false, fail(KindInvalid, st.Error)
 				}
 				if st.is(state) {
 					return true, nil

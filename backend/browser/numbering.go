@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
-	"github.com/waymark/waymark/backend/tools"
 )
 
 // Item is one numbered interactive element, as browser_list_interactives and
@@ -155,9 +154,12 @@ var ErrNoList = errors.New("no numbering yet: call browser_list_interactives fir
 type StaleError struct {
 	Generation int64
 	Reason     string
-	// Moved says which element asked for moved or went away, when the page
-	// was numbered again to check.
-	Moved string
+	// Number is the element asked for, when the page was numbered again to
+	// check (0: none); Label names it; Now is its number in the new list (0:
+	// it is no longer on the page).
+	Number int
+	Label  Label
+	Now    int
 }
 
 func (e *StaleError) Error() string {
@@ -165,8 +167,11 @@ func (e *StaleError) Error() string {
 	if e.Reason != "" {
 		why = e.Reason
 	}
-	if e.Moved != "" {
-		return fmt.Sprintf("numbering is stale: %s; call browser_list_interactives again", e.Moved)
+	switch {
+	case e.Number > 0 && e.Now > 0:
+		return fmt.Sprintf("numbering is stale: element %d (%s) is number %d now; call browser_list_interactives again", e.Number, e.Label, e.Now)
+	case e.Number > 0:
+		return fmt.Sprintf("numbering is stale: element %d (%s) is no longer on the page; call browser_list_interactives again", e.Number, e.Label)
 	}
 	return fmt.Sprintf("numbering is stale (%s since the last list); call browser_list_interactives again", why)
 }
@@ -297,7 +302,7 @@ func (l *jsList) decodeRows() error {
 				XV: flag(f[i+5]), XM: flag(f[i+6]), XD: flag(f[i+7])})
 			i += 8
 		default:
-			return fmt.Errorf("the page's overlay sent a list the host cannot read (at field %d of %d: %.40q); reload the page and list again", i, len(f), f[i])
+			return fail(KindOverlayBad, i, len(f), f[i])
 		}
 	}
 	return nil
@@ -317,8 +322,10 @@ func (f scopeFlags) in(scope string) bool {
 	return true
 }
 
+// invalid is an invalid-arguments error no door says in words of its own
+// (arguments only a model gives).
 func invalid(format string, a ...any) error {
-	return fmt.Errorf("%w: %s", tools.ErrInvalidArgs, fmt.Sprintf(format, a...))
+	return fail(KindInvalid, fmt.Sprintf(format, a...))
 }
 
 // List numbers the interactive elements of the current page and returns a
@@ -439,7 +446,7 @@ func (s *Session) listWith(ctx context.Context, o ListOptions, full bool, look *
 }
 
 // frameElsewhere reports the error of a session asked about a frame that is
-// not in its process.
+// not in its process (a foreign message: Chromium's DevTools words).
 func frameElsewhere(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "No frame")
 }
@@ -593,9 +600,9 @@ func samePrefix(a, b []*Item) bool {
 // notNumbered is the error for a number past the end of numbering n.
 func (n *numbering) notNumbered(index int) error {
 	if n.partial {
-		return fmt.Errorf("number %d is not in list %d yet: only 1..%d of the page are numbered so far; list with offset %d to number further", index, n.gen, len(n.items), len(n.items))
+		return fail(KindNotNumberedYet, index, n.gen, len(n.items), len(n.items))
 	}
-	return fmt.Errorf("number %d is not in list %d (it numbers 1..%d)", index, n.gen, len(n.items))
+	return fail(KindNotNumbered, index, n.gen, len(n.items))
 }
 
 // isStale is validate without the error, for reporting after an action.

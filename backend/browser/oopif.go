@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -340,7 +339,8 @@ func (s *Session) frameAttached(ev *proto.TargetAttachedToTarget, parent *rod.Pa
 	s.autoAttach(ctx, sid)
 }
 
-// sessionGone reports an error of a CDP session that no longer exists.
+// sessionGone reports an error of a CDP session that no longer exists (a
+// foreign message: Chromium's DevTools words are its only identity).
 func sessionGone(err error) bool {
 	return err != nil && (strings.Contains(err.Error(), "Session with given id not found") ||
 		strings.Contains(err.Error(), "No session with given id"))
@@ -368,7 +368,7 @@ func (s *Session) toTop(ctx context.Context, it *Item, x, y float64) (float64, f
 		}
 		if round == 4 {
 			// A click at a point still moving could land on something else.
-			return 0, 0, fmt.Errorf("element %d (%s) kept moving with its frame (scrolling or an animation); try again, or scroll it into view first", it.Number, label(it))
+			return 0, 0, fail(KindFrameKeptMoving, it.Number, label(it))
 		}
 		last = [2]float64{tx, ty}
 		// The next measure comes after the top page has drawn what it laid
@@ -386,7 +386,7 @@ func (s *Session) chain(ctx context.Context, it *Item, x, y float64) (float64, f
 	for f := it.frame; f.parent != nil; f = f.parent {
 		pw, err := s.world(ctx, f.parent.frameID)
 		if err != nil {
-			return 0, 0, fmt.Errorf("element %d (%s): its frame's parent went away; list again", it.Number, label(it))
+			return 0, 0, fail(KindFrameParentGone, it.Number, label(it))
 		}
 		var r struct {
 			Gone    bool    `json:"gone"`
@@ -400,11 +400,11 @@ func (s *Session) chain(ctx context.Context, it *Item, x, y float64) (float64, f
 		}
 		switch {
 		case r.Gone:
-			return 0, 0, fmt.Errorf("element %d (%s): its frame is no longer on the page; list again", it.Number, label(it))
+			return 0, 0, fail(KindFrameGone, it.Number, label(it))
 		case r.Covered != "":
-			return 0, 0, &coverError{msg: fmt.Sprintf("element %d (%s) is covered by %s (over its frame); close that (browser_close_banners or Escape), scroll, or list again", it.Number, label(it), r.Covered), by: r.Covered}
+			return 0, 0, fail(KindCoveredByOverFrame, it.Number, label(it), Cover(r.Covered))
 		case r.Out:
-			return 0, 0, fmt.Errorf("element %d (%s) lies outside the visible part of its frame; scroll it into view or list again", it.Number, label(it))
+			return 0, 0, fail(KindOutsideFrame, it.Number, label(it))
 		}
 		x, y = r.X, r.Y
 	}

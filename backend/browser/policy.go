@@ -80,9 +80,7 @@ func (g Grant) allows(p string) bool {
 
 // errNotGranted is the error for a local path the call may not reach.
 func errNotGranted(what, p string) error {
-	return invalid("%s %q: local files are reached only when the user asked for them; "+
-		"this call was not given that file (in the window and `waymark browse` type the command yourself; "+
-		"for MCP start the server with --allow-file PATH; the assistant uses only files and file: addresses named in your own words)", what, p)
+	return fail(KindNotGranted, what, p)
 }
 
 // checkNavigation applies the policy to an address before it is opened: a
@@ -91,11 +89,11 @@ func errNotGranted(what, p string) error {
 func (s *Session) checkNavigation(ctx context.Context, raw string) error {
 	u, err := checkURL(raw)
 	if err != nil {
-		return invalid("%v", err)
+		return err
 	}
 	pu, err := url.Parse(u)
 	if err != nil {
-		return invalid("url %q: %v", raw, err)
+		return failWith(KindURLBad, err, raw)
 	}
 	if strings.EqualFold(pu.Scheme, "file") {
 		p := pu.Path
@@ -107,7 +105,7 @@ func (s *Session) checkNavigation(ctx context.Context, raw string) error {
 		}
 	}
 	if s.typed.carriedBy(u) {
-		return invalid("url %q carries text typed into a password field: a password is never sent to an address; open the page without it", raw)
+		return fail(KindURLPassword, raw)
 	}
 	return nil
 }
@@ -336,7 +334,7 @@ func (s *Session) checkLinkTarget(ctx context.Context, index int) error {
 		return fmt.Errorf("link %d: %w", index, errNotGranted("file address", href))
 	}
 	if s.typed.carriedBy(href) {
-		return invalid("link %d carries text typed into a password field: it is not opened", index)
+		return fail(KindLinkPassword, index)
 	}
 	return nil
 }

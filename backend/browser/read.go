@@ -309,7 +309,7 @@ func (s *Session) readPageAt(ctx context.Context, here bool) (*readable, error) 
 		} `json:"here"`
 	}
 	if err := s.evalIn(ctx, w, readJS, map[string]any{"here": here}, &raw); err != nil {
-		return nil, fmt.Errorf("reading the page: %w", err)
+		return nil, failWith(KindReading, err)
 	}
 	keys := map[string]bool{}
 	for _, h := range raw.Headings {
@@ -507,7 +507,7 @@ func (s *Session) Read(ctx context.Context, o ReadOptions) (*ReadResult, error) 
 		return nil, invalid("from %d: a character offset, 0 or more", o.From)
 	}
 	if o.Heading < 0 {
-		return nil, invalid("heading %d: headings count from 1", o.Heading)
+		return nil, fail(KindHeadingsFrom1, o.Heading)
 	}
 	if (o.Heading > 0 && o.From > 0) || (o.Here && (o.Heading > 0 || o.From > 0)) {
 		return nil, invalid("give one of from, heading and here")
@@ -535,13 +535,13 @@ func (s *Session) Read(ctx context.Context, o ReadOptions) (*ReadResult, error) 
 	if o.Heading > 0 {
 		if o.Heading > len(r.headings) {
 			if len(r.headings) == 0 {
-				return nil, fmt.Errorf("this page has no headings; read it from the start instead")
+				return nil, fail(KindNoHeadings)
 			}
-			return nil, fmt.Errorf("there is no heading %d: the page has %d headings (1 to %d)", o.Heading, len(r.headings), len(r.headings))
+			return nil, fail(KindNoHeading, o.Heading, len(r.headings), len(r.headings))
 		}
 		h := r.headings[o.Heading-1]
 		if h.At < 0 {
-			return nil, fmt.Errorf("heading %d (%s) is not in the main text of the page (it heads a menu or side panel); its links are in the list", h.Number, h.Text)
+			return nil, fail(KindHeadingNotMain, h.Number, h.Text)
 		}
 		res.Heading, res.From = &h, h.At
 	}
@@ -559,7 +559,7 @@ func (s *Session) Read(ctx context.Context, o ReadOptions) (*ReadResult, error) 
 		}
 	}
 	if res.From > len(r.text) {
-		return nil, fmt.Errorf("from %d is past the end of the main text (%d characters)", res.From, len(r.text))
+		return nil, fail(KindPastEnd, res.From, len(r.text))
 	}
 	res.Text, res.Next = portion(r.text, res.From, o.Chars)
 	res.HasMore = res.Next < len(r.text)
@@ -602,7 +602,7 @@ func (s *Session) ListFromHere(ctx context.Context, o ListOptions) (*ListResult,
 		Label string `json:"label"`
 	}
 	if err := s.evalIn(ctx, w, hereJS, ids, &here); err != nil {
-		return nil, fmt.Errorf("finding the place on the page: %w", err)
+		return nil, failWith(KindFinding, err)
 	}
 	off := len(n.items)
 	if here.Index >= 0 && here.Index < len(at) {

@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -153,14 +152,14 @@ func (s *Session) Table(ctx context.Context, o TableOptions) (*TableResult, erro
 		}
 	}
 	if o.Table < 1 || o.Row < 1 || o.Column < 1 {
-		return nil, invalid("table, row and column count from 1")
+		return nil, fail(KindTableFrom1)
 	}
 	switch o.Mode {
 	case "":
 		o.Mode = "cell"
 	case "cell", "row", "column", "table":
 	default:
-		return nil, invalid("mode %q: cell, row, column or table", o.Mode)
+		return nil, fail(KindTableMode, o.Mode)
 	}
 	ctx, unlock, err := s.lock(ctx)
 	if err != nil {
@@ -179,13 +178,13 @@ func (s *Session) Table(ctx context.Context, o TableOptions) (*TableResult, erro
 		Truncated bool       `json:"truncated"`
 	}
 	if err := s.evalIn(ctx, w, tableJS, map[string]any{"table": o.Table, "max": maxTables}, &raw); err != nil {
-		return nil, fmt.Errorf("reading the page: %w", err)
+		return nil, failWith(KindReading, err)
 	}
 	if raw.Tables == 0 {
-		return nil, fmt.Errorf("this page has no tables")
+		return nil, fail(KindNoTables)
 	}
 	if o.Table > raw.Tables {
-		return nil, fmt.Errorf("there is no table %d: the page has %d tables", o.Table, raw.Tables)
+		return nil, fail(KindNoTable, o.Table, raw.Tables)
 	}
 	res := &TableResult{Tables: raw.Tables, Table: o.Table, Caption: raw.Caption, Rows: len(raw.Rows), Columns: len(raw.Headers),
 		Headers: raw.Headers, Row: o.Row, Column: o.Column, Mode: o.Mode, Truncated: raw.Truncated}
@@ -193,13 +192,13 @@ func (s *Session) Table(ctx context.Context, o TableOptions) (*TableResult, erro
 		res.Title, res.URL = spaced(pi.Title), pi.URL
 	}
 	if res.Rows == 0 {
-		return nil, fmt.Errorf("table %d has no rows below its column names", o.Table)
+		return nil, fail(KindTableNoRows, o.Table)
 	}
 	if o.Row > res.Rows {
-		return nil, fmt.Errorf("there is no row %d: table %d has %d rows", o.Row, o.Table, res.Rows)
+		return nil, fail(KindNoRow, o.Row, o.Table, res.Rows)
 	}
 	if o.Column > res.Columns {
-		return nil, fmt.Errorf("there is no column %d: table %d has %d columns", o.Column, o.Table, res.Columns)
+		return nil, fail(KindNoColumn, o.Column, o.Table, res.Columns)
 	}
 	row := raw.Rows[o.Row-1]
 	res.RowName, res.ColumnName, res.Cell = row[0], raw.Headers[o.Column-1], row[o.Column-1]

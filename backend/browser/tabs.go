@@ -403,7 +403,7 @@ func (s *Session) switchTo(ctx context.Context, id proto.TargetTargetID) error {
 	}
 	p, err := s.browser.PageFromTarget(id)
 	if err != nil {
-		return fmt.Errorf("could not switch to the tab: %w", err)
+		return failWith(KindSwitchFailed, err)
 	}
 	if err := s.setPage(p); err != nil {
 		return err
@@ -421,7 +421,7 @@ func (s *Session) SwitchTab(ctx context.Context, index int, titleContains string
 		return nil, invalid("give index (from 1) or title_contains, one of them")
 	}
 	if index < 0 {
-		return nil, invalid("index %d: tabs count from 1", index)
+		return nil, fail(KindTabsFrom1, index)
 	}
 	ctx, unlock, err := s.lock(ctx)
 	if err != nil {
@@ -435,7 +435,7 @@ func (s *Session) SwitchTab(ctx context.Context, index int, titleContains string
 	pick := -1
 	if index > 0 {
 		if index > len(infos) {
-			return nil, fmt.Errorf("there is no tab %d: %s", index, tabsLine(s.tabList(infos)))
+			return nil, fail(KindNoTab, index, Tabs(s.tabList(infos)))
 		}
 		pick = index - 1
 	} else {
@@ -447,7 +447,7 @@ func (s *Session) SwitchTab(ctx context.Context, index int, titleContains string
 			}
 		}
 		if pick < 0 {
-			return nil, fmt.Errorf("no tab's title contains %q: %s", titleContains, tabsLine(s.tabList(infos)))
+			return nil, fail(KindNoTabTitled, titleContains, Tabs(s.tabList(infos)))
 		}
 	}
 	if err := s.switchTo(ctx, infos[pick].TargetID); err != nil {
@@ -462,17 +462,6 @@ func (s *Session) SwitchTab(ctx context.Context, index int, titleContains string
 		res.Note = fmt.Sprintf("This tab is current now but was still loading after %s; list or extract to check it before acting by number.", s.opts.NavigationTimeout)
 	}
 	return res, nil
-}
-
-func tabsLine(tabs []Tab) string {
-	if len(tabs) == 0 {
-		return "no tabs are open"
-	}
-	parts := make([]string, len(tabs))
-	for i, t := range tabs {
-		parts[i] = fmt.Sprintf("%d “%s”", t.Index, t.Title)
-	}
-	return "the tabs are " + strings.Join(parts, ", ")
 }
 
 // OpenInNewTab opens the numbered link of the last list in a new tab, makes
@@ -502,13 +491,13 @@ func (s *Session) OpenInNewTab(ctx context.Context, index int) (*TabResult, erro
 	u, perr := url.Parse(it.Href)
 	if it.Href == "" || perr != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "file") {
 		if it.Role != "link" {
-			return nil, fmt.Errorf("element %d (%s) is not a link, so it cannot open in a new tab; click it instead (a tab the page opens shows in browser_tabs)", it.Number, label(it))
+			return nil, fail(KindNotALink, it.Number, label(it))
 		}
 		return s.ctrlClickNewTab(ctx, n, it)
 	}
 	p, err := s.browser.Page(proto.TargetCreateTarget{URL: "about:blank"})
 	if err != nil {
-		return nil, fmt.Errorf("could not open a new tab: %w", err)
+		return nil, failWith(KindNewTabFailed, err)
 	}
 	s.tabs = append(s.tabs, p.TargetID)
 	if err := s.setPage(p); err != nil {
@@ -549,9 +538,9 @@ func (s *Session) ctrlClickNewTab(ctx context.Context, n *numbering, it *Item) (
 		navigated, _, _ := s.settle(ctx, before, false)
 		if navigated || s.isStale(ctx) {
 			s.markStale("the link acted in this tab")
-			return nil, fmt.Errorf("link %d (%s) has no address and opened no tab: it acted in this tab instead (the page changed: list again)", it.Number, label(it))
+			return nil, fail(KindLinkActedHere, it.Number, label(it))
 		}
-		return nil, fmt.Errorf("link %d (%s) has no address and opened no tab within %s; click it instead", it.Number, label(it), newTabWait)
+		return nil, fail(KindLinkNoTab, it.Number, label(it), newTabWait)
 	}
 	infos, err := s.refreshTabs(ctx)
 	if err != nil {
@@ -630,7 +619,7 @@ func ctrlClickAt(ctx context.Context, s *Session, x, y float64) error {
 // makes the previous one current. The last tab cannot be closed.
 func (s *Session) CloseTab(ctx context.Context, index int) (*TabsResult, error) {
 	if index < 0 {
-		return nil, invalid("index %d: tabs count from 1", index)
+		return nil, fail(KindTabsFrom1, index)
 	}
 	ctx, unlock, err := s.lock(ctx)
 	if err != nil {
@@ -650,15 +639,15 @@ func (s *Session) CloseTab(ctx context.Context, index int) (*TabsResult, error) 
 	pick := cur
 	if index > 0 {
 		if index > len(infos) {
-			return nil, fmt.Errorf("there is no tab %d: %s", index, tabsLine(s.tabList(infos)))
+			return nil, fail(KindNoTab, index, Tabs(s.tabList(infos)))
 		}
 		pick = index - 1
 	}
 	if pick < 0 {
-		return nil, fmt.Errorf("no tab to close: %s", tabsLine(s.tabList(infos)))
+		return nil, fail(KindNoTabToClose, Tabs(s.tabList(infos)))
 	}
 	if len(infos) == 1 {
-		return nil, fmt.Errorf("tab %d is the only tab; it stays open", pick+1)
+		return nil, fail(KindOnlyTab, pick+1)
 	}
 	closing := infos[pick]
 	if pick == cur {
@@ -671,7 +660,7 @@ func (s *Session) CloseTab(ctx context.Context, index int) (*TabsResult, error) 
 		}
 	}
 	if _, err := (proto.TargetCloseTarget{TargetID: closing.TargetID}).Call(s.root.Context(ctx)); err != nil {
-		return nil, fmt.Errorf("could not close tab %d: %w", pick+1, err)
+		return nil, failWith(KindCloseFailed, err, pick+1)
 	}
 	if s.closedTabs == nil {
 		s.closedTabs = map[proto.TargetTargetID]bool{}

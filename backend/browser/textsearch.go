@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"unicode"
 
@@ -137,16 +136,16 @@ func lineAround(text []rune, at, n int) (string, int) {
 func (s *Session) FindText(ctx context.Context, o TextSearchOptions) (*TextSearchResult, error) {
 	q := strings.Join(strings.Fields(o.Text), " ")
 	if q == "" {
-		return nil, invalid("text is empty: give a word or words to look for in the page's text")
+		return nil, fail(KindFindEmpty)
 	}
 	if len([]rune(q)) > maxSearchText {
-		return nil, invalid("text is %d characters long: look for at most %d", len([]rune(q)), maxSearchText)
+		return nil, fail(KindFindLong, len([]rune(q)), maxSearchText)
 	}
 	if o.Occurrence == 0 {
 		o.Occurrence = 1
 	}
 	if o.Occurrence < 1 {
-		return nil, invalid("occurrence %d: occurrences count from 1", o.Occurrence)
+		return nil, fail(KindOccurrenceFrom1, o.Occurrence)
 	}
 	ctx, unlock, err := s.lock(ctx)
 	if err != nil {
@@ -166,7 +165,7 @@ func (s *Session) FindText(ctx context.Context, o TextSearchOptions) (*TextSearc
 		o.Occurrence = len(at)
 	}
 	if o.Occurrence > len(at) {
-		return nil, fmt.Errorf("there is no occurrence %d of %q: the page's text holds it %d times", o.Occurrence, q, len(at))
+		return nil, fail(KindNoOccurrence, o.Occurrence, q, len(at))
 	}
 	res.Occurrence, res.At = o.Occurrence, at[o.Occurrence-1]
 	res.Line, res.LineAt = lineAround(r.text, res.At, len([]rune(q)))

@@ -23,9 +23,16 @@ type Result[T any] struct {
 	// since the last one) that the policy stopped: a local file not given to
 	// this session, an address carrying a password (guard.go).
 	Refused []string `json:"refused,omitempty"`
+	// Stopped are the same, by kind, for a door that says them in its own
+	// words. Not in the JSON.
+	Stopped []Refusal `json:"-"`
 	// Blocking is the page's dialog a failed call was refused for: it
 	// waits for the user's answer before anything else.
 	Blocking *Dialog `json:"dialog_open,omitempty"`
+	// Err is the error a failed call's Error says (an *Error, a sentinel
+	// such as ErrNoList, a *NavError, …): a door says it by its identity
+	// (errors.Is, errors.As), not by its text. Not in the JSON.
+	Err error `json:"-"`
 }
 
 // Outcome is what every browser tool's Result has, whatever its data: for
@@ -34,10 +41,12 @@ type Result[T any] struct {
 type Outcome interface {
 	// Failed is why the call failed (tools.Failure).
 	Failed() (string, bool)
+	// Cause is the error of a failed call, nil when it did not fail.
+	Cause() error
 	// Payload is the data (a *PageState, a *ListResult, …), nil when none.
 	Payload() any
 	// Refusals are what the policy stopped during the call.
-	Refusals() []string
+	Refusals() []Refusal
 	// WaitingDialog is the JavaScript dialog the page opened and waits
 	// with, nil when none.
 	WaitingDialog() *Dialog
@@ -57,11 +66,25 @@ func (r *DialogResult) waitingDialog() *Dialog { return r.Next }
 // OK wraps data in a successful Result.
 func OK[T any](data *T) Result[T] { return Result[T]{Status: "ok", Data: data} }
 
-// Fail is an error Result.
-func Fail[T any](msg string) Result[T] { return Result[T]{Status: "error", Error: msg} }
+// failed is the error Result of err, which it keeps (Cause).
+func failed[T any](err error) Result[T] {
+	return Result[T]{Status: "error", Error: err.Error(), Err: err}
+}
 
 // Failed is why the call failed (tools.Failure).
 func (r Result[T]) Failed() (string, bool) { return r.Error, r.Status == "error" }
+
+// Cause is the error of a failed call (Outcome): the error itself when the
+// tool made the result, else one with the result's text.
+func (r Result[T]) Cause() error {
+	switch {
+	case r.Status != "error":
+		return nil
+	case r.Err != nil:
+		return r.Err
+	}
+	return errors.New(r.Error)
+}
 
 // Payload is the data, nil when none (Outcome).
 func (r Result[T]) Payload() any {
@@ -72,7 +95,7 @@ func (r Result[T]) Payload() any {
 }
 
 // Refusals are what the policy stopped during the call (Outcome).
-func (r Result[T]) Refusals() []string { return r.Refused }
+func (r Result[T]) Refusals() []Refusal { return r.Stopped }
 
 // WaitingDialog is the dialog the page waits with, nil when none (Outcome).
 func (r Result[T]) WaitingDialog() *Dialog {
@@ -146,7 +169,7 @@ func sessionTool[A, D any](ss *Sessions, ref tools.Ref[A, Result[D]], descriptio
 	return ref.FuncCall(description, func(ctx context.Context, a A, call tools.Call, _ tools.Context) (Result[D], error) {
 		s, err := SessionsFrom(ctx, ss).Get(ctx)
 		if err != nil {
-			return Fail[D]("the browser could not be started: " + err.Error()), nil
+			return failed[D](failWith(KindStartFailed, err)), nil
 		}
 		// The browser's own requests from now on are judged by this call's
 		// grant (guard.go).
@@ -156,18 +179,20 @@ func sessionTool[A, D any](ss *Sessions, ref tools.Ref[A, Result[D]], descriptio
 			if errors.Is(err, tools.ErrInvalidArgs) {
 				return Result[D]{}, fmt.Errorf("%s: %w", call.Name, err)
 			}
-			r := Fail[D](err.Error())
+			r := failed[D](err)
 			var de *DialogError
 			if errors.As(err, &de) {
 				// The dialog that waits, for the door to put to the user again.
 				d := de.Dialog
 				r.Blocking = &d
 			}
-			r.Refused = s.takeRefused()
+			r.Stopped = s.takeRefused()
+			r.Refused = refusalStrings(r.Stopped)
 			return r, nil
 		}
 		r := OK(data)
-		r.Refused = s.takeRefused()
+		r.Stopped = s.takeRefused()
+		r.Refused = refusalStrings(r.Stopped)
 		return r, nil
 	})
 }

@@ -6,8 +6,6 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -124,6 +122,8 @@ func (s *Session) topWorld(ctx context.Context) (*world, error) {
 	return s.world(ctx, s.page.FrameID)
 }
 
+// contextGone: the frame's JavaScript context went away under a call (a
+// foreign message: Chromium's DevTools words are its only identity).
 func contextGone(err error) bool {
 	if err == nil {
 		return false
@@ -194,10 +194,10 @@ func (s *Session) worldCall(ctx context.Context, w *world, decl, install, what, 
 				if contextGone(err) && ctx.Err() == nil {
 					continue
 				}
-				return fmt.Errorf("install %s: %w", what, err)
+				return failWith(KindInstall, err, what)
 			}
 			if ev.ExceptionDetails != nil {
-				return fmt.Errorf("install %s: %w", what, jsError(ev.ExceptionDetails))
+				return failWith(KindInstall, jsError(ev.ExceptionDetails), what)
 			}
 			continue
 		}
@@ -205,11 +205,11 @@ func (s *Session) worldCall(ctx context.Context, w *world, decl, install, what, 
 			return nil
 		}
 		if err := json.Unmarshal([]byte(str), out); err != nil {
-			return fmt.Errorf("%s %s: bad answer: %w", what, name, err)
+			return failWith(KindBadAnswer, err, what, name)
 		}
 		return nil
 	}
-	return fmt.Errorf("%s %s: the frame kept changing", what, name)
+	return fail(KindCallFrameChanging, what, name)
 }
 
 // ref returns a handle (remote object id) on an element the overlay knows:
@@ -240,7 +240,7 @@ func (s *Session) ref(ctx context.Context, w *world, kind, id string) (proto.Run
 		}
 		return res.Result.ObjectID, nil
 	}
-	return "", errors.New("the frame kept changing")
+	return "", fail(KindFrameChanging)
 }
 
 // release frees the handles taken during one action.
@@ -267,5 +267,5 @@ func jsError(d *proto.RuntimeExceptionDetails) error {
 	if i := strings.IndexByte(msg, '\n'); i > 0 {
 		msg = msg[:i]
 	}
-	return fmt.Errorf("page script error: %s", msg)
+	return fail(KindScript, msg)
 }

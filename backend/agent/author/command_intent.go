@@ -341,8 +341,7 @@ func (c *CommandAgent) answerFind(r CursorAgentResult, t Task, next bool, sp spa
 		in = say(ru, " in "+sp.Where, " — "+sp.Where)
 	}
 	reason := r.Reason
-	switch {
-	case strings.HasPrefix(reason, "no mention of"), reason == "not found", strings.HasPrefix(reason, "nothing to read"):
+	if r.ReadToEnd {
 		reason = say(ru, "read to the end of the book", "книга прочитана до конца")
 		if !sp.Whole {
 			reason = say(ru, "read to the end of the range", "прочитано до конца")

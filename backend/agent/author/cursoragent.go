@@ -75,7 +75,11 @@ type CursorAgentResult struct {
 	// ModelFailure names how the model server failed (an llm.ErrorKind,
 	// or "over_budget") when that stopped the run: nothing was read to
 	// the end, so nothing is "not found".
-	ModelFailure    string            `json:"modelFailure,omitempty"`
+	ModelFailure string `json:"modelFailure,omitempty"`
+	// ReadToEnd: the run read all it was to read and found nothing (no
+	// portion was left, or the model said it was not there); Reason says
+	// it for a model.
+	ReadToEnd       bool              `json:"readToEnd,omitempty"`
 	Summary         string            `json:"summary"`
 	TargetSetID     string            `json:"targetSetId,omitempty"`
 	SemanticPointer *document.Pointer `json:"semanticPointer,omitempty"`

@@ -111,7 +111,7 @@ func (r *cursorRun) open(ctx context.Context) bool {
 	portion, more := r.view.next()
 	if len(portion) == 0 {
 		r.log(ctx, "cursor_batch_complete", map[string]any{"taskId": r.res.TaskID, "items": 0})
-		r.res.Reason = "nothing to read: the cursor is at the end of the book"
+		r.res.Reason, r.res.ReadToEnd = "nothing to read: the cursor is at the end of the book", true
 		if r.view.prefilter {
 			r.res.Reason = fmt.Sprintf("no mention of %q in the rest of the book", r.view.phrase)
 		}
@@ -345,6 +345,7 @@ func (r *cursorRun) add(ctx context.Context, a Action) string {
 // notFound is agent_finish_not_found, unless the matcher finds a mention.
 func (r *cursorRun) notFound(ctx context.Context, a Action) string {
 	r.res.Success, r.res.Reason, r.res.Summary = false, "not found", a.Summary
+	r.res.ReadToEnd = true
 	if r.view.checkable() {
 		if first, ok := r.view.matcherFirst(); ok {
 			// The matcher knows better: a mention exists.
@@ -424,7 +425,7 @@ func (r *cursorRun) firstMatch(ctx context.Context, a Action) string {
 func (r *cursorRun) found(ctx context.Context, i int, a Action) string {
 	d := r.view.d
 	p := d.PointerTo(i)
-	r.res.Success, r.res.Reason = true, ""
+	r.res.Success, r.res.Reason, r.res.ReadToEnd = true, "", false
 	r.res.SemanticPointer = &p
 	r.res.Markdown = d.Markdown(i)
 	r.res.FirstItemIndex = &i

@@ -369,7 +369,7 @@ func (r *assistantRun) after(ctx context.Context, g *agent.Guarded, out any, err
 		g.Reply = refusal(err.Error())
 		return nil
 	}
-	out, status, errText := outcomeOf(out, err)
+	out, status, errText, cause := outcomeOf(out, err)
 	g.Reply = out
 	a.log(StepLog{Step: g.Turn, Tool: name, Index: intArg(args, "index"), Action: strArg(args, "action"), Status: status, Error: redact(errText)})
 	if r.sendOK && status == "ok" {
@@ -392,23 +392,30 @@ func (r *assistantRun) after(ctx context.Context, g *agent.Guarded, out any, err
 		r.observedSinceAction = false
 	}
 	if status == "error" {
-		r.afterError(ctx, g, errText)
+		r.afterError(ctx, g, cause)
 	}
 	return nil
 }
 
 // outcomeOf is a call's result as the model gets it, its status (ok or
-// error) and its error.
-func outcomeOf(out any, err error) (any, string, string) {
+// error), its error's text and the error itself (a failed browser
+// result's Cause).
+func outcomeOf(out any, err error) (any, string, string, error) {
 	if err != nil {
-		return refusal(err.Error()), "error", err.Error()
+		return refusal(err.Error()), "error", err.Error(), err
 	}
 	status, errText := "ok", ""
 	if m, ok := asMap(out); ok && m["status"] == "error" {
 		status, _ = m["status"].(string)
 		errText, _ = m["error"].(string)
 	}
-	return out, status, errText
+	var cause error
+	if o, ok := out.(browser.Outcome); ok {
+		cause = o.Cause()
+	} else if status == "error" {
+		cause = errors.New(errText)
+	}
+	return out, status, errText, cause
 }
 
 // noteDone remembers what a call that went through did: the numbers it
@@ -491,7 +498,7 @@ func (r *assistantRun) notePage(out any, status string) {
 // afterError takes a screenshot for the log (the seed's rule: on an error,
 // a screenshot first) and, when the numbering was stale, numbers the page
 // again for the model at once (the fallback chain's "re-number").
-func (r *assistantRun) afterError(ctx context.Context, g *agent.Guarded, errText string) {
+func (r *assistantRun) afterError(ctx context.Context, g *agent.Guarded, cause error) {
 	a := r.a
 	if a.Screenshots {
 		if shot, err := browser.ScreenshotRef.Call(ctx, a.Reg, browser.ScreenshotArgs{}); err == nil && shot.Data != nil {
@@ -500,7 +507,8 @@ func (r *assistantRun) afterError(ctx context.Context, g *agent.Guarded, errText
 			a.log(StepLog{Step: g.Turn, Tool: "browser_screenshot", Status: "ok", Screenshot: p})
 		}
 	}
-	if strings.Contains(errText, "stale") {
+	var stale *browser.StaleError
+	if errors.As(cause, &stale) {
 		if fresh, err := browser.ListInteractivesRef.Call(ctx, a.Reg, browser.ListInteractivesArgs{}); err == nil {
 			// The checks before the next act must see these numbers too.
 			noteSeen(fresh, r.seen)

@@ -20,7 +20,7 @@ func TestMissingChromiumSaysHowToInstall(t *testing.T) {
 		t.Fatal("FindBin found a browser at /nonexistent/chromium")
 	}
 	_, statErr := os.Stat("/nonexistent/chromium")
-	for _, msg := range []string{browser.ErrNoBrowser.Error(), errMissing.Error(), fmt.Sprintf("%v: %v", browser.ErrNoBrowser, statErr)} {
+	for _, msg := range []error{browser.ErrNoBrowser, errMissing, fmt.Errorf("%w: %v", browser.ErrNoBrowser, statErr)} {
 		for l, want := range map[Lang]string{
 			English: "Chromium is not installed, and the browser needs it. Install it with: sudo apt install chromium",
 			Russian: "Chromium не установлен, а без него браузер не работает. Установите его командой: sudo apt install chromium",
@@ -40,7 +40,7 @@ func TestMissingChromiumToolAnswerSaysHowToInstall(t *testing.T) {
 	reg := tools.New()
 	browser.Register(reg, browser.NewSessions(browser.Options{Headless: true, Bin: "/nonexistent/chromium"}))
 	v, err := reg.Call(context.Background(), tools.Call{Name: "browser_navigate", Args: json.RawMessage(`{"url": "https://example.org"}`)}, tools.Context{})
-	msg, failed := tools.Failed(v, err)
+	_, failed := tools.Failed(v, err)
 	if !failed {
 		t.Fatalf("navigating with no Chromium succeeded: %+v", v)
 	}
@@ -48,8 +48,8 @@ func TestMissingChromiumToolAnswerSaysHowToInstall(t *testing.T) {
 		English: "Chromium is not installed, and the browser needs it. Install it with: sudo apt install chromium",
 		Russian: "Chromium не установлен, а без него браузер не работает. Установите его командой: sudo apt install chromium",
 	} {
-		if got := SpokenError(l, msg); got != want {
-			t.Errorf("%v, %q:\n got %s\nwant %s", l, msg, got, want)
+		if got := SpokenError(l, v.(browser.Outcome).Cause()); got != want {
+			t.Errorf("%v, %v:\n got %s\nwant %s", l, v, got, want)
 		}
 	}
 }

@@ -27,8 +27,8 @@ func RenderResultIn(l Lang, res browser.Outcome) string {
 }
 
 func renderResult(l Lang, res browser.Outcome) string {
-	if msg, failed := res.Failed(); failed {
-		return l.t("Error: ", "Ошибка: ") + SpokenError(l, msg)
+	if _, failed := res.Failed(); failed {
+		return l.t("Error: ", "Ошибка: ") + SpokenError(l, res.Cause())
 	}
 	if text := byType(renderers, l, res); text != "" {
 		return text

@@ -48,8 +48,10 @@ func TestRenderByResultType(t *testing.T) {
 			[]string{"Это другая страница"}, nil},
 		{"a dialog loop left", English, browser.OK(&browser.DialogResult{LeftPage: true}),
 			[]string{"kept opening dialogs"}, nil},
-		{"a failure", Russian, browser.Fail[browser.PageState]("the numbering is stale"),
-			[]string{"Ошибка: "}, []string{"browser_"}},
+		{"a failure", Russian, browser.Result[browser.PageState]{Status: "error", Error: "other words", Err: &browser.StaleError{Generation: 2}},
+			[]string{"Ошибка: Страница изменилась после последнего списка."}, []string{"browser_", "other words"}},
+		{"a failure from elsewhere", English, browser.Result[browser.PageState]{Status: "error", Error: "the other side hung up"},
+			[]string{"Error: The other side hung up"}, nil},
 		{"nothing to say", English, browser.OK(&browser.HideResult{Hidden: true}),
 			[]string{"OK."}, nil},
 	}
@@ -67,8 +69,8 @@ func TestRenderByResultType(t *testing.T) {
 		}
 	}
 	refused := browser.OK(&browser.HideResult{Hidden: true})
-	refused.Refused = []string{"the page asked for the local file /etc/passwd, which this session was not given; it was not opened"}
-	if got := RenderResultIn(English, refused); !strings.Contains(got, "\nStopped: ") {
+	refused.Stopped = []browser.Refusal{{Kind: browser.RefusedLocalFile, What: "/etc/passwd"}}
+	if got := RenderResultIn(English, refused); !strings.Contains(got, "\nStopped: the page asked for the local file /etc/passwd, which you did not give; it was not opened.") {
 		t.Errorf("a refusal is not said: %q", got)
 	}
 }

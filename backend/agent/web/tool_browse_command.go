@@ -124,11 +124,7 @@ func (b *Browsing) Run(ctx context.Context, reg *tools.Registry, step BrowseStep
 	}
 	res, err := step.call(browser.WithGrant(ctx, browser.Grant{User: true}), reg)
 	if err != nil {
-		msg := err.Error()
-		if i := strings.Index(msg, tools.ErrInvalidArgs.Error()+": "); i >= 0 {
-			msg = msg[i+len(tools.ErrInvalidArgs.Error())+2:]
-		}
-		a.Status, a.Text = "error", l.t("Error: ", "Ошибка: ")+SpokenError(l, msg)
+		a.Status, a.Text = "error", l.t("Error: ", "Ошибка: ")+SpokenError(l, err)
 		return a
 	}
 	if d := res.BlockingDialog(); d != nil {

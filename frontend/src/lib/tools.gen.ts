@@ -335,6 +335,7 @@ export interface CursorAgentResult {
   success: boolean;
   reason?: string;
   modelFailure?: string;
+  readToEnd?: boolean;
   summary: string;
   targetSetId?: string;
   semanticPointer?: PointerJSON;

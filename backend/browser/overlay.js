@@ -727,6 +727,15 @@
     if (arg && arg.same) r.same = unchanged();
     // How many closed shadow roots the Go side should hand over first.
     if (arg && arg.closed) r.closed = pendingHosts(false).length;
+    // With list (a list's first look): the walk too, in the same call,
+    // unless closed roots must be given first, the page is on another host
+    // than the one whose banners were looked at (they are closed before a
+    // walk), or the list asked about (reuse: its token) still describes
+    // this document exactly.
+    if (arg && arg.list && r.closed === 0 && (arg.host == null || location.hostname.replace(/^\[|\]$/g, '') === arg.host) &&
+        !(arg.reuse && arg.reuse === S.token && r.same && !r.changes)) {
+      r.list = list(arg.list);
+    }
     return r;
   }
 

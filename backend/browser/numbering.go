@@ -333,19 +333,7 @@ func (s *Session) List(ctx context.Context, o ListOptions) (*ListResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	// A page still loading is waited for before the look, which then
-	// walks the top document in the same call (lookTop).
-	note, _ := s.waitListable(ctx)
-	pre := &listWait{note: note}
-	var rep *BannerReport
-	look := s.lookTop(ctx, firstStop(o, false), reusable(s.current.Load(), o, false))
-	if !s.opts.Banners.Disabled && look != nil && hostOf(look.URL) != s.bannerHost {
-		// The first numbering on a new domain closes its banners first
-		// (which may change the page: the look is taken again, after
-		// waiting for the page again).
-		rep = s.bannersAfter(ctx, "first list on "+hostOf(look.URL))
-		look, pre = nil, nil
-	}
+	look, pre, rep := s.firstLook(ctx, o)
 	r, err := s.listWith(ctx, o, false, look, pre)
 	if r != nil {
 		r.Banners = rep
@@ -356,6 +344,46 @@ func (s *Session) List(ctx context.Context, o ListOptions) (*ListResult, error) 
 // listWait is what a caller's wait for a loading page said (waitListable),
 // when it waited before its look.
 type listWait struct{ note string }
+
+// firstLook is List's look at the top document (lookTop: with the walk when
+// it will be used), after a page still loading was waited for, and the
+// banner pass of the first list on a host. A look taken while the page was
+// loading after all (the news of a request started just before the list
+// came during the look) or before the banner pass is dropped (nil: the
+// list looks again); when it had walked the document, that walk restarted
+// the document's count of changes, so the numbering before it is stale
+// (never served again as if nothing had changed). pre is nil when the list
+// is to wait again itself (after the banner pass).
+func (s *Session) firstLook(ctx context.Context, o ListOptions) (look *topLook, pre *listWait, rep *BannerReport) {
+	note, _ := s.waitListable(ctx)
+	look = s.lookTop(ctx, firstStop(o, false), reusable(s.current.Load(), o, false))
+	pre = &listWait{note: note}
+	drop := func() {
+		if look.List != nil {
+			if old := s.current.Load(); old != nil {
+				old.markStale("the page was numbered again")
+			}
+		}
+		look = nil
+	}
+	if look == nil {
+		return nil, pre, nil
+	}
+	if later, waited := s.waitListable(ctx); waited {
+		pre.note = later
+		drop()
+		return nil, pre, nil
+	}
+	if !s.opts.Banners.Disabled && hostOf(look.URL) != s.bannerHost {
+		// The first numbering on a new domain closes its banners first
+		// (which may change the page: the look is taken again, after
+		// waiting for the page again).
+		rep = s.bannersAfter(ctx, "first list on "+hostOf(look.URL))
+		drop()
+		return nil, nil, rep
+	}
+	return look, pre, nil
+}
 
 // reusable is old when a list of o could be served from it without a walk
 // if the page has not changed (same scope, the window covered, not stale);

@@ -412,19 +412,22 @@ func (s *Session) afterNav(ctx context.Context, before evSnap, sameDocument bool
 }
 
 // warmOverlay installs the numbering overlay in the top document in the
-// background and returns the wait for it to finish. Installing it was half of
-// a small page's first list after a navigation (issue 33 point 14); done
-// while the page settles, it costs the navigation nothing that can be seen.
-// The install only defines the overlay (its observers start with the first
-// list), so a document that is replaced meanwhile loses nothing: the list
-// installs it again. A dialog ends ctx (afterNav's), so the call never waits
-// on a frozen page.
+// background and walks the document's first elements there without marking
+// anything (overlay.js: warm), and returns the wait for it to finish.
+// Installing it was half of a small page's first list after a navigation,
+// and the first walk in a new document twice a later one (its code compiled
+// on first use, the page's layout and hit tests worked out; issue 33 point
+// 14); done while the page settles, it costs the navigation nothing that can
+// be seen. Neither starts an observer or leaves a mark (observers start with
+// the first list), so a document that is replaced meanwhile loses nothing:
+// the list installs it again. A dialog ends ctx (afterNav's), so the call
+// never waits on a frozen page.
 func (s *Session) warmOverlay(ctx context.Context) (wait func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		if w, err := s.topWorld(ctx); err == nil {
-			_ = s.call(ctx, w, "check", nil, nil)
+			_ = s.call(ctx, w, "warm", nil, nil)
 		}
 	}()
 	return func() { <-done }

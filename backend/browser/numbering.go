@@ -336,19 +336,87 @@ func (s *Session) List(ctx context.Context, o ListOptions) (*ListResult, error) 
 		return nil, err
 	}
 	defer unlock()
-	var rep *BannerReport
-	look := s.lookTop(ctx)
-	if !s.opts.Banners.Disabled && look != nil && hostOf(look.URL) != s.bannerHost {
-		// The first numbering on a new domain closes its banners first
-		// (which may change the page: the look is taken again).
-		rep = s.bannersAfter(ctx, "first list on "+hostOf(look.URL))
-		look = nil
+	o, err = normList(o)
+	if err != nil {
+		return nil, err
 	}
-	r, err := s.listWith(ctx, o, false, look)
+	look, pre, rep := s.firstLook(ctx, o)
+	r, err := s.listWith(ctx, o, false, look, pre)
 	if r != nil {
 		r.Banners = rep
 	}
 	return r, err
+}
+
+// listWait is what a caller's wait for a loading page said (waitListable),
+// when it waited before its look.
+type listWait struct{ note string }
+
+// firstLook is List's look at the top document (lookTop: with the walk when
+// it will be used), after a page still loading was waited for, and the
+// banner pass of the first list on a host. A look taken while the page was
+// loading after all (the news of a request started just before the list
+// came during the look) or before the banner pass is dropped (nil: the
+// list looks again); when it had walked the document, that walk restarted
+// the document's count of changes, so the numbering before it is stale
+// (never served again as if nothing had changed). pre is nil when the list
+// is to wait again itself (after the banner pass).
+func (s *Session) firstLook(ctx context.Context, o ListOptions) (look *topLook, pre *listWait, rep *BannerReport) {
+	note, _ := s.waitListable(ctx)
+	look = s.lookTop(ctx, firstStop(o, false), reusable(s.current.Load(), o, false))
+	pre = &listWait{note: note}
+	drop := func() {
+		if look.List != nil {
+			if old := s.current.Load(); old != nil {
+				old.markStale("the page was numbered again")
+			}
+		}
+		look = nil
+	}
+	if look == nil {
+		return nil, pre, nil
+	}
+	if later, waited := s.waitListable(ctx); waited {
+		pre.note = later
+		drop()
+		return nil, pre, nil
+	}
+	if !s.opts.Banners.Disabled && hostOf(look.URL) != s.bannerHost {
+		// The first numbering on a new domain closes its banners first
+		// (which may change the page: the look is taken again, after
+		// waiting for the page again).
+		rep = s.bannersAfter(ctx, "first list on "+hostOf(look.URL))
+		drop()
+		return nil, nil, rep
+	}
+	return look, pre, nil
+}
+
+// reusable is old when a list of o could be served from it without a walk
+// if the page has not changed (same scope, the window covered, not stale);
+// nil otherwise.
+func reusable(old *numbering, o ListOptions, full bool) *numbering {
+	if old == nil || old.scope != o.Scope || !old.covers(o.Offset, o.Limit, full) || old.staleReason() != "" {
+		return nil
+	}
+	return old
+}
+
+// firstStop is how far a walk for a list of o numbers the top document (0:
+// all of it). The first window of a page not numbered yet (or changed since)
+// numbers only as far as it needs, plus one element to know whether more
+// follows: the first 50 of a 5,000-link page without walking all of it. A
+// larger first window (pages of 500) numbers the whole page at once: a walk
+// costs much beside its elements, and the next window would walk the page
+// again. Any later window numbers the whole page; while the page has not
+// changed the walk gives the prefix's elements the same ids in the same
+// order, so their numbers stay. (Only the page scope stops early: the others
+// filter on the Go side.)
+func firstStop(o ListOptions, full bool) int {
+	if !full && o.Scope == "page" && o.Offset == 0 && o.Limit <= prefixMaxLimit {
+		return o.Limit + 1
+	}
+	return 0
 }
 
 func normList(o ListOptions) (ListOptions, error) {
@@ -372,13 +440,13 @@ func normList(o ListOptions) (ListOptions, error) {
 }
 
 func (s *Session) list(ctx context.Context, o ListOptions) (*ListResult, error) {
-	return s.listWith(ctx, o, false, nil)
+	return s.listWith(ctx, o, false, nil, nil)
 }
 
 // listFull is list with the whole page numbered (never a first-window
 // prefix): for callers that search or place all of the numbering.
 func (s *Session) listFull(ctx context.Context, o ListOptions) (*ListResult, error) {
-	return s.listWith(ctx, o, true, nil)
+	return s.listWith(ctx, o, true, nil, nil)
 }
 
 // covers reports whether numbering n can serve the window [offset,
@@ -389,39 +457,31 @@ func (n *numbering) covers(offset, limit int, full bool) bool {
 }
 
 // listWith lists with the whole page numbered when full; look is the
-// caller's first look at the top document (nil: none taken).
-func (s *Session) listWith(ctx context.Context, o ListOptions, full bool, look *topLook) (*ListResult, error) {
+// caller's first look at the top document (nil: none taken), pre what the
+// caller's wait for a loading page said (nil: it did not wait; the list
+// waits here).
+func (s *Session) listWith(ctx context.Context, o ListOptions, full bool, look *topLook, pre *listWait) (*ListResult, error) {
 	o, err := normList(o)
 	if err != nil {
 		return nil, err
 	}
 	var n *numbering
-	note, waited := s.waitListable(ctx)
-	unsettled := note != ""
-	if waited {
-		look = nil // the page changed while it loaded: look again
+	if pre == nil {
+		var waited bool
+		pre = &listWait{}
+		if pre.note, waited = s.waitListable(ctx); waited {
+			look = nil // the page changed while it loaded: look again
+		}
 	}
-	if old := s.current.Load(); old != nil && old.scope == o.Scope && old.covers(o.Offset, o.Limit, full) && s.unchangedSince(ctx, old, look) {
+	note := pre.note
+	unsettled := note != ""
+	if old := reusable(s.current.Load(), o, full); old != nil && s.unchangedSince(ctx, old, look) {
 		// Paging a numbering the page has not outgrown: the same elements
 		// under the same numbers, without walking the page again.
 		n = old.reuse()
 	} else {
-		// The first window of a page not numbered yet (or changed since)
-		// numbers only as far as it needs, plus one element to know whether
-		// more follows: the first 50 of a 5,000-link page without walking
-		// all of it. A larger first window (pages of 500) numbers the whole
-		// page at once: a walk costs much beside its elements, and the next
-		// window would walk the page again. Any later window numbers the
-		// whole page; while the page has not changed the walk gives the
-		// prefix's elements the same ids in the same order, so their
-		// numbers stay. (Only the page scope stops early: the others
-		// filter on the Go side.)
-		stop := 0
-		if !full && o.Scope == "page" && o.Offset == 0 && o.Limit <= prefixMaxLimit {
-			stop = o.Limit + 1
-		}
 		var walkNote string
-		n, walkNote, err = s.enumerate(ctx, o.Scope, stop, look)
+		n, walkNote, err = s.enumerate(ctx, o.Scope, firstStop(o, full), look)
 		if err != nil {
 			return nil, err
 		}

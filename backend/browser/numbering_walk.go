@@ -14,9 +14,10 @@ import (
 // topLook is a list's first look at the top document, one call into its
 // overlay: the address (the banner hook's host), the document's token, the
 // changes since the last list and whether nothing at all changed (the reuse
-// test), and how many closed shadow roots it must be given before a walk.
-// The banner test, the reuse test and the walk's first step were three
-// calls in two worlds (issue 33 point 14: half of a small page's list).
+// test), how many closed shadow roots it must be given before a walk, and
+// the walk itself when it could be taken at once. The banner test, the reuse
+// test, the walk's first step and the walk were four calls in two worlds
+// (issue 33 point 14: a small page's list was mostly these calls).
 type topLook struct {
 	w       *world
 	URL     string `json:"url"`
@@ -24,21 +25,47 @@ type topLook struct {
 	Changes int    `json:"changes"`
 	Same    bool   `json:"same"`
 	Closed  int    `json:"closed"`
+	// List is the top document's walk (stop: as far as it went), taken
+	// in the look's call: the page is on the host whose banners were
+	// looked at, no closed root is to be given first and the last list
+	// does not describe the document exactly (overlay.js: check).
+	List *jsList `json:"list"`
+	stop int
 }
 
 // lookTop takes the top document's look, installing the overlay if it is
-// not there yet; nil when the page did not answer (the list then asks again
-// where it needs to).
-func (s *Session) lookTop(ctx context.Context) *topLook {
+// not there yet, and walks it in the same call (stop: as far as a walker
+// with that stop would) when the walk can be taken at once and would be
+// used (see topLook.List; prev: the list a reuse would serve, nil: none);
+// nil when the page did not answer (the list then asks again where it
+// needs to).
+func (s *Session) lookTop(ctx context.Context, stop int, prev *numbering) *topLook {
 	w, err := s.topWorld(ctx)
 	if err != nil {
 		return nil
 	}
-	lk := &topLook{w: w}
-	if err := s.call(ctx, w, "check", map[string]any{"same": true, "closed": true}, lk); err != nil {
+	arg := map[string]any{"same": true, "closed": true, "list": s.listArg(0, stop)}
+	if !s.opts.Banners.Disabled {
+		arg["host"] = s.bannerHost
+	}
+	if prev != nil && prev.staleReason() == "" && len(prev.frames) > 0 {
+		arg["reuse"] = prev.frames[0].token
+	}
+	lk := &topLook{w: w, stop: stop}
+	if err := s.call(ctx, w, "check", arg, lk); err != nil {
 		return nil
 	}
 	return lk
+}
+
+// listArg is the overlay's list argument for a document at depth (0: the
+// top) of a walk that stops after stop elements of the top (0: never).
+func (s *Session) listArg(depth, stop int) map[string]any {
+	arg := map[string]any{"threshold": s.opts.StaleThreshold, "base": s.nextID, "rects": depth > 0}
+	if depth == 0 && stop > 0 {
+		arg["stop"] = stop
+	}
+	return arg
 }
 
 // walker numbers one page: the top document, then each frame's document
@@ -129,16 +156,20 @@ func (wk *walker) walk(v frameVisit) error {
 }
 
 // openDocument returns the document's world and how many closed shadow
-// roots it must be given first (the top document's from the list's look).
-func (wk *walker) openDocument(v frameVisit) (*world, int, error) {
+// roots it must be given first; for the top document, from the list's look,
+// with the walk the look took (nil: none, or not as far as this walk goes).
+func (wk *walker) openDocument(v frameVisit) (*world, int, *jsList, error) {
 	if v.depth == 0 && wk.look != nil {
 		lk := wk.look
 		wk.look = nil
-		return lk.w, lk.Closed, nil
+		if lk.stop != wk.stop {
+			lk.List = nil
+		}
+		return lk.w, lk.Closed, lk.List, nil
 	}
 	w, err := wk.s.worldIn(wk.ctx, v.p, v.frame)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	// Make sure the overlay is installed, and learn whether it must be
 	// given closed shadow roots it cannot see.
@@ -146,30 +177,30 @@ func (wk *walker) openDocument(v frameVisit) (*world, int, error) {
 		Closed int `json:"closed"`
 	}
 	if err := wk.s.call(wk.ctx, w, "check", map[string]any{"closed": true}, &c); err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
-	return w, c.Closed, nil
+	return w, c.Closed, nil, nil
 }
 
-// listDocument runs the overlay's list in one document.
+// listDocument runs the overlay's list in one document (the top
+// document's first round may be the walk its look took).
 func (wk *walker) listDocument(v frameVisit) (*world, *jsList, error) {
 	s, ctx := wk.s, wk.ctx
-	w, closed, err := wk.openDocument(v)
+	w, closed, taken, err := wk.openDocument(v)
 	if err != nil {
 		return nil, nil, err
 	}
 	if closed > 0 {
 		wk.handles = true
 		s.giveClosedRoots(ctx, w)
+		taken = nil
 	}
 	var res jsList
 	for round := 0; ; round++ {
 		res = jsList{}
-		arg := map[string]any{"threshold": s.opts.StaleThreshold, "base": s.nextID, "rects": v.depth > 0}
-		if v.depth == 0 && wk.stop > 0 {
-			arg["stop"] = wk.stop
-		}
-		if err := s.call(ctx, w, "list", arg, &res); err != nil {
+		if round == 0 && taken != nil {
+			res = *taken
+		} else if err := s.call(ctx, w, "list", s.listArg(v.depth, wk.stop), &res); err != nil {
 			return nil, nil, err
 		}
 		if err := res.decodeRows(); err != nil {

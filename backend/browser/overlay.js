@@ -548,13 +548,54 @@
     if (typeof arg.base === 'number' && arg.base > S.next) S.next = arg.base;
     ensureObserver();
     if (S.observer) onMutations(S.observer.takeRecords());
-    const ctx = { clip: new Map(), style: new Map(), ds: docSize(), sx: scrollX, sy: scrollY, vw: innerWidth, vh: innerHeight, origin: location.origin, originSlash: location.origin + '/', rects: !!arg.rects,
+    const ctx = walkContext(arg, false);
+    const dialog = activeDialog();
+    const main = document.querySelector('main,[role="main" i]');
+    const out = walkAll(ctx, main, dialog);
+    S.changes = 0;
+    onDirty(S.dirtyObs.takeRecords());
+    S.dirty = 0;
+    S.listed = { sx: scrollX, sy: scrollY, vw: innerWidth, vh: innerHeight, title: document.title };
+    const de = document.documentElement;
+    return {
+      token: S.token, url: location.href, title: document.title, next: S.next, probe: S.probe.length,
+      partial: ctx.stopped, hasMain: !!main, hasDialog: !!dialog,
+      vw: innerWidth, vh: innerHeight, sx: scrollX, sy: scrollY,
+      // One string (see safe): a 5,000-link page crosses to Go several
+      // times faster than as objects.
+      rows: out.join(RS),
+      de: de ? [de.getBoundingClientRect().left, de.getBoundingClientRect().top] : [0, 0],
+    };
+  }
+
+  // warm walks the first elements of a new document as list would, leaving
+  // nothing behind: no id or frame mark on the page, no observer, no
+  // change to what the next list or check says. A navigation runs it while
+  // the page settles, so that the first list finds the walk's code compiled
+  // and the page's layout worked out (a small page's first list was half
+  // that, issue 33 point 14). It stops after WARM_STOP elements or WARM_MS
+  // (a long page: never a long task the settle would take for the page's).
+  function warm() {
+    const ctx = walkContext({ stop: WARM_STOP }, true);
+    const main = document.querySelector('main,[role="main" i]');
+    return { n: walkAll(ctx, main, activeDialog()).length };
+  }
+  const WARM_STOP = 40, WARM_MS = 10;
+
+  function walkContext(arg, dry) {
+    return { clip: new Map(), style: new Map(), ds: docSize(), sx: scrollX, sy: scrollY, vw: innerWidth, vh: innerHeight, origin: location.origin, originSlash: location.origin + '/', rects: !!arg.rects,
       // stop: number only this many elements, in document order, and stop
       // there (the first window of a long page; the Go side numbers the
       // rest when a later window needs it).
-      stop: typeof arg.stop === 'number' && arg.stop > 0 ? arg.stop : 0, count: 0, stopped: false };
-    const dialog = activeDialog();
-    const main = document.querySelector('main,[role="main" i]');
+      stop: typeof arg.stop === 'number' && arg.stop > 0 ? arg.stop : 0, count: 0, stopped: false,
+      // dry: a walk that marks nothing and starts no observer (warm),
+      // until the time it must stop by.
+      dry, until: dry ? performance.now() + WARM_MS : 0, seen: 0 };
+  }
+
+  // walkAll walks the document (and the shadow roots in it) in document
+  // order and returns the rows of its elements and frames.
+  function walkAll(ctx, main, dialog) {
     const out = [];
     const walk = root => {
       // closest('[inert]') stays within one tree: ask it only where that tree has some.
@@ -564,6 +605,7 @@
       // host has no light-DOM children, so skipping it alone is enough.
       const tw = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
       for (let el = tw.nextNode(); el; el = tw.nextNode()) {
+        if (ctx.until && (++ctx.seen & 63) === 0 && performance.now() > ctx.until) { ctx.stopped = true; break; }
         if (el === S.host) continue;
         const tag = el.tagName;
         if (tag === 'SCRIPT' || tag === 'STYLE' || tag === 'TEMPLATE' || tag === 'HEAD') continue;
@@ -572,7 +614,7 @@
           if (r.width < 1 || r.height < 1) continue;
           const cs = getComputedStyle(el);
           if (!styleVisible(el, cs)) continue;
-          const fid = frameIdFor(el);
+          const fid = ctx.dry ? '' : frameIdFor(el);
           const bl = parseFloat(cs.borderLeftWidth) || 0, bt = parseFloat(cs.borderTopWidth) || 0;
           const pl = parseFloat(cs.paddingLeft) || 0, pt = parseFloat(cs.paddingTop) || 0;
           out.push(['f', fid, safe(clip(el.src || '', 200)), r.left + bl + pl, r.top + bt + pt,
@@ -605,10 +647,10 @@
         }
         const sr = el.shadowRoot || S.closed.get(el);
         if (sr) {
-          observeRoot(sr);
+          if (!ctx.dry) observeRoot(sr);
           walk(sr);
           if (ctx.stopped) break;
-        } else if (tag.includes('-') && !S.probed.has(el) && S.probe.length < 100) {
+        } else if (!ctx.dry && tag.includes('-') && !S.probed.has(el) && S.probe.length < 100) {
           // A custom element with no root we can see may hold a closed one
           // the page's scripts never attached (declarative shadow DOM): the
           // Go side asks CDP once per element.
@@ -619,20 +661,7 @@
       ctx.inert = outerInert;
     };
     walk(document);
-    S.changes = 0;
-    onDirty(S.dirtyObs.takeRecords());
-    S.dirty = 0;
-    S.listed = { sx: scrollX, sy: scrollY, vw: innerWidth, vh: innerHeight, title: document.title };
-    const de = document.documentElement;
-    return {
-      token: S.token, url: location.href, title: document.title, next: S.next, probe: S.probe.length,
-      partial: ctx.stopped, hasMain: !!main, hasDialog: !!dialog,
-      vw: innerWidth, vh: innerHeight, sx: scrollX, sy: scrollY,
-      // One string (see safe): a 5,000-link page crosses to Go several
-      // times faster than as objects.
-      rows: out.join(RS),
-      de: de ? [de.getBoundingClientRect().left, de.getBoundingClientRect().top] : [0, 0],
-    };
+    return out;
   }
 
   function consider(el, ctx, main, dialog) {
@@ -652,7 +681,7 @@
     // Cover is checked where it can be seen: off screen no point would hit.
     const onScreen = r.bottom > 0 && r.right > 0 && r.top < ctx.vh && r.left < ctx.vw;
     if (onScreen && probe(el, r).covered) return null;
-    const id = idFor(el);
+    const id = ctx.dry ? '' : idFor(el);
     const [name, extra] = names(el);
     const tag = el.tagName.toLowerCase();
     let type = '';
@@ -698,6 +727,15 @@
     if (arg && arg.same) r.same = unchanged();
     // How many closed shadow roots the Go side should hand over first.
     if (arg && arg.closed) r.closed = pendingHosts(false).length;
+    // With list (a list's first look): the walk too, in the same call,
+    // unless closed roots must be given first, the page is on another host
+    // than the one whose banners were looked at (they are closed before a
+    // walk), or the list asked about (reuse: its token) still describes
+    // this document exactly.
+    if (arg && arg.list && r.closed === 0 && (arg.host == null || location.hostname.replace(/^\[|\]$/g, '') === arg.host) &&
+        !(arg.reuse && arg.reuse === S.token && r.same && !r.changes)) {
+      r.list = list(arg.list);
+    }
     return r;
   }
 
@@ -1163,7 +1201,7 @@
   }
 
   const OPS = {
-    list, check, point, focus: focusEl, selectAll, value: fieldValue, select: selectOption, info,
+    list, warm, check, point, focus: focusEl, selectAll, value: fieldValue, select: selectOption, info,
     framePoint, summary, showOverlay, hideOverlay, settle, turn, scrollBy, selectorState,
   };
 

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/waymark/waymark/backend/browser"
@@ -37,7 +39,7 @@ var sentences = map[browser.ErrKind]sentence{
 	browser.KindStartFailed:        {"The browser could not be started.", "Браузер не запустился."},
 	browser.KindListEmpty:          {"This page has no numbered elements: scroll, wait, or go to another page.", "На этой странице нет элементов с номерами: прокрутите, подождите или перейдите на другую страницу."},
 	browser.KindNotNumberedYet:     {"Number %[1]v is not numbered yet: say list %[1]v.", "Номер %[1]v ещё не назначен: скажите «список %[1]v»."},
-	browser.KindNotNumbered:        {"There is no number %[1]v: the page has %[3]v elements.", "Номера %[1]v нет: на странице %[3]v элементов."},
+	browser.KindNotNumbered:        {"There is no number %[1]v: the page has %[3]v {element|elements}.", "Номера %[1]v нет: на странице %[3]v {элемент|элемента|элементов}."},
 	browser.KindListChanged:        {"Element %[1]v (%[3]v) is no longer on the page (or is there more than once)." + sayList, "Элемента %[1]v (%[3]v) больше нет на странице (или он там не один)." + sayListRu},
 	browser.KindGone:               {"Element %[1]v (%[2]v) is no longer on the page." + sayList, "Элемента %[1]v (%[2]v) больше нет на странице." + sayListRu},
 	browser.KindDisabled:           {"Element %[1]v (%[2]v) is disabled.", "Элемент %[1]v (%[2]v) недоступен."},
@@ -86,10 +88,10 @@ var sentences = map[browser.ErrKind]sentence{
 	browser.KindSwitchFailed:      {"Could not switch to the tab.", "Не удалось перейти на вкладку."},
 	browser.KindCloseFailed:       {"Could not close tab %[1]v.", "Не удалось закрыть вкладку %[1]v."},
 	browser.KindNoHeadings:        {"This page has no headings: say read from start.", "На этой странице нет заголовков: скажите «читай с начала»."},
-	browser.KindNoHeading:         {"There is no heading %[1]v: the page has %[2]v headings.", "Заголовка %[1]v нет: на странице %[2]v заголовков."},
+	browser.KindNoHeading:         {"There is no heading %[1]v: the page has %[2]v {heading|headings}.", "Заголовка %[1]v нет: на странице %[2]v {заголовок|заголовка|заголовков}."},
 	browser.KindHeadingsFrom1:     {"Headings count from 1: say read from heading 1.", "Заголовки считаются с 1: скажите «читай с заголовка 1»."},
 	browser.KindHeadingNotMain:    {"Heading %[1]v (%[2]v) is not in the main text of the page (it heads a menu or side panel); its links are in the list.", "Заголовок %[1]v (%[2]v) не в основном тексте страницы (это меню или боковая панель); его ссылки есть в списке."},
-	browser.KindPastEnd:           {"Character %[1]v is past the end of the text (%[2]v characters).", "Знак %[1]v — за концом текста (в нём %[2]v знаков)."},
+	browser.KindPastEnd:           {"Character %[1]v is past the end of the text (%[2]v {character|characters}).", "Знак %[1]v — за концом текста (в нём %[2]v {знак|знака|знаков})."},
 	browser.KindNoTables:          {"This page has no tables.", "На этой странице нет таблиц."},
 	browser.KindNoTable:           {"There is no table %[1]v: the page has %[2]v.", "Таблицы %[1]v нет: на странице их %[2]v."},
 	browser.KindTableNoRows:       {"Table %[1]v has no rows below its column names.", "В таблице %[1]v нет строк под названиями столбцов."},
@@ -98,7 +100,7 @@ var sentences = map[browser.ErrKind]sentence{
 	browser.KindTableFrom1:        {"Tables, rows and columns count from 1.", "Таблицы, строки и столбцы считаются с 1."},
 	browser.KindTableMode:         {"Say read row or read column.", "Скажите «прочитай строку» или «прочитай столбец»."},
 	browser.KindFindEmpty:         {"Say what to look for: find in text and a word.", "Скажите, что искать: «найди в тексте» и слово."},
-	browser.KindFindLong:          {"That is %[1]v characters long: look for at most %[2]v.", "Это %[1]v знаков: искать можно не больше %[2]v."},
+	browser.KindFindLong:          {"That is %[1]v {character|characters} long: look for at most %[2]v.", "Это %[1]v {знак|знака|знаков}: искать можно не больше %[2]v."},
 	browser.KindOccurrenceFrom1:   {"Occurrences count from 1: say occurrence 3.", "Вхождения считаются с 1: скажите «вхождение 3»."},
 	browser.KindNoOccurrence:      {"There is no occurrence %[1]v of “%[2]v”: the page's text holds it %[3]v times.", "Вхождения %[1]v «%[2]v» нет: в тексте страницы их %[3]v."},
 	browser.KindPromptOnly:        {"Text answers only a dialog that asks for text; answer this one with OK or Cancel.", "Текст — ответ только на диалог, который просит ввести текст; на этот ответьте «ОК» или «Отмена»."},
@@ -165,7 +167,28 @@ func (s sentence) say(l Lang, args ...any) string {
 	for i, a := range args {
 		args[i] = spokenArg(l, a)
 	}
-	return Spoken(fmt.Sprintf(f, args...))
+	return Spoken(agreeCounts(fmt.Sprintf(f, args...)))
+}
+
+// countWord is a number and its noun's forms: {one|other} in English,
+// {one|few|many} in Russian ("4 заголовков" was said before).
+var countWord = regexp.MustCompile(`(\d+) \{([^{}|]+)\|([^{}|]+)(?:\|([^{}|]+))?\}`)
+
+// agreeCounts puts each {forms} after a number into the form the number
+// takes.
+func agreeCounts(s string) string {
+	return countWord.ReplaceAllStringFunc(s, func(m string) string {
+		g := countWord.FindStringSubmatch(m)
+		n, _ := strconv.Atoi(g[1])
+		word := g[3]
+		switch {
+		case g[4] != "":
+			word = plural(n, g[2], g[3], g[4])
+		case n == 1:
+			word = g[2]
+		}
+		return g[1] + " " + word
+	})
 }
 
 // spokenArg is a value an error names, in l's words: an element's label

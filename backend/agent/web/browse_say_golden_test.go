@@ -178,6 +178,9 @@ var spokenFixed = map[string]spokenCase{
 	// Said as the tool's English, and in Russian as a command that failed.
 	"tabs_from_1":     {En: "Tabs count from 1: say tab 1.", Ru: "Вкладки считаются с 1: скажите «вкладка 1»."},
 	"headings_from_1": {En: "Headings count from 1: say read from heading 1.", Ru: "Заголовки считаются с 1: скажите «читай с заголовка 1»."},
+	// The count's noun did not agree with the number («42 элементов»).
+	"not_numbered": {En: "There is no number 60: the page has 42 elements.", Ru: "Номера 60 нет: на странице 42 элемента."},
+	"no_heading":   {En: "There is no heading 9: the page has 4 headings.", Ru: "Заголовка 9 нет: на странице 4 заголовка."},
 }
 
 func readGoldenSpoken(t *testing.T) []spokenCase {
@@ -276,5 +279,22 @@ func TestEveryBrowserErrorKindSaid(t *testing.T) {
 	}
 	if got := SpokenError(English, kindErr(browser.KindInvalid, "key is empty")); got != "Key is empty" {
 		t.Errorf("an invalid argument said with its prefix: %q", got)
+	}
+}
+
+// TestAgreeCounts: a count's noun agrees with its number in both languages.
+func TestAgreeCounts(t *testing.T) {
+	for in, want := range map[string]string{
+		"на странице 1 {элемент|элемента|элементов}.":   "на странице 1 элемент.",
+		"на странице 22 {элемент|элемента|элементов}.":  "на странице 22 элемента.",
+		"на странице 11 {элемент|элемента|элементов}.":  "на странице 11 элементов.",
+		"на странице 105 {элемент|элемента|элементов}.": "на странице 105 элементов.",
+		"the page has 1 {element|elements}.":            "the page has 1 element.",
+		"the page has 0 {element|elements}.":            "the page has 0 elements.",
+		"no count {here|there}":                         "no count {here|there}",
+	} {
+		if got := agreeCounts(in); got != want {
+			t.Errorf("agreeCounts(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

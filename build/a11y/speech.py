@@ -625,15 +625,27 @@ def run_with_orca(sp, ref):
         action(sp, "Escape from the find bar", lambda: key("Escape"), want=[r"^" + place + "$"])
     if part("people"):
         # The People panel: its tab, Find the people, a person, the next mention.
-        def people_tab():
-            key("ctrl+shift+k")
-            focus.wait("entry", r"^Command")
+        t = time.time()
+        key("ctrl+shift+k")
+        focus.wait("entry", r"^Command")
+        sp.wait(t, r"^Command", 15, 1.0)  # Orca has said where the focus is
+
+        def to_switcher():
             key("shift+Tab")
-            focus.wait("toggle button", r"^Command$")
-            key("End")
-        # People's "pressed" once, with its name (not again alone after it).
-        action(sp, "the People tab (Shift+Tab from the command field, End)", people_tab,
-               want=[r"^People toggle button pressed"], never=[r"^pressed\.?$"])
+            focus.wait("radio button", r"^Command$")
+        # The panels' switcher: a radio group, its checked button said.
+        action(sp, "the panels (Shift+Tab from the command field)", to_switcher,
+               want=[r"^Command\.?$", r"^selected radio button", r"^Manuscript tools panel"])
+        # People's name and state said once, by the focus; not its checked
+        # change again ("selected", or a toggle button's "pressed": WebKitGTK
+        # sends the state change after the focus event).
+        action(sp, "the People tab (End)", lambda: key("End"),
+               want=[r"^People\.?$", r"^selected radio button"], never=[r"^(not )?(selected|pressed)\.?$", r"pressed"])
+        # The arrows: each panel said once, as it is checked.
+        action(sp, "the History tab (Left)", lambda: key("Left"),
+               want=[r"^History\.?$", r"^selected radio button"], never=[r"^(not )?selected\.?$", r"^People"])
+        action(sp, "the People tab again (Right)", lambda: key("Right"),
+               want=[r"^People\.?$", r"^selected radio button"], never=[r"^(not )?selected\.?$", r"^History"])
         tab_to(sp, "push button", r"^Find the people$")
         action(sp, "Find the people", lambda: key("Return"),
                want=[r"^\d+ персонаж(а|ей)?; чаще всех названы: "], never=[tool_words, english], seconds=180)

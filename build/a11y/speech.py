@@ -462,9 +462,11 @@ def open_part(sp, book2, place):
     if os.path.exists(english):
         action(sp, "opening the English book", open_path(english), want=[r"^Opened book\.md, "], seconds=120)
         in_text("after opening the English book")
+    # The book's name and the place; not a run of its prose.
+    prose = r"(?:[А-Яа-яЁё«»,;:—-]+\s+){10,}"
     action(sp, "opening a book (Ctrl+O, a path, Enter)", open_path(book2),
-           want=[r"^Opened book2\.md, [\d.]+ MB: [\d,]+ words, \d+ headings\.$"],
-           never=[latin] if os.path.exists(english) else (), seconds=120)
+           want=[r"^Opened book2\.md, [\d.]+ MB: [\d,]+ words, \d+ headings\. " + place + "$"],
+           never=([latin] if os.path.exists(english) else []) + [prose], seconds=120)
     in_text("after opening a book")
 
     def escape_from(shortcut, field):

@@ -633,25 +633,26 @@ def run_with_orca(sp, ref):
         # The People panel: its tab, Find the people, a person, the next mention.
         t = time.time()
         key("ctrl+shift+k")
-        focus.wait("entry", r"^Command")
-        sp.wait(t, r"^Command", 15, 1.0)  # Orca has said where the focus is
+        focus.wait("entry", r"^(Command|Команда)")
+        sp.wait(t, r"^(Command|Команда)", 15, 1.0)  # Orca has said where the focus is
 
         def to_switcher():
             key("shift+Tab")
-            focus.wait("radio button", r"^Command$")
+            focus.wait("radio button", r"^(Command|Команда)$")
         # The panels' switcher: a radio group, its checked button said.
         action(sp, "the panels (Shift+Tab from the command field)", to_switcher,
-               want=[r"^Command\.?$", r"^selected radio button", r"^Manuscript tools panel"])
+               want=[r"^(Command|Команда)\.?$", r"^selected radio button", r"^(Manuscript tools|Инструменты рукописи) panel"])
+        people, history = r"^(People|Персонажи)\.?$", r"^(History|История)\.?$"  # the window's language
         # People's name and state said once, by the focus; not its checked
         # change again ("selected", or a toggle button's "pressed": WebKitGTK
         # sends the state change after the focus event).
         action(sp, "the People tab (End)", lambda: key("End"),
-               want=[r"^People\.?$", r"^selected radio button"], never=[r"^(not )?(selected|pressed)\.?$", r"pressed"])
+               want=[people, r"^selected radio button"], never=[r"^(not )?(selected|pressed)\.?$", r"pressed"])
         # The arrows: each panel said once, as it is checked.
         action(sp, "the History tab (Left)", lambda: key("Left"),
-               want=[r"^History\.?$", r"^selected radio button"], never=[r"^(not )?selected\.?$", r"^People"])
+               want=[history, r"^selected radio button"], never=[r"^(not )?selected\.?$", people])
         action(sp, "the People tab again (Right)", lambda: key("Right"),
-               want=[r"^People\.?$", r"^selected radio button"], never=[r"^(not )?selected\.?$", r"^History"])
+               want=[people, r"^selected radio button"], never=[r"^(not )?selected\.?$", history])
         tab_to(sp, "push button", r"^Find the people$")
         action(sp, "Find the people", lambda: key("Return"),
                want=[r"^\d+ персонаж(а|ей)?; чаще всех названы: "], never=[tool_words, english], seconds=180)

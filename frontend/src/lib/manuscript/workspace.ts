@@ -192,9 +192,12 @@ export function stepName(tool = ''): string {
  * the text's selection left behind was said instead ("Text unselected.").
  * The caret is told at once only when the field's layout is up to date; with
  * its layout pending (one property of its style set anew) the focus is told
- * first, Orca names the field, and the caret follows. */
+ * first, Orca names the field, and the caret follows. A field made by the
+ * same key press (Ctrl+H's) is laid out first, so its layout is pending the
+ * same way as an old one's. */
 export function focusField(el: HTMLInputElement | undefined) {
   if (!el) return;
+  void el.getBoundingClientRect();
   el.style.minWidth = el.style.minWidth === '1px' ? '0px' : '1px';
   el.focus();
 }

@@ -99,7 +99,8 @@ func TestUIScreenReaderWords(t *testing.T) {
 
 	t.Run("opening a book is said once", func(t *testing.T) {
 		e.t = t
-		once(t, "opening", e.said.since(0), `^Opened manuscript\.md, [\d.]+ KB: [\d,]+ words, \d+ headings\.$`)
+		// The book and the place the cursor is at.
+		once(t, "opening", e.said.since(0), `^Opened manuscript\.md, [\d.]+ KB: [\d,]+ words, \d+ headings\. The Lighthouse Keeper's Ledger, line 1\.$`)
 	})
 
 	t.Run("the word counts in sentences, each time", func(t *testing.T) {

@@ -464,9 +464,11 @@ def open_part(sp, book2, place):
     if os.path.exists(english):
         action(sp, "opening the English book", open_path(english), want=[r"^Открыта книга book\.md, "], seconds=120)
         in_text("after opening the English book")
+    # The book's name and the place; not a run of its prose.
+    prose = r"(?:[А-Яа-яЁё«»,;:—-]+\s+){10,}"
     action(sp, "opening a book (Ctrl+O, a path, Enter)", open_path(book2),
-           want=[r"^Открыта книга book2\.md, [\d,]+ МБ: [\d\s]+ сло(во|ва|в), \d+ заголов(ок|ка|ков)\.$"],
-           never=[latin] if os.path.exists(english) else (), seconds=120)
+           want=[r"^Открыта книга book2\.md, [\d,]+ МБ: [\d\s]+ сло(во|ва|в), \d+ заголов(ок|ка|ков)\. " + place + "$"],
+           never=([latin] if os.path.exists(english) else []) + [prose], seconds=120)
     in_text("after opening a book")
 
     def escape_from(shortcut, field):
@@ -536,14 +538,18 @@ def run_with_orca(sp, ref):
                 key("Return")
         return do
     if part("command"):
-        # From the text with a word selected: the command field named. (Orca 43
-        # still says "Text unselected." first: WebKitGTK ends the text's
-        # selection before the focus event comes; not fixed yet.)
+        # From the text with a word selected: the command field named, once, and
+        # not the selection left behind ("Text unselected.": Orca 43 took the
+        # field's caret for the focus and dropped the focus event).
+        t = time.time()
         key("ctrl+shift+e")
         in_text("Ctrl+Shift+E")
+        sp.wait(t, place, 20, 1.0)  # Orca has said the place (late on a loaded machine)
+        t = time.time()
         key("ctrl+shift+Right")
-        latency.pump(1.0)
-        action(sp, "Ctrl+Shift+K from a selection in the text", lambda: key("ctrl+shift+k"), want=[r"^Команда entry"])
+        sp.wait(t, r"selected", 15, 1.0)  # and the word selected
+        action(sp, "Ctrl+Shift+K from a selection in the text", lambda: key("ctrl+shift+k"), want=[r"^Команда entry"],
+               never=[r"unselected", place])
         # Alt+1 where the focus stays (the command field): the notice names it.
         action(sp, "Alt+1 in the command field", lambda: key("alt+1"), want=[r"^Рабочая область «Рукопись»\. Команда\b"])
         action(sp, "a command's answer (найди «И Наташа не могла больше говорить»)",
@@ -627,15 +633,28 @@ def run_with_orca(sp, ref):
         action(sp, "Escape from the find bar", lambda: key("Escape"), want=[r"^" + place + "$"])
     if part("people"):
         # The People panel: its tab, Find the people, a person, the next mention.
-        def people_tab():
-            key("ctrl+shift+k")
-            focus.wait("entry", r"^Команда")
+        t = time.time()
+        key("ctrl+shift+k")
+        focus.wait("entry", r"^(Command|Команда)")
+        sp.wait(t, r"^(Command|Команда)", 15, 1.0)  # Orca has said where the focus is
+
+        def to_switcher():
             key("shift+Tab")
-            focus.wait("toggle button", r"^Команда$")
-            key("End")
-        # People's "pressed" once, with its name (not again alone after it).
-        action(sp, "the People tab (Shift+Tab from the command field, End)", people_tab,
-               want=[r"^Персонажи toggle button pressed"], never=[r"^pressed\.?$"])
+            focus.wait("radio button", r"^(Command|Команда)$")
+        # The panels' switcher: a radio group, its checked button said.
+        action(sp, "the panels (Shift+Tab from the command field)", to_switcher,
+               want=[r"^(Command|Команда)\.?$", r"^selected radio button", r"^(Manuscript tools|Инструменты рукописи) panel"])
+        people, history = r"^(People|Персонажи)\.?$", r"^(History|История)\.?$"  # the window's language
+        # People's name and state said once, by the focus; not its checked
+        # change again ("selected", or a toggle button's "pressed": WebKitGTK
+        # sends the state change after the focus event).
+        action(sp, "the People tab (End)", lambda: key("End"),
+               want=[people, r"^selected radio button"], never=[r"^(not )?(selected|pressed)\.?$", r"pressed"])
+        # The arrows: each panel said once, as it is checked.
+        action(sp, "the History tab (Left)", lambda: key("Left"),
+               want=[history, r"^selected radio button"], never=[r"^(not )?selected\.?$", people])
+        action(sp, "the People tab again (Right)", lambda: key("Right"),
+               want=[people, r"^selected radio button"], never=[r"^(not )?selected\.?$", history])
         tab_to(sp, "push button", r"^Найти персонажей$")
         action(sp, "Find the people", lambda: key("Return"),
                want=[r"^\d+ персонаж(а|ей)?; чаще всех названы: "], never=[tool_words, english], seconds=180)

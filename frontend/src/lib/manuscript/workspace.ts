@@ -186,3 +186,22 @@ export function stepName(tool = '', russian = uiRussian()): string {
   if (tool.startsWith('Plan')) return say('Working with the plan', 'Работа с планом', russian);
   return say('A step', 'Шаг', russian);
 }
+
+/** focusField moves the focus into a text field a hotkey goes to (the command
+ * field, the replace field) so that Orca 43 names it. WebKitGTK tells the
+ * screen reader of a field's caret (text-caret-moved) as the focus moves, and
+ * of the focus itself a moment later; Orca 43's WebKitGTK script takes the
+ * caret for the focus (it silently makes the field its caret context), then
+ * drops the focus event as one it already has: the field went unnamed, and
+ * the text's selection left behind was said instead ("Text unselected.").
+ * The caret is told at once only when the field's layout is up to date; with
+ * its layout pending (one property of its style set anew) the focus is told
+ * first, Orca names the field, and the caret follows. A field made by the
+ * same key press (Ctrl+H's) is laid out first, so its layout is pending the
+ * same way as an old one's. */
+export function focusField(el: HTMLInputElement | undefined) {
+  if (!el) return;
+  void el.getBoundingClientRect();
+  el.style.minWidth = el.style.minWidth === '1px' ? '0px' : '1px';
+  el.focus();
+}

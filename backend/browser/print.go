@@ -34,36 +34,25 @@ type PrintOptions struct {
 	KeepSoftHyphens bool
 }
 
-// printHeartbeat is how often PrintPDF tells Progress it is still printing.
+// printHeartbeat is how often Print tells Progress it is still printing.
 const printHeartbeat = 5 * time.Second
 
-// PrintPDF prints a standalone HTML page to PDF with a headless Chromium of
-// its own (Debian's, as every browser tool uses): a temporary profile,
-// removed afterwards, and the page's @page size and margins. The page is
-// expected to run no script (publish.LayOutBook forbids them by its policy).
-// The user's browser session, if one is open, is not touched.
-//
-// A cancelled ctx ends it at once; its error is then ctx's own
-// (context.Canceled), for the caller to say so in its words.
-func PrintPDF(ctx context.Context, opts Options, page []byte, po PrintOptions) ([]byte, error) {
-	pr, err := StartPrinter(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer pr.Close()
-	return pr.Print(ctx, page, po)
-}
-
-// Printer is a headless Chromium of its own that prints pages to PDF, one
-// after another (a book printed twice to number its contents starts one
-// Chromium, not two).
+// Printer prints standalone HTML pages to PDF, one after another, with a
+// headless Chromium of its own (Debian's, as every browser tool uses): a
+// temporary profile, removed by Close, and each page's @page size and
+// margins. A page is expected to run no script (publish.LayOutBook forbids
+// them by its policy). The user's browser session, if one is open, is not
+// touched. A book printed twice to number its contents starts one
+// Chromium, not two.
 type Printer struct {
 	proc *BrowserProcess
 	b    *rod.Browser
 	dir  string // the private folder the pages are written to
 }
 
-// StartPrinter starts the Chromium PrintPDF prints with; Close ends it.
+// StartPrinter starts the printer's Chromium; Close ends it. A cancelled
+// ctx ends it at once; its error is then ctx's own (context.Canceled), for
+// the caller to say so in its words.
 func StartPrinter(ctx context.Context, opts Options) (*Printer, error) {
 	pr, err := startPrinter(ctx, opts)
 	if err != nil && ctx.Err() != nil {

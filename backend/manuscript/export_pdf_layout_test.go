@@ -62,8 +62,8 @@ func TestPDFTitleAndContentsPages(t *testing.T) {
 // chapter's heading opens that page and its footer shows that number. The
 // chapters are of different lengths (some run over several pages) and the
 // contents take three pages, so the contents' own length is in the count.
-// The title page has no number; the progress says the book is printed
-// twice.
+// The title page has no number; the chapters' text is there (the first
+// print draws none); the progress says the book is printed twice.
 func TestPDFContentsPageNumbers(t *testing.T) {
 	if _, err := exec.LookPath("chromium"); err != nil {
 		t.Skip("no chromium")
@@ -111,6 +111,9 @@ func TestPDFContentsPageNumbers(t *testing.T) {
 		lines := nonEmptyLines(pages[n-1])
 		if len(lines) < 2 || lines[0] != name || lines[len(lines)-1] != strconv.Itoa(n) {
 			t.Errorf("%q is listed on page %d, which begins %q and ends %q", name, n, lines[0], lines[len(lines)-1])
+		}
+		if strings.HasPrefix(name, "Chapter") && !strings.Contains(strings.ReplaceAll(pages[n-1], "\u00ad", ""), "Paragraph 0 of") {
+			t.Errorf("the page of %q does not show its text:\n%s", name, pages[n-1])
 		}
 	}
 	all := strings.Join(progress, "\n")

@@ -92,6 +92,7 @@ nav.toc li:nth-last-child(-n+2) { break-before: avoid; } /* no lone entry on a p
 nav.toc a { color: inherit; text-decoration: none; display: flex; align-items: baseline; }
 nav.toc .t { flex: 1 1 auto; min-width: 0; }
 nav.toc .n { flex: none; width: calc(var(--digits) * 1ch); padding-left: 0.8em; text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums lining-nums; }
+main.draft * { visibility: hidden; } main.draft :is(h1, h2, h3, h4, h5, h6) { visibility: visible; }
 nav.toc .l2 { padding-left: 1.2em; } nav.toc .l3 { padding-left: 2.4em; } nav.toc .l4, nav.toc .l5, nav.toc .l6 { padding-left: 3.6em; }
 </style>
 </head>
@@ -99,7 +100,7 @@ nav.toc .l2 { padding-left: 1.2em; } nav.toc .l3 { padding-left: 2.4em; } nav.to
 `
 
 // BookPage is a book laid out for printing (LayOutBook): the HTML Chromium
-// prints, its contents' page numbers left open for Page to fill in.
+// prints, its contents' page numbers left open for page to fill in.
 type BookPage struct {
 	head, body []byte     // the page before and after the contents
 	entries    []tocEntry // the contents, in order
@@ -123,7 +124,7 @@ const tocDigits = 4
 // the chapter level, each chapter on a new page. Page numbers are the
 // page's own (@page margin boxes: Chromium's footer template, rendered as a
 // page of its own for every page, tripled the time of a whole book), none
-// on the title page. The contents' numbers are filled in by Page.
+// on the title page. The contents' numbers are filled in by page.
 //
 // Its pictures are those policy lets in, each named by its real file; the
 // others are left out (returned), their descriptions in italics.
@@ -149,7 +150,7 @@ func LayOutBook(body []byte, m Meta, paper Paper, policy ImagePolicy) (*BookPage
 	}
 	var b bytes.Buffer
 	b.Grow(len(rendered) + 64)
-	b.WriteString("<main>\n")
+	b.WriteString(">\n") // the rest of <main ...>
 	b.Write(rendered)
 	b.WriteString("</main>\n</body>\n</html>\n")
 	bp.body = b.Bytes()
@@ -183,10 +184,12 @@ func printHead(m Meta, paper Paper, hyphens string) []byte {
 	return b.Bytes()
 }
 
-// Page is the whole print page, each contents entry with its page number
+// page is the whole print page, each contents entry with its page number
 // from pages (by heading id; nil: a placeholder of zeros) in a box digits
-// wide, so that the numbers printed never move the layout.
-func (bp *BookPage) Page(pages map[string]int, digits int) []byte {
+// wide, so that the numbers printed never move the layout. A draft is only
+// read for where its headings are: the book's text is laid out as ever but
+// not drawn (visibility: hidden), which halves a whole book's print.
+func (bp *BookPage) page(pages map[string]int, digits int, draft bool) []byte {
 	var toc bytes.Buffer
 	if len(bp.entries) > 0 {
 		contents := "Contents"
@@ -203,9 +206,13 @@ func (bp *BookPage) Page(pages map[string]int, digits int) []byte {
 		}
 		toc.WriteString("</ol>\n</nav>\n")
 	}
-	page := make([]byte, 0, len(bp.head)+toc.Len()+len(bp.body))
+	page := make([]byte, 0, len(bp.head)+toc.Len()+len(bp.body)+32)
 	page = append(page, bp.head...)
 	page = append(page, toc.Bytes()...)
+	page = append(page, "<main"...)
+	if draft {
+		page = append(page, ` class="draft"`...)
+	}
 	return append(page, bp.body...)
 }
 

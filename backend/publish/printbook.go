@@ -9,9 +9,10 @@ import (
 // A book's contents carry each chapter's page number (issue 35 point 4),
 // though Chromium has no target-counter(): the book is printed whole twice
 // with the same layout. The first print has a placeholder in each entry's
-// number box (the box is as wide either way, so no line moves); where each
-// heading landed is read from that PDF (destPages), and the second print
-// carries those numbers. The second print's pages are read again and must
+// number box (the box is as wide either way, so no line moves) and its
+// text laid out but not drawn (a draft: half the time of a whole print);
+// where each heading landed is read from that PDF (destPages), and the
+// second print carries those numbers. The second print's pages are read again and must
 // equal the numbers it carries; if any moved, it is printed once more with
 // the new ones, and after MaxPrints the export fails rather than write a
 // wrong number. One whole print each time: the PDF keeps its tag tree and
@@ -43,7 +44,9 @@ func (bp *BookPage) Print(ctx context.Context, print PagePrinter) ([]byte, error
 	digits := tocDigits
 	var pages map[string]int // nil: placeholders
 	for pass := 1; pass <= MaxPrints; pass++ {
-		pdf, err := print(ctx, bp.Page(pages, digits), pass)
+		// The first print of a book with a contents is a draft: only read.
+		draft := pages == nil && len(bp.entries) > 0
+		pdf, err := print(ctx, bp.page(pages, digits, draft), pass)
 		if err != nil {
 			return nil, err
 		}

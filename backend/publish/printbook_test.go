@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/waymark/waymark/backend/browser"
+	"github.com/waymark/waymark/backend/testenv"
 )
 
 // chromiumPrinter prints with one real headless Chromium for the test;
@@ -30,14 +33,14 @@ func chromiumPrinter(t *testing.T, shift func(pass int) int, passes *int) PagePr
 		*passes = pass
 		if n := shift(pass); n > 0 {
 			extra := strings.Repeat(`<div style="break-before: page">An inserted page.</div>`, n)
-			page = bytes.Replace(page, []byte("<main>"), []byte(extra+"<main>"), 1)
+			page = bytes.Replace(page, []byte("<main"), []byte(extra+"<main"), 1)
 		}
 		return pr.Print(ctx, page, browser.PrintOptions{Width: a5.Width, Height: a5.Height})
 	}
 }
 
 // printedNumbers is each contents entry's number in the page the PDF was
-// printed from (Page's output), by heading id.
+// printed from, by heading id.
 func printedNumbers(page []byte) map[string]int {
 	out := map[string]int{}
 	for _, l := range strings.Split(string(page), "\n") {
@@ -53,13 +56,29 @@ func printedNumbers(page []byte) map[string]int {
 	return out
 }
 
+// pdftotext is pdftotext's text of a PDF, without soft hyphens.
+func pdftotext(t *testing.T, pdf []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "book.pdf")
+	if err := os.WriteFile(p, pdf, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pdftotext", p, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	return strings.ReplaceAll(string(out), "\u00ad", "") // soft hyphens
+}
+
 // TestBookPrintNumbersSettle: the contents' numbers are those of the print
 // that carries them. A layout that does not move is printed twice; one
 // that moves once (a page more from the second print on) is printed a
 // third time with the moved numbers; one that moves every time fails after
 // MaxPrints, naming the chapter, and returns no PDF; a book without a
-// contents is printed once.
+// contents is printed once. The PDF returned shows the book's text (the
+// first print, only read for its pages, does not draw it).
 func TestBookPrintNumbersSettle(t *testing.T) {
+	testenv.NeedProgram(t, "pdftotext", "poppler-utils")
 	var b strings.Builder
 	b.WriteString("# The Ledger\n\n")
 	for i := 1; i <= 5; i++ {
@@ -72,11 +91,12 @@ func TestBookPrintNumbersSettle(t *testing.T) {
 		shift    func(pass int) int
 		passes   int
 		unsettle bool
+		text     string // the book's text the PDF shows
 	}{
-		{"steady", book, func(int) int { return 0 }, 2, false},
-		{"moves once", book, func(pass int) int { return min(pass-1, 1) }, 3, false},
-		{"moves every time", book, func(pass int) int { return pass - 1 }, MaxPrints, true},
-		{"no contents", []byte("Only text, no heading.\n"), func(int) int { return 0 }, 1, false},
+		{"steady", book, func(int) int { return 0 }, 2, false, "Text of chapter 5."},
+		{"moves once", book, func(pass int) int { return min(pass-1, 1) }, 3, false, "Text of chapter 5."},
+		{"moves every time", book, func(pass int) int { return pass - 1 }, MaxPrints, true, ""},
+		{"no contents", []byte("Only text, no heading.\n"), func(int) int { return 0 }, 1, false, "Only text, no heading."},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			passes := 0
@@ -102,6 +122,9 @@ func TestBookPrintNumbersSettle(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatal(err)
+			}
+			if text := pdftotext(t, pdf); !strings.Contains(text, c.text) {
+				t.Errorf("the PDF does not show the book's text %q (a draft?):\n%s", c.text, text)
 			}
 			dests, err := destPages(pdf)
 			if err != nil {

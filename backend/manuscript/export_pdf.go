@@ -27,18 +27,33 @@ func exportPDF(ctx context.Context, r exportRequest, bk *bookToExport, path stri
 	if errors.Is(err, browser.ErrNoBrowser) {
 		return nil, publish.NeedChromium()
 	}
+	say := pdfProgress{r: r, ru: bk.meta.Lang == "ru"}
+	say.say("Starting Chromium to print the book, while the book is laid out for it", "Запускаем Chromium для печати, а книгу тем временем готовим к ней")
+	// Chromium starts while the book is laid out.
+	type started struct {
+		pr  *browser.Printer
+		err error
+	}
+	start := make(chan started, 1)
+	go func() {
+		pr, err := browser.StartPrinter(ctx, browser.Options{Bin: bin})
+		start <- started{pr, err}
+	}()
 	bp, left, err := publish.LayOutBook(bk.body, bk.meta, paper, bk.policy)
+	st := <-start
+	if st.pr != nil {
+		defer st.pr.Close()
+	}
 	if err != nil {
 		return nil, err
 	}
 	bk.left = append(bk.left, left...)
-	say := pdfProgress{r: r, ru: bk.meta.Lang == "ru", prints: bp.Prints()}
-	say.start(bp.Size())
-	pr, err := browser.StartPrinter(ctx, browser.Options{Bin: bin})
-	if err != nil {
-		return nil, say.failed(ctx, path, err)
+	say.prints = bp.Prints()
+	if st.err != nil {
+		return nil, say.failed(ctx, path, st.err)
 	}
-	defer pr.Close()
+	say.start(bp.Size())
+	pr := st.pr
 	pdf, err := bp.Print(ctx, func(ctx context.Context, page []byte, pass int) ([]byte, error) {
 		return pr.Print(ctx, page, browser.PrintOptions{Width: paper.Width, Height: paper.Height,
 			Progress: func(stage string, took time.Duration) { say.stage(pass, stage, took) }})
@@ -67,11 +82,11 @@ func (s pdfProgress) say(en, ru string, args ...any) {
 
 func (s pdfProgress) start(size int) {
 	if s.prints < 2 {
-		s.say("Starting Chromium to print the book (%d KB of HTML)", "Запускаем Chromium, чтобы напечатать книгу (%d КБ HTML)", size>>10)
+		s.say("The book is laid out for printing (%d KB of HTML)", "Книга готова к печати (%d КБ HTML)", size>>10)
 		return
 	}
-	s.say("Starting Chromium to print the book (%d KB of HTML); it prints the book twice: first to learn the page each chapter starts on, then with those numbers in the contents",
-		"Запускаем Chromium, чтобы напечатать книгу (%d КБ HTML); книга печатается дважды: сначала чтобы узнать, с какой страницы начинается каждая глава, потом с этими номерами в оглавлении", size>>10)
+	s.say("The book is laid out for printing (%d KB of HTML); Chromium prints it twice: first to learn the page each chapter starts on, then with those numbers in the contents",
+		"Книга готова к печати (%d КБ HTML); Chromium печатает её дважды: сначала чтобы узнать, с какой страницы начинается каждая глава, потом с этими номерами в оглавлении", size>>10)
 }
 
 // stage tells one stage ("load", "print", "read") of print pass.

@@ -117,7 +117,7 @@ func TestPDFContentsPageNumbers(t *testing.T) {
 		}
 	}
 	all := strings.Join(progress, "\n")
-	for _, want := range []string{"prints the book twice", "print 1 of 2", "print 2 of 2"} {
+	for _, want := range []string{"prints it twice", "print 1 of 2", "print 2 of 2"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no progress saying %q:\n%s", want, all)
 		}

@@ -80,10 +80,10 @@ func TestExportPDFTwoPrintsProgressAndCancel(t *testing.T) {
 	}{
 		{"en", "# The Ledger\n\n## One\n\nText of the first chapter.\n\n## Two\n\nMore text.\n",
 			"print 2 of 2", "the PDF export of cancelled.pdf was cancelled; no file was written",
-			[]string{"prints the book twice", "laying the book out (print 1 of 2", "laying the book out again (print 2 of 2"}},
+			[]string{"prints it twice", "laying the book out (print 1 of 2", "laying the book out again (print 2 of 2"}},
 		{"ru", "# Война и мир\n\n## Глава первая\n\nТекст первой главы.\n\n## Глава вторая\n\nЕщё текст.\n",
 			"печать 2 из 2", "экспорт PDF в cancelled.pdf отменён; файл не записан",
-			[]string{"книга печатается дважды", "раскладывает книгу по страницам (печать 1 из 2", "снова раскладывает книгу по страницам (печать 2 из 2"}},
+			[]string{"Chromium печатает её дважды", "раскладывает книгу по страницам (печать 1 из 2", "снова раскладывает книгу по страницам (печать 2 из 2"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			doc, st := testenv.BookAndStore(t, c.book)

@@ -54,8 +54,8 @@ func exportPDF(ctx context.Context, r exportRequest, bk *bookToExport, path stri
 	}
 	say.start(bp.Size())
 	pr := st.pr
-	pdf, err := bp.Print(ctx, func(ctx context.Context, page []byte, pass int) ([]byte, error) {
-		return pr.Print(ctx, page, browser.PrintOptions{Width: paper.Width, Height: paper.Height,
+	pdf, err := bp.Print(ctx, func(ctx context.Context, page []byte, pass int, draft bool) ([]byte, error) {
+		return pr.Print(ctx, page, browser.PrintOptions{Width: paper.Width, Height: paper.Height, KeepSoftHyphens: draft,
 			Progress: func(stage string, took time.Duration) { say.stage(pass, stage, took) }})
 	})
 	if err != nil {
@@ -102,6 +102,8 @@ func (s pdfProgress) stage(pass int, stage string, took time.Duration) {
 		s.say("Chromium is laying the book out again (print 2 of %d, with the page numbers in the contents)", "Chromium снова раскладывает книгу по страницам (печать 2 из %d: с номерами страниц в оглавлении)", of)
 	case stage == "load":
 		s.say("Chromium is laying the book out once more (print %d of %d: some chapters moved, so with their new page numbers)", "Chromium ещё раз раскладывает книгу по страницам (печать %d из %d: главы сдвинулись, печатаем с их новыми номерами страниц)", pass, of)
+	case stage == "hyphens":
+		s.say("Keeping the hyphens the printed lines break at (%d s so far)", "Оставляем только переносы на концах строк (прошло %d с)", secs)
 	case stage == "print" && s.prints < 2:
 		s.say("Chromium is printing the pages (%d s so far)", "Chromium печатает страницы (прошло %d с)", secs)
 	case stage == "read" && s.prints < 2:

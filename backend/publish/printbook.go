@@ -23,8 +23,10 @@ import (
 const MaxPrints = 3
 
 // PagePrinter prints one whole print page to PDF; pass is the print's
-// number, 1 to MaxPrints.
-type PagePrinter func(ctx context.Context, page []byte, pass int) ([]byte, error)
+// number, 1 to MaxPrints; draft says the print is only read for where its
+// headings are (its text is not drawn, so the soft hyphens no line breaks
+// at need not be taken out of it: that changes no line).
+type PagePrinter func(ctx context.Context, page []byte, pass int, draft bool) ([]byte, error)
 
 // Prints is how many times Print prints the book when no number moves:
 // twice with a contents, once without.
@@ -46,7 +48,7 @@ func (bp *BookPage) Print(ctx context.Context, print PagePrinter) ([]byte, error
 	for pass := 1; pass <= MaxPrints; pass++ {
 		// The first print of a book with a contents is a draft: only read.
 		draft := pages == nil && len(bp.entries) > 0
-		pdf, err := print(ctx, bp.page(pages, digits, draft), pass)
+		pdf, err := print(ctx, bp.page(pages, digits, draft), pass, draft)
 		if err != nil {
 			return nil, err
 		}

@@ -29,13 +29,13 @@ func chromiumPrinter(t *testing.T, shift func(pass int) int, passes *int) PagePr
 	}
 	t.Cleanup(pr.Close)
 	a5 := Papers["a5"]
-	return func(ctx context.Context, page []byte, pass int) ([]byte, error) {
+	return func(ctx context.Context, page []byte, pass int, draft bool) ([]byte, error) {
 		*passes = pass
 		if n := shift(pass); n > 0 {
 			extra := strings.Repeat(`<div style="break-before: page">An inserted page.</div>`, n)
 			page = bytes.Replace(page, []byte("<main"), []byte(extra+"<main"), 1)
 		}
-		return pr.Print(ctx, page, browser.PrintOptions{Width: a5.Width, Height: a5.Height})
+		return pr.Print(ctx, page, browser.PrintOptions{Width: a5.Width, Height: a5.Height, KeepSoftHyphens: draft})
 	}
 }
 
@@ -102,9 +102,9 @@ func TestBookPrintNumbersSettle(t *testing.T) {
 			passes := 0
 			print := chromiumPrinter(t, c.shift, &passes)
 			var last []byte
-			record := func(ctx context.Context, page []byte, pass int) ([]byte, error) {
+			record := func(ctx context.Context, page []byte, pass int, draft bool) ([]byte, error) {
 				last = page
-				return print(ctx, page, pass)
+				return print(ctx, page, pass, draft)
 			}
 			bp, _, err := LayOutBook(c.body, Meta{Title: "The Ledger", Lang: "en", ChapterLevel: 2}, Papers["a5"], ImagePolicy{})
 			if err != nil {

@@ -34,32 +34,45 @@ type PrintOptions struct {
 	KeepSoftHyphens bool
 }
 
-// printHeartbeat is how often PrintPDF tells Progress it is still printing.
+// printHeartbeat is how often Print tells Progress it is still printing.
 const printHeartbeat = 5 * time.Second
 
-// PrintPDF prints a standalone HTML page to PDF with a headless Chromium of
-// its own (Debian's, as every browser tool uses): a temporary profile,
-// removed afterwards, and the page's @page size and margins. The page is
-// expected to run no script (publish.PrintPage forbids them by its policy).
-// The user's browser session, if one is open, is not touched.
-//
-// A cancelled ctx ends it at once; its error is then ctx's own
-// (context.Canceled), for the caller to say so in its words.
+// PrintPDF prints one page with a Printer of its own (StartPrinter, Print,
+// Close).
 func PrintPDF(ctx context.Context, opts Options, page []byte, po PrintOptions) ([]byte, error) {
-	pdf, err := printPDF(ctx, opts, page, po)
+	pr, err := StartPrinter(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer pr.Close()
+	return pr.Print(ctx, page, po)
+}
+
+// Printer prints standalone HTML pages to PDF, one after another, with a
+// headless Chromium of its own (Debian's, as every browser tool uses): a
+// temporary profile, removed by Close, and each page's @page size and
+// margins. A page is expected to run no script (publish.LayOutBook forbids
+// them by its policy). The user's browser session, if one is open, is not
+// touched. A book printed twice to number its contents starts one
+// Chromium, not two.
+type Printer struct {
+	proc *BrowserProcess
+	b    *rod.Browser
+	dir  string // the private folder the pages are written to
+}
+
+// StartPrinter starts the printer's Chromium; Close ends it. A cancelled
+// ctx ends it at once; its error is then ctx's own (context.Canceled), for
+// the caller to say so in its words.
+func StartPrinter(ctx context.Context, opts Options) (*Printer, error) {
+	pr, err := startPrinter(ctx, opts)
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	return pdf, err
+	return pr, err
 }
 
-func printPDF(ctx context.Context, opts Options, page []byte, po PrintOptions) ([]byte, error) {
-	start := time.Now()
-	report := func(stage string) {
-		if po.Progress != nil {
-			po.Progress(stage, time.Since(start))
-		}
-	}
+func startPrinter(ctx context.Context, opts Options) (*Printer, error) {
 	opts.Headless = true
 	opts.ProfileDir, opts.ControlURL = "", ""
 	// The page is a file in a private folder: a file: page may show the
@@ -68,31 +81,62 @@ func printPDF(ctx context.Context, opts Options, page []byte, po PrintOptions) (
 	if err != nil {
 		return nil, fmt.Errorf("print to PDF: %w", err)
 	}
-	defer os.RemoveAll(dir)
-	file := filepath.Join(dir, "book.html")
+	pr := &Printer{dir: dir}
+	if pr.proc, err = StartBrowser(ctx, opts); err != nil {
+		pr.Close()
+		return nil, fmt.Errorf("print to PDF: %w", err)
+	}
+	ws := &cdp.WebSocket{}
+	if err := ws.Connect(ctx, pr.proc.ControlURL(), nil); err != nil {
+		pr.Close()
+		return nil, fmt.Errorf("print to PDF: connect to Chromium: %w", err)
+	}
+	// The printer lives within ctx: its events end with it.
+	pr.b = rod.New().Client(cdp.New().Start(ws)).Context(ctx).NoDefaultDevice()
+	if err := pr.b.Connect(); err != nil {
+		pr.Close()
+		return nil, fmt.Errorf("print to PDF: connect to Chromium: %w", err)
+	}
+	return pr, nil
+}
+
+// Close ends the printer's Chromium and removes its files.
+func (pr *Printer) Close() {
+	if pr.proc != nil {
+		_ = pr.proc.Close()
+	}
+	_ = os.RemoveAll(pr.dir)
+}
+
+// Print prints page to PDF in a new tab, closed afterwards. A cancelled ctx
+// ends it at once with ctx's own error.
+func (pr *Printer) Print(ctx context.Context, page []byte, po PrintOptions) ([]byte, error) {
+	pdf, err := pr.print(ctx, page, po)
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return pdf, err
+}
+
+func (pr *Printer) print(ctx context.Context, page []byte, po PrintOptions) ([]byte, error) {
+	start := time.Now()
+	report := func(stage string) {
+		if po.Progress != nil {
+			po.Progress(stage, time.Since(start))
+		}
+	}
+	file := filepath.Join(pr.dir, "book.html")
 	if po.BaseDir != "" {
 		page = withBase(page, po.BaseDir)
 	}
 	if err := os.WriteFile(file, page, 0o600); err != nil {
 		return nil, fmt.Errorf("print to PDF: %w", err)
 	}
-	proc, err := StartBrowser(ctx, opts)
-	if err != nil {
-		return nil, fmt.Errorf("print to PDF: %w", err)
-	}
-	defer proc.Close()
-	ws := &cdp.WebSocket{}
-	if err := ws.Connect(ctx, proc.ControlURL(), nil); err != nil {
-		return nil, fmt.Errorf("print to PDF: connect to Chromium: %w", err)
-	}
-	b := rod.New().Client(cdp.New().Start(ws)).Context(ctx).NoDefaultDevice()
-	if err := b.Connect(); err != nil {
-		return nil, fmt.Errorf("print to PDF: connect to Chromium: %w", err)
-	}
-	p, err := b.Page(proto.TargetCreateTarget{URL: "about:blank"})
+	p, err := pr.b.Context(ctx).Page(proto.TargetCreateTarget{URL: "about:blank"})
 	if err != nil {
 		return nil, fmt.Errorf("print to PDF: open a page: %w", err)
 	}
+	defer func() { _ = p.Context(context.Background()).Timeout(5 * time.Second).Close() }()
 	report("load")
 	if err := p.Navigate("file://" + file); err != nil {
 		return nil, fmt.Errorf("print to PDF: load the book: %w", err)
@@ -109,37 +153,9 @@ func printPDF(ctx context.Context, opts Options, page []byte, po PrintOptions) (
 			return nil, fmt.Errorf("print to PDF: %w", err)
 		}
 	}
-	top, bottom := 0.0, 0.0
 	report("print")
-	done, stopped := make(chan struct{}), make(chan struct{})
-	stop := func() { close(done); <-stopped } // no report after it returns
-	go func() {
-		defer close(stopped)
-		t := time.NewTicker(printHeartbeat)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				report("print")
-			}
-		}
-	}()
-	r, err := (proto.PagePrintToPDF{
-		PaperWidth: &po.Width, PaperHeight: &po.Height,
-		MarginTop: &top, MarginBottom: &bottom, MarginLeft: &top, MarginRight: &top,
-		PreferCSSPageSize:       true,
-		PrintBackground:         true,
-		DisplayHeaderFooter:     po.FooterTemplate != "",
-		HeaderTemplate:          "<span></span>",
-		FooterTemplate:          po.FooterTemplate,
-		GenerateDocumentOutline: true,
-		GenerateTaggedPDF:       true,
-		TransferMode:            proto.PagePrintToPDFTransferModeReturnAsStream,
-	}).Call(p)
+	stop := heartbeat(ctx, func() { report("print") })
+	r, err := printToPDF(p, po)
 	stop()
 	if err != nil {
 		return nil, fmt.Errorf("print to PDF: %w", err)
@@ -152,6 +168,46 @@ func printPDF(ctx context.Context, opts Options, page []byte, po PrintOptions) (
 		return nil, fmt.Errorf("print to PDF: read the PDF: %w", err)
 	}
 	return pdf, nil
+}
+
+// heartbeat calls beat every printHeartbeat until the returned stop is
+// called (no beat after it returns) or ctx ends.
+func heartbeat(ctx context.Context, beat func()) (stop func()) {
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(printHeartbeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				beat()
+			}
+		}
+	}()
+	return func() { close(done); <-stopped }
+}
+
+// printToPDF asks Chromium for the page's PDF, tagged, with an outline, as
+// a stream.
+func printToPDF(p *rod.Page, po PrintOptions) (*proto.PagePrintToPDFResult, error) {
+	top, bottom := 0.0, 0.0
+	return proto.PagePrintToPDF{
+		PaperWidth: &po.Width, PaperHeight: &po.Height,
+		MarginTop: &top, MarginBottom: &bottom, MarginLeft: &top, MarginRight: &top,
+		PreferCSSPageSize:       true,
+		PrintBackground:         true,
+		DisplayHeaderFooter:     po.FooterTemplate != "",
+		HeaderTemplate:          "<span></span>",
+		FooterTemplate:          po.FooterTemplate,
+		GenerateDocumentOutline: true,
+		GenerateTaggedPDF:       true,
+		TransferMode:            proto.PagePrintToPDFTransferModeReturnAsStream,
+	}.Call(p)
 }
 
 // withBase puts <base href="file:///DIR/"> at the top of the page's head, so

@@ -65,3 +65,61 @@ func TestExportPDFProgressAndCancel(t *testing.T) {
 		t.Error("a cancelled export wrote its file")
 	}
 }
+
+// TestExportPDFTwoPrintsProgressAndCancel (issue 35 point 4): a book with a
+// contents is printed twice (the first print tells each chapter's page);
+// the progress says which print it is, in the book's language, and a
+// cancel during the second print ends the export cleanly, no file written.
+func TestExportPDFTwoPrintsProgressAndCancel(t *testing.T) {
+	if _, err := exec.LookPath("chromium"); err != nil {
+		t.Skip("no chromium")
+	}
+	for _, c := range []struct {
+		name, book, cancelAt, wantErr string
+		want                          []string
+	}{
+		{"en", "# The Ledger\n\n## One\n\nText of the first chapter.\n\n## Two\n\nMore text.\n",
+			"print 2 of 2", "the PDF export of cancelled.pdf was cancelled; no file was written",
+			[]string{"prints it twice", "laying the book out (print 1 of 2", "laying the book out again (print 2 of 2"}},
+		{"ru", "# Война и мир\n\n## Глава первая\n\nТекст первой главы.\n\n## Глава вторая\n\nЕщё текст.\n",
+			"печать 2 из 2", "экспорт PDF в cancelled.pdf отменён; файл не записан",
+			[]string{"Chromium печатает её дважды", "раскладывает книгу по страницам (печать 1 из 2", "снова раскладывает книгу по страницам (печать 2 из 2"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc, st := testenv.BookAndStore(t, c.book)
+			ws := NewWorkspace(st)
+			if _, err := ws.Open(context.Background(), doc); err != nil {
+				t.Fatal(err)
+			}
+			r := tools.New()
+			RegisterTools(r, ws)
+			out := t.TempDir()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var mu sync.Mutex
+			var lines []string
+			_, err := ExportRef.CallWith(ctx, r, ExportArgs{Format: "pdf", Path: filepath.Join(out, "cancelled.pdf")}, tools.Context{Progress: func(p tools.Progress) {
+				mu.Lock()
+				defer mu.Unlock()
+				lines = append(lines, p.Text)
+				if strings.Contains(p.Text, c.cancelAt) {
+					cancel()
+				}
+			}})
+			if err == nil || err.Error() != c.wantErr {
+				t.Errorf("cancelled in the second print: %v, want %q", err, c.wantErr)
+			}
+			if _, err := os.Stat(filepath.Join(out, "cancelled.pdf")); err == nil {
+				t.Error("a cancelled export wrote its file")
+			}
+			mu.Lock()
+			all := strings.Join(lines, "\n")
+			mu.Unlock()
+			for _, want := range c.want {
+				if !strings.Contains(all, want) {
+					t.Errorf("no progress saying %q:\n%s", want, all)
+				}
+			}
+		})
+	}
+}

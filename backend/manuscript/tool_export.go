@@ -3,16 +3,13 @@ package manuscript
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/waymark/waymark/backend/browser"
 	"github.com/waymark/waymark/backend/document"
 	"github.com/waymark/waymark/backend/publish"
 	"github.com/waymark/waymark/backend/tools"
@@ -171,7 +168,7 @@ func exportMode(path, book string) os.FileMode {
 }
 
 func export(ctx context.Context, m *Manuscript, r exportRequest) (ExportResult, error) {
-	format, setID := r.Format, r.TargetSetID
+	format := r.Format
 	path, fi, err := exportPath(m, "Export", r.Path, r.Overwrite, r.own)
 	if err != nil {
 		return ExportResult{}, err
@@ -183,31 +180,9 @@ func export(ctx context.Context, m *Manuscript, r exportRequest) (ExportResult, 
 	if fi != nil {
 		mode = fi.Mode().Perm() // a replaced file keeps its mode
 	}
-	var src []byte
-	setName := ""
-	if setID != "" {
-		v, err := m.TargetSet(ctx, setID)
-		if err != nil {
-			return ExportResult{}, err
-		}
-		setName = v.Name
-		var b bytes.Buffer
-		_ = m.Do(func(d *document.Document) error {
-			for k, i := range v.ItemIndices {
-				if k > 0 {
-					b.WriteString("\n\n")
-				}
-				b.WriteString(d.Markdown(i))
-			}
-			b.WriteString("\n")
-			return nil
-		})
-		src = b.Bytes()
-	} else {
-		_ = m.Do(func(d *document.Document) error {
-			src = append([]byte(nil), d.Source()...)
-			return nil
-		})
+	src, setName, err := exportSource(ctx, m, r.TargetSetID)
+	if err != nil {
+		return ExportResult{}, err
 	}
 	if format == "markdown" {
 		if err := writeExport(path, mode, src); err != nil {
@@ -215,116 +190,131 @@ func export(ctx context.Context, m *Manuscript, r exportRequest) (ExportResult, 
 		}
 		return ExportResult{Path: path, Format: format, Bytes: int64(len(src))}, nil
 	}
-	// The book's metadata: the whole book's, also for a set of its items.
+	bk := bookOf(m, r, src, setName)
+	if format == "docx" || format == "epub" {
+		return exportPandoc(ctx, r, bk, path, mode)
+	}
+	var out []byte
+	switch format {
+	case "html":
+		if out, err = document.RenderHTML(bk.body, bk.meta.Title); err != nil {
+			return ExportResult{}, err
+		}
+	case "pdf":
+		if out, err = exportPDF(ctx, r, &bk, path); err != nil {
+			return ExportResult{}, err
+		}
+	}
+	if err := writeExport(path, mode, out); err != nil {
+		return ExportResult{}, err
+	}
+	return exported(path, format, int64(len(out)), bk.meta, bk.left), nil
+}
+
+// exportSource is the Markdown to export: the manuscript's, or the items
+// of one TargetSet (then its name too).
+func exportSource(ctx context.Context, m *Manuscript, setID string) ([]byte, string, error) {
+	var src []byte
+	if setID == "" {
+		_ = m.Do(func(d *document.Document) error {
+			src = append([]byte(nil), d.Source()...)
+			return nil
+		})
+		return src, "", nil
+	}
+	v, err := m.TargetSet(ctx, setID)
+	if err != nil {
+		return nil, "", err
+	}
+	var b bytes.Buffer
+	_ = m.Do(func(d *document.Document) error {
+		for k, i := range v.ItemIndices {
+			if k > 0 {
+				b.WriteString("\n\n")
+			}
+			b.WriteString(d.Markdown(i))
+		}
+		b.WriteString("\n")
+		return nil
+	})
+	return b.Bytes(), v.Name, nil
+}
+
+// bookToExport is a book to export: its metadata, its Markdown without front
+// matter, the pictures it may show, and those already left out.
+type bookToExport struct {
+	meta   publish.Meta
+	body   []byte
+	policy publish.ImagePolicy
+	left   []publish.LeftOut
+}
+
+// bookOf is the book src makes: the whole book's metadata (also for a set
+// of its items, titled with the set's name), the pictures inside the book's
+// folder (or the one the author chose), and the cover, vetted.
+func bookOf(m *Manuscript, r exportRequest, src []byte, setName string) bookToExport {
 	whole := src
-	if setID != "" {
+	if setName != "" {
 		_ = m.Do(func(d *document.Document) error {
 			whole = append([]byte(nil), d.Source()...)
 			return nil
 		})
 	}
 	em := r.meta
-	meta := bookMeta(whole, m.Path, r.author, em)
-	_, body := publish.FrontMatter(src)
+	bk := bookToExport{meta: bookMeta(whole, m.Path, r.author, em)}
+	_, bk.body = publish.FrontMatter(src)
 	// Only real pictures inside the book's folder (or the one the author
 	// chose) go into a book; the result says which were left out and why.
-	policy := publish.ImagePolicy{BookDir: filepath.Dir(m.Path)}
+	bk.policy = publish.ImagePolicy{BookDir: filepath.Dir(m.Path)}
 	if em.ImageFolder != "" {
-		policy.Folders = []string{em.ImageFolder}
+		bk.policy.Folders = []string{em.ImageFolder}
 	}
-	var left []publish.LeftOut
-	if em.Cover != "" && format != "html" {
+	if em.Cover != "" && r.Format != "html" {
 		// The cover is the author's own choice: anywhere, but a picture.
 		cp := publish.ImagePolicy{BookDir: filepath.Dir(em.Cover)}
 		if img, why := cp.Vet(em.Cover); why != "" {
-			left = append(left, publish.LeftOut{Src: em.Cover, Why: "the cover: " + why})
+			bk.left = append(bk.left, publish.LeftOut{Src: em.Cover, Why: "the cover: " + why})
 		} else {
-			meta.Cover = img.Path
+			bk.meta.Cover = img.Path
 		}
 	}
 	if setName != "" {
-		meta.Title += " — " + setName
-		meta.ChapterLevel = publish.ChapterLevel(publish.Headings(body), len(body))
+		bk.meta.Title += " — " + setName
+		bk.meta.ChapterLevel = publish.ChapterLevel(publish.Headings(bk.body), len(bk.body))
 	}
-	var out []byte
-	switch format {
-	case "html":
-		h, err := document.RenderHTML(body, meta.Title)
-		if err != nil {
-			return ExportResult{}, err
-		}
-		out = h
-	case "pdf":
-		paper := publish.Papers[r.Paper]
-		if r.Paper == "" {
-			paper = publish.Papers[publish.PaperNames[0]]
-		}
-		// Chromium is only recommended by the package: without it, say what
-		// to install before anything is laid out.
-		bin, err := browser.FindBin(pdfBrowserBin)
-		if errors.Is(err, browser.ErrNoBrowser) {
-			return ExportResult{}, publish.NeedChromium()
-		}
-		page, l, err := publish.PrintPage(body, meta, paper, policy)
-		if err != nil {
-			return ExportResult{}, err
-		}
-		left = append(left, l...)
-		r.report("Starting Chromium to print the book (%d KB of HTML)", len(page)>>10)
-		pdf, err := browser.PrintPDF(ctx, browser.Options{Bin: bin}, page, browser.PrintOptions{Width: paper.Width, Height: paper.Height,
-			Progress: func(stage string, took time.Duration) {
-				switch stage {
-				case "load":
-					r.report("Chromium is laying the book out")
-				case "hyphens":
-					r.report("Keeping the hyphens the printed lines break at (%d s so far)", int(took.Seconds()))
-				case "print":
-					r.report("Chromium is printing the pages (%d s so far)", int(took.Seconds()))
-				case "read":
-					r.report("Reading the printed PDF (%d s so far)", int(took.Seconds()))
-				}
-			}})
-		if err != nil {
-			return ExportResult{}, exportFailed(ctx, format, path, err)
-		}
-		if out, err = publish.SetPDFInfo(pdf, meta.Title, meta.Author, time.Now()); err != nil {
-			return ExportResult{}, err
-		}
-	case "docx", "epub":
-		if publish.PandocPath() == "" {
-			return ExportResult{}, publish.NeedPandoc(format)
-		}
-		// pandoc writes a file of its own beside the target, renamed over it
-		// only when whole: a failed export never leaves half a file, nor
-		// spoils the one it was to replace.
-		tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".waymark-*")
-		if err != nil {
-			return ExportResult{}, fmt.Errorf("export %s: %w", path, err)
-		}
-		tmp.Close()
-		defer os.Remove(tmp.Name())
-		r.report("pandoc is writing the %s", strings.ToUpper(format))
-		l, err := publish.Pandoc(ctx, format, body, meta, policy, tmp.Name())
-		if err != nil {
-			return ExportResult{}, exportFailed(ctx, format, path, err)
-		}
-		left = append(left, l...)
-		if err := os.Chmod(tmp.Name(), mode); err != nil {
-			return ExportResult{}, fmt.Errorf("export %s: %w", path, err)
-		}
-		if err := os.Rename(tmp.Name(), path); err != nil {
-			return ExportResult{}, fmt.Errorf("export %s: %w", path, err)
-		}
-		fi, err := os.Stat(path)
-		if err != nil {
-			return ExportResult{}, err
-		}
-		return exported(path, format, fi.Size(), meta, left), nil
+	return bk
+}
+
+// exportPandoc writes a DOCX or EPUB through pandoc, to a file of its own
+// beside the target, renamed over it only when whole: a failed export
+// never leaves half a file, nor spoils the one it was to replace.
+func exportPandoc(ctx context.Context, r exportRequest, bk bookToExport, path string, mode os.FileMode) (ExportResult, error) {
+	format := r.Format
+	if publish.PandocPath() == "" {
+		return ExportResult{}, publish.NeedPandoc(format)
 	}
-	if err := writeExport(path, mode, out); err != nil {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".waymark-*")
+	if err != nil {
+		return ExportResult{}, fmt.Errorf("export %s: %w", path, err)
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	r.report("pandoc is writing the %s", strings.ToUpper(format))
+	l, err := publish.Pandoc(ctx, format, bk.body, bk.meta, bk.policy, tmp.Name())
+	if err != nil {
+		return ExportResult{}, exportFailed(ctx, format, path, err)
+	}
+	if err := os.Chmod(tmp.Name(), mode); err != nil {
+		return ExportResult{}, fmt.Errorf("export %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return ExportResult{}, fmt.Errorf("export %s: %w", path, err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
 		return ExportResult{}, err
 	}
-	return exported(path, format, int64(len(out)), meta, left), nil
+	return exported(path, format, fi.Size(), bk.meta, append(bk.left, l...)), nil
 }
 
 // report tells the listening door how the export is going.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -55,42 +56,11 @@ func (headingIDs) Transform(doc *ast.Document, reader text.Reader, pc parser.Con
 	})
 }
 
-// PrintPage is the HTML Chromium prints to PDF: the book on paper-sized
-// pages in PT Serif, a title page (title, author), a table of contents down
-// to the chapter level, each chapter on a new page. Page numbers are the
-// page's own (@page margin boxes: Chromium's footer template, rendered as a
-// page of its own for every page, tripled the time of a whole book), none
-// on the title page.
-//
-// Its pictures are those policy lets in, each named by its real file; the
-// others are left out (returned), their descriptions in italics.
-func PrintPage(body []byte, m Meta, paper Paper, policy ImagePolicy) ([]byte, []LeftOut, error) {
-	var out bytes.Buffer
-	doc := printMarkdown.Parser().Parse(text.NewReader(body))
-	left := vetPrintImages(doc, body, policy)
-	if err := printMarkdown.Renderer().Render(&out, body, doc); err != nil {
-		return nil, nil, fmt.Errorf("render the book for printing: %w", err)
-	}
-	// Soft hyphens by Debian's patterns: Chromium has none for Russian here.
-	ru, en := HyphenatorFor("ru"), HyphenatorFor("en")
-	rendered := hyphenateHTML(out.Bytes(), ru, en)
-	hyphens := "auto"
-	if ru != nil || en != nil {
-		hyphens = "manual"
-	}
-	heads := headingsOf(body)
-	var b bytes.Buffer
-	b.Grow(out.Len() + 8192)
-	esc := html.EscapeString
-	fmt.Fprintf(&b, "<!doctype html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"script-src 'none'; connect-src 'none'\">\n<title>%s</title>\n", esc(m.Lang), esc(m.Title))
-	if m.Author != "" {
-		fmt.Fprintf(&b, "<meta name=\"author\" content=\"%s\">\n", esc(m.Author))
-	}
-	breaks := make([]string, 0, m.ChapterLevel)
-	for l := 1; l <= m.ChapterLevel; l++ {
-		breaks = append(breaks, fmt.Sprintf("main h%d", l))
-	}
-	fmt.Fprintf(&b, `<style>
+// printCSS is the print page's style (paper size, margins, font size,
+// hyphens, the headings that start a new page) and the end of its head.
+// A contents entry is its title and, in a box --digits wide, its page
+// number, right-aligned.
+const printCSS = `<style>
 @page { size: %s; margin: %s; @bottom-center { content: counter(page); font-family: 'PT Serif', serif; font-size: 8pt; color: #444; } }
 @page front { @bottom-center { content: none; } }
 .cover, .title-page { page: front; }
@@ -116,46 +86,134 @@ pre, code { font-family: 'PT Mono', 'DejaVu Sans Mono', monospace; font-size: 0.
 nav.toc { break-after: page; }
 nav.toc h2 { break-before: auto; }
 nav.toc ol { list-style: none; padding: 0; margin: 0; }
-nav.toc li { text-indent: 0; margin: 0.15em 0; break-inside: avoid; }
+nav.toc li { text-indent: 0; margin: 0.15em 0; break-inside: avoid; text-align: left; }
 nav.toc h2, nav.toc li:first-child { break-after: avoid; }
 nav.toc li:nth-last-child(-n+2) { break-before: avoid; } /* no lone entry on a page of its own */
-nav.toc a { color: inherit; text-decoration: none; }
+nav.toc a { color: inherit; text-decoration: none; display: flex; align-items: baseline; }
+nav.toc .t { flex: 1 1 auto; min-width: 0; }
+nav.toc .n { flex: none; width: calc(var(--digits) * 1ch); padding-left: 0.8em; text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums lining-nums; }
+main.draft * { visibility: hidden; } main.draft :is(h1, h2, h3, h4, h5, h6) { visibility: visible; }
 nav.toc .l2 { padding-left: 1.2em; } nav.toc .l3 { padding-left: 2.4em; } nav.toc .l4, nav.toc .l5, nav.toc .l6 { padding-left: 3.6em; }
 </style>
 </head>
 <body>
-`, paper.Name, "18mm 16mm 20mm", paper.FontPt, hyphens, strings.Join(breaks, ", "))
+`
+
+// BookPage is a book laid out for printing (LayOutBook): the HTML Chromium
+// prints, its contents' page numbers left open for page to fill in.
+type BookPage struct {
+	head, body []byte     // the page before and after the contents
+	entries    []tocEntry // the contents, in order
+	lang       string
+}
+
+// tocEntry is a contents entry: the heading it names, by its id (h1, h2…)
+// and plain text.
+type tocEntry struct {
+	id, text string
+	level    int
+}
+
+// tocDigits is how many digits wide the contents' page numbers are laid out
+// (a fixed box, so the number printed never moves a line): four, for books
+// of up to 9,999 pages; Print widens it for a longer one.
+const tocDigits = 4
+
+// LayOutBook lays the book out for printing: the book on paper-sized pages
+// in PT Serif, a title page (title, author), a table of contents down to
+// the chapter level, each chapter on a new page. Page numbers are the
+// page's own (@page margin boxes: Chromium's footer template, rendered as a
+// page of its own for every page, tripled the time of a whole book), none
+// on the title page. The contents' numbers are filled in by page.
+//
+// Its pictures are those policy lets in, each named by its real file; the
+// others are left out (returned), their descriptions in italics.
+func LayOutBook(body []byte, m Meta, paper Paper, policy ImagePolicy) (*BookPage, []LeftOut, error) {
+	var out bytes.Buffer
+	doc := printMarkdown.Parser().Parse(text.NewReader(body))
+	left := vetPrintImages(doc, body, policy)
+	if err := printMarkdown.Renderer().Render(&out, body, doc); err != nil {
+		return nil, nil, fmt.Errorf("render the book for printing: %w", err)
+	}
+	// Soft hyphens by Debian's patterns: Chromium has none for Russian here.
+	ru, en := HyphenatorFor("ru"), HyphenatorFor("en")
+	rendered := hyphenateHTML(out.Bytes(), ru, en)
+	hyphens := "auto"
+	if ru != nil || en != nil {
+		hyphens = "manual"
+	}
+	bp := &BookPage{head: printHead(m, paper, hyphens), lang: m.Lang}
+	for i, h := range headingsOf(body) {
+		if h.Level <= m.ChapterLevel {
+			bp.entries = append(bp.entries, tocEntry{id: fmt.Sprintf("h%d", i+1), text: h.Text, level: h.Level})
+		}
+	}
+	var b bytes.Buffer
+	b.Grow(len(rendered) + 64)
+	b.WriteString(">\n") // the rest of <main ...>
+	b.Write(rendered)
+	b.WriteString("</main>\n</body>\n</html>\n")
+	bp.body = b.Bytes()
+	return bp, left, nil
+}
+
+// printHead is the print page up to its contents: head, style, cover and
+// title page.
+func printHead(m Meta, paper Paper, hyphens string) []byte {
+	var b bytes.Buffer
+	esc := html.EscapeString
+	fmt.Fprintf(&b, "<!doctype html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"script-src 'none'; connect-src 'none'\">\n<title>%s</title>\n", esc(m.Lang), esc(m.Title))
+	if m.Author != "" {
+		fmt.Fprintf(&b, "<meta name=\"author\" content=\"%s\">\n", esc(m.Author))
+	}
+	breaks := make([]string, 0, m.ChapterLevel)
+	for l := 1; l <= m.ChapterLevel; l++ {
+		breaks = append(breaks, fmt.Sprintf("main h%d", l))
+	}
+	fmt.Fprintf(&b, printCSS, paper.Name, "18mm 16mm 20mm", paper.FontPt, hyphens, strings.Join(breaks, ", "))
 	if m.Cover != "" {
 		fmt.Fprintf(&b, "<section class=\"cover\"><img src=\"%s\" alt=\"\"></section>\n", esc((&url.URL{Scheme: "file", Path: m.Cover}).String()))
 	}
 	fmt.Fprintf(&b, "<section class=\"title-page\">\n<p class=\"title\">%s</p>\n", esc(m.Title))
-	if m.Author != "" {
-		fmt.Fprintf(&b, "<p class=\"author\">%s</p>\n", esc(m.Author))
-	}
-	if m.Date != "" {
-		fmt.Fprintf(&b, "<p class=\"date\">%s</p>\n", esc(m.Date))
-	}
-	if m.Rights != "" {
-		fmt.Fprintf(&b, "<p class=\"rights\">%s</p>\n", esc(m.Rights))
-	}
-	b.WriteString("</section>\n")
-	contents := "Contents"
-	if m.Lang == "ru" {
-		contents = "Содержание"
-	}
-	var toc strings.Builder
-	for i, h := range heads {
-		if h.Level <= m.ChapterLevel {
-			fmt.Fprintf(&toc, "<li class=\"l%d\"><a href=\"#h%d\">%s</a></li>\n", h.Level, i+1, esc(h.Text))
+	for _, p := range []struct{ class, text string }{{"author", m.Author}, {"date", m.Date}, {"rights", m.Rights}} {
+		if p.text != "" {
+			fmt.Fprintf(&b, "<p class=\"%s\">%s</p>\n", p.class, esc(p.text))
 		}
 	}
-	if toc.Len() > 0 {
-		fmt.Fprintf(&b, "<nav class=\"toc\" role=\"doc-toc\">\n<h2>%s</h2>\n<ol>\n%s</ol>\n</nav>\n", contents, toc.String())
+	b.WriteString("</section>\n")
+	return b.Bytes()
+}
+
+// page is the whole print page, each contents entry with its page number
+// from pages (by heading id; nil: a placeholder of zeros) in a box digits
+// wide, so that the numbers printed never move the layout. A draft is only
+// read for where its headings are: the book's text is laid out as ever but
+// not drawn (visibility: hidden), which halves a whole book's print.
+func (bp *BookPage) page(pages map[string]int, digits int, draft bool) []byte {
+	var toc bytes.Buffer
+	if len(bp.entries) > 0 {
+		contents := "Contents"
+		if bp.lang == "ru" {
+			contents = "Содержание"
+		}
+		fmt.Fprintf(&toc, "<nav class=\"toc\" role=\"doc-toc\" style=\"--digits: %d\">\n<h2>%s</h2>\n<ol>\n", digits, contents)
+		for _, e := range bp.entries {
+			n := strings.Repeat("0", digits)
+			if pages != nil {
+				n = strconv.Itoa(pages[e.id])
+			}
+			fmt.Fprintf(&toc, "<li class=\"l%d\"><a href=\"#%s\"><span class=\"t\">%s</span> <span class=\"n\">%s</span></a></li>\n", e.level, e.id, html.EscapeString(e.text), n)
+		}
+		toc.WriteString("</ol>\n</nav>\n")
 	}
-	b.WriteString("<main>\n")
-	b.Write(rendered)
-	b.WriteString("</main>\n</body>\n</html>\n")
-	return b.Bytes(), left, nil
+	page := make([]byte, 0, len(bp.head)+toc.Len()+len(bp.body)+32)
+	page = append(page, bp.head...)
+	page = append(page, toc.Bytes()...)
+	page = append(page, "<main"...)
+	if draft {
+		page = append(page, ` class="draft"`...)
+	}
+	return append(page, bp.body...)
 }
 
 // vetPrintImages gives each picture the policy lets in its real file's

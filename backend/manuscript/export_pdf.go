@@ -15,7 +15,7 @@ import (
 // and author in the PDF's information. A book with a contents is printed
 // twice by one Chromium (publish.BookPage.Print: the first print tells each
 // chapter's page, the second carries the numbers); the progress says which
-// print it is, in the book's language.
+// print it is, in the language asked for (else the book's).
 func exportPDF(ctx context.Context, r exportRequest, bk *bookToExport, path string) ([]byte, error) {
 	paper := publish.Papers[r.Paper]
 	if r.Paper == "" {
@@ -27,7 +27,7 @@ func exportPDF(ctx context.Context, r exportRequest, bk *bookToExport, path stri
 	if errors.Is(err, browser.ErrNoBrowser) {
 		return nil, publish.NeedChromium()
 	}
-	say := pdfProgress{r: r, ru: bk.meta.Lang == "ru"}
+	say := pdfProgress{r: r, ru: r.progressRussian(bk.meta.Lang)}
 	say.say("Starting Chromium to print the book, while the book is laid out for it", "Запускаем Chromium для печати, а книгу тем временем готовим к ней")
 	// Chromium starts while the book is laid out.
 	type started struct {
@@ -65,7 +65,7 @@ func exportPDF(ctx context.Context, r exportRequest, bk *bookToExport, path stri
 }
 
 // pdfProgress tells the door how a PDF export is going, print by print, in
-// Russian for a Russian book and in English otherwise.
+// Russian or English (exportRequest.progressRussian).
 type pdfProgress struct {
 	r      exportRequest
 	ru     bool
@@ -116,7 +116,7 @@ func (s pdfProgress) stage(pass int, stage string, took time.Duration) {
 }
 
 // failed is the export's error: a cancelled one says so, and that no file
-// was written, in the book's language.
+// was written, in the progress's language.
 func (s pdfProgress) failed(ctx context.Context, path string, err error) error {
 	if ctx.Err() != nil && s.ru {
 		return fmt.Errorf("экспорт PDF в %s отменён; файл не записан", filepath.Base(path))

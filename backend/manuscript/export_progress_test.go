@@ -77,13 +77,22 @@ func TestExportPDFTwoPrintsProgressAndCancel(t *testing.T) {
 	for _, c := range []struct {
 		name, book, cancelAt, wantErr string
 		want                          []string
+		progress                      string // ProgressLanguage (the window's)
 	}{
 		{"en", "# The Ledger\n\n## One\n\nText of the first chapter.\n\n## Two\n\nMore text.\n",
 			"print 2 of 2", "the PDF export of cancelled.pdf was cancelled; no file was written",
-			[]string{"prints it twice", "laying the book out (print 1 of 2", "laying the book out again (print 2 of 2"}},
+			[]string{"prints it twice", "laying the book out (print 1 of 2", "laying the book out again (print 2 of 2"}, ""},
 		{"ru", "# Война и мир\n\n## Глава первая\n\nТекст первой главы.\n\n## Глава вторая\n\nЕщё текст.\n",
 			"печать 2 из 2", "экспорт PDF в cancelled.pdf отменён; файл не записан",
-			[]string{"Chromium печатает её дважды", "раскладывает книгу по страницам (печать 1 из 2", "снова раскладывает книгу по страницам (печать 2 из 2"}},
+			[]string{"Chromium печатает её дважды", "раскладывает книгу по страницам (печать 1 из 2", "снова раскладывает книгу по страницам (печать 2 из 2"}, ""},
+		// The window's language, not the book's (issue 35 point 6: a Russian
+		// book's export said its progress in Russian in an English window).
+		{"ru book, en window", "# Война и мир\n\n## Глава первая\n\nТекст первой главы.\n\n## Глава вторая\n\nЕщё текст.\n",
+			"print 2 of 2", "the PDF export of cancelled.pdf was cancelled; no file was written",
+			[]string{"prints it twice", "laying the book out (print 1 of 2", "laying the book out again (print 2 of 2"}, "en"},
+		{"en book, ru window", "# The Ledger\n\n## One\n\nText of the first chapter.\n\n## Two\n\nMore text.\n",
+			"печать 2 из 2", "экспорт PDF в cancelled.pdf отменён; файл не записан",
+			[]string{"Chromium печатает её дважды", "раскладывает книгу по страницам (печать 1 из 2"}, "ru"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			doc, st := testenv.BookAndStore(t, c.book)
@@ -98,7 +107,7 @@ func TestExportPDFTwoPrintsProgressAndCancel(t *testing.T) {
 			defer cancel()
 			var mu sync.Mutex
 			var lines []string
-			_, err := ExportRef.CallWith(ctx, r, ExportArgs{Format: "pdf", Path: filepath.Join(out, "cancelled.pdf")}, tools.Context{Progress: func(p tools.Progress) {
+			_, err := ExportRef.CallWith(ctx, r, ExportArgs{Format: "pdf", Path: filepath.Join(out, "cancelled.pdf"), ProgressLanguage: c.progress}, tools.Context{Progress: func(p tools.Progress) {
 				mu.Lock()
 				defer mu.Unlock()
 				lines = append(lines, p.Text)

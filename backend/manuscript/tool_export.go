@@ -45,12 +45,16 @@ type ExportArgs struct {
 	Rights      string `json:"rights,omitempty" jsonschema:"the copyright or licence line (remembered for this book)"`
 	Cover       string `json:"cover,omitempty" jsonschema:"absolute path of a cover picture (PNG, JPEG, GIF, WebP or SVG) for EPUB and PDF (remembered for this book)"`
 	ImageFolder string `json:"imageFolder,omitempty" jsonschema:"absolute path of one more folder whose pictures may go into the book; by default only pictures inside the book's own folder go in (remembered for this book)"`
+	// ProgressLanguage is the language of what the export says while it
+	// runs (the window's, or the command's); not the book's own.
+	ProgressLanguage string `json:"progressLanguage,omitempty" jsonschema:"the language the progress lines and a cancel are said in: en or ru (the window's or the command's; default the book's)"`
 }
 
 func (ExportArgs) Refine(s *jsonschema.Schema) {
 	tools.Enum(tools.Prop(s, "format"), ExportFormats...)
 	tools.Enum(tools.Prop(s, "paper"), publish.PaperNames...)
 	tools.MinLength(tools.Prop(s, "path"), 1)
+	tools.Enum(tools.Prop(s, "progressLanguage"), "en", "ru")
 	for _, k := range []string{"title", "author", "rights"} {
 		n := maxMetaLen
 		tools.Prop(s, k).MaxLength = &n
@@ -99,6 +103,15 @@ type exportRequest struct {
 	own      []string   // the database (its -wal, -shm and -journal files go with it)
 	meta     ExportMeta // the metadata set for this book (given now or remembered)
 	progress func(tools.Progress)
+}
+
+// progressRussian tells whether the export's progress is said in Russian:
+// in the language asked for, else in the book's (bookLang).
+func (r exportRequest) progressRussian(bookLang string) bool {
+	if r.ProgressLanguage != "" {
+		return r.ProgressLanguage == "ru"
+	}
+	return bookLang == "ru"
 }
 
 // isManuscript reports whether path names the manuscript's file: the same
@@ -299,7 +312,11 @@ func exportPandoc(ctx context.Context, r exportRequest, bk bookToExport, path st
 	}
 	tmp.Close()
 	defer os.Remove(tmp.Name())
-	r.report("pandoc is writing the %s", strings.ToUpper(format))
+	if r.progressRussian(bk.meta.Lang) {
+		r.report("pandoc пишет %s", strings.ToUpper(format))
+	} else {
+		r.report("pandoc is writing the %s", strings.ToUpper(format))
+	}
 	l, err := publish.Pandoc(ctx, format, bk.body, bk.meta, bk.policy, tmp.Name())
 	if err != nil {
 		return ExportResult{}, exportFailed(ctx, format, path, err)

@@ -567,6 +567,7 @@ export interface ExportArgs {
   rights?: string;
   cover?: string;
   imageFolder?: string;
+  progressLanguage?: string;
 }
 
 /** ExportMeta is manuscript.ExportMeta. */

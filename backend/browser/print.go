@@ -37,17 +37,6 @@ type PrintOptions struct {
 // printHeartbeat is how often Print tells Progress it is still printing.
 const printHeartbeat = 5 * time.Second
 
-// PrintPDF prints one page with a Printer of its own (StartPrinter, Print,
-// Close).
-func PrintPDF(ctx context.Context, opts Options, page []byte, po PrintOptions) ([]byte, error) {
-	pr, err := StartPrinter(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer pr.Close()
-	return pr.Print(ctx, page, po)
-}
-
 // Printer prints standalone HTML pages to PDF, one after another, with a
 // headless Chromium of its own (Debian's, as every browser tool uses): a
 // temporary profile, removed by Close, and each page's @page size and

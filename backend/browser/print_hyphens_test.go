@@ -99,7 +99,7 @@ func TestPrintKeepsOnlyTheHyphensLinesBreakAt(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 			defer cancel()
 			print := func(keep bool) []string {
-				pdf, err := PrintPDF(ctx, Options{}, page, PrintOptions{Width: paper.w, Height: paper.h, KeepSoftHyphens: keep})
+				pdf, err := printOnce(ctx, page, PrintOptions{Width: paper.w, Height: paper.h, KeepSoftHyphens: keep})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -132,4 +132,14 @@ func TestPrintKeepsOnlyTheHyphensLinesBreakAt(t *testing.T) {
 			}
 		})
 	}
+}
+
+// printOnce prints one page with a Printer of its own.
+func printOnce(ctx context.Context, page []byte, po PrintOptions) ([]byte, error) {
+	pr, err := StartPrinter(ctx, Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer pr.Close()
+	return pr.Print(ctx, page, po)
 }

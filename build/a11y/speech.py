@@ -549,11 +549,12 @@ def run_with_orca(sp, ref):
         key("ctrl+shift+Right")
         sp.wait(t, r"selected", 15, 1.0)  # and the word selected
         # KNOWN when Orca said only "Text unselected.": focusField (workspace.ts)
-        # makes WebKitGTK tell the focus before the field's caret, and Orca then
-        # names the field (9 of 9 runs on the helper's machine), but on a busy
-        # machine the caret still came first in 1 of 3 runs: a race in Orca 43's
-        # WebKitGTK script (onFocusedChanged drops the focus of its caret
-        # context), not fixed here. Anything else said wrongly fails.
+        # is to make WebKitGTK tell the focus before the field's caret, and Orca
+        # then names the field (9 of 9 runs on one machine), but in both full
+        # runs of the merged window (one of them CI's) the caret came first and
+        # Orca 43's WebKitGTK script dropped the focus of its caret context
+        # (onFocusedChanged): not fixed (docs/window.md). Anything else said
+        # wrongly fails.
         name = "Ctrl+Shift+K from a selection in the text"
         texts = action(sp, name, lambda: key("ctrl+shift+k"), never=[place])
         named = [x for x in texts if re.match(r"^Команда entry", x)]

@@ -326,7 +326,11 @@ func (c *CommandAgent) RunPlan(ctx context.Context, id string, edited []PlanStep
 		for _, s := range out.Steps {
 			out.Success = out.Success && s.Error == ""
 		}
-		out.Outcome = outcome(ctx, c.Reg, m, head, &watch{contexts: map[int64]string{}})
+		// The edits are described in the language of the command that made
+		// the plan (the book's before: a Russian book's plan, asked for in
+		// English, was reviewed in Russian).
+		lang := map[bool]string{false: "en", true: "ru"}[ParseCommand(p.Command).Russian]
+		out.Outcome = outcome(ctx, c.Reg, m, head, &watch{contexts: map[int64]string{}, language: lang})
 		return out, nil
 	}
 	why := res.Stopped

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -248,6 +249,37 @@ func TestModelPlansThroughTheLoop(t *testing.T) {
 			got, err := callTool[map[string]any](t, e.reg, "TargetSetGet", map[string]any{"targetSetId": sets[0].ID})
 			if err != nil || got["count"] != float64(1) {
 				t.Fatalf("collected %+v %v", got, err)
+			}
+		})
+	}
+}
+
+// A plan's edits are described in the language of the command that made it,
+// not the book's (issue 35 point 6): a Russian book's plan asked for in
+// English was reviewed in Russian («Замена …»), and the other way round.
+func TestPlanEditsDescribedInTheCommandsLanguage(t *testing.T) {
+	for _, c := range []struct {
+		name, book, cmd, want, notWant string
+	}{
+		{"en command, ru book", "# Роман\n\n## Глава 1\n\nНаташа танцевала на балу.\n\nПьер смотрел на неё.\n",
+			`replace "танцевала" with "пела", then delete the paragraph with "Пьер смотрел"`, `^(Replace|Delete) `, `Замена|Удаление`},
+		{"ru command, en book", "# Novel\n\n## Chapter 1\n\nNatasha danced at the ball.\n\nPierre watched her.\n",
+			`замени «danced» на «sang», затем удали абзац с «Pierre watched»`, `^(Замена|Удаление) `, `Replace|Delete`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, c.book, nil)
+			p, err := callTool[PlanProposal](t, e.reg, "PlanPropose", map[string]any{"command": c.cmd})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := callTool[PlanRunResult](t, e.reg, "PlanRun", map[string]any{"planId": p.PlanID})
+			if err != nil || !r.Success || len(r.Edits) != 2 {
+				t.Fatalf("run: %+v %v", r, err)
+			}
+			for _, ed := range r.Edits {
+				if !regexp.MustCompile(c.want).MatchString(ed.Description) || regexp.MustCompile(c.notWant).MatchString(ed.Description) {
+					t.Errorf("edit described as %q, want it in the command's language (%q)", ed.Description, c.want)
+				}
 			}
 		})
 	}

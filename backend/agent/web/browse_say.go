@@ -105,15 +105,33 @@ var roleWords = map[string][2]string{
 	"doc-glossref": {"glossary reference", "ссылка на глоссарий"}, "doc-pagebreak": {"page break", "разрыв страницы"},
 	"region": {"region", "область"}, "navigation": {"navigation", "навигация"}, "banner": {"banner", "шапка"}, "main": {"main", "основное содержимое"},
 	"complementary": {"side panel", "боковая панель"}, "contentinfo": {"page footer", "подвал"}, "search": {"search", "поиск"}, "form": {"form", "форма"},
+	"heading": {"heading", "заголовок"}, "list": {"list", "список"}, "listitem": {"list item", "пункт списка"}, "table": {"table", "таблица"},
+	"cell": {"cell", "ячейка"}, "columnheader": {"column header", "заголовок столбца"}, "rowheader": {"row header", "заголовок строки"},
+	"article": {"article", "статья"}, "figure": {"figure", "рисунок"}, "group": {"group", "группа"}, "toolbar": {"toolbar", "панель инструментов"},
+	"menu": {"menu", "меню"}, "menubar": {"menu bar", "строка меню"}, "tablist": {"tab list", "список вкладок"}, "tabpanel": {"tab panel", "панель вкладки"},
+	"alert": {"alert", "предупреждение"}, "alertdialog": {"alert dialog", "диалог предупреждения"}, "status": {"status", "строка состояния"},
+	"tooltip": {"tooltip", "подсказка"}, "progressbar": {"progress bar", "индикатор выполнения"}, "separator": {"separator", "разделитель"},
+	"tree": {"tree", "дерево"}, "grid": {"grid", "сетка"}, "feed": {"feed", "лента"}, "document": {"document", "документ"}, "application": {"application", "приложение"},
+	// HTML elements a cover or a frame is named by (browser.Cover): no
+	// listener knows a "div".
+	"div": {"element", "элемент"}, "span": {"element", "элемент"}, "section": {"section", "раздел"}, "p": {"paragraph", "абзац"},
+	"iframe": {"frame", "рамка"}, "frame": {"frame", "рамка"}, "header": {"page header", "шапка"}, "footer": {"page footer", "подвал"},
+	"aside": {"side panel", "боковая панель"}, "nav": {"navigation", "навигация"}, "a": {"link", "ссылка"}, "input": {"field", "поле"},
+	"image": {"image", "изображение"}, "canvas": {"picture", "рисунок"}, "video": {"video", "видео"},
 }
 
-// roleIn says role in l: known roles in words, others with dashes as spaces.
+// roleIn says role in l: known roles in words; another in English with
+// dashes as spaces, and in Russian as «элемент» (never an English word in a
+// Russian sentence).
 func roleIn(l Lang, role string) string {
 	if w, ok := roleWords[strings.ToLower(role)]; ok {
 		if l == Russian {
 			return w[1]
 		}
 		return w[0]
+	}
+	if l == Russian {
+		return "элемент"
 	}
 	return strings.ReplaceAll(strings.TrimPrefix(role, "doc-"), "-", " ")
 }

@@ -207,6 +207,9 @@ func spokenArg(l Lang, a any) any {
 
 func labelIn(l Lang, v browser.Label) string {
 	if v.Name == "" {
+		if r := strings.ToLower(v.Role); r == "div" || r == "span" {
+			return l.t("an unnamed element", "элемент без названия")
+		}
 		return roleIn(l, v.Role)
 	}
 	return roleIn(l, v.Role) + l.t(" “", " «") + v.Name + l.t("”", "»")

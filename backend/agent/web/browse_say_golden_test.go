@@ -173,8 +173,11 @@ var spokenFixed = map[string]spokenCase{
 	"no_title": {En: "No tab's title has “mail”: the tabs are 1 “Home”, 2 “News”", Ru: "Ни в одном названии вкладки нет «mail»: вкладки: 1 «Home», 2 «News»"},
 	// A covered element was said with the tool's English (and its cover's
 	// id), and in Russian as a command that failed.
-	"covered_by":       {En: "Element 5 (link “Next page”) is covered by something else (div “Cookies”): press Escape, scroll, or say list again.", Ru: "Элемент 5 (ссылка «Next page») закрыт чем-то другим (div «Cookies»): скажите «клавиша эскейп», прокрутите страницу или снова скажите «список»."},
-	"covered_by_frame": {En: "Element 5 (link “Next page”) is covered by something else (div “Cookies”): press Escape, scroll, or say list again.", Ru: "Элемент 5 (ссылка «Next page») закрыт чем-то другим (div «Cookies»): скажите «клавиша эскейп», прокрутите страницу или снова скажите «список»."},
+	// and its cover by its tag ("div"), no word a listener knows.
+	"covered_by":       {En: "Element 5 (link “Next page”) is covered by something else (element “Cookies”): press Escape, scroll, or say list again.", Ru: "Элемент 5 (ссылка «Next page») закрыт чем-то другим (элемент «Cookies»): скажите «клавиша эскейп», прокрутите страницу или снова скажите «список»."},
+	"covered_by_frame": {En: "Element 5 (link “Next page”) is covered by something else (element “Cookies”): press Escape, scroll, or say list again.", Ru: "Элемент 5 (ссылка «Next page») закрыт чем-то другим (элемент «Cookies»): скажите «клавиша эскейп», прокрутите страницу или снова скажите «список»."},
+	// A cover with no name was said by its tag: "(div)".
+	"covered_unnamed": {En: "The page moved something (an unnamed element) over element 1 (button) as the pointer came to it: nothing was pressed. Say list to hear the page as it is now.", Ru: "Страница подвинула на элемент 1 (кнопка) что-то другое (элемент без названия), когда к нему подошёл указатель: ничего не нажато. Скажите «список», чтобы услышать страницу такой, какая она сейчас."},
 	// Said as the tool's English, and in Russian as a command that failed.
 	"tabs_from_1":     {En: "Tabs count from 1: say tab 1.", Ru: "Вкладки считаются с 1: скажите «вкладка 1»."},
 	"headings_from_1": {En: "Headings count from 1: say read from heading 1.", Ru: "Заголовки считаются с 1: скажите «читай с заголовка 1»."},

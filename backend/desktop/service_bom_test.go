@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -17,7 +18,7 @@ import (
 // search highlights — all in the editor's UTF-16 offsets over the text, which
 // never holds the file's BOM (it stays on disk).
 func TestDesktopBOMBook(t *testing.T) {
-	file, err := os.ReadFile("../../shared/corpus/books/war-and-peace.en.md")
+	file, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "corpus", "books", "war-and-peace.en.md"))
 	if err != nil {
 		t.Skip("corpus missing:", err)
 	}

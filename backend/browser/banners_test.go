@@ -279,21 +279,7 @@ func TestBannerHookAtFirstListOnNewDomain(t *testing.T) {
 	mustList(t, s, ListOptions{}) // the hook already ran for 127.0.0.1
 	to := cross.URL + "/banners/generic.html"
 	evalText(t, s, `() => { location.href = `+jsString(to)+`; return 'ok'; }`)
-	deadline := time.Now().Add(10 * time.Second)
-	want := "complete " + strings.TrimPrefix(cross.URL, "http://")
-	for {
-		// While the page moves, an evaluation may land in the old document as it
-		// goes ("Inspected target navigated or closed"): that is a reason to look
-		// again, not a failure.
-		res, err := s.Page().Context(testCtx(t)).Eval(`() => document.readyState + ' ' + location.host`)
-		if err == nil && res.Value.Str() == want {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the page did not move to the other site (last: %v, %v)", res, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitForHost(t, s, strings.TrimPrefix(cross.URL, "http://"))
 	r := mustList(t, s, ListOptions{})
 	if r.Banners == nil || r.Banners.Trigger != "first list on localhost" || r.Banners.Closed != 1 {
 		t.Fatalf("first list on the new domain: banners %+v", r.Banners)
@@ -305,6 +291,58 @@ func TestBannerHookAtFirstListOnNewDomain(t *testing.T) {
 	}
 	if r2 := mustList(t, s, ListOptions{}); r2.Banners != nil {
 		t.Errorf("a second list on the same domain ran the hook again: %+v", r2.Banners)
+	}
+}
+
+func init() {
+	// generic.html on a page that never stops loading: a request starts
+	// every 100 ms and takes 300 ms, so every wait for the page runs out.
+	b, err := os.ReadFile("testdata/banners/generic.html")
+	if err != nil {
+		panic(err)
+	}
+	extraPages["/banners/busy.html"] = strings.Replace(string(b), "</body>",
+		"<script>setInterval(() => fetch('/slow?ms=300&t=' + Date.now()), 100);</script>\n</body>", 1)
+}
+
+// A page still loading when the first list on its domain looks at it (the
+// look is dropped and taken again) has its banners closed all the same:
+// under load the first list numbered the banner's buttons, as the page was
+// busy at the moment it looked.
+func TestBannerHookAtFirstListOnABusyPage(t *testing.T) {
+	s := newSession(t, bannerTime)
+	open(t, s, "/form.html")
+	mustList(t, s, ListOptions{})
+	to := cross.URL + "/banners/busy.html"
+	evalText(t, s, `() => { location.href = `+jsString(to)+`; return 'ok'; }`)
+	waitForHost(t, s, strings.TrimPrefix(cross.URL, "http://"))
+	r := mustList(t, s, ListOptions{})
+	if r.Banners == nil || r.Banners.Closed != 1 {
+		t.Fatalf("first list on a busy page of a new domain: banners %+v", r.Banners)
+	}
+	for _, it := range r.Items {
+		if it.Name == "Принять все" || it.Name == "Отклонить" {
+			t.Fatalf("the closed banner's buttons are numbered: %s", names(r))
+		}
+	}
+}
+
+// waitForHost waits until the page has moved to host and loaded.
+func waitForHost(t *testing.T, s *Session, host string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		// While the page moves, an evaluation may land in the old document as it
+		// goes ("Inspected target navigated or closed"): that is a reason to look
+		// again, not a failure.
+		res, err := s.Page().Context(testCtx(t)).Eval(`() => document.readyState + ' ' + location.host`)
+		if err == nil && res.Value.Str() == "complete "+host {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the page did not move to %s (last: %v, %v)", host, res, err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 

@@ -373,19 +373,28 @@ func (s *Session) firstLook(ctx context.Context, o ListOptions) (look *topLook, 
 		}
 		look = nil
 	}
-	if look == nil {
-		return nil, pre, nil
+	if look != nil {
+		if later, waited := s.waitListable(ctx); waited {
+			pre.note = later
+			drop()
+		}
 	}
-	if later, waited := s.waitListable(ctx); waited {
-		pre.note = later
-		drop()
-		return nil, pre, nil
+	if s.opts.Banners.Disabled {
+		return look, pre, nil
 	}
-	if !s.opts.Banners.Disabled && hostOf(look.URL) != s.bannerHost {
-		// The first numbering on a new domain closes its banners first
-		// (which may change the page: the look is taken again, after
-		// waiting for the page again).
-		rep = s.bannersAfter(ctx, "first list on "+hostOf(look.URL))
+	// The first numbering on a new domain closes its banners first (which
+	// may change the page: the look is taken again, after waiting for the
+	// page again). That holds also when no look could be kept (the page
+	// was still loading): a list must not number a banner's buttons because
+	// the page was busy when it looked.
+	host := ""
+	if look != nil {
+		host = hostOf(look.URL)
+	} else if pi, err := s.info(ctx); err == nil {
+		host = hostOf(pi.URL)
+	}
+	if host != "" && host != s.bannerHost {
+		rep = s.bannersAfter(ctx, "first list on "+host)
 		drop()
 		return nil, nil, rep
 	}

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -244,5 +245,64 @@ func TestOwnDialogEndsWithTheSession(t *testing.T) {
 	case <-done:
 	case <-testCtx(t).Done():
 		t.Fatal("Close waited on the stopped page")
+	}
+}
+
+func init() {
+	// A script-heavy page: every script is reported to the Debugger
+	// (Debugger.scriptParsed) when Waymark's own dialogs are on.
+	var b strings.Builder
+	b.WriteString(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Scripts</title></head><body><main><h1>Scripts</h1>`)
+	for i := 0; i < 400; i++ {
+		fmt.Fprintf(&b, `<script>window.f%d = function (x) { let s = 0; for (let k = 0; k < x; k++) s += k * %d; return s; }; f%d(100);</script><p><a href="/item/%d">Item %d</a></p>`, i, i, i, i, i)
+	}
+	b.WriteString(`</main></body></html>`)
+	extraPages["/scripts400.html"] = b.String()
+}
+
+// BenchmarkOwnDialogsCost is what Waymark's own dialogs (the Debugger on in
+// every session, pagedialog.js in every document) cost the tools: a
+// navigation to a page of 400 scripts, a list of 5,000 links, and the first
+// list of a small form, each without and with Options.OwnDialogs.
+func BenchmarkOwnDialogsCost(b *testing.B) {
+	for _, own := range []bool{false, true} {
+		opt := func(o *Options) { o.OwnDialogs = own }
+		b.Run(fmt.Sprintf("navigate-scripts400/own=%v", own), func(b *testing.B) {
+			s := newSession(b, opt)
+			ctx := testCtx(b)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if st, err := s.Navigate(ctx, site.URL+"/scripts400.html"); err != nil || st.Title != "Scripts" {
+					b.Fatalf("navigate: %v %+v", err, st)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("list-links5000/own=%v", own), func(b *testing.B) {
+			s := newSession(b, opt)
+			open(b, s, "/links5000.html")
+			ctx := testCtx(b)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				evalText(b, s, fmt.Sprintf(`() => { document.title = 'Many links %d'; return 'ok'; }`, i))
+				b.StartTimer()
+				if r, err := s.List(ctx, ListOptions{Limit: 500, Offset: 4500}); err != nil || r.Total != 5000 {
+					b.Fatalf("list: %v", err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("list-small-form-fresh/own=%v", own), func(b *testing.B) {
+			s := newSession(b, opt)
+			ctx := testCtx(b)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				open(b, s, "/small-form.html")
+				b.StartTimer()
+				if r, err := s.List(ctx, ListOptions{}); err != nil || r.Total != 13 {
+					b.Fatalf("list: %v %+v", err, r)
+				}
+			}
+		})
 	}
 }

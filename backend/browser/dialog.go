@@ -77,7 +77,7 @@ func (s *Session) stopDialogs(ctx context.Context) int {
 	// A page stopped in Waymark's own dialog cannot leave: it is let go
 	// first, its further dialogs answered at once.
 	for p := s.ev.ownPending(); p != nil && n < 50; p = s.ev.ownPending() {
-		s.answerOwn(ctx, p, false, "", true)
+		s.answerOwn(ctx, s.ev, p, false, "", true)
 		n++
 	}
 	c, cancel := context.WithTimeout(ctx, 3*time.Second)
@@ -189,7 +189,7 @@ func (s *Session) closeDialog(ctx context.Context, accept bool, text *string, st
 		if text != nil && accept {
 			t = *text
 		}
-		s.answerOwn(ctx, p, accept, t, stop)
+		s.answerOwn(ctx, s.ev, p, accept, t, stop)
 		return nil
 	}
 	call := proto.PageHandleJavaScriptDialog{Accept: accept}

@@ -127,12 +127,12 @@ func (s *Session) evalOnFrame(ctx context.Context, sid string, cf proto.Debugger
 // answerOwn writes the user's answer into the paused frame and lets the page
 // go on; stop also makes the document's further dialogs return at once (a
 // dialog loop the user stopped). The pause ends whatever happens.
-func (s *Session) answerOwn(ctx context.Context, p *ownPause, accept bool, text string, stop bool) {
+func (s *Session) answerOwn(ctx context.Context, e *pageEvents, p *ownPause, accept bool, text string, stop bool) {
 	t, _ := json.Marshal(text)
 	expr := "q.answered = true, q.ok = " + boolJS(accept) + ", q.text = " + string(t) + ", q.stop = " + boolJS(stop)
 	_, _ = s.evalOnFrame(ctx, p.sid, p.frame, expr)
 	_ = s.resume(ctx, p.sid)
-	s.ev.ownClosed(p)
+	e.ownClosed(p)
 }
 
 func boolJS(b bool) string {
@@ -149,7 +149,7 @@ func (s *Session) resumeOwn(ctx context.Context) {
 		return
 	}
 	for _, p := range e.ownAll() {
-		s.answerOwn(ctx, p, false, "", true)
+		s.answerOwn(ctx, e, p, false, "", true)
 	}
 }
 

@@ -59,7 +59,7 @@ func runDesktop(opts desktopOptions) error {
 	// The window's browser: a visible Chromium of its own, started by the first
 	// browser tool, with cookies kept in the user's data folder. Settings may
 	// replace it (download folder, banner budgets).
-	first := browser.NewSessions(waymark.BrowserOptions(false, true))
+	first := browser.NewSessions(windowBrowser())
 	w := waymark.New(waymark.Config{WS: ws, Model: model, Browser: first})
 	made := false
 	var wctx context.Context // the window's, from OnStartup
@@ -69,7 +69,7 @@ func runDesktop(opts desktopOptions) error {
 				made = true
 				first.Close()
 			}
-			return browser.NewSessions(desktop.BrowserOptions(waymark.BrowserOptions(false, true), s))
+			return browser.NewSessions(desktop.BrowserOptions(windowBrowser(), s))
 		},
 		Emit: func(name string, data any) {
 			if wctx != nil {
@@ -163,3 +163,13 @@ func (d wailsDialogs) SaveFile(title, defaultName string) (string, error) {
 
 // hasWindow: this binary has the desktop window (bench window can run it).
 const hasWindow = true
+
+// windowBrowser is the window's browser: visible, its profile kept, and a
+// page's alert, confirm and prompt asked by Waymark alone (a visible
+// Chromium's own dialog took the keyboard and was read by the screen reader
+// as well; issue 33 point 3).
+func windowBrowser() browser.Options {
+	o := waymark.BrowserOptions(false, true)
+	o.OwnDialogs = true
+	return o
+}

@@ -76,6 +76,12 @@ type Options struct {
 	// DownloadConflict says what happens when a file of that name exists:
 	// "rename" (default: "name (1).ext") or "overwrite".
 	DownloadConflict string
+	// OwnDialogs: a page's alert, confirm and prompt are asked by Waymark
+	// alone; the browser never draws its own dialog for them (pagedialog.go).
+	// The window sets it: its Chromium is visible, and its dialog took the
+	// keyboard and the screen reader's focus. beforeunload stays the
+	// browser's.
+	OwnDialogs bool
 	// ExtraFlags are added to Chromium's command line ("name=value" or "name").
 	ExtraFlags []string
 
@@ -278,6 +284,8 @@ type Session struct {
 
 	ev       *pageEvents
 	evCancel context.CancelFunc
+	// evNow is ev, for the event goroutines (pagedialog.go).
+	evNow atomic.Pointer[pageEvents]
 
 	// contextID is the session's browser context; tabs are its pages in the
 	// order they were first seen (opened by the session or by the site).
@@ -423,6 +431,7 @@ func (s *Session) setPage(p *rod.Page) error {
 	evCtx, cancel := context.WithCancel(s.ctx)
 	s.evCancel = cancel
 	s.ev = newPageEvents(s)
+	s.evNow.Store(s.ev)
 	s.ev.start(p.Context(evCtx))
 	s.preparePage(p) // marks.js and out-of-process frames, once per page (oopif.go)
 	s.installConsent(s.ctx)
@@ -441,6 +450,7 @@ func (s *Session) Close() error {
 	s.closeOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
+		s.resumeOwn(ctx) // no page stays stopped in a dialog
 		if s.page != nil {
 			_, _ = proto.TargetCloseTarget{TargetID: s.page.TargetID}.Call(s.root.Context(ctx))
 		}

@@ -74,6 +74,12 @@ const dialogLoop = 3
 // dialogs it closed; every call is bounded.
 func (s *Session) stopDialogs(ctx context.Context) int {
 	n := 0
+	// A page stopped in Waymark's own dialog cannot leave: it is let go
+	// first, its further dialogs answered at once.
+	for p := s.ev.ownPending(); p != nil && n < 50; p = s.ev.ownPending() {
+		s.answerOwn(ctx, s.ev, p, false, "", true)
+		n++
+	}
 	c, cancel := context.WithTimeout(ctx, 3*time.Second)
 	_, err := proto.PageNavigate{URL: "about:blank"}.Call(s.page.Context(c))
 	cancel()
@@ -95,7 +101,7 @@ func (s *Session) stopDialogs(ctx context.Context) int {
 			continue
 		}
 		c, cancel := context.WithTimeout(ctx, time.Second)
-		herr := proto.PageHandleJavaScriptDialog{Accept: false}.Call(s.page.Context(c))
+		herr := s.closeDialog(c, false, nil, true)
 		s.ev.waitFor(c, 20*time.Millisecond, func() bool { return s.ev.pending == nil || *s.ev.pending != *d })
 		cancel()
 		n++
@@ -133,19 +139,7 @@ func (s *Session) AnswerDialog(ctx context.Context, accept bool, text *string) (
 	s.ev.mu.Lock()
 	opened := s.ev.opened
 	s.ev.mu.Unlock()
-	call := proto.PageHandleJavaScriptDialog{Accept: accept}
-	if text != nil && accept {
-		call.PromptText = *text
-	}
-	if err := call.Call(s.page.Context(ctx)); err != nil {
-		// A foreign message: Chromium's DevTools answer has no other
-		// identity.
-		if strings.Contains(err.Error(), "No dialog is showing") {
-			s.ev.mu.Lock()
-			s.ev.pending = nil
-			s.ev.mu.Unlock()
-			return nil, ErrNoDialog
-		}
+	if err := s.closeDialog(ctx, accept, text, false); err != nil {
 		return nil, err
 	}
 	// The closed event clears the pending dialog; wait for it briefly so the
@@ -184,6 +178,36 @@ func (s *Session) AnswerDialog(ctx context.Context, accept bool, text *string) (
 		res.NumberingStale = navigated || s.isStale(ctx)
 	}
 	return res, nil
+}
+
+// closeDialog answers the open dialog: a page stopped in Waymark's own
+// (pagedialog.go) or the browser's. stop: the page loops on dialogs, so its
+// document's further ones are answered at once (Waymark's own only).
+func (s *Session) closeDialog(ctx context.Context, accept bool, text *string, stop bool) error {
+	if p := s.ev.ownPending(); p != nil {
+		t := ""
+		if text != nil && accept {
+			t = *text
+		}
+		s.answerOwn(ctx, s.ev, p, accept, t, stop)
+		return nil
+	}
+	call := proto.PageHandleJavaScriptDialog{Accept: accept}
+	if text != nil && accept {
+		call.PromptText = *text
+	}
+	if err := call.Call(s.page.Context(ctx)); err != nil {
+		// A foreign message: Chromium's DevTools answer has no other
+		// identity.
+		if strings.Contains(err.Error(), "No dialog is showing") {
+			s.ev.mu.Lock()
+			s.ev.pending = nil
+			s.ev.mu.Unlock()
+			return ErrNoDialog
+		}
+		return err
+	}
+	return nil
 }
 
 // PendingDialog returns the dialog waiting for the user, or nil.

@@ -14,8 +14,15 @@ import (
 // navigation answers with the dialog open as soon as it appears; answering
 // it, the page opens the next at once, and after a few in a row Waymark
 // closes them, stops the page's scripts and says so; the page can be listed
-// again. Also for a loop of the same message and for a timer loop.
+// again. Also for a loop of the same message and for a timer loop, and
+// with Waymark's own page dialogs (Options.OwnDialogs, pagedialog.go).
 func TestDialogLoopIsStopped(t *testing.T) {
+	for _, own := range []bool{false, true} {
+		t.Run(fmt.Sprintf("own=%v", own), func(t *testing.T) { testDialogLoopIsStopped(t, own) })
+	}
+}
+
+func testDialogLoopIsStopped(t *testing.T, own bool) {
 	pages := map[string]string{
 		"/for":   `<script>for (let i = 0; ; i++) alert('Again ' + i);</script>`,
 		"/same":  `<script>while (true) alert('You won!');</script>`,
@@ -28,7 +35,7 @@ func TestDialogLoopIsStopped(t *testing.T) {
 	defer srv.Close()
 	for path := range pages {
 		t.Run(path, func(t *testing.T) {
-			r := newToolRig(t)
+			r := newToolRig(t, func(o *Options) { o.OwnDialogs = own })
 			nav := r.ok("browser_navigate", map[string]any{"url": srv.URL + path})
 			if nav["dialog_open"] == nil {
 				t.Fatalf("the navigation did not say a dialog is open: %v", nav)

@@ -34,6 +34,10 @@ type pageEvents struct {
 	dialogs      []string  // dialogs answered since the last report
 	pending      *Dialog   // the dialog waiting for the user, if any
 	opened       int64     // dialogs opened so far
+	// pendingOwn is set when pending is a page stopped by Waymark's own
+	// dialog (pagedialog.go); ownQ are further ones waiting their turn.
+	pendingOwn *ownPause
+	ownQ       []*ownPause
 }
 
 // Dialog is a JavaScript alert, confirm, prompt or beforeunload question the
@@ -245,6 +249,11 @@ func (e *pageEvents) start(p *rod.Page) {
 			// page is frozen, so the session refuses other actions with a
 			// DialogError that quotes the question.
 			e.mu.Lock()
+			if e.pendingOwn != nil {
+				// The browser's dialog goes first; Waymark's waits.
+				e.ownQ = append([]*ownPause{e.pendingOwn}, e.ownQ...)
+				e.pendingOwn = nil
+			}
 			e.pending = &Dialog{Type: string(ev.Type), Message: clipRunes(ev.Message, 500), Default: clipRunes(ev.DefaultPrompt, 200), URL: ev.URL}
 			e.opened++
 			e.bump()
@@ -252,10 +261,15 @@ func (e *pageEvents) start(p *rod.Page) {
 		},
 		func(ev *proto.PageJavascriptDialogClosed) {
 			e.mu.Lock()
+			if e.pendingOwn != nil {
+				e.mu.Unlock()
+				return // not the browser's dialog
+			}
 			if e.pending != nil && len(e.dialogs) < 10 {
 				e.dialogs = append(e.dialogs, e.pending.Type+": "+e.pending.Message)
 			}
 			e.pending = nil
+			e.promote()
 			e.bump()
 			e.mu.Unlock()
 		},

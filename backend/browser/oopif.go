@@ -234,6 +234,7 @@ func (s *Session) preparePage(p *rod.Page) {
 	// The change recorder, in the overlay's world from each document's start.
 	_, _ = proto.PageAddScriptToEvaluateOnNewDocument{Source: settleJS, WorldName: worldName}.Call(p.Context(ctx))
 	s.followFrames()
+	s.ownDialogs(ctx, string(p.SessionID))
 	s.autoAttach(ctx, string(p.SessionID))
 }
 
@@ -278,6 +279,10 @@ func (s *Session) followFrames() {
 				if msg.Load(&ev) {
 					s.frames.drop(ev.SessionID)
 				}
+			case "Debugger.paused", "Debugger.resumed":
+				if _, ok := s.frames.following(proto.TargetSessionID(msg.SessionID)); ok {
+					s.debuggerEvent(msg.Method, string(msg.SessionID), msg.Load)
+				}
 			case "Page.frameAttached", "Page.frameDetached":
 				p, ok := s.frames.following(proto.TargetSessionID(msg.SessionID))
 				if !ok || p == nil {
@@ -319,6 +324,7 @@ func (s *Session) frameAttached(ev *proto.TargetAttachedToTarget, parent *rod.Pa
 		s.ev.frameOutOfProcess(frame)
 	}
 	_, _ = s.root.Call(ctx, sid, "Page.enable", map[string]any{})
+	s.ownDialogs(ctx, sid)
 	_, _ = s.root.Call(ctx, sid, "Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": marksJS})
 	if !s.opts.Banners.Disabled && s.consentJS != "" {
 		_, _ = s.root.Call(ctx, sid, "Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": s.consentJS, "worldName": consentWorld})

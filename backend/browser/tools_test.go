@@ -29,8 +29,12 @@ func (r *toolRig) reg2() *tools.Registry {
 	return r.reg
 }
 
-func newToolRig(t *testing.T) *toolRig {
-	ss := NewSessions(Options{Headless: true, ControlURL: testProc.ControlURL(), ScreenshotDir: t.TempDir()})
+func newToolRig(t *testing.T, opts ...func(*Options)) *toolRig {
+	o := Options{Headless: true, ControlURL: testProc.ControlURL(), ScreenshotDir: t.TempDir()}
+	for _, f := range opts {
+		f(&o)
+	}
+	ss := NewSessions(o)
 	t.Cleanup(func() { _ = ss.Close() })
 	reg := tools.New()
 	Register(reg, ss)

@@ -507,9 +507,10 @@ def command_from_selection(sp, place):
     field named once each time, and not the selection left behind ("Text
     unselected."). Each time the search panel is shown first and the command
     field has been typed into: its panel is then shown by the same key press,
-    WebKitGTK tells of the field's caret before its focus, and Orca 43's
-    WebKitGTK script, taking the caret for the focus, drops the focus event
-    (both full tier runs of the last session; docs/window.md)."""
+    WebKitGTK told of the field's caret before its focus, and Orca 43's
+    WebKitGTK script, taking the caret for the focus, dropped the focus event
+    and said only "Text unselected." (3 of 3 before focusField set an empty
+    field's text anew; docs/window.md)."""
     t = time.time()
     key("ctrl+shift+k")
     if type_into("entry", r"^Команда", "x", since=t):
@@ -531,14 +532,8 @@ def command_from_selection(sp, place):
         texts = action(sp, name, lambda: key("ctrl+shift+k"), never=[place])
         check(focus.wait("entry", r"^Команда", 10), f"{name}: the focus is in the command field ({focus.role_name()})")
         named = [x for x in texts if re.match(r"^Команда entry", x)]
-        # KNOWN (not fixed, docs/window.md): Orca said only "Text unselected."
-        # (3 of 3 here on the old code and on every variant tried). Anything
-        # else said wrongly fails.
-        if not named and texts and all(re.match(r"^Text unselected\.?$", x) for x in texts):
-            print(f"KNOWN {name}: the field not named, only the selection left behind ({texts})", flush=True)
-        else:
-            check(len(named) == 1, f"{name}: said /^Команда entry/ once (heard {len(named)} times)")
-            check(not any("unselected" in x for x in texts), f"{name}: nothing said matches /unselected/ ({texts})")
+        check(len(named) == 1, f"{name}: said /^Команда entry/ once (heard {len(named)} times)")
+        check(not any("unselected" in x for x in texts), f"{name}: nothing said matches /unselected/ ({texts})")
 
 
 def run_with_orca(sp, ref):

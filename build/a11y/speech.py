@@ -465,8 +465,11 @@ def open_part(sp, book2, place):
     # Markdown entry /home/you/novel.md." when it was the placeholder).
     as_value = r"^Путь к файлу Markdown entry \S"
     if os.path.exists(english):
+        # The book's name and the place, and at most the line at the cursor as
+        # the focus comes to the text: not the whole text on screen (Orca 43
+        # read 821 characters of it when the cursor's line was empty).
         action(sp, "opening the English book", open_path(english), want=[r"^Открыта книга book\.md, "],
-               never=[as_value], seconds=120)
+               never=[as_value, r"^Текст рукописи entry [^\n]*\n"], seconds=120)
         in_text("after opening the English book")
     # The book's name and the place; not a run of its prose.
     prose = r"(?:[А-Яа-яЁё«»,;:—-]+\s+){10,}"

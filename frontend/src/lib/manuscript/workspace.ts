@@ -213,3 +213,14 @@ export function focusField(el: HTMLInputElement | undefined) {
   el.style.minWidth = el.style.minWidth === '1px' ? '0px' : '1px';
   el.focus();
 }
+
+/** firstTextLine is where a book opened for the first time starts: its first
+ * line holding text, past the empty lines before it (within its first 64 KB).
+ * The focus comes to the text as a book opens, and Orca 43 reads the line
+ * at the cursor then, or, when that line is empty, the whole text on screen
+ * (its WebKitGTK script's getTextLineAtCaret): the English War and Peace
+ * begins with an empty line, and 821 characters of it were read out. */
+export function firstTextLine(text: string): number {
+  const m = /^(?:[ \t]*\r?\n)+/.exec(text.slice(0, 65536));
+  return m ? m[0].length : 0;
+}

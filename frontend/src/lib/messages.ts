@@ -413,6 +413,7 @@ export const messages = {
   opConvert: ['Convert to UTF-8 and open', 'Перевести в UTF-8 и открыть'],
   opDontConvert: ["Don't convert", 'Не переводить'],
   opPath: ['Path of a Markdown file', 'Путь к файлу Markdown'],
+  opExample: ['For example: /home/you/novel.md', 'Например: /home/you/novel.md'],
   opOpen: ['Open', 'Открыть'],
   opRecent: ['Recent files', 'Недавние файлы'],
   opMissing: [' (missing)', ' (нет файла)'],

@@ -188,20 +188,39 @@ export function stepName(tool = '', russian = uiRussian()): string {
 }
 
 /** focusField moves the focus into a text field a hotkey goes to (the command
- * field, the replace field) so that Orca 43 names it. WebKitGTK tells the
- * screen reader of a field's caret (text-caret-moved) as the focus moves, and
- * of the focus itself a moment later; Orca 43's WebKitGTK script takes the
- * caret for the focus (it silently makes the field its caret context), then
- * drops the focus event as one it already has: the field went unnamed, and
- * the text's selection left behind was said instead ("Text unselected.").
- * The caret is told at once only when the field's layout is up to date; with
- * its layout pending (one property of its style set anew) the focus is told
- * first, Orca names the field, and the caret follows. A field made by the
- * same key press (Ctrl+H's) is laid out first, so its layout is pending the
- * same way as an old one's. */
+ * field, the replace field) so that Orca 43 names it. WebKitGTK may tell the
+ * screen reader of a field's caret (text-caret-moved) before its focus; Orca
+ * 43's WebKitGTK script then takes the caret for the focus (it silently makes
+ * the field its caret context), drops the focus event as one it already has,
+ * and says the text's selection left behind instead ("Text unselected.").
+ * WebKitGTK tells no caret at all for an empty field whose text was set by
+ * the page, not typed: a field emptied by typing (Ctrl+A, Backspace) had its
+ * caret told first whenever the same key press showed its panel (3 of 3 in
+ * the tier, 12 of 12 in an event probe), so an empty field's text is set
+ * anew first (none told since, 6 of 6). The caret of a field holding text is
+ * told at once only when the field's layout is up to date; with its layout
+ * pending (one property of its style set anew) the focus is told first (a
+ * field made by the same key press, Ctrl+H's, is laid out first so that its
+ * layout is pending the same way). */
 export function focusField(el: HTMLInputElement | undefined) {
   if (!el) return;
+  if (el.value === '') {
+    // Set, not typed: the same value set again changes nothing in WebKit.
+    el.value = ' ';
+    el.value = '';
+  }
   void el.getBoundingClientRect();
   el.style.minWidth = el.style.minWidth === '1px' ? '0px' : '1px';
   el.focus();
+}
+
+/** firstTextLine is where a book opened for the first time starts: its first
+ * line holding text, past the empty lines before it (within its first 64 KB).
+ * The focus comes to the text as a book opens, and Orca 43 reads the line
+ * at the cursor then, or, when that line is empty, the whole text on screen
+ * (its WebKitGTK script's getTextLineAtCaret): the English War and Peace
+ * begins with an empty line, and 821 characters of it were read out. */
+export function firstTextLine(text: string): number {
+  const m = /^(?:[ \t]*\r?\n)+/.exec(text.slice(0, 65536));
+  return m ? m[0].length : 0;
 }

@@ -365,7 +365,9 @@ func (s *Session) firstLook(ctx context.Context, o ListOptions) (look *topLook, 
 	note, _ := s.waitListable(ctx)
 	look = s.lookTop(ctx, firstStop(o, false), reusable(s.current.Load(), o, false))
 	pre = &listWait{note: note}
-	drop := func() { // a second drop (look already nil) has nothing to undo
+	// drop may run twice (a look dropped because the page was loading,
+	// then the banner pass) or with no look taken (nil).
+	drop := func() {
 		if look != nil && look.List != nil {
 			if old := s.current.Load(); old != nil {
 				old.markStale("the page was numbered again")

@@ -80,16 +80,13 @@ func (ids *requestIDs) inbound(frame []byte) (pass, reply []byte) {
 // outbound puts the client's id back into a reply of the SDK (the id is
 // free again from then on); other frames pass as they are.
 func (ids *requestIDs) outbound(frame []byte) []byte {
-	at, ok := memberValue(frame, "id")
+	at, ok := replyID(frame)
 	if !ok {
 		return frame
 	}
 	var ours string
 	if json.Unmarshal(frame[at[0]:at[1]], &ours) != nil || !strings.HasPrefix(ours, ourIDPrefix) {
 		return frame
-	}
-	if _, hasMethod := memberValue(frame, "method"); hasMethod {
-		return frame // a request of the server: its own id
 	}
 	ids.mu.Lock()
 	client, ok := ids.byOurs[ours]
@@ -102,6 +99,44 @@ func (ids *requestIDs) outbound(frame []byte) []byte {
 		return frame
 	}
 	return splice(frame, at, client)
+}
+
+// replyID finds the id of a reply frame (a JSON object with an id and no
+// method): its byte range [start, end) in frame; false for a request or a
+// notification of the server, or a frame it cannot read. It reads members
+// only as far as it must: the SDK writes the id before the result, so the
+// result (a whole list of 500 elements, ~100 KB) is not read at all. Reading
+// it twice, as two lookups of members did, was a tenth of the server's time
+// on a list (issue 33 point 14).
+func replyID(frame []byte) ([2]int, bool) {
+	dec := json.NewDecoder(bytes.NewReader(frame))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return [2]int{}, false
+	}
+	var id [2]int
+	hasID := false
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return [2]int{}, false
+		}
+		k, _ := t.(string)
+		switch {
+		case k == "method":
+			return [2]int{}, false
+		case (k == "result" || k == "error") && hasID:
+			return id, true
+		}
+		start := int(dec.InputOffset())
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return [2]int{}, false
+		}
+		if k == "id" {
+			id, hasID = valueRange(frame, start, int(dec.InputOffset())), true
+		}
+	}
+	return id, hasID
 }
 
 // memberValue finds the value of a top-level member of a JSON object: its
@@ -122,16 +157,20 @@ func memberValue(frame []byte, key string) ([2]int, bool) {
 		if err := dec.Decode(&v); err != nil {
 			return [2]int{}, false
 		}
-		end := int(dec.InputOffset())
 		if k == key {
-			// Skip the colon and white space before the value.
-			for start < end && (frame[start] == ':' || frame[start] == ' ' || frame[start] == '\t' || frame[start] == '\r' || frame[start] == '\n') {
-				start++
-			}
-			return [2]int{start, end}, true
+			return valueRange(frame, start, int(dec.InputOffset())), true
 		}
 	}
 	return [2]int{}, false
+}
+
+// valueRange is the range of a member's value read from start (after its
+// key) to end: the colon and white space before it skipped.
+func valueRange(frame []byte, start, end int) [2]int {
+	for start < end && (frame[start] == ':' || frame[start] == ' ' || frame[start] == '\t' || frame[start] == '\r' || frame[start] == '\n') {
+		start++
+	}
+	return [2]int{start, end}
 }
 
 // splice replaces frame[at[0]:at[1]] with v.

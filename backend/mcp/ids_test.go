@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -52,4 +53,41 @@ func must(b, reply []byte) []byte {
 		return reply
 	}
 	return b
+}
+
+// A reply's id is put back without reading its result: a list of 500
+// elements is ~100 KB, and the two lookups of members before read all of it
+// (bytes allocated: 4.8 times the frame's size). Now about once (the
+// spliced copy) whatever the size; requests and notifications of the
+// server still pass as they are.
+func TestOutboundReadsOnlyTheHeadOfAReply(t *testing.T) {
+	ids := newRequestIDs()
+	big := `{"items":[` + strings.Repeat(`{"number":1,"name":"Article number 1","href":"http://127.0.0.1:1/item/1"},`, 20000) + `{}]}`
+	for i, tc := range []struct {
+		frame, want string
+	}{
+		{`{"jsonrpc":"2.0","id":"OURS","result":` + big + `}`, `{"jsonrpc":"2.0","id":7,"result":` + big + `}`},
+		{`{"jsonrpc":"2.0","id":"OURS","error":{"code":-32602,"message":"x"}}`, `{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"x"}}`},
+		{`{"result":{"a":[1,2]}, "id" : "OURS"}`, `{"result":{"a":[1,2]}, "id" : 7}`},
+		{`{"jsonrpc":"2.0","id":"OURS","method":"ping"}`, `{"jsonrpc":"2.0","id":"OURS","method":"ping"}`},
+		{`{"jsonrpc":"2.0","method":"notifications/progress","params":` + big + `}`, `{"jsonrpc":"2.0","method":"notifications/progress","params":` + big + `}`},
+		{`{"jsonrpc":"2.0","id":"other-1","result":{}}`, `{"jsonrpc":"2.0","id":"other-1","result":{}}`},
+	} {
+		pass, _ := ids.inbound([]byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call"}`))
+		at, _ := memberValue(pass, "id")
+		frame := strings.ReplaceAll(tc.frame, `"OURS"`, string(pass[at[0]:at[1]]))
+		want := strings.ReplaceAll(tc.want, `"OURS"`, string(pass[at[0]:at[1]]))
+		in := []byte(frame)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		out := ids.outbound(in)
+		runtime.ReadMemStats(&after)
+		if string(out) != want {
+			t.Fatalf("%d: %.200s, want %.200s", i, out, want)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; len(frame) > 1<<20 && alloc > uint64(len(frame))*3/2+64<<10 {
+			t.Errorf("%d: %d bytes allocated for a frame of %d", i, alloc, len(frame))
+		}
+		ids.outbound([]byte(`{"jsonrpc":"2.0","id":` + string(pass[at[0]:at[1]]) + `,"result":{}}`)) // free the id
+	}
 }

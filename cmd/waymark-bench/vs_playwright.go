@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -168,108 +169,149 @@ func runBenchVsPlaywright(ctx context.Context, o options, stdout io.Writer) erro
 			}
 		}
 	}
-	type row struct {
-		what   string
-		w, p   time.Duration
-		target string
-		ok     bool
-	}
-	var rows []row
-	// Plain navigation of a small static page, alternating the two systems
-	// run by run, so that a moment of load on the machine falls on both.
-	var navWs, navPs []time.Duration
-	for i := 0; i < runs; i++ {
-		for _, m := range []struct {
-			c  *mcpClient
-			ds *[]time.Duration
-		}{{wm, &navWs}, {pm, &navPs}} {
-			t0 := time.Now()
-			_, err := m.c.call(ctx, "browser_navigate", map[string]any{"url": static})
-			check(err)
-			*m.ds = append(*m.ds, time.Since(t0))
-		}
-	}
-	navW, navP := mid(navWs), mid(navPs)
-	rows = append(rows, row{"plain navigation, static page", navW, navP, "≤ 1×", navW <= navP})
-
-	formW, formP := formList(ctx, wm, pm, srv.URL+"/form", runs, check)
-	rows = append(rows, row{"whole list of a small form page (fresh page) / snapshot", formW, formP, "≤ 0.5×", formW*2 <= formP})
-	lr, err := linkLists(ctx, wm, pm, links, runs, check)
-	if err != nil {
-		return err
-	}
+	var rows []vsRow
+	// Plain navigation of a small static page, the two systems in turn run
+	// by run, so that a moment of load on the machine falls on both.
+	nav := interleaved(runs, func() time.Duration {
+		return timed(func() error { _, err := wm.call(ctx, "browser_navigate", map[string]any{"url": static}); return err }, check)
+	}, func() time.Duration {
+		return timed(func() error { _, err := pm.call(ctx, "browser_navigate", map[string]any{"url": static}); return err }, check)
+	})
+	rows = append(rows, vsRow{what: "plain navigation, static page", m: nav, target: "≤ 1×", limit: 1})
+	rows = append(rows, vsRow{what: "whole list of a small form page (fresh page) / snapshot", m: formList(ctx, wm, pm, srv.URL+"/form", runs, check), target: "≤ 0.5×", limit: 0.5})
+	lr := linkLists(ctx, wm, pm, links, runs, check)
 	if failed != nil {
 		return failed
 	}
+	snapP := lr.all.p
 	rows = append(rows,
-		row{"whole list of 5,000 links (10 pages of 500, fresh page) / snapshot", lr.allW, lr.snapP, "≤ 0.5×", lr.allW*2 <= lr.snapP},
-		row{"first 50 of 5,000 links (numbering taken) / snapshot", lr.firstW, lr.snapP, "≤ 50 ms", lr.firstW <= 50*time.Millisecond},
-		row{"first 50 of 5,000 links (page not numbered yet) / snapshot", lr.firstFresh, lr.snapP, "≤ 50 ms", lr.firstFresh <= 50*time.Millisecond},
+		vsRow{what: "whole list of 5,000 links (10 pages of 500, fresh page) / snapshot (fresh page)", m: lr.all, target: "≤ 0.5×", limit: 0.5},
+		vsRow{what: "first 50 of 5,000 links (numbering taken) / snapshot", m: pairs{w: lr.firstW, p: snapP}, target: "≤ 50 ms", within: 50 * time.Millisecond},
+		vsRow{what: "first 50 of 5,000 links (page not numbered yet) / snapshot", m: pairs{w: lr.firstFresh, p: snapP}, target: "≤ 50 ms", within: 50 * time.Millisecond},
 	)
+	fmt.Fprintf(stdout, "Waymark vs Playwright MCP (%s), both over MCP stdio, headless %s, loopback pages, %d runs each, the two in turn run by run\n", playwrightVersion(pw), browser.DefaultBin, runs)
+	return printVsRows(stdout, rows)
+}
 
+// pairs are one measure's durations, Waymark's and Playwright's, taken in
+// turn run by run in one process.
+type pairs struct{ w, p []time.Duration }
+
+// interleaved runs the two systems' measures runs times in turn, the one
+// that goes first changing run by run (the second one runs on a machine
+// the first just warmed or loaded: neither always is).
+func interleaved(runs int, w, p func() time.Duration) pairs {
+	var m pairs
+	for i := 0; i < runs; i++ {
+		if i%2 == 0 {
+			m.w = append(m.w, w())
+			m.p = append(m.p, p())
+		} else {
+			m.p = append(m.p, p())
+			m.w = append(m.w, w())
+		}
+	}
+	return m
+}
+
+// timed times fn, its error to check.
+func timed(fn func() error, check func(error)) time.Duration {
+	t0 := time.Now()
+	err := fn()
+	d := time.Since(t0)
+	check(err)
+	return d
+}
+
+// vsRow is one row of the side-by-side table: a ratio target (limit: at
+// most that many times Playwright's median) or a time target (within).
+type vsRow struct {
+	what   string
+	m      pairs
+	target string
+	limit  float64
+	within time.Duration
+}
+
+// spread is a sample's median and range: "12.3 ms (10.1–15.0)".
+func spread(ds []time.Duration) string {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	f := func(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d.Microseconds())/1000) }
+	return fmt.Sprintf("%s ms (%s–%s)", f(s[len(s)/2]), f(s[0]), f(s[len(s)-1]))
+}
+
+// printVsRows prints the table: each system's median and range, the ratio
+// of the medians, the range of the run-by-run ratios (a row of a ratio
+// target) and whether the median meets the target.
+func printVsRows(stdout io.Writer, rows []vsRow) error {
 	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
-	fmt.Fprintf(tw, "Waymark vs Playwright MCP (%s), both over MCP stdio, headless %s, loopback pages, median of %d runs\n", playwrightVersion(pw), browser.DefaultBin, runs)
-	fmt.Fprintln(tw, "measure\tWaymark\tPlaywright MCP\tratio\ttarget\tresult")
+	fmt.Fprintln(tw, "measure\tWaymark: median (min–max)\tPlaywright MCP: median (min–max)\tratio of medians\trun by run\ttarget\tresult")
 	for _, r := range rows {
-		v := "ok"
-		if !r.ok {
-			v = "OVER TARGET"
+		w, p := mid(append([]time.Duration(nil), r.m.w...)), mid(append([]time.Duration(nil), r.m.p...))
+		ratio := float64(w) / float64(p)
+		ok, byRun := w <= r.within, ""
+		if r.limit > 0 {
+			ok = ratio <= r.limit
+			lo, hi, under := 0.0, 0.0, 0
+			for i := range r.m.w {
+				q := float64(r.m.w[i]) / float64(r.m.p[i])
+				if i == 0 || q < lo {
+					lo = q
+				}
+				hi = max(hi, q)
+				if q <= r.limit {
+					under++
+				}
+			}
+			byRun = fmt.Sprintf("%.2f–%.2f×, %d of %d ≤ %g×", lo, hi, under, len(r.m.w), r.limit)
 		}
-		if r.target == "" {
-			v = ""
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f×\t%s\t%s\n", r.what, ms(r.w), ms(r.p), float64(r.w)/float64(r.p), r.target, v)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f×\t%s\t%s\t%s\n", r.what, spread(r.m.w), spread(r.m.p), ratio, byRun, r.target, verdict(ok))
 	}
 	return tw.Flush()
 }
 
 // formList times Waymark's whole list of a small form page against
 // Playwright's snapshot of it, each on a page fresh each run (navigated,
-// not yet numbered or snapshotted; the navigation is not timed),
-// alternating run by run.
-func formList(ctx context.Context, wm, pm *mcpClient, form string, runs int, check func(error)) (w, p time.Duration) {
-	var formWs, formPs []time.Duration
-	for i := 0; i < runs; i++ {
-		for _, m := range []struct {
-			c    *mcpClient
-			tool string
-			ds   *[]time.Duration
-		}{{wm, "browser_list_interactives", &formWs}, {pm, "browser_snapshot", &formPs}} {
-			_, err := m.c.call(ctx, "browser_navigate", map[string]any{"url": form})
-			check(err)
-			t0 := time.Now()
-			out, err := m.c.call(ctx, m.tool, map[string]any{})
-			*m.ds = append(*m.ds, time.Since(t0))
-			check(err)
-			if err == nil && !strings.Contains(out, "Send me the newsletter") {
-				check(fmt.Errorf("%s's %s of the form page does not hold its last field", m.c.name, m.tool))
-			}
+// not yet numbered or snapshotted; the navigation is not timed), in turn
+// run by run.
+func formList(ctx context.Context, wm, pm *mcpClient, form string, runs int, check func(error)) pairs {
+	fresh := func(c *mcpClient, tool string) time.Duration {
+		_, err := c.call(ctx, "browser_navigate", map[string]any{"url": form})
+		check(err)
+		t0 := time.Now()
+		out, err := c.call(ctx, tool, map[string]any{})
+		d := time.Since(t0)
+		check(err)
+		if err == nil && !strings.Contains(out, "Send me the newsletter") {
+			check(fmt.Errorf("%s's %s of the form page does not hold its last field", c.name, tool))
 		}
+		return d
 	}
-	return mid(formWs), mid(formPs)
+	return interleaved(runs, func() time.Duration { return fresh(wm, "browser_list_interactives") },
+		func() time.Duration { return fresh(pm, "browser_snapshot") })
 }
 
 // linkRows are the 5,000-link page's figures.
-type linkRows struct{ snapP, allW, firstW, firstFresh time.Duration }
+type linkRows struct {
+	all                pairs
+	firstW, firstFresh []time.Duration
+}
 
-// linkLists times the 5,000-link page: Playwright's whole snapshot against
-// Waymark's whole list in pages of 500 (limit/offset) from a page not
-// numbered yet, and the first 50 (numbering taken, and not yet).
-func linkLists(ctx context.Context, wm, pm *mcpClient, links string, runs int, check func(error)) (linkRows, error) {
+// linkLists times the 5,000-link page: Waymark's whole list in pages of
+// 500 (limit/offset) against Playwright's whole snapshot, each from a page
+// fresh each run (navigated, not yet numbered or snapshotted; the
+// navigation is not timed), in turn run by run; and Waymark's first 50
+// (numbering taken, and not yet).
+func linkLists(ctx context.Context, wm, pm *mcpClient, links string, runs int, check func(error)) linkRows {
 	var r linkRows
-	for _, c := range []*mcpClient{wm, pm} {
-		if _, err := c.call(ctx, "browser_navigate", map[string]any{"url": links}); err != nil {
-			return r, err
-		}
-	}
-	r.snapP = median(runs, func() {
-		out, err := pm.call(ctx, "browser_snapshot", map[string]any{})
+	navigate := func(c *mcpClient) {
+		_, err := c.call(ctx, "browser_navigate", map[string]any{"url": links})
 		check(err)
-		if err == nil && !strings.Contains(out, "Article number 5000") {
-			check(errors.New("Playwright MCP's snapshot does not hold the 5,000th link"))
-		}
-	})
-	listAll := func() {
+	}
+	r.all = interleaved(runs, func() time.Duration {
+		navigate(wm)
+		t0 := time.Now()
 		for off := 0; off < 5000; off += 500 {
 			out, err := wm.call(ctx, "browser_list_interactives", map[string]any{"limit": 500, "offset": off})
 			check(err)
@@ -277,33 +319,33 @@ func linkLists(ctx context.Context, wm, pm *mcpClient, links string, runs int, c
 				check(errors.New("Waymark's last page of 500 does not hold the 5,000th link"))
 			}
 		}
-	}
-	// Each run from a page not numbered yet: the first window walks it.
-	var alls []time.Duration
-	for i := 0; i < runs; i++ {
-		_, err := wm.call(ctx, "browser_navigate", map[string]any{"url": links})
-		check(err)
+		return time.Since(t0)
+	}, func() time.Duration {
+		navigate(pm)
 		t0 := time.Now()
-		listAll()
-		alls = append(alls, time.Since(t0))
-	}
-	r.allW = mid(alls)
-	r.firstW = median(runs, func() {
-		_, err := wm.call(ctx, "browser_list_interactives", map[string]any{"limit": 50})
+		out, err := pm.call(ctx, "browser_snapshot", map[string]any{})
+		d := time.Since(t0)
 		check(err)
+		if err == nil && !strings.Contains(out, "Article number 5000") {
+			check(errors.New("Playwright MCP's snapshot does not hold the 5,000th link"))
+		}
+		return d
 	})
-	// The first 50 on a page not numbered yet: navigate, then time the list.
-	var fresh []time.Duration
 	for i := 0; i < runs; i++ {
-		_, err := wm.call(ctx, "browser_navigate", map[string]any{"url": links})
-		check(err)
 		t0 := time.Now()
-		_, err = wm.call(ctx, "browser_list_interactives", map[string]any{"limit": 50})
+		_, err := wm.call(ctx, "browser_list_interactives", map[string]any{"limit": 50})
+		r.firstW = append(r.firstW, time.Since(t0))
 		check(err)
-		fresh = append(fresh, time.Since(t0))
 	}
-	r.firstFresh = mid(fresh)
-	return r, nil
+	// The first 50 on a page not numbered yet: navigate, then time the list.
+	for i := 0; i < runs; i++ {
+		navigate(wm)
+		t0 := time.Now()
+		_, err := wm.call(ctx, "browser_list_interactives", map[string]any{"limit": 50})
+		r.firstFresh = append(r.firstFresh, time.Since(t0))
+		check(err)
+	}
+	return r
 }
 
 // playwrightVersion reads the version of the installed @playwright/mcp.

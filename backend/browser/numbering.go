@@ -365,8 +365,8 @@ func (s *Session) firstLook(ctx context.Context, o ListOptions) (look *topLook, 
 	note, _ := s.waitListable(ctx)
 	look = s.lookTop(ctx, firstStop(o, false), reusable(s.current.Load(), o, false))
 	pre = &listWait{note: note}
-	drop := func() {
-		if look.List != nil {
+	drop := func() { // a second drop (look already nil) has nothing to undo
+		if look != nil && look.List != nil {
 			if old := s.current.Load(); old != nil {
 				old.markStale("the page was numbered again")
 			}

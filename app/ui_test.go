@@ -959,8 +959,13 @@ func testConnection(t *testing.T, e *uiEnv) {
 // editable: the editor holds every character, the outline has its headings,
 // a jump to the end and typing there respond, and the typing is autosaved.
 // The times are logged (benchmarks, not assertions: tests never assert on
-// wall time).
+// wall time). The race step (-short) leaves it to the go test step: the Go
+// side of opening a book through the dialog keeps its race coverage in
+// TestUIOpenAnotherBook.
 func TestUIBigBook(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the 6 MB book in the window: not with -short")
+	}
 	src := filepath.Join("..", "..", "shared", "corpus", "books", "war-and-peace.ru.md")
 	book, err := os.ReadFile(src)
 	if err != nil {

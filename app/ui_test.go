@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/input"
@@ -290,19 +291,50 @@ func (e *uiEnv) keys(ks ...input.Key) {
 	}
 }
 
-// fileHas waits until the manuscript file contains want (5 s).
+// fileHas waits until the manuscript file contains want (or, has false, no
+// longer does), 20 s at most: a save after a pause goes through the window's
+// timer, the app and SQLite, and on a loaded machine under the race detector
+// 5 s ran out (TestUITypingGroupRule).
 func (e *uiEnv) fileHas(want string, has bool) string {
 	e.t.Helper()
 	var b []byte
-	for i := 0; i < 50; i++ {
+	for end := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		b, _ = os.ReadFile(e.doc)
 		if strings.Contains(string(b), want) == has {
 			return string(b)
 		}
-		time.Sleep(100 * time.Millisecond)
+		if time.Now().After(end) {
+			break
+		}
 	}
-	e.t.Fatalf("the file %s containing %q: want %v", e.doc, want, has)
+	e.t.Fatalf("the file %s containing %q: want %v (it holds %d bytes, ending %q)", e.doc, want, has, len(b), tail(string(b), 120))
 	return ""
+}
+
+// fileChanged waits until the manuscript file no longer holds was (20 s).
+func (e *uiEnv) fileChanged(was string) {
+	e.t.Helper()
+	for end := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		b, _ := os.ReadFile(e.doc)
+		if string(b) != was {
+			return
+		}
+		if time.Now().After(end) {
+			e.t.Fatalf("the file %s did not change in 20 s", e.doc)
+		}
+	}
+}
+
+// tail is the last n bytes of s (whole runes).
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[len(s)-n:]
+	for len(s) > 0 && !utf8.RuneStart(s[0]) {
+		s = s[1:]
+	}
+	return s
 }
 
 // editorText is what the editor shows (the whole document, from CodeMirror's state).

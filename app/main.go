@@ -24,7 +24,7 @@ func main() {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	ctx, cancel := context.WithCancel(context.Background())
-	go stopOnSignal(sigs, cancel, os.Stderr, os.Exit)
+	go stopOnSignal(sigs, cancel, os.Stderr, os.Exit, stopGrace)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	cancel()
 	os.Exit(code)
@@ -38,9 +38,9 @@ func main() {
 const stopGrace = 1500 * time.Millisecond
 
 // stopOnSignal cancels the doors' context at the first TERM or INT and ends
-// the process when they have not ended within stopGrace (a second signal:
-// at once), with the shell's status for the signal (128 + its number).
-func stopOnSignal(sigs <-chan os.Signal, cancel context.CancelFunc, stderr io.Writer, exit func(int)) {
+// the process when they have not ended within grace (stopGrace; a second
+// signal: at once), with the shell's status for the signal (128 + its number).
+func stopOnSignal(sigs <-chan os.Signal, cancel context.CancelFunc, stderr io.Writer, exit func(int), grace time.Duration) {
 	s := <-sigs
 	cancel()
 	code := 1
@@ -49,7 +49,7 @@ func stopOnSignal(sigs <-chan os.Signal, cancel context.CancelFunc, stderr io.Wr
 	}
 	select {
 	case <-sigs:
-	case <-time.After(stopGrace):
+	case <-time.After(grace):
 	}
 	fmt.Fprintf(stderr, "waymark: stopped (%v)\n", s)
 	exit(code)

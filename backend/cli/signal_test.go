@@ -36,7 +36,8 @@ func slowBook(t *testing.T, dir string) string {
 
 // TestSignalsEndEveryDoor is issue 32's hang: TERM or INT in the middle of
 // a parse (call, agent), of a waiting MCP server and of a browsing session
-// ends the real process within 2 s, and the book, the database and the
+// ends the real process, not as a success (within 2 s by the grace: app's
+// TestStopOnSignal), and the book, the database and the
 // browser's temporary profile are left as they should be: the book's bytes
 // unchanged and no temporary copy beside it, the database opening for the
 // next call, no profile left behind.
@@ -119,13 +120,17 @@ func TestSignalsEndEveryDoor(t *testing.T) {
 			if err := cmd.Process.Signal(c.sig); err != nil {
 				t.Fatal(err)
 			}
+			// The 2 s are the grace's (app's TestStopOnSignal): a process
+			// is not timed here, where a loaded machine delays its end (2 s
+			// ran out in a loaded CI run). It must end, and not as a success
+			// (its door ended on its cancelled context, or the grace ran out).
 			select {
 			case <-done:
 				t.Logf("ended %v after %v: %s", cmd.ProcessState, time.Since(sent).Round(time.Millisecond), strings.TrimSpace(stderr.String()))
-			case <-time.After(2 * time.Second):
+			case <-time.After(30 * time.Second):
 				_ = cmd.Process.Kill()
 				<-done
-				t.Fatalf("still running 2 s after %v", c.sig)
+				t.Fatalf("still running 30 s after %v (the stop's grace is 1.5 s)", c.sig)
 			}
 			if cmd.ProcessState.Success() {
 				t.Errorf("a stopped door exited 0")

@@ -91,8 +91,14 @@ func TestCursorAgentOverHTTP(t *testing.T) {
 // TestTokenEconomy runs FirstMatch on the Russian book for a phrase first
 // mentioned after the middle, with a model over HTTP that reads the portions,
 // once with the lexical prefilter and once without: same answer, and the prompt
-// tokens the server counted are compared.
+// tokens the server counted are compared. The whole 6 MB book twice (35 s
+// under the race detector): the go test step runs it; the prefiltered and
+// the plain cursor runs with a model over HTTP keep their race coverage in
+// the small books' tests (TestLexicalCommandsAreChecked, TestCursorAgentOverHTTP).
 func TestTokenEconomy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the whole Russian book twice: not with -short")
+	}
 	src, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "shared", "corpus", "books", "war-and-peace.ru.md"))
 	if err != nil {
 		t.Skipf("CORPUS TIER SKIPPED: %v", err)

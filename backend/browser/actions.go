@@ -236,9 +236,17 @@ func (s *Session) pointWho(ctx context.Context, it *Item, w *world) (x, y float6
 	return x, y, pt.Disabled, pt.Role + "\x00" + pt.Name, nil
 }
 
-// pressPasses is how often a press follows an element that moves under the
-// pointer before it gives up.
-const pressPasses = 3
+// A press follows an element that moves under the pointer (an accordion
+// still opening above it, a list sliding in) for pressFollow, and at least
+// pressPasses looks, before it gives up: an animation of a few hundred
+// milliseconds outlasted three quick looks on a loaded machine (MiniWoB's
+// click-collapsible-2 in CI), and the click was refused though the element
+// was about to stand still. One that never settles is still refused.
+const (
+	pressPasses = 3
+	pressFollow = 2 * time.Second
+	pressPause  = 40 * time.Millisecond
+)
 
 // clickItem presses the element with press (clickAt, ctrlClickAt) only once
 // the element itself is what lies under the pointer after the pointer came to
@@ -256,7 +264,11 @@ func (s *Session) clickItem(ctx context.Context, it *Item, w *world, press func(
 	if disabled {
 		return fail(KindDisabled, it.Number, label(it))
 	}
-	for pass := 0; pass < pressPasses; pass++ {
+	until := time.Now().Add(pressFollow)
+	for pass := 0; pass < pressPasses || time.Now().Before(until); pass++ {
+		if pass > 0 {
+			sleepCtx(ctx, pressPause)
+		}
 		if err := moveTo(ctx, s.page, x, y); err != nil {
 			return err
 		}

@@ -285,6 +285,42 @@ func TestUIFileGoneWhileTyping(t *testing.T) {
 	e.waitText("[role=status]", "written back")
 }
 
+// TestUITypingRightAfterUndo: keys typed while Ctrl+Z is on its way are
+// typed on the undone text. On the code before, they were saved against the
+// revision before the undo, met the undo as another writer's change of the
+// same paragraph, and the window's version of it brought the undone words
+// back ("pages. ZvezdochkinX", with an offer of the other version).
+func TestUITypingRightAfterUndo(t *testing.T) {
+	b := uiBrowser(t)
+	bk := typingBooks[0]
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "book.md")
+	if err := os.WriteFile(doc, []byte(bk.text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := startUI(t, b, dir, doc, filepath.Join(dir, "ui.db"))
+	e.setTiming(600000, 600000, 0)
+	e.caretAfter("The wind tore at the pages.")
+	e.typeText(" Zvezdochkin", 0)
+	e.keys(input.ControlLeft, input.KeyS)
+	e.fileHas("pages. Zvezdochkin", true)
+	// Ctrl+Z and, at once, two more keys (the undo is a round trip to the
+	// book's history; the keys come while it is on its way).
+	e.keys(input.ControlLeft, input.KeyZ)
+	e.typeText("XY", 0)
+	e.keys(input.ControlLeft, input.KeyS)
+	file := e.fileHas("XY", true)
+	if strings.Contains(file, "Zvezdochkin") {
+		t.Fatalf("the undone word came back with the keys typed after Ctrl+Z: %q", tail(file[:strings.Index(file, "XY")+2], 60))
+	}
+	if !strings.Contains(file, "The wind tore at the pages.XY") {
+		t.Fatalf("the keys typed after Ctrl+Z are not where the caret was: %q", tail(file[:strings.Index(file, "XY")+2], 60))
+	}
+	if n := e.js(`() => String(document.querySelectorAll('.attention article').length)`); n != "0" {
+		t.Fatalf("the window's own undo was offered as another version (%s offers)", n)
+	}
+}
+
 // TestUITypingUndoGroups: typing is undone as writing apps undo it, a group
 // at a time: a phrase typed without a pause is several groups (it ends at a
 // clause or sentence end, or after 8 words), a word typed slowly is one, and

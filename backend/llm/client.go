@@ -483,6 +483,9 @@ func (c *Client) streamOnce(ctx context.Context, params openai.ChatCompletionNew
 		return Response{}, errEmptyReply
 	}
 	choice := acc.Choices[0]
+	if choice.FinishReason == "" {
+		return Response{}, fmt.Errorf("%w (the stream ended after %d chunks with no finish reason)", errStreamCut, chunks)
+	}
 	resp := Response{
 		Content:      choice.Message.Content,
 		FinishReason: choice.FinishReason,

@@ -612,6 +612,17 @@ func TestStreamEdgeCases(t *testing.T) {
 			wantCall: `browser_navigate {"url":"http://x"}`,
 		},
 		{
+			// A server that stopped mid-answer (its runner died, the
+			// connection broke): on the code before, the half answer was
+			// the answer (a real Ollama's "\"\"]]\"\"…" in CI, exit 0).
+			name: "stream cut before its finish reason",
+			handler: sse(
+				`{"id":"a","choices":[{"index":0,"delta":{"role":"assistant","content":"The chapter is"}}]}`,
+				`{"id":"a","choices":[{"index":0,"delta":{"content":" about"}}]}`,
+			),
+			wantKind: llm.KindServer,
+		},
+		{
 			name:     "error event in the stream",
 			handler:  sse(`{"error":{"message":"model runner has unexpectedly stopped"}}`),
 			wantKind: llm.KindServer,

@@ -168,6 +168,12 @@ var errReplyTooLarge = errors.New("the answer passed the reply size cap")
 // errEmptyReply marks a 2xx answer with no chat completion in it.
 var errEmptyReply = errors.New("the reply contained no answer")
 
+// errStreamCut marks a streamed answer that ended before its end: OpenAI's
+// protocol gives every answer's last choice chunk a finish reason, and a
+// stream closed before one came (the server stopped, the connection broke)
+// is a part of an answer, never the answer.
+var errStreamCut = errors.New("the answer stopped before its end")
+
 // describeNetErr names a connection failure in a few words.
 func describeNetErr(err error) string {
 	switch {
@@ -242,6 +248,10 @@ func (c *Client) classify(err error, attemptCtx context.Context, info *attemptIn
 		if msg := jsonErrorMessage([]byte(streamErr.Event.Data)); msg != "" {
 			e.Body = msg
 		}
+		return e
+	}
+	if errors.Is(err, errStreamCut) {
+		e.Kind = KindServer // retried: the next attempt may finish
 		return e
 	}
 	var syntaxErr *json.SyntaxError

@@ -84,10 +84,10 @@ install -D -m 0644 backend/browser/autoconsent/compact-rules.json "$share/waymar
 install -D -m 0644 backend/browser/autoconsent/autoconsent.playwright.js "$share/waymark/autoconsent/autoconsent.playwright.js"
 install -D -m 0644 "$ac/LICENSE" "$share/waymark/autoconsent/LICENSE"
 acversion=$(sed -n 's/.*"version": *"\(.*\)".*/\1/p' "$ac/package.json" | head -1)
-# The PDF's hyphenation patterns, from Debian's hyphen-ru and hyphen-en-us (build/setup.sh
+# The PDF's hyphenation patterns, from Debian's hyphen-ru, hyphen-en-us and hyphen-fr (build/setup.sh
 # installs them), unmodified and with their copyright files: recommending hyphen-ru
 # would install LibreOffice Writer through its own Recommends (336 packages, 259 MB).
-for p in hyphen-ru:hyph_ru_RU.dic hyphen-en-us:hyph_en_US.dic; do
+for p in hyphen-ru:hyph_ru_RU.dic hyphen-en-us:hyph_en_US.dic hyphen-fr:hyph_fr.dic; do
   pkg=${p%%:*} dic=${p#*:}
   install -D -m 0644 "/usr/share/hyphen/$dic" "$share/waymark/hyphen/$dic"
   install -D -m 0644 "/usr/share/doc/$pkg/copyright" "$share/waymark/hyphen/copyright.$pkg"
@@ -99,12 +99,13 @@ printf '%s\n' "# libhyphen's pattern file names its encoding (KOI8-R) on its fir
   'waymark: national-encoding [usr/share/waymark/hyphen/hyph_ru_RU.dic]' >"$share/lintian/overrides/waymark"
 hyru=$(dpkg-query -W -f='${Version}' hyphen-ru)
 hyen=$(dpkg-query -W -f='${Version}' hyphen-en-us)
+hyfr=$(dpkg-query -W -f='${Version}' hyphen-fr)
 
 doc=$share/doc/waymark
 install -d "$doc"
 # Every Go module in the binary and npm package in its window, with its licence
 # (cmd/waymark-copyright fails on a licence it does not know).
-go run ./cmd/waymark-copyright -autoconsent "$acversion" -hyphen-ru "$hyru" -hyphen-en-us "$hyen" >"$doc/copyright"
+go run ./cmd/waymark-copyright -autoconsent "$acversion" -hyphen-ru "$hyru" -hyphen-en-us "$hyen" -hyphen-fr "$hyfr" >"$doc/copyright"
 cat <<EOF | gzip -9n >"$doc/changelog.gz"
 waymark ($version) unstable; urgency=medium
 

@@ -59,7 +59,7 @@ packages=(
   dpkg-dev desktop-file-utils appstream lintian libgtk-3-bin  # the package: dpkg-shlibdeps, and the package tier's checks (gtk-launch)
   librsvg2-bin                        # build/linux/icons.sh renders the icon's PNG sizes from its SVG
   pandoc                              # DOCX and EPUB export (the package recommends it)
-  hyphen-ru hyphen-en-us              # the PDF's hyphenation patterns (the package carries their files)
+  hyphen-ru hyphen-en-us hyphen-fr    # the PDF's hyphenation patterns (the package carries their files)
   epubcheck libreoffice-writer-nogui poppler-utils  # export tests: EPUB validator, DOCX opened by LibreOffice, PDF pages and fonts
 )
 # One dpkg-query for all of them (it names the installed ones; unknown ones go to stderr).

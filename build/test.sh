@@ -345,8 +345,9 @@ package_tier() { # runs in step's subshell: its trap and exits stay there
     ./usr/share/icons/hicolor/scalable/apps/waymark.svg ./usr/share/icons/hicolor/48x48/apps/waymark.png \
     ./usr/share/icons/hicolor/256x256/apps/waymark.png ./usr/share/metainfo/io.github.waymark.Waymark.metainfo.xml \
     ./usr/share/man/man1/waymark.1.gz ./usr/share/waymark/autoconsent/compact-rules.json ./usr/share/doc/waymark/copyright \
-    ./usr/share/waymark/hyphen/hyph_ru_RU.dic ./usr/share/waymark/hyphen/hyph_en_US.dic \
-    ./usr/share/waymark/hyphen/copyright.hyphen-ru ./usr/share/waymark/hyphen/copyright.hyphen-en-us; do
+    ./usr/share/waymark/hyphen/hyph_ru_RU.dic ./usr/share/waymark/hyphen/hyph_en_US.dic ./usr/share/waymark/hyphen/hyph_fr.dic \
+    ./usr/share/waymark/hyphen/copyright.hyphen-ru ./usr/share/waymark/hyphen/copyright.hyphen-en-us \
+    ./usr/share/waymark/hyphen/copyright.hyphen-fr; do
     grep -qx "$f" "$pwork/files.txt" || fail "the package lacks $f"
   done
   depends=$(dpkg-deb --field "$deb" Depends)
@@ -370,7 +371,7 @@ package_tier() { # runs in step's subshell: its trap and exits stay there
   cr=$pwork/root/usr/share/doc/waymark/copyright
   for l in "Files: *" "License: MIT" "Files: github.com/mattn/go-sqlite3/*" "License: public-domain" \
     "Files: github.com/wailsapp/wails/v2/*" "Files: @codemirror/view/*" "Files: usr/share/waymark/autoconsent/*" \
-    "Files: usr/share/waymark/hyphen/hyph_ru_RU.dic" "License: LPPL-1.2+"; do
+    "Files: usr/share/waymark/hyphen/hyph_ru_RU.dic" "License: LPPL-1.2+" "Files: usr/share/waymark/hyphen/hyph_fr.dic"; do
     grep -qxF "$l" "$cr" || fail "the copyright file lacks \"$l\""
   done
   ! grep -qi proprietary "$cr" || fail "the copyright file still says proprietary"

@@ -27,6 +27,7 @@ var HyphenDirs = []string{"/usr/share/hyphen", "/usr/share/waymark/hyphen"}
 var hyphenFiles = map[string][]string{
 	"ru": {"hyph_ru_RU.dic", "hyph_ru.dic"},
 	"en": {"hyph_en_US.dic", "hyph_en_GB.dic", "hyph_en.dic"},
+	"fr": {"hyph_fr.dic", "hyph_fr_FR.dic"},
 }
 
 // Hyphenator puts the places a word may break at, by Liang's patterns.
@@ -41,7 +42,7 @@ var (
 	hyphCache = map[string]*Hyphenator{}
 )
 
-// HyphenatorFor is lang's hyphenator ("ru" or "en"), nil when its patterns
+// HyphenatorFor is lang's hyphenator ("ru", "en" or "fr"), nil when its patterns
 // are not installed (then the book is printed without hyphens).
 func HyphenatorFor(lang string) *Hyphenator {
 	hyphMu.Lock()
@@ -231,25 +232,71 @@ func (h *Hyphenator) Hyphenate(word string) string {
 	return b.String()
 }
 
-// hyphenateHTML puts soft hyphens into the words of html's text: Cyrillic
-// words by the Russian patterns, Latin ones by the English (either nil:
-// none), never in tags, entities, headings, code or preformatted text.
-func hyphenateHTML(src []byte, ru, en *Hyphenator) []byte {
-	if ru == nil && en == nil {
+// Hyphenators are the patterns a book's words are broken by: Cyrillic
+// words by the Russian, Latin ones by the French where their passage reads
+// as French (War and Peace's salons talk French inside its Russian), else by
+// the English. Any of them nil: those words are left whole.
+type Hyphenators struct {
+	Ru, En, Fr *Hyphenator
+	// Book is the book's language: in a Russian book a Latin passage is
+	// foreign anyway, and one French word with no English one makes it
+	// French; in an English book it takes two, and more than its English.
+	Book string
+}
+
+// BookHyphenators are the patterns installed here (HyphenDirs), for a book
+// in lang.
+func BookHyphenators(lang string) Hyphenators {
+	return Hyphenators{Ru: HyphenatorFor("ru"), En: HyphenatorFor("en"), Fr: HyphenatorFor("fr"), Book: lang}
+}
+
+func (hs Hyphenators) none() bool { return hs.Ru == nil && hs.En == nil && hs.Fr == nil }
+
+// hyphenateHTML puts soft hyphens into the words of html's text by hs,
+// never in tags, entities, headings, code or preformatted text.
+func hyphenateHTML(src []byte, hs Hyphenators) []byte {
+	if hs.none() {
 		return src
 	}
+	words := textWords(src, hs)
 	var out bytes.Buffer
 	out.Grow(len(src) + len(src)/6)
-	skip := 0 // depth of h1–h6, pre, code
-	i := 0
+	last := 0
+	for _, w := range words {
+		out.Write(src[last:w.start])
+		out.WriteString(w.h.Hyphenate(string(src[w.start:w.end])))
+		last = int(w.end)
+	}
+	out.Write(src[last:])
+	return out.Bytes()
+}
+
+// htmlWord is a word of the page's text long enough to be broken (5 letters
+// or more), and the patterns it is broken by.
+type htmlWord struct {
+	start, end int32
+	h          *Hyphenator
+}
+
+// wordScan walks html's text: the words outside tags, entities and the
+// elements never hyphenated (headings, pre, code, nav…), and the places a
+// passage ends (a block's edge, a sentence's end, a quote, a dash).
+type wordScan struct {
+	src  []byte
+	skip int // depth of h1–h6, pre, code, nav, title, style, script
+}
+
+// next returns the next word's span from i (start < 0: none left) and
+// whether a passage ended before it.
+func (s *wordScan) next(i int) (start, end int, ended bool) {
+	src := s.src
 	for i < len(src) {
 		c := src[i]
 		switch {
 		case c == '<':
 			j := bytes.IndexByte(src[i:], '>')
 			if j < 0 {
-				out.Write(src[i:])
-				return out.Bytes()
+				return -1, -1, true
 			}
 			tag := src[i+1 : i+j]
 			closing := len(tag) > 0 && tag[0] == '/'
@@ -260,30 +307,31 @@ func hyphenateHTML(src []byte, ru, en *Hyphenator) []byte {
 			switch name {
 			case "h1", "h2", "h3", "h4", "h5", "h6", "pre", "code", "nav", "title", "style", "script":
 				if closing {
-					skip = max(skip-1, 0)
+					s.skip = max(s.skip-1, 0)
 				} else {
-					skip++
+					s.skip++
 				}
+				ended = true
+			case "p", "li", "blockquote", "div", "td", "th", "tr", "dd", "dt", "br", "hr", "section", "figcaption", "sup", "ol", "ul", "table":
+				ended = true
 			}
-			out.Write(src[i : i+j+1])
 			i += j + 1
 		case c == '&':
 			j := bytes.IndexByte(src[i:min(i+12, len(src))], ';')
 			if j < 0 {
-				out.WriteByte(c)
 				i++
 				continue
 			}
-			out.Write(src[i : i+j+1])
+			ended = ended || string(src[i:i+j+1]) == "&quot;"
 			i += j + 1
 		default:
 			r, size := utf8.DecodeRune(src[i:])
-			if skip > 0 || !unicode.IsLetter(r) {
-				out.Write(src[i : i+size])
+			if s.skip > 0 || !unicode.IsLetter(r) {
+				ended = ended || strings.ContainsRune(passageEnds, r)
 				i += size
 				continue
 			}
-			j := i
+			j := i + size
 			for j < len(src) {
 				r2, s2 := utf8.DecodeRune(src[j:])
 				if !unicode.IsLetter(r2) {
@@ -291,18 +339,106 @@ func hyphenateHTML(src []byte, ru, en *Hyphenator) []byte {
 				}
 				j += s2
 			}
-			word := string(src[i:j])
-			h := en
-			if unicode.Is(unicode.Cyrillic, r) {
-				h = ru
-			}
-			if h != nil && utf8.RuneCountInString(word) >= 5 {
-				out.WriteString(h.Hyphenate(word))
-			} else {
-				out.WriteString(word)
-			}
-			i = j
+			return i, j, ended
 		}
 	}
-	return out.Bytes()
+	return -1, -1, ended
+}
+
+// passageEnds are the marks a passage in another language ends at.
+const passageEnds = ".!?…;:()\"«»“”„—–"
+
+// textWords are html's words of 5 letters or more, each with its patterns:
+// a Latin passage (the Latin words between two passage ends or Cyrillic
+// words) is French when its short words say so (frenchPassage).
+func textWords(src []byte, hs Hyphenators) []htmlWord {
+	var words []htmlWord
+	s := wordScan{src: src}
+	run := 0           // words[run:] are the current Latin passage's
+	var fr, en int     // its French and English evidence
+	endRun := func() { // the passage's words get their patterns
+		h := hs.En
+		if hs.Fr != nil && frenchPassage(fr, en, hs.Book == "ru") {
+			h = hs.Fr
+		}
+		for k := run; k < len(words); k++ {
+			words[k].h = h
+		}
+		words = dropNil(words, run)
+		run, fr, en = len(words), 0, 0
+	}
+	for i := 0; ; {
+		start, end, ended := s.next(i)
+		if ended || start < 0 {
+			endRun()
+		}
+		if start < 0 {
+			return words
+		}
+		i = end
+		word := src[start:end]
+		r, _ := utf8.DecodeRune(word)
+		long := utf8.RuneCount(word) >= 5
+		if unicode.Is(unicode.Cyrillic, r) {
+			endRun()
+			if long && hs.Ru != nil {
+				words = append(words, htmlWord{int32(start), int32(end), hs.Ru})
+				run = len(words)
+			}
+			continue
+		}
+		f, e := latinEvidence(word)
+		fr, en = fr+f, en+e
+		if long {
+			words = append(words, htmlWord{start: int32(start), end: int32(end)})
+		}
+	}
+}
+
+// dropNil removes words[from:] that got no patterns.
+func dropNil(words []htmlWord, from int) []htmlWord {
+	k := from
+	for _, w := range words[from:] {
+		if w.h != nil {
+			words[k] = w
+			k++
+		}
+	}
+	return words[:k]
+}
+
+// frenchPassage: more French evidence than English, and at least two
+// pieces of it unless there is no English at all and the book is Russian.
+func frenchPassage(fr, en int, inRussian bool) bool {
+	return fr > en && (fr >= 2 || inRussian)
+}
+
+// latinEvidence says whether a Latin word speaks for French (a function word
+// English does not have, or a letter only French uses here) or for English
+// (a function word).
+func latinEvidence(word []byte) (fr, en int) {
+	w := strings.ToLower(string(word))
+	switch {
+	case frenchWords[w]:
+		return 1, 0
+	case englishWords[w]:
+		return 0, 1
+	case strings.ContainsAny(w, "àâçèêëîïôœùûÿ"):
+		return 1, 0
+	}
+	return 0, 0
+}
+
+// frenchWords and englishWords are short function words of each language
+// that the other does not use ("a", "on", "me", "son" are in neither).
+var frenchWords = setOf("le la les l de des du un une et est sont je tu il elle nous vous ils elles ce c cette ces qui que qu ne pas mais ou où pour par avec dans sur au aux mon ma mes ton ta tes sa ses notre votre leur leurs se y été être avoir ai ont très bien oui non monsieur madame tout toute tous rien comme chez eh")
+
+var englishWords = setOf("the and of to in i is was he she it that with for his her him not but have has had this what are am be you your they we us our my which by at from an were been will would there their them who said one all can so as if or do did how when then now well very why into about out up")
+
+func setOf(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
 }

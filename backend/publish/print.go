@@ -136,10 +136,10 @@ func LayOutBook(body []byte, m Meta, paper Paper, policy ImagePolicy) (*BookPage
 		return nil, nil, fmt.Errorf("render the book for printing: %w", err)
 	}
 	// Soft hyphens by Debian's patterns: Chromium has none for Russian here.
-	ru, en := HyphenatorFor("ru"), HyphenatorFor("en")
-	rendered := hyphenateHTML(out.Bytes(), ru, en)
+	hs := BookHyphenators(m.Lang)
+	rendered := hyphenateHTML(out.Bytes(), hs)
 	hyphens := "auto"
-	if ru != nil || en != nil {
+	if !hs.none() {
 		hyphens = "manual"
 	}
 	bp := &BookPage{head: printHead(m, paper, hyphens), lang: m.Lang}

@@ -44,6 +44,7 @@ func main() {
 	flag.StringVar(&b.Autoconsent, "autoconsent", "", "the version of @duckduckgo/autoconsent installed in /usr/share/waymark/autoconsent")
 	flag.StringVar(&b.HyphenRu, "hyphen-ru", "", "the version of Debian's hyphen-ru whose patterns are installed in /usr/share/waymark/hyphen")
 	flag.StringVar(&b.HyphenEn, "hyphen-en-us", "", "the version of Debian's hyphen-en-us whose patterns are installed in /usr/share/waymark/hyphen")
+	flag.StringVar(&b.HyphenFr, "hyphen-fr", "", "the version of Debian's hyphen-fr whose patterns are installed in /usr/share/waymark/hyphen")
 	flag.Parse()
 	root, err := os.Getwd()
 	if err == nil {
@@ -63,11 +64,11 @@ func main() {
 type Bundled struct {
 	// Autoconsent is @duckduckgo/autoconsent's, in /usr/share/waymark/autoconsent.
 	Autoconsent string
-	// HyphenRu and HyphenEn are Debian's hyphen-ru and hyphen-en-us, whose
-	// pattern files the package carries in /usr/share/waymark/hyphen
-	// unmodified: depending on hyphen-ru would pull LibreOffice Writer in
-	// through its Recommends (336 packages, 259 MB).
-	HyphenRu, HyphenEn string
+	// HyphenRu, HyphenEn and HyphenFr are Debian's hyphen-ru, hyphen-en-us
+	// and hyphen-fr, whose pattern files the package carries in
+	// /usr/share/waymark/hyphen unmodified: depending on hyphen-ru would
+	// pull LibreOffice Writer in through its Recommends (336 packages, 259 MB).
+	HyphenRu, HyphenEn, HyphenFr string
 }
 
 // Write writes the copyright file for the repository at root.
@@ -113,6 +114,10 @@ License: MIT
 	if b.HyphenEn != "" {
 		used["GPL-2+"], used["LGPL-2.1+"], used["MPL-1.1+"] = true, true, true
 		fmt.Fprintf(w, "\nFiles: usr/share/waymark/hyphen/hyph_en_US.dic\nCopyright: 1998 Raph Levien\n 2001 ALTLinux, Moscow\n 2006-2011 László Németh <nemeth@openoffice.org>\nLicense: GPL-2+ or LGPL-2.1+ or MPL-1.1+\nComment: The American English hyphenation patterns of Debian's hyphen-en-us %s,\n unmodified; its copyright file is beside them in\n usr/share/waymark/hyphen/copyright.hyphen-en-us.\n", b.HyphenEn)
+	}
+	if b.HyphenFr != "" {
+		used["LGPL-2.1+"] = true
+		fmt.Fprintf(w, "\nFiles: usr/share/waymark/hyphen/hyph_fr.dic\nCopyright: Blaise Drayer <blaise@drayer.ch>\n Marc Lodewijck <mlodewijck@gmail.com>\n Paul Pichaureau <paul.pichaureau@alcandre.net>\nLicense: LGPL-2.1+\nComment: The French hyphenation patterns of Debian's hyphen-fr %s, unmodified;\n its copyright file is beside them in usr/share/waymark/hyphen/copyright.hyphen-fr.\n", b.HyphenFr)
 	}
 	names := make([]string, 0, len(used))
 	for n := range used {

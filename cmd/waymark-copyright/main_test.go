@@ -35,7 +35,7 @@ func TestEveryBundledModuleHasAKnownLicence(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := Write(&out, root, Bundled{Autoconsent: "12.0.0", HyphenRu: "20030310-1.1", HyphenEn: "2.8.8-7"}); err != nil {
+	if err := Write(&out, root, Bundled{Autoconsent: "12.0.0", HyphenRu: "20030310-1.1", HyphenEn: "2.8.8-7", HyphenFr: "1:7.5.0-1"}); err != nil {
 		t.Fatal(err)
 	}
 	gomods, err := GoModules(root)
@@ -61,6 +61,8 @@ func TestEveryBundledModuleHasAKnownLicence(t *testing.T) {
 		"License: LPPL-1.2+\nComment: The Russian hyphenation patterns of Debian's hyphen-ru 20030310-1.1",
 		"Files: usr/share/waymark/hyphen/hyph_en_US.dic\n",
 		"License: GPL-2+ or LGPL-2.1+ or MPL-1.1+\n",
+		"Files: usr/share/waymark/hyphen/hyph_fr.dic\nCopyright: Blaise Drayer",
+		"License: LGPL-2.1+\nComment: The French hyphenation patterns of Debian's hyphen-fr 1:7.5.0-1",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the copyright file lacks %q", want)

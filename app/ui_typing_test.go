@@ -289,7 +289,7 @@ func TestUIFileGoneWhileTyping(t *testing.T) {
 // typed on the undone text. On the code before, they were saved against the
 // revision before the undo, met the undo as another writer's change of the
 // same paragraph, and the window's version of it brought the undone words
-// back ("pages. ZvezdochkinX", with an offer of the other version).
+// back ("pages. ZvezdochkinXY", with an offer of the other version).
 func TestUITypingRightAfterUndo(t *testing.T) {
 	b := uiBrowser(t)
 	bk := typingBooks[0]

@@ -106,6 +106,7 @@ func (s *Session) itemWorld(ctx context.Context, n *numbering, it *Item) (*world
 // back into its parent's process) is forgotten, and the frame is looked up
 // again.
 func (s *Session) worldIn(ctx context.Context, p *rod.Page, frame proto.PageFrameID) (*world, error) {
+	defer since(ctx, PhaseLook, time.Now())
 	res, err := proto.PageCreateIsolatedWorld{FrameID: frame, WorldName: worldName}.Call(p.Context(ctx))
 	if sessionGone(err) && p != s.page && s.frames != nil {
 		s.frames.drop(p.SessionID)

@@ -44,7 +44,7 @@ var phaseRows = []struct {
 	{"Go: numbering the items", get(browser.PhaseItems)},
 	{"frames: finding and entering them", get(browser.PhaseFrames)},
 	{"drawing the overlay", get(browser.PhaseOverlay)},
-	{"the rest of the tool (registry, locks, the answer's struct)", func(p *browser.Phases, r phaseRun) time.Duration {
+	{"the rest of the tool (registry, the session's liveness check, locks, the answer's struct)", func(p *browser.Phases, r phaseRun) time.Duration {
 		known := p.D[browser.PhaseLook] + p.D[browser.PhaseWait] + p.D[browser.PhaseBanners] + p.D[browser.PhaseDecode] +
 			p.D[browser.PhaseItems] + p.D[browser.PhaseFrames] + p.D[browser.PhaseOverlay]
 		return max(0, r.tool-known)

@@ -260,6 +260,7 @@ type jsList struct {
 	Sy        float64   `json:"sy"`
 	Rows      string    `json:"rows"`
 	Entries   []jsEntry `json:"-"`
+	T         *jsTiming `json:"t"` // only when asked (phases.go)
 }
 
 // listSep splits jsList.Rows into fields (overlay.js: safe).
@@ -396,7 +397,9 @@ func (s *Session) firstLook(ctx context.Context, o ListOptions) (look *topLook, 
 		host = hostOf(pi.URL)
 	}
 	if host != "" && host != s.bannerHost {
+		t0 := time.Now()
 		rep = s.bannersAfter(ctx, "first list on "+host)
+		since(ctx, PhaseBanners, t0)
 		drop()
 		return nil, nil, rep
 	}
@@ -504,9 +507,11 @@ func (s *Session) listWith(ctx context.Context, o ListOptions, full bool, look *
 		old.markStale("a newer list replaced it")
 	}
 	if s.overlay != nil {
+		t0 := time.Now()
 		if _, _, err := s.drawOverlay(ctx, n, s.overlay.scheme); err != nil {
 			note = strings.TrimSpace(note + " The overlay could not be redrawn: " + err.Error())
 		}
+		since(ctx, PhaseOverlay, t0)
 	}
 	if n.offset >= len(n.items) && len(n.items) > 0 {
 		note = strings.TrimSpace(note + fmt.Sprintf(" Offset %d is past the end (%d elements).", n.offset, len(n.items)))
@@ -586,6 +591,7 @@ const (
 // not settle in that time is numbered anyway, with a note saying so; a page
 // with nothing in flight costs nothing.
 func (s *Session) waitListable(ctx context.Context) (note string, waited bool) {
+	defer since(ctx, PhaseWait, time.Now())
 	e := s.ev
 	// Only requests started in the last listRecent count: one that has been
 	// open longer is a long poll or a stream, not results on their way.

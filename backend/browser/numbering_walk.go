@@ -44,7 +44,7 @@ func (s *Session) lookTop(ctx context.Context, stop int, prev *numbering) *topLo
 	if err != nil {
 		return nil
 	}
-	arg := map[string]any{"same": true, "closed": true, "list": s.listArg(0, stop)}
+	arg := map[string]any{"same": true, "closed": true, "list": s.listArg(ctx, 0, stop)}
 	if !s.opts.Banners.Disabled {
 		arg["host"] = s.bannerHost
 	}
@@ -59,11 +59,15 @@ func (s *Session) lookTop(ctx context.Context, stop int, prev *numbering) *topLo
 }
 
 // listArg is the overlay's list argument for a document at depth (0: the
-// top) of a walk that stops after stop elements of the top (0: never).
-func (s *Session) listArg(depth, stop int) map[string]any {
+// top) of a walk that stops after stop elements of the top (0: never); a
+// list whose context carries Phases asks the overlay for its timing.
+func (s *Session) listArg(ctx context.Context, depth, stop int) map[string]any {
 	arg := map[string]any{"threshold": s.opts.StaleThreshold, "base": s.nextID, "rects": depth > 0}
 	if depth == 0 && stop > 0 {
 		arg["stop"] = stop
+	}
+	if phasesOf(ctx) != nil {
+		arg["timing"] = true
 	}
 	return arg
 }
@@ -82,6 +86,9 @@ type walker struct {
 	// seconds at most in all.
 	waitLeft time.Duration
 	handles  bool // the walk took element handles, to be released after it
+	// inFrames: the time spent in walkFrame so far (the items' phase
+	// leaves it out).
+	inFrames time.Duration
 }
 
 // frameVisit is one document for the walker to number.
@@ -137,6 +144,9 @@ func (wk *walker) walk(v frameVisit) error {
 	if u, err := url.Parse(res.URL); err == nil && u.Host != "" {
 		origin = u.Scheme + "://" + u.Host
 	}
+	// The items' time is the loop's, less the frames walked in it.
+	t0, inFrames := time.Now(), wk.inFrames
+	defer func() { since(wk.ctx, PhaseItems, t0.Add(wk.inFrames-inFrames)) }()
 	for i := range res.Entries {
 		e := &res.Entries[i]
 		f := scopeFlags{v.inh.v && e.XV == 0, v.inh.m && e.XM == 0, v.inh.d && e.XD == 0}
@@ -200,12 +210,15 @@ func (wk *walker) listDocument(v frameVisit) (*world, *jsList, error) {
 		res = jsList{}
 		if round == 0 && taken != nil {
 			res = *taken
-		} else if err := s.call(ctx, w, "list", s.listArg(v.depth, wk.stop), &res); err != nil {
+		} else if err := s.call(ctx, w, "list", s.listArg(ctx, v.depth, wk.stop), &res); err != nil {
 			return nil, nil, err
 		}
+		res.T.record(phasesOf(ctx))
+		t0 := time.Now()
 		if err := res.decodeRows(); err != nil {
 			return nil, nil, err
 		}
+		since(ctx, PhaseDecode, t0)
 		s.nextID = max(s.nextID, res.Next)
 		// Custom elements the overlay has not asked about may hold closed
 		// roots no script attached: ask CDP, and list again if some did.
@@ -257,6 +270,8 @@ func (wk *walker) addItem(e *jsEntry, path string, fr *frameRef, origin string) 
 // told as skipped, with the reason.
 func (wk *walker) walkFrame(w *world, e *jsEntry, v frameVisit, fr *frameRef, f scopeFlags) error {
 	s, ctx, n := wk.s, wk.ctx, wk.n
+	t0 := time.Now()
+	defer func() { wk.inFrames += time.Since(t0) }()
 	child := e.Fid
 	if v.path != "" {
 		child = v.path + "/" + e.Fid
@@ -290,13 +305,15 @@ func (wk *walker) walkFrame(w *world, e *jsEntry, v frameVisit, fr *frameRef, f 
 		}
 	}
 	cv := frameVisit{p: cp, frame: cf, path: child, depth: v.depth + 1, off: [2]float64{v.off[0] + e.O[0], v.off[1] + e.O[1]}, inh: f, parent: fr, fid: e.Fid}
+	since(ctx, PhaseFrames, t0)
 	err = wk.walk(cv)
 	if err != nil && cp == w.p && frameElsewhere(err) && ctx.Err() == nil && wk.waitLeft > 0 {
 		// Not in this process: an out-of-process frame whose session is
 		// being attached right now.
-		t0 := time.Now()
+		t1 := time.Now()
 		op := s.frames.wait(ctx, cf, wk.waitLeft)
-		wk.waitLeft -= time.Since(t0)
+		wk.waitLeft -= time.Since(t1)
+		since(ctx, PhaseFrames, t1)
 		if op != nil {
 			cv.p = op
 			err = wk.walk(cv)

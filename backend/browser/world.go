@@ -106,6 +106,7 @@ func (s *Session) itemWorld(ctx context.Context, n *numbering, it *Item) (*world
 // back into its parent's process) is forgotten, and the frame is looked up
 // again.
 func (s *Session) worldIn(ctx context.Context, p *rod.Page, frame proto.PageFrameID) (*world, error) {
+	defer since(ctx, PhaseLook, time.Now())
 	res, err := proto.PageCreateIsolatedWorld{FrameID: frame, WorldName: worldName}.Call(p.Context(ctx))
 	if sessionGone(err) && p != s.page && s.frames != nil {
 		s.frames.drop(p.SessionID)
@@ -165,6 +166,7 @@ func (s *Session) recCall(ctx context.Context, w *world, fn string, arg any, out
 func (s *Session) worldCall(ctx context.Context, w *world, decl, install, what, name string, arg any, out any) error {
 	p := w.p.Context(ctx)
 	for attempt := 0; attempt < 4; attempt++ {
+		t0 := time.Now()
 		res, err := proto.RuntimeCallFunctionOn{
 			FunctionDeclaration: decl,
 			ExecutionContextID:  w.ctxID,
@@ -172,6 +174,7 @@ func (s *Session) worldCall(ctx context.Context, w *world, decl, install, what, 
 			ReturnByValue:       true,
 			AwaitPromise:        true,
 		}.Call(p)
+		since(ctx, PhaseLook, t0)
 		if err != nil {
 			if contextGone(err) && ctx.Err() == nil {
 				nw, werr := s.world(ctx, w.frameID)
@@ -204,9 +207,11 @@ func (s *Session) worldCall(ctx context.Context, w *world, decl, install, what, 
 		if out == nil {
 			return nil
 		}
+		t1 := time.Now()
 		if err := json.Unmarshal([]byte(str), out); err != nil {
 			return failWith(KindBadAnswer, err, what, name)
 		}
+		since(ctx, PhaseDecode, t1)
 		return nil
 	}
 	return fail(KindCallFrameChanging, what, name)

@@ -178,7 +178,8 @@ func runBenchVsPlaywright(ctx context.Context, o options, stdout io.Writer) erro
 		return timed(func() error { _, err := pm.call(ctx, "browser_navigate", map[string]any{"url": static}); return err }, check)
 	})
 	rows = append(rows, vsRow{what: "plain navigation, static page", m: nav, target: "≤ 1×", limit: 1})
-	rows = append(rows, vsRow{what: "whole list of a small form page (fresh page) / snapshot", m: formList(ctx, wm, pm, srv.URL+"/form", runs, check), target: "≤ 0.5×", limit: 0.5})
+	form := formList(ctx, wm, pm, srv.URL+"/form", runs, check)
+	rows = append(rows, vsRow{what: "whole list of a small form page (fresh page) / snapshot", m: form, target: "≤ 0.5×", limit: 0.5})
 	lr := linkLists(ctx, wm, pm, links, runs, check)
 	if failed != nil {
 		return failed
@@ -190,7 +191,22 @@ func runBenchVsPlaywright(ctx context.Context, o options, stdout io.Writer) erro
 		vsRow{what: "first 50 of 5,000 links (page not numbered yet) / snapshot", m: pairs{w: lr.firstFresh, p: snapP}, target: "≤ 50 ms", within: 50 * time.Millisecond},
 	)
 	fmt.Fprintf(stdout, "Waymark vs Playwright MCP (%s), both over MCP stdio, headless %s, loopback pages, %d runs each, the two in turn run by run\n", playwrightVersion(pw), browser.DefaultBin, runs)
-	return printVsRows(stdout, rows)
+	if err := printVsRows(stdout, rows); err != nil {
+		return err
+	}
+	// Where the time of the two whole lists goes, phase by phase, measured
+	// after the side by side (two browsers of Waymark's never run at once).
+	wm.cs.Close()
+	stop()
+	var pages []map[string]any
+	for off := 0; off < 5000; off += 500 {
+		pages = append(pages, map[string]any{"limit": 500, "offset": off})
+	}
+	fmt.Fprintln(stdout)
+	return runPhases(ctx, stdout, []phaseList{
+		{name: "5,000 links, 10 × 500", url: links, windows: pages, mcp: mid(append([]time.Duration(nil), lr.all.w...))},
+		{name: "small form page", url: srv.URL + "/form", windows: []map[string]any{{}}, mcp: mid(append([]time.Duration(nil), form.w...))},
+	}, runs)
 }
 
 // pairs are one measure's durations, Waymark's and Playwright's, taken in

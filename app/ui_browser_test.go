@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-rod/rod/lib/input"
 	"github.com/go-rod/rod/lib/proto"
@@ -36,7 +37,10 @@ func (e *uiEnv) pageDialog() string {
 		const field = d.querySelector('input');
 		const label = field ? (document.querySelector('label[for="' + field.id + '"]')?.textContent.trim() ?? 'no label') : '';
 		const inside = d.contains(document.activeElement) ? 'focus inside on ' + (document.activeElement.textContent.trim() || document.activeElement.id) : 'focus outside';
-		return 'name ' + JSON.stringify(name) + '; texts ' + texts.join(' ') + '; buttons ' + buttons.join('|') + (field ? '; field ' + label + '=' + JSON.stringify(field.value) : '') + '; ' + inside;
+		// Orca 43 names a focused control's context only up to its nearest form: a
+		// form (one with its role) between the focus and the dialog hid the question.
+		const form = d.contains(document.activeElement) && [...d.querySelectorAll('form')].some(f => f.contains(document.activeElement) && !['none', 'presentation'].includes(f.getAttribute('role')));
+		return 'name ' + JSON.stringify(name) + '; texts ' + texts.join(' ') + '; buttons ' + buttons.join('|') + (field ? '; field ' + label + '=' + JSON.stringify(field.value) : '') + '; ' + inside + (form ? '; a form between the focus and the question' : '');
 	}`)
 }
 
@@ -44,11 +48,12 @@ func (e *uiEnv) pageDialog() string {
 func (e *uiEnv) waitDialog(want string) {
 	e.t.Helper()
 	var got string
-	for i := 0; i < 100; i++ {
+	// The dialog takes the focus once the window has had it back for a moment,
+	// and a prompt's suggestion comes into its field after that (Browser.svelte).
+	for end := time.Now().Add(15 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		if got = e.pageDialog(); got == want {
 			return
 		}
-		e.page.MustWaitIdle()
 	}
 	e.t.Fatalf("the page's dialog in the window:\n%s\nwant\n%s", got, want)
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-rod/rod/lib/input"
 	"github.com/go-rod/rod/lib/proto"
@@ -36,7 +37,10 @@ func (e *uiEnv) pageDialog() string {
 		const field = d.querySelector('input');
 		const label = field ? (document.querySelector('label[for="' + field.id + '"]')?.textContent.trim() ?? 'no label') : '';
 		const inside = d.contains(document.activeElement) ? 'focus inside on ' + (document.activeElement.textContent.trim() || document.activeElement.id) : 'focus outside';
-		return 'name ' + JSON.stringify(name) + '; texts ' + texts.join(' ') + '; buttons ' + buttons.join('|') + (field ? '; field ' + label + '=' + JSON.stringify(field.value) : '') + '; ' + inside;
+		// Orca 43 names a focused control's context only up to its nearest form: a
+		// form (one with its role) between the focus and the dialog hid the question.
+		const form = d.contains(document.activeElement) && [...d.querySelectorAll('form')].some(f => f.contains(document.activeElement) && !['none', 'presentation'].includes(f.getAttribute('role')));
+		return 'name ' + JSON.stringify(name) + '; texts ' + texts.join(' ') + '; buttons ' + buttons.join('|') + (field ? '; field ' + label + '=' + JSON.stringify(field.value) + (field.placeholder ? ' suggesting ' + JSON.stringify(field.placeholder) : '') : '') + '; ' + inside + (form ? '; a form between the focus and the question' : '');
 	}`)
 }
 
@@ -44,11 +48,12 @@ func (e *uiEnv) pageDialog() string {
 func (e *uiEnv) waitDialog(want string) {
 	e.t.Helper()
 	var got string
-	for i := 0; i < 100; i++ {
+	// The dialog takes the focus once the window has had it back for a moment,
+	// and a prompt's suggestion comes into its field after that (Browser.svelte).
+	for end := time.Now().Add(15 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		if got = e.pageDialog(); got == want {
 			return
 		}
-		e.page.MustWaitIdle()
 	}
 	e.t.Fatalf("the page's dialog in the window:\n%s\nwant\n%s", got, want)
 }
@@ -57,7 +62,7 @@ func (e *uiEnv) waitDialog(want string) {
 // 3): the dialog is named by the page's message in words, once ("The page
 // asks: …", "The page says: …", Russian after a Russian command), with no
 // empty heading or paragraph and no internal kind; an alert has OK only, a
-// confirm OK and Cancel, a prompt its field (with the page's default) too;
+// confirm OK and Cancel, a prompt its field (the page's default its placeholder, answered when the field is left empty) too;
 // Escape declines (an alert is closed) and the next command is answered (the
 // old window closed its dialog on Escape, left the page's open, and every
 // command after was refused until a restart).
@@ -89,10 +94,13 @@ func TestUIPageDialogs(t *testing.T) {
 			func() { e.click("OK") }, "Forgotten"},
 		{"click 2", `name "The page says: Your card is saved."; texts "The page says: Your card is saved."; buttons OK; focus inside on OK`,
 			func() { e.keys(input.Escape) }, "Saved"},
-		{"click 3", `name "The page asks: Your name?"; texts "The page asks: Your name?"; buttons OK|Cancel; field Your answer="Anna"; focus inside on page-answer`,
+		{"click 3", `name "The page asks: Your name?"; texts "The page asks: Your name?"; buttons OK|Cancel; field Your answer="" suggesting "Anna"; focus inside on page-answer`,
 			func() { e.keys(input.Escape) }, "No name"},
-		{"click 3", `name "The page asks: Your name?"; texts "The page asks: Your name?"; buttons OK|Cancel; field Your answer="Anna"; focus inside on page-answer`,
+		{"click 3", `name "The page asks: Your name?"; texts "The page asks: Your name?"; buttons OK|Cancel; field Your answer="" suggesting "Anna"; focus inside on page-answer`,
 			func() { e.fill("page-answer", "Boris"); e.keys(input.Enter) }, "Name: Boris"},
+		// The empty field answers the suggestion it shows.
+		{"click 3", `name "The page asks: Your name?"; texts "The page asks: Your name?"; buttons OK|Cancel; field Your answer="" suggesting "Anna"; focus inside on page-answer`,
+			func() { e.keys(input.Enter) }, "Name: Anna"},
 		{"нажми 1", `name "Страница спрашивает: Forget the city?"; texts "Страница спрашивает: Forget the city?"; buttons OK|Отмена; focus inside on OK`,
 			func() { e.keys(input.Escape) }, "Kept"},
 	}
@@ -113,5 +121,37 @@ func TestUIPageDialogs(t *testing.T) {
 		if strings.Contains(log, bad) {
 			t.Errorf("the progress log shows %q:\n%s", bad, log)
 		}
+	}
+}
+
+// TestUILeavingAPageThatAsks: `go to` from a page that asks before it is
+// left (beforeunload) shows the question in the window's dialog, like the
+// page's other questions, at once (it waited out 15 s and said the address
+// did not answer in time); Escape stays on the page, OK leaves it.
+func TestUILeavingAPageThatAsks(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "manuscript.md")
+	if err := os.WriteFile(doc, sample.Manuscript, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := startUI(t, uiBrowser(t), dir, doc, filepath.Join(dir, "ui.db"))
+	site := strings.TrimSuffix(questionPages(t), "index.html")
+	e.keys(input.ControlLeft, input.ShiftLeft, input.KeyL)
+	e.browse("go to " + site + "leave.html")
+	e.browse("list")
+	e.waitText(".numbered", "Edit the letter")
+	e.browse("click 1") // a page may ask only after the user acted on it
+	const asks = `name "The page asks whether to leave it: what you changed there may be lost."; texts "The page asks whether to leave it: what you changed there may be lost."; buttons OK|Cancel; focus inside on OK`
+	for _, s := range []struct {
+		answer func()
+		title  string
+	}{{func() { e.keys(input.Escape) }, "Unsaved letter (edited)"}, {func() { e.click("OK") }, "Library card form"}} {
+		e.browse("go to " + site + "form.html")
+		e.waitDialog(asks)
+		s.answer()
+		e.waitDialog("closed")
+		e.waitText(".bar button", "Go")
+		e.browse("tabs")
+		e.waitText(".progress li:last-child", s.title)
 	}
 }

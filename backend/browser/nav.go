@@ -604,7 +604,16 @@ func (s *Session) navigate(ctx context.Context, u string) (*PageState, error) {
 	s.markStale("navigation")
 	nctx, cancel := context.WithTimeout(ctx, s.opts.NavigationTimeout)
 	defer cancel()
-	res, err := proto.PageNavigate{URL: u}.Call(s.page.Context(nctx))
+	// A page that asks before it is left (beforeunload) holds the navigation
+	// until the question is answered: it is returned at once, as the page's
+	// other questions are (the wait ran out silently after 15 s before).
+	// Answered OK (AnswerDialog), the browser goes on to u.
+	dctx, stopDialogWatch := s.ev.untilDialog(nctx)
+	defer stopDialogWatch()
+	res, err := proto.PageNavigate{URL: u}.Call(s.page.Context(dctx))
+	if d := s.ev.pendingDialog(); err != nil && d != nil {
+		return &PageState{URL: d.URL, Dialog: d, Note: (&DialogError{Dialog: *d}).Error()}, nil
+	}
 	if err != nil {
 		if errors.Is(nctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
 			return nil, fail(KindNavSlow, u, s.opts.NavigationTimeout)

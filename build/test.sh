@@ -55,7 +55,9 @@
 #              build/ollama's tier test writes a tiny random-weight model, runs a private
 #              `ollama serve` and drives `waymark agent`/`call` through it (docs/model-servers.md)
 # Every step runs even when an earlier one failed (so one run shows everything); the
-# script exits non-zero if any failed. The last line is "N passed, N failed".
+# script exits non-zero if any failed. The go test step runs in the background beside
+# desktop, screens, package and ollama (its output printed whole when it ends); a11y
+# runs last and alone (it times typing). The last line is "N passed, N failed".
 # `bash build/test.sh desktop` (or gofmt, vet, deadcode, frontend, gotest, race, a11y, screens, ollama) runs only those steps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -443,17 +445,47 @@ run() { # KEY NAME COMMAND...
   shift
   if [ ${#selected[@]} -eq 0 ] || [[ " ${selected[*]} " == *" $key "* ]]; then step "$@"; fi
 }
+# run_bg KEY NAME COMMAND...: as run, but in the background beside the steps that
+# follow, until wait_bg; its output is held in a file and printed whole once it has
+# ended, so two steps' lines never mix. One background step at a time.
+bg_pid="" bg_name="" bg_out=""
+run_bg() {
+  local key=$1
+  shift
+  if [ ${#selected[@]} -eq 0 ] || [[ " ${selected[*]} " == *" $key "* ]]; then
+    bg_name=$1 bg_out=$shared/background.log
+    echo "== $1: runs beside the steps that follow; its output comes when it has ended"
+    (
+      passed=() failed=()
+      step "$@" >"$bg_out" 2>&1
+      # Only a step that said ok passed (a killed one left no mark: failed).
+      if [ ${#failed[@]} -eq 0 ] && [ ${#passed[@]} -eq 1 ]; then touch "$bg_out.ok"; fi
+    ) &
+    bg_pid=$!
+  fi
+}
+wait_bg() {
+  [ -n "$bg_pid" ] || return 0
+  wait "$bg_pid" || true
+  cat "$bg_out"
+  if [ -e "$bg_out.ok" ]; then passed+=("$bg_name"); else failed+=("$bg_name"); fi
+  bg_pid=""
+}
 run gofmt gofmt check_gofmt
 run vet "go vet" go vet -tags "$tags" ./...
 run frontend frontend frontend
 run deadcode deadcode bash build/deadcode.sh
 run race "go test -race" race_tests
-run gotest "go test" go_tests
+# The plain go test step waits mostly on processes (Chromium, the CLI, pandoc, Java):
+# the window, screenshot, package and Ollama steps run beside it. The screen-reader
+# step times typing, so it runs alone, after both.
+run_bg gotest "go test" go_tests
 run desktop desktop desktop_tier
-run a11y "a11y (screen reader)" a11y_tier
 run screens screens screens_tier
 run package package package_tier
 run ollama "ollama (real server)" ollama_tier
+wait_bg
+run a11y "a11y (screen reader)" a11y_tier
 
 echo "== ${#passed[@]} of $((${#passed[@]} + ${#failed[@]})) steps passed in $(($(date +%s) - start)) s${failed:+; failed: ${failed[*]}}"
 echo "waymark: ${#passed[@]} passed, ${#failed[@]} failed"

@@ -55,9 +55,10 @@
 #              build/ollama's tier test writes a tiny random-weight model, runs a private
 #              `ollama serve` and drives `waymark agent`/`call` through it (docs/model-servers.md)
 # Every step runs even when an earlier one failed (so one run shows everything); the
-# script exits non-zero if any failed. The go test step runs in the background beside
-# desktop, screens, package and ollama (its output printed whole when it ends); a11y
-# runs last and alone (it times typing). The last line is "N passed, N failed".
+# script exits non-zero if any failed. vet and deadcode run in the background (nice)
+# beside the race step, the go test step beside desktop, screens, package and ollama
+# (a background step's output is printed whole when it ends); a11y runs last and alone
+# (it times typing). The last line is "N passed, N failed".
 # `bash build/test.sh desktop` (or gofmt, vet, deadcode, frontend, gotest, race, a11y, screens, ollama) runs only those steps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -452,35 +453,40 @@ run() { # KEY NAME COMMAND...
 }
 # run_bg KEY NAME COMMAND...: as run, but in the background beside the steps that
 # follow, until wait_bg; its output is held in a file and printed whole once it has
-# ended, so two steps' lines never mix. One background step at a time.
-bg_pid="" bg_name="" bg_out=""
+# ended, so two steps' lines never mix.
+bg_pids=() bg_names=() bg_outs=()
 run_bg() {
-  local key=$1
+  local key=$1 out
   shift
   if [ ${#selected[@]} -eq 0 ] || [[ " ${selected[*]} " == *" $key "* ]]; then
-    bg_name=$1 bg_out=$shared/background.log
+    out=$shared/background-$key.log
     echo "== $1: runs beside the steps that follow; its output comes when it has ended"
     (
       passed=() failed=()
-      step "$@" >"$bg_out" 2>&1
+      step "$@" >"$out" 2>&1
       # Only a step that said ok passed (a killed one left no mark: failed).
-      if [ ${#failed[@]} -eq 0 ] && [ ${#passed[@]} -eq 1 ]; then touch "$bg_out.ok"; fi
+      if [ ${#failed[@]} -eq 0 ] && [ ${#passed[@]} -eq 1 ]; then touch "$out.ok"; fi
     ) &
-    bg_pid=$!
+    bg_pids+=($!) bg_names+=("$1") bg_outs+=("$out")
   fi
 }
-wait_bg() {
-  [ -n "$bg_pid" ] || return 0
-  wait "$bg_pid" || true
-  cat "$bg_out"
-  if [ -e "$bg_out.ok" ]; then passed+=("$bg_name"); else failed+=("$bg_name"); fi
-  bg_pid=""
+wait_bg() { # waits for every background step, in the order they began
+  local i
+  for i in "${!bg_pids[@]}"; do
+    wait "${bg_pids[$i]}" || true
+    cat "${bg_outs[$i]}"
+    if [ -e "${bg_outs[$i]}.ok" ]; then passed+=("${bg_names[$i]}"); else failed+=("${bg_names[$i]}"); fi
+  done
+  bg_pids=() bg_names=() bg_outs=()
 }
 run gofmt gofmt check_gofmt
-run vet "go vet" go vet -tags "$tags" ./...
+# The frontend first: the Go packages embed frontend/dist. vet and deadcode only
+# compute, at a lower priority (nice), beside the race step, whose tests mostly wait.
 run frontend frontend frontend
-run deadcode deadcode bash build/deadcode.sh
+run_bg vet "go vet" nice -n 10 go vet -tags "$tags" ./...
+run_bg deadcode deadcode nice -n 10 bash build/deadcode.sh
 run race "go test -race" race_tests
+wait_bg
 # The plain go test step waits mostly on processes (Chromium, the CLI, pandoc, Java):
 # the window, screenshot, package and Ollama steps run beside it. The screen-reader
 # step times typing, so it runs alone, after both.

@@ -55,7 +55,10 @@
 #              build/ollama's tier test writes a tiny random-weight model, runs a private
 #              `ollama serve` and drives `waymark agent`/`call` through it (docs/model-servers.md)
 # Every step runs even when an earlier one failed (so one run shows everything); the
-# script exits non-zero if any failed. The last line is "N passed, N failed".
+# script exits non-zero if any failed. vet and deadcode run in the background (nice)
+# beside the race step, the go test step beside desktop, screens, package and ollama
+# (a background step's output is printed whole when it ends); a11y runs last and alone
+# (it times typing). The last line is "N passed, N failed".
 # `bash build/test.sh desktop` (or gofmt, vet, deadcode, frontend, gotest, race, a11y, screens, ollama) runs only those steps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -150,10 +153,15 @@ race_tests() {
   # The Go suite with the race detector; any "WARNING: DATA RACE" fails the test
   # that saw it (and so the step). The tests -short skips go to $skipped for the
   # go test step.
+  # -p 4, not go's default of one package per core: the packages that take longest
+  # wait on Chromium, the window and their own processes far more than they compute
+  # (alone under -race at a load of 6-17: backend/browser 79 s of processor time in
+  # 328 s, app 33 s in 181 s, backend/agent/web 45 s in 131 s), so four at a time
+  # still leave the 2 cores idle part of the time.
   local log rc=0
   log=$(mktemp)
   rm -f "$skipped"
-  go test -race -short -json -tags "$tags" -count=1 -timeout 30m ./... 2>&1 |
+  go test -race -short -p 4 -json -tags "$tags" -count=1 -timeout 30m ./... 2>&1 |
     python3 build/gotest_json.py --skipped "$skipped.part" | tee "$log" || {
     rc=${PIPESTATUS[0]}
     [ "$rc" -ne 0 ] || rc=1 # the filter itself failed
@@ -163,6 +171,18 @@ race_tests() {
   echo "go test -race: $(grep -c '^ok ' "$log" || true) packages ok, $(grep -c '^FAIL' "$log" || true) FAIL lines, $(grep -c 'WARNING: DATA RACE' "$log" || true) data races"
   rm -f "$log"
   return "$rc"
+}
+
+# go_build_release ARGS...: go build with build/goflags.sh's flags, as build/build.sh
+# and build/package.sh build (in a subshell: its CGO_CFLAGS stay out of the go test
+# steps' builds). -trimpath keys the compiled packages by their contents, not by the
+# clone's folder, so a fresh clone (CI's) compiles only the packages that changed: the
+# window 20.2 s (22 packages) -> 4.5 s (the link) in a fresh clone at load 2.
+go_build_release() {
+  (
+    . build/goflags.sh
+    go build "${go_flags[@]}" -ldflags "$go_ldflags" "$@"
+  )
 }
 
 # window_binary DEST: the production window with the frontend as it is now, built
@@ -175,7 +195,7 @@ window_binary() {
     (cd frontend && npm run build --silent >/dev/null)
   fi
   if [ ! -x "$shared/waymark" ]; then
-    go build -tags "desktop,production,webkit2_41,$tags" -o "$shared/waymark.part" ./app
+    go_build_release -tags "desktop,production,webkit2_41,$tags" -o "$shared/waymark.part" ./app
     mv "$shared/waymark.part" "$shared/waymark"
   fi
   cp "$shared/waymark" "$1"
@@ -249,7 +269,7 @@ desktop_tier() { # runs in step's subshell: its trap and exits stay there
 
   # The dev build: the same window whose bindings Wails also serves at a free
   # loopback port; rod drives them there for one scenario over the real IPC.
-  go build -tags "desktop,dev,webkit2_41,$tags" -o "$work/waymark-dev" ./app
+  go_build_release -tags "desktop,dev,webkit2_41,$tags" -o "$work/waymark-dev" ./app
   rm -rf "$work/data" "$work/waymark.db"*
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   devserver=localhost:$port WAYMARK_DB="$work/waymark.db" XDG_DATA_HOME="$work/data" HOME="$work" \
@@ -444,17 +464,52 @@ run() { # KEY NAME COMMAND...
   shift
   if [ ${#selected[@]} -eq 0 ] || [[ " ${selected[*]} " == *" $key "* ]]; then step "$@"; fi
 }
+# run_bg KEY NAME COMMAND...: as run, but in the background beside the steps that
+# follow, until wait_bg; its output is held in a file and printed whole once it has
+# ended, so two steps' lines never mix.
+bg_pids=() bg_names=() bg_outs=()
+run_bg() {
+  local key=$1 out
+  shift
+  if [ ${#selected[@]} -eq 0 ] || [[ " ${selected[*]} " == *" $key "* ]]; then
+    out=$shared/background-$key.log
+    echo "== $1: runs beside the steps that follow; its output comes when it has ended"
+    (
+      passed=() failed=()
+      step "$@" >"$out" 2>&1
+      # Only a step that said ok passed (a killed one left no mark: failed).
+      if [ ${#failed[@]} -eq 0 ] && [ ${#passed[@]} -eq 1 ]; then touch "$out.ok"; fi
+    ) &
+    bg_pids+=($!) bg_names+=("$1") bg_outs+=("$out")
+  fi
+}
+wait_bg() { # waits for every background step, in the order they began
+  local i
+  for i in "${!bg_pids[@]}"; do
+    wait "${bg_pids[$i]}" || true
+    cat "${bg_outs[$i]}"
+    if [ -e "${bg_outs[$i]}.ok" ]; then passed+=("${bg_names[$i]}"); else failed+=("${bg_names[$i]}"); fi
+  done
+  bg_pids=() bg_names=() bg_outs=()
+}
 run gofmt gofmt check_gofmt
-run vet "go vet" go vet -tags "$tags" ./...
+# The frontend first: the Go packages embed frontend/dist. vet and deadcode only
+# compute, at a lower priority (nice), beside the race step, whose tests mostly wait.
 run frontend frontend frontend
-run deadcode deadcode bash build/deadcode.sh
+run_bg vet "go vet" nice -n 10 go vet -tags "$tags" ./...
+run_bg deadcode deadcode nice -n 10 bash build/deadcode.sh
 run race "go test -race" race_tests
-run gotest "go test" go_tests
+wait_bg
+# The plain go test step waits mostly on processes (Chromium, the CLI, pandoc, Java):
+# the window, screenshot, package and Ollama steps run beside it. The screen-reader
+# step times typing, so it runs alone, after both.
+run_bg gotest "go test" go_tests
 run desktop desktop desktop_tier
-run a11y "a11y (screen reader)" a11y_tier
 run screens screens screens_tier
 run package package package_tier
 run ollama "ollama (real server)" ollama_tier
+wait_bg
+run a11y "a11y (screen reader)" a11y_tier
 
 echo "== ${#passed[@]} of $((${#passed[@]} + ${#failed[@]})) steps passed in $(($(date +%s) - start)) s${failed:+; failed: ${failed[*]}}"
 echo "waymark: ${#passed[@]} passed, ${#failed[@]} failed"

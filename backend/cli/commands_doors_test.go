@@ -87,14 +87,29 @@ func TestCommandDoorsIssue31(t *testing.T) {
 			{cmd: "go to the next chapter", ok: false, answer: []string{"go to chapter 5"}},
 		},
 	}
+	// The four runs (two books, two doors) are each on a copy of their own
+	// (file and database) and wait on their own processes: they overlap.
 	for _, lang := range []string{"ru", "en"} {
 		t.Run(lang, func(t *testing.T) {
+			t.Parallel()
 			original, err := os.ReadFile(filepath.Join(books, "war-and-peace."+lang+".md"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			cliAnswers := runDoor(t, "waymark agent", original, steps[lang], newAgentDoor(t, bin))
-			mcpAnswers := runDoor(t, "MCP", original, steps[lang], newMCPDoor(t, bin))
+			var cliAnswers, mcpAnswers []doorAnswer
+			t.Run("doors", func(t *testing.T) {
+				t.Run("waymark agent", func(t *testing.T) {
+					t.Parallel()
+					cliAnswers = runDoor(t, "waymark agent", original, steps[lang], newAgentDoor(t, bin))
+				})
+				t.Run("MCP", func(t *testing.T) {
+					t.Parallel()
+					mcpAnswers = runDoor(t, "MCP", original, steps[lang], newMCPDoor(t, bin))
+				})
+			})
+			if len(cliAnswers) != len(steps[lang]) || len(mcpAnswers) != len(steps[lang]) {
+				t.Fatal("a door stopped before its last step (above): the doors are not compared")
+			}
 			for i, s := range steps[lang] {
 				if s.cmd != "" && cliAnswers[i] != mcpAnswers[i] {
 					t.Errorf("%s: the doors differ:\n waymark agent: %+v\n MCP:           %+v", s.cmd, cliAnswers[i], mcpAnswers[i])
@@ -102,6 +117,12 @@ func TestCommandDoorsIssue31(t *testing.T) {
 			}
 		})
 	}
+}
+
+// doorAnswer is a step's answer and success through one door.
+type doorAnswer struct {
+	answer string
+	ok     bool
 }
 
 // door runs a step's edit or command on a book.
@@ -113,20 +134,14 @@ type door interface {
 
 // runDoor runs the steps through one door on a fresh copy of the book and
 // checks each; it returns each step's answer and success.
-func runDoor(t *testing.T, name string, original []byte, steps []doorStep, d door) []struct {
-	answer string
-	ok     bool
-} {
+func runDoor(t *testing.T, name string, original []byte, steps []doorStep, d door) []doorAnswer {
 	dir := t.TempDir()
 	doc, db := filepath.Join(dir, "book.md"), filepath.Join(dir, "w.db")
 	if err := os.WriteFile(doc, original, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	d.open(t, doc, db)
-	out := make([]struct {
-		answer string
-		ok     bool
-	}, len(steps))
+	out := make([]doorAnswer, len(steps))
 	byCmd := map[string]string{}
 	for i, s := range steps {
 		before, _ := os.ReadFile(doc)

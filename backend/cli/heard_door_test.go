@@ -49,6 +49,7 @@ func TestSlowModelHeardInEveryDoor(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run("waymark agent: "+c.command, func(t *testing.T) {
+			t.Parallel() // four processes each waiting 8 s: the waits overlap
 			srv := slowModel(t)
 			doc, db := doorBook(t)
 			cmd := exec.Command(bin, "agent", "--doc", doc, "--db", db, c.command)
@@ -68,6 +69,7 @@ func TestSlowModelHeardInEveryDoor(t *testing.T) {
 			}
 		})
 		t.Run("MCP: "+c.command, func(t *testing.T) {
+			t.Parallel() // four processes each waiting 8 s: the waits overlap
 			srv := slowModel(t)
 			doc, db := doorBook(t)
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

@@ -78,9 +78,8 @@ func exportBooks(t *testing.T) []exportBook {
 func TestExportBooksAnAuthorCanSend(t *testing.T) {
 	testenv.SkipSweepInShortMode(t) // Java, LibreOffice and Chromium starts: the plain go test step runs it
 	// Debian's epubcheck is a jar (run through binfmt_misc where jarwrapper
-	// is installed): run it with java.
-	epubcheck := testenv.NeedProgram(t, "epubcheck", "epubcheck")
-	java := testenv.NeedProgram(t, "java", "default-jre-headless")
+	// is installed): testenv runs it with java.
+	testenv.EpubcheckCommand(t) // skips (or fails under CI) before any export when it is missing
 	soffice := testenv.NeedProgram(t, "soffice", "libreoffice-writer-nogui")
 	pdfinfo := testenv.NeedProgram(t, "pdfinfo", "poppler-utils")
 	testenv.NeedProgram(t, "pandoc", "pandoc")
@@ -115,7 +114,7 @@ func TestExportBooksAnAuthorCanSend(t *testing.T) {
 
 			t.Run("epub", func(t *testing.T) {
 				p := export("epub", "book.epub", nil)
-				if o, err := exec.Command(java, "-jar", epubcheck, "-q", p).CombinedOutput(); err != nil {
+				if o, err := testenv.EpubcheckCommand(t, "-q", p).CombinedOutput(); err != nil {
 					t.Fatalf("epubcheck: %v\n%s", err, o)
 				}
 				files := unzip(t, p)

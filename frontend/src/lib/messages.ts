@@ -57,6 +57,8 @@ export const messages = {
   stEnvModel: [' WAYMARK_MODEL_URL is set and takes precedence.', ' Задана WAYMARK_MODEL_URL, и она главнее.'],
   stServerAddress: ['Server address', 'Адрес сервера'],
   stModel: ['Model', 'Модель'],
+  stServerHint: ['For example: http://127.0.0.1:11434/v1', 'Например: http://127.0.0.1:11434/v1'],
+  stModelHint: ['For example: llama3.1:8b', 'Например: llama3.1:8b'],
   stNotInstalled: f(
     (m: string) => `${m} — not installed on this server`,
     (m: string) => `${m} — не установлена на этом сервере`,
@@ -339,7 +341,7 @@ export const messages = {
   // The Command panel.
   cmTitle: ['Command', 'Команда'],
   cmField: ['Command (Ctrl+Shift+K)', 'Команда (Ctrl+Shift+K)'],
-  cmPlaceholder: ['find the first mention of "Zvezdochkin"', 'найди первое упоминание «Звездочкин»'],
+  cmHint: ['For example: find the first mention of "Zvezdochkin"', 'Например: найди первое упоминание «Звездочкин»'],
   cmRunning: ['Running…', 'Выполняется…'],
   cmRun: ['Run', 'Выполнить'],
   cmBuiltin: ['Built-in engine (no model server).', 'Встроенный помощник (без сервера модели).'],
@@ -397,7 +399,7 @@ export const messages = {
     (path: string) => `There is no book at ${path} yet. Create it?`,
     (path: string) => `Книги ${path} ещё нет. Создать её?`,
   ),
-  nwPlaceholder: ['The Lighthouse Keeper', 'Смотритель маяка'],
+  nwHint: ['For example: The Lighthouse Keeper', 'Например: Смотритель маяка'],
   nwCreate: ['Create', 'Создать'],
   opTitle: ['Open a manuscript', 'Открыть рукопись'],
   opSavedAs: f(
@@ -493,7 +495,7 @@ export const messages = {
   // The Sets panel.
   tsTitle: ['Target sets', 'Наборы'],
   tsNewName: ["New set's name", 'Имя нового набора'],
-  tsNamePlaceholder: ['e.g. Natasha scenes', 'например, сцены с Наташей'],
+  tsNameHint: ['For example: Natasha scenes', 'Например: сцены с Наташей'],
   tsCreate: ['Create set', 'Создать набор'],
   tsAddTo: ['Add the item at the cursor to', 'Добавить фрагмент у курсора в'],
   tsAdd: ['Add item', 'Добавить'],
@@ -553,7 +555,7 @@ export const messages = {
   scTitle: ['Search', 'Поиск'],
   scField: ['Find in the manuscript', 'Найти в рукописи'],
   scFieldTitle: ['Find in the manuscript (Ctrl+Shift+F)', 'Найти в рукописи (Ctrl+Shift+F)'],
-  scPlaceholder: ['e.g. Zvezdochkin', 'например, Звездочкин'],
+  scHint: ['For example: Zvezdochkin', 'Например: Звездочкин'],
   scFind: ['Find', 'Найти'],
   scResults: f(
     (n: number) => `Results: ${n}`,
@@ -584,7 +586,7 @@ export const messages = {
   brTitle: ['Browser', 'Браузер'],
   brInput: ['Number command or goal', 'Команда с номером или цель'],
   brInputTitle: ['Number command or goal (Ctrl+Shift+L)', 'Команда с номером или цель (Ctrl+Shift+L)'],
-  brPlaceholder: ['go to example.org · list · click 5 · type 3 hello', 'открой example.org · список · нажми 5 · введи 3 привет'],
+  brHint: ['For example: go to example.org · list · click 5 · type 3 hello', 'Например: открой example.org · список · нажми 5 · введи 3 привет'],
   brWorking: ['Working…', 'Работаю…'],
   brGo: ['Go', 'Вперёд'],
   brHelpModel: [

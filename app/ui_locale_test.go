@@ -26,7 +26,7 @@ const chromeJS = `() => {
 		tools: label('aside.side'),
 		tabs: [...document.querySelectorAll('[id^=ms-tab-]')].map((b) => b.textContent.trim()).join('|'),
 		history: text('#ms-panel-history h3'),
-		command: text('#command-hint'),
+		command: q('#command')?.getAttribute('placeholder') ?? '',
 		workspaces: [...document.querySelectorAll('header nav button')].map((b) => b.textContent.trim()).join('|'),
 	});
 }`
@@ -49,12 +49,12 @@ func TestUILocale(t *testing.T) {
 	english := map[string]string{
 		"lang": "en", "nav": "Workspaces", "stop": "Stop", "toolbar": "Manuscript actions", "save": "Save state", "saveState": "Saved",
 		"text": "Manuscript text", "tools": "Tools", "tabs": "Command|Search|Sets|Read|History|People", "history": "Revision history",
-		"command": `For example: find the first mention of "Zvezdochkin"`, "workspaces": "Manuscript|Browser|Settings",
+		"command": `find the first mention of "Zvezdochkin"`, "workspaces": "Manuscript|Browser|Settings",
 	}
 	russian := map[string]string{
 		"lang": "ru", "nav": "Рабочие области", "stop": "Стоп", "toolbar": "Действия с рукописью", "save": "Сохранение", "saveState": "Сохранено",
 		"text": "Текст рукописи", "tools": "Инструменты", "tabs": "Команда|Поиск|Наборы|Чтение|История|Персонажи", "history": "История правок",
-		"command": "Например: найди первое упоминание «Звездочкин»", "workspaces": "Рукопись|Браузер|Настройки",
+		"command": "найди первое упоминание «Звездочкин»", "workspaces": "Рукопись|Браузер|Настройки",
 	}
 	e.chromeIs(english)
 	e.click("History")

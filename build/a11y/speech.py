@@ -55,11 +55,12 @@ ORCA_WAIT = float(os.environ.get("ORCA_WAIT", "600"))
 # SPEECH_PARTS: a comma-separated subset of PARTS to run (while working on one;
 # the tier runs them all).
 PARTS = ("open", "counts", "focusmode", "search", "command", "error", "replace", "workspaces", "outline",
-         "findbar", "people", "hints", "latency")
+         "findbar", "people", "latency")
 # KNOWN: parts that measure what is not fixed yet, run only when SPEECH_PARTS
-# names them (the tier leaves them out): "emptyline", the text coming back
-# with the caret on an empty line (docs/window.md).
-KNOWN = ("emptyline",)
+# names them (the tier leaves them out; docs/window.md): "emptyline", the text
+# coming back with the caret on an empty line; "hints", empty fields whose
+# placeholder Orca reads as their value.
+KNOWN = ("emptyline", "hints")
 ONLY = [x for x in os.environ.get("SPEECH_PARTS", "").split(",") if x]
 
 
@@ -504,10 +505,10 @@ def open_part(sp, book2, place):
     # its placeholder read as the value).
     missing = os.path.join(WORK, "nosuch-book.md")
     heard = action(sp, "a path where no book is (Ctrl+O, the path, Enter)", open_path(missing),
-                   want=[r"Книги .*nosuch-book\.md ещё нет"], never=[r"entry .*Смотритель маяка", as_value], seconds=30)
+                   want=[r"Книги .*nosuch-book\.md ещё нет"], never=[r"Смотритель маяка", as_value], seconds=30)
     check(focus.wait("entry", r"^Название$", 10) and focus.text() == "nosuch-book",
           f"the New dialog: the focus on its title, holding the file's name ({focus.role_name()}, {focus.text()!r}; {heard})")
-    action(sp, "Escape from the New dialog", lambda: key("Escape"), want=[r"^" + place + "$"], never=[r"entry .*Смотритель маяка"])
+    action(sp, "Escape from the New dialog", lambda: key("Escape"), want=[r"^" + place + "$"], never=[r"Смотритель маяка"])
     in_text("Escape from the New dialog")
 
 
@@ -610,7 +611,11 @@ def field_said(sp, name, label, do):
 def hints_part(sp):
     """The command, search, target-set name, New dialog's title and path,
     Settings' model and the Browser's command field, each reached empty (run
-    first, in the window as it opened: no field has been typed into)."""
+    first, in the window as it opened: no field has been typed into). KNOWN,
+    not fixed: each reads its placeholder as its value (19 checks fail, 4 of 4
+    runs). With the examples as hints under the fields (aria-describedby, no
+    placeholders) all passed, but the web view's accessible tree went away at
+    Ctrl+N after the Sets step in 5 of 9 runs (0 of 4 without the change)."""
     def hotkey(*keys):
         return lambda: key(*keys)
 

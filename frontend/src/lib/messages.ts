@@ -57,8 +57,6 @@ export const messages = {
   stEnvModel: [' WAYMARK_MODEL_URL is set and takes precedence.', ' Задана WAYMARK_MODEL_URL, и она главнее.'],
   stServerAddress: ['Server address', 'Адрес сервера'],
   stModel: ['Model', 'Модель'],
-  stServerHint: ['For example: http://127.0.0.1:11434/v1', 'Например: http://127.0.0.1:11434/v1'],
-  stModelHint: ['For example: llama3.1:8b', 'Например: llama3.1:8b'],
   stNotInstalled: f(
     (m: string) => `${m} — not installed on this server`,
     (m: string) => `${m} — не установлена на этом сервере`,
@@ -341,7 +339,7 @@ export const messages = {
   // The Command panel.
   cmTitle: ['Command', 'Команда'],
   cmField: ['Command (Ctrl+Shift+K)', 'Команда (Ctrl+Shift+K)'],
-  cmHint: ['For example: find the first mention of "Zvezdochkin"', 'Например: найди первое упоминание «Звездочкин»'],
+  cmPlaceholder: ['find the first mention of "Zvezdochkin"', 'найди первое упоминание «Звездочкин»'],
   cmRunning: ['Running…', 'Выполняется…'],
   cmRun: ['Run', 'Выполнить'],
   cmBuiltin: ['Built-in engine (no model server).', 'Встроенный помощник (без сервера модели).'],
@@ -399,7 +397,7 @@ export const messages = {
     (path: string) => `There is no book at ${path} yet. Create it?`,
     (path: string) => `Книги ${path} ещё нет. Создать её?`,
   ),
-  nwHint: ['For example: The Lighthouse Keeper', 'Например: Смотритель маяка'],
+  nwPlaceholder: ['The Lighthouse Keeper', 'Смотритель маяка'],
   nwCreate: ['Create', 'Создать'],
   opTitle: ['Open a manuscript', 'Открыть рукопись'],
   opSavedAs: f(
@@ -495,7 +493,7 @@ export const messages = {
   // The Sets panel.
   tsTitle: ['Target sets', 'Наборы'],
   tsNewName: ["New set's name", 'Имя нового набора'],
-  tsNameHint: ['For example: Natasha scenes', 'Например: сцены с Наташей'],
+  tsNamePlaceholder: ['e.g. Natasha scenes', 'например, сцены с Наташей'],
   tsCreate: ['Create set', 'Создать набор'],
   tsAddTo: ['Add the item at the cursor to', 'Добавить фрагмент у курсора в'],
   tsAdd: ['Add item', 'Добавить'],
@@ -555,7 +553,7 @@ export const messages = {
   scTitle: ['Search', 'Поиск'],
   scField: ['Find in the manuscript', 'Найти в рукописи'],
   scFieldTitle: ['Find in the manuscript (Ctrl+Shift+F)', 'Найти в рукописи (Ctrl+Shift+F)'],
-  scHint: ['For example: Zvezdochkin', 'Например: Звездочкин'],
+  scPlaceholder: ['e.g. Zvezdochkin', 'например, Звездочкин'],
   scFind: ['Find', 'Найти'],
   scResults: f(
     (n: number) => `Results: ${n}`,
@@ -586,7 +584,7 @@ export const messages = {
   brTitle: ['Browser', 'Браузер'],
   brInput: ['Number command or goal', 'Команда с номером или цель'],
   brInputTitle: ['Number command or goal (Ctrl+Shift+L)', 'Команда с номером или цель (Ctrl+Shift+L)'],
-  brHint: ['For example: go to example.org · list · click 5 · type 3 hello', 'Например: открой example.org · список · нажми 5 · введи 3 привет'],
+  brPlaceholder: ['go to example.org · list · click 5 · type 3 hello', 'открой example.org · список · нажми 5 · введи 3 привет'],
   brWorking: ['Working…', 'Работаю…'],
   brGo: ['Go', 'Вперёд'],
   brHelpModel: [

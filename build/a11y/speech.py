@@ -56,10 +56,17 @@ ORCA_WAIT = float(os.environ.get("ORCA_WAIT", "600"))
 # the tier runs them all).
 PARTS = ("open", "counts", "focusmode", "search", "command", "error", "replace", "workspaces", "outline",
          "findbar", "people", "latency")
+# KNOWN: parts that measure what is not fixed yet, run only when SPEECH_PARTS
+# names them (the tier leaves them out; docs/window.md): "emptyline", the text
+# coming back with the caret on an empty line; "hints", empty fields whose
+# placeholder Orca reads as their value.
+KNOWN = ("emptyline", "hints")
 ONLY = [x for x in os.environ.get("SPEECH_PARTS", "").split(",") if x]
 
 
 def part(name):
+    if name in KNOWN:
+        return name in ONLY
     return not ONLY or name in ONLY
 
 
@@ -505,6 +512,151 @@ def open_part(sp, book2, place):
     in_text("Escape from the New dialog")
 
 
+def caret_line():
+    """The line of the text at its caret, as AT-SPI gives it to Orca (its
+    newline left out)."""
+    o = focus.obj
+    try:
+        at = Atspi.Text.get_caret_offset(o)
+        line = Atspi.Text.get_string_at_offset(o, at, Atspi.TextGranularity.LINE).content or ""
+    except Exception:
+        return None
+    return line.replace("\n", "")
+
+
+def to_empty_line(what):
+    """Moves the caret in the text down to the next empty line (at most 40
+    lines); when it is on one, when the last Down was pressed (0: none was),
+    else None."""
+    key("ctrl+shift+e")
+    in_text(what)
+    down = 0.0
+    for _ in range(40):
+        if latency.wait_for(lambda: caret_line() == "", 0.5):
+            return down
+        down = time.time()
+        key("Down")
+    return None
+
+
+# Beyond the place, Orca may say the field and the empty line: never the text
+# on screen (Orca 43's WebKitGTK script read it all, hundreds of characters,
+# when the line at the caret was empty).
+EMPTY_LINE_EXTRA = 80
+
+
+def empty_line_part(sp, book, label):
+    """Back in the text with its caret on an empty line (Alt+1 from Settings,
+    Escape from the find bar): the place said, and no more than
+    EMPTY_LINE_EXTRA characters besides it, each 3 times. KNOWN, not fixed:
+    Escape from the find bar reads the text on screen (1,101 characters of the
+    Russian book, 780 of the English, 3 of 3 each), and so does Down onto the
+    empty line; Alt+1 too after other parts ran (1,149 and 827), the place alone when
+    run first (Orca drops the focus event: its caret context is the text)."""
+    # (Before a book's first heading: «Строка 3, до первого заголовка.».)
+    place = r"[Сс]трока \d+(, до первого заголовка)?\.$"
+    if book:
+        action(sp, f"opening the {label} book", open_path(book), want=[r"^Открыта книга "], seconds=120)
+    for i in (1, 2, 3):
+        down = to_empty_line(f"the {label} book, an empty line")
+        if down is None:
+            check(False, f"the {label} book: no empty line within 40 lines of the caret")
+            return
+        sp.wait(time.time(), None, 6, 1.5)  # what the moves said is over
+        if down:
+            # Down onto the empty line: at most "blank", not the text on screen.
+            heard = said_text(sp.said(down))
+            check(sum(len(x) for x in heard) <= EMPTY_LINE_EXTRA,
+                  f"Down onto an empty line ({label} book, {i} of 3): {sum(len(x) for x in heard)} characters said "
+                  f"({[x[:60] for x in heard]})")
+        back_at = [0.0]  # when the key that comes back to the text was pressed
+
+        def alt1():
+            t = time.time()
+            key("alt+3")
+            focus.wait("entry", r"^Адрес сервера")
+            sp.wait(t, r"Настройки", 10, 1.0)
+            back_at[0] = time.time()
+            key("alt+1")
+
+        def find_escape():
+            t = time.time()
+            key("ctrl+f")
+            focus.wait("entry", r"^Найти$")
+            sp.wait(t, r"^Найти", 10, 0.8)
+            back_at[0] = time.time()
+            key("Escape")
+        for name, do in ((f"Alt+1 on an empty line ({label} book, {i} of 3)", alt1),
+                         (f"Escape from the find bar on an empty line ({label} book, {i} of 3)", find_escape)):
+            action(sp, name, do, want=[place], seconds=20)
+            in_text(name)
+            check(caret_line() == "", f"{name}: the caret is still on the empty line ({caret_line()!r})")
+            # What was said once the key that came back to the text was pressed.
+            back = said_text(sp.said(back_at[0]))
+            extra = sum(len(x) for x in back if not re.search(place, x))
+            check(extra <= EMPTY_LINE_EXTRA,
+                  f"{name}: {extra} characters said beyond the place, at most {EMPTY_LINE_EXTRA} ({back})")
+
+
+def field_said(sp, name, label, do):
+    """An empty field reached by do(): Orca says its label and nothing as its
+    value, then its example (its description) once, never as the value (a
+    placeholder was read as an empty field's value: "Команда с номером или
+    цель entry открой example.org · список …")."""
+    heard = action(sp, name, do, want=[r"^" + label + r" entry\.?$", r"^Например: "], never=[label + r" entry \S"])
+    check(focus.wait("entry", "^" + label + "$", 10) and focus.text() == "",
+          f"{name}: the focus is in the empty field ({focus.role_name()}, {focus.text()!r}; {heard})")
+
+
+def hints_part(sp):
+    """The command, search, target-set name, New dialog's title and path,
+    Settings' model and the Browser's command field, each reached empty (run
+    first, in the window as it opened: no field has been typed into). KNOWN,
+    not fixed: each reads its placeholder as its value (19 checks fail, 4 of 4
+    runs). With the examples as hints under the fields (aria-describedby, no
+    placeholders) all passed, but the web view's accessible tree went away at
+    Ctrl+N after the Sets step in 5 of 9 runs (0 of 4 without the change)."""
+    def hotkey(*keys):
+        return lambda: key(*keys)
+
+    def tab():
+        return lambda: key("Tab")
+    field_said(sp, "the command field (Ctrl+Shift+K)", "Команда", hotkey("ctrl+shift+k"))
+    field_said(sp, "the search field (Ctrl+Shift+F)", "Найти в рукописи", hotkey("ctrl+shift+f"))
+
+    # The Sets panel by its radio button, then Tab into it.
+    key("shift+Tab")
+    focus.wait("radio button", r"^Поиск$")
+    key("Right")
+    focus.wait("radio button", r"^Наборы$")
+    sp.wait(time.time(), None, 8, 1.0)
+    field_said(sp, "the target-set name (the Sets panel, Tab)", "Имя нового набора", tab())
+    key("ctrl+shift+e")
+    in_text("the fields' hints")
+    sp.wait(time.time(), None, 8, 1.0)
+    field_said(sp, "the New dialog's title (Ctrl+N)", "Название", hotkey("ctrl+n"))
+    field_said(sp, "the New dialog's file (Tab)", "Файл", tab())
+    action(sp, "Escape from the New dialog", lambda: key("Escape"), want=[r"строка \d+\.$"])
+    in_text("Escape from the New dialog")
+
+    key("alt+3")
+    focus.wait("entry", r"^Адрес сервера")
+    sp.wait(time.time(), None, 8, 1.0)
+    field_said(sp, "Settings' model field (Alt+3, Tab)", "Модель", tab())
+    # Alt+2: Orca 43 may drop the focus event of a workspace's first control;
+    # the window's notice names the field then (docs/window.md). Either way
+    # the example is never its value.
+    label = "Команда с номером или цель"
+    heard = action(sp, "the Browser's command field (Alt+2)", hotkey("alt+2"), want=[r"^Рабочая область «Браузер»"],
+                   never=[label + r" entry \S"])
+    check(any(re.match(r"^(Рабочая область «Браузер»\. )?" + label + r"(\.| entry\.?)$", x) for x in heard),
+          f"the Browser's command field: named ({heard})")
+    check(focus.wait("entry", "^" + label + "$", 10) and focus.text() == "",
+          f"the Browser's command field: the focus is in the empty field ({focus.role_name()}, {focus.text()!r})")
+    key("alt+1")
+    in_text("Alt+1")
+
+
 def command_from_selection(sp, place):
     """Ctrl+Shift+K from a word selected in the text, 3 times: the command
     field named once each time, and not the selection left behind ("Text
@@ -556,6 +708,8 @@ def run_with_orca(sp, ref):
     # «Том 1, Часть первая, VIII, строка 3» (a heading may end in a full stop:
     # «Том 2, ЧАСТЬ ПЕРВАЯ., строка 45.»).
     place = r"Том \d, .*строка \d+\."
+    if part("hints"):
+        hints_part(sp)
     if part("open"):
         open_part(sp, book2, place)
     if part("counts"):
@@ -698,6 +852,12 @@ def run_with_orca(sp, ref):
                want=[r": \d+ упоминани(е|я|й) в \d+ глав(е|ах)\. Впервые — "], never=[english], seconds=30)
         tab_to(sp, "push button", r"^Следующее упоминание$")
         action(sp, "Next mention", lambda: key("Return"), want=[r": упоминание 1 из \d+ абзац(а|ев)\. " + place])
+
+    if part("emptyline"):
+        empty_line_part(sp, None, "Russian")
+        english = os.path.join(WORK, "book.md")
+        if os.path.exists(english):
+            empty_line_part(sp, english, "English")
 
     if not part("latency"):
         return report()

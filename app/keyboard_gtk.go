@@ -70,14 +70,51 @@ static gboolean waymark_focus_out(GtkWidget *w, GdkEvent *ev, gpointer unused) {
 	return FALSE;
 }
 
+// Orca said "grayed." each time the window got the focus back from Chromium
+// (issue 41). GTK then reports the focus on the window's focus widget, the
+// web view, whose accessible is WebKit's AtkSocket (role filler, no name);
+// at-spi2-atk answers its states by asking the web process with a 1 ms
+// timeout, so they come back empty (not enabled nor sensitive), which Orca
+// says as "grayed". GTK reports no focus on an object of role "redundant
+// object", and it reports the object a widget's accessible names as its focus
+// object ("gail-focus-object") instead of that accessible: the web view's is
+// given such a redundant object, so GTK's report of the bare web view is left
+// out, and the web page's own report of its focused element (the command
+// field) is the one Orca hears.
+static GtkWidget *waymark_webview;
+
+static void waymark_find_webview(GtkWidget *w, gpointer unused) {
+	if (waymark_webview)
+		return;
+	if (WEBKIT_IS_WEB_VIEW(w))
+		waymark_webview = w;
+	else if (GTK_IS_CONTAINER(w))
+		gtk_container_forall(GTK_CONTAINER(w), waymark_find_webview, NULL);
+}
+
+static void waymark_quiet_webview_focus(void) {
+	waymark_find_webview(GTK_WIDGET(waymark_top), NULL);
+	if (!waymark_webview)
+		return;
+	AtkObject *acc = gtk_widget_get_accessible(waymark_webview);
+	// Only WebKit's socket (a GTK accessible reports its own states).
+	if (!acc || GTK_IS_ACCESSIBLE(acc) || !ATK_IS_SOCKET(acc))
+		return;
+	AtkObject *quiet = g_object_new(ATK_TYPE_OBJECT, NULL);
+	atk_object_set_role(quiet, ATK_ROLE_REDUNDANT_OBJECT);
+	g_object_set_qdata_full(G_OBJECT(acc), g_quark_from_static_string("gail-focus-object"), quiet, g_object_unref);
+}
+
 static gboolean waymark_keyboard_start(gpointer unused) {
 	GList *tops = gtk_window_list_toplevels();
 	for (GList *l = tops; l; l = l->next)
 		if (!waymark_top && gtk_window_get_window_type(GTK_WINDOW(l->data)) == GTK_WINDOW_TOPLEVEL)
 			waymark_top = GTK_WINDOW(l->data);
 	g_list_free(tops);
-	if (waymark_top)
+	if (waymark_top) {
 		g_signal_connect(waymark_top, "focus-out-event", G_CALLBACK(waymark_focus_out), NULL);
+		waymark_quiet_webview_focus();
+	}
 	return G_SOURCE_REMOVE;
 }
 

@@ -40,7 +40,9 @@ WID = int(os.environ["WID"])
 # names, Chromium's own dialog ("127.0.0.1:8000 says"; the window's browser has none
 # for a page's alert/confirm/prompt: Options.OwnDialogs, backend/browser/pagedialog.go).
 CHROMIUM_DIALOG = r"\d+ says\b"
-NEVER = [r"\((alert|confirm|prompt)\)", r"browser_\w+|BrowseCommand|accept=", CHROMIUM_DIALOG]
+# Nor "grayed." (issue 41): the web view's own accessible, which the window's
+# focus goes back to after a step, said as unavailable (app/keyboard_gtk.go).
+NEVER = [r"\((alert|confirm|prompt)\)", r"browser_\w+|BrowseCommand|accept=", CHROMIUM_DIALOG, r"^grayed\.?$"]
 class Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass

@@ -71,7 +71,7 @@ static gboolean waymark_focus_out(GtkWidget *w, GdkEvent *ev, gpointer unused) {
 }
 
 // Orca said "grayed." each time the window got the focus back from Chromium
-// (issue 41). GTK then reports the focus on the window's focus widget, the
+// (issue 33). GTK then reports the focus on the window's focus widget, the
 // web view, whose accessible is WebKit's AtkSocket (role filler, no name);
 // at-spi2-atk answers its states by asking the web process with a 1 ms
 // timeout, so they come back empty (not enabled nor sensitive), which Orca

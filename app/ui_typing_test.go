@@ -244,14 +244,8 @@ func TestUITypingConflict(t *testing.T) {
 // stays in the window; Ctrl+Shift+D goes to the offer, and writing the
 // author's version back saves everything typed.
 func TestUIFileGoneWhileTyping(t *testing.T) {
-	b := uiBrowser(t)
 	bk := typingBooks[0]
-	dir := t.TempDir()
-	doc := filepath.Join(dir, "book.md")
-	if err := os.WriteFile(doc, []byte(bk.text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	e := startUI(t, b, dir, doc, filepath.Join(dir, "ui.db"))
+	e, doc := startOnBook(t, bk.text)
 	e.setTiming(300, 600000, 300)
 	e.caretAfter(bk.para)
 	e.typeText(" One", 50*time.Millisecond)
@@ -291,14 +285,8 @@ func TestUIFileGoneWhileTyping(t *testing.T) {
 // same paragraph, and the window's version of it brought the undone words
 // back ("pages. ZvezdochkinXY", with an offer of the other version).
 func TestUITypingRightAfterUndo(t *testing.T) {
-	b := uiBrowser(t)
 	bk := typingBooks[0]
-	dir := t.TempDir()
-	doc := filepath.Join(dir, "book.md")
-	if err := os.WriteFile(doc, []byte(bk.text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	e := startUI(t, b, dir, doc, filepath.Join(dir, "ui.db"))
+	e, _ := startOnBook(t, bk.text)
 	e.setTiming(600000, 600000, 0)
 	e.caretAfter("The wind tore at the pages.")
 	e.typeText(" Zvezdochkin", 0)
@@ -329,14 +317,8 @@ func TestUITypingRightAfterUndo(t *testing.T) {
 // undid the whole paragraph typed without a pause, and a slowly typed word
 // needed one Ctrl+Z a letter.
 func TestUITypingUndoGroups(t *testing.T) {
-	b := uiBrowser(t)
 	bk := typingBooks[0]
-	dir := t.TempDir()
-	doc := filepath.Join(dir, "book.md")
-	if err := os.WriteFile(doc, []byte(bk.text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	e := startUI(t, b, dir, doc, filepath.Join(dir, "ui.db"))
+	e, doc := startOnBook(t, bk.text)
 	// undo presses Ctrl+Z and waits until the file and the editor lose gone
 	// and hold kept.
 	undo := func(gone, kept string) {
@@ -466,14 +448,8 @@ func (e *uiEnv) typedRevisions() int {
 // revisions counted. Issue 35 point 8: on the code before, 100 keys 1.5 s
 // apart made one revision and 30 keys 2.5 s apart made 11.
 func TestUITypingGroupRule(t *testing.T) {
-	b := uiBrowser(t)
 	bk := typingBooks[0]
-	dir := t.TempDir()
-	doc := filepath.Join(dir, "book.md")
-	if err := os.WriteFile(doc, []byte(bk.text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	e := startUI(t, b, dir, doc, filepath.Join(dir, "ui.db"))
+	e, doc := startOnBook(t, bk.text)
 	e.setTiming(1000, 600000, 0)
 	for _, c := range []struct {
 		name, text string
@@ -789,4 +765,16 @@ func TestUIMarkdownLooks(t *testing.T) {
 	if got := e.editorText(); !strings.Contains(got, "- two\n\nAfter the list.") {
 		t.Errorf("Enter on an empty item should end the list: %q", got)
 	}
+}
+
+// startOnBook opens the window on a book.md of text in a folder of its own
+// (its database beside it), and returns the window and the book's path.
+func startOnBook(t *testing.T, text string) (*uiEnv, string) {
+	t.Helper()
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "book.md")
+	if err := os.WriteFile(doc, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return startUI(t, uiBrowser(t), dir, doc, filepath.Join(dir, "ui.db")), doc
 }

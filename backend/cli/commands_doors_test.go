@@ -286,15 +286,8 @@ func (m *mcpDoor) command(t *testing.T, command string) doorRun {
 		r.answer = e
 	} else if len(res.Content) > 0 {
 		if tc, ok := res.Content[0].(*sdk.TextContent); ok {
-			// A failure: its reason, under "error".
-			var e struct {
-				Error string `json:"error"`
-			}
-			if json.Unmarshal([]byte(tc.Text), &e) == nil && e.Error != "" {
-				r.answer = e.Error
-			} else {
-				r.answer = tc.Text
-			}
+			// A failure with no result: its text is the reason.
+			r.answer = tc.Text
 		}
 	}
 	return r

@@ -83,4 +83,8 @@ func TestMCPInspector(t *testing.T) {
 	if bad["isError"] != true {
 		t.Fatalf("a bad call over MCP was not an error: %v", bad)
 	}
+	// An error's text is its message, not JSON.
+	if msg := bad["content"].([]any)[0].(map[string]any)["text"].(string); !strings.Contains(msg, `unknown field "colour"`) {
+		t.Errorf("a bad call's text over MCP: %q; want the message naming the field", msg)
+	}
 }

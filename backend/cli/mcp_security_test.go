@@ -147,6 +147,18 @@ func TestMCPStdioSurvivesMalformedFrames(t *testing.T) {
 // and gives its text and whether it is an error.
 func mcpClient(t *testing.T, bin, home string, args ...string) (call func(name string, args map[string]any) (string, bool)) {
 	t.Helper()
+	full := mcpClientData(t, bin, home, args...)
+	return func(name string, args map[string]any) (string, bool) {
+		t.Helper()
+		text, _, isErr := full(name, args)
+		return text, isErr
+	}
+}
+
+// mcpClientData is mcpClient whose call also gives the reply's structured
+// content as JSON (the whole result; the text is its answer in words).
+func mcpClientData(t *testing.T, bin, home string, args ...string) (call func(name string, args map[string]any) (string, []byte, bool)) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	t.Cleanup(cancel)
 	cmd := exec.Command(bin, append([]string{"mcp", "--headless", "--db", filepath.Join(home, "w.db")}, args...)...)
@@ -156,13 +168,17 @@ func mcpClient(t *testing.T, bin, home string, args ...string) (call func(name s
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cs.Close() })
-	return func(name string, args map[string]any) (string, bool) {
+	return func(name string, args map[string]any) (string, []byte, bool) {
 		t.Helper()
 		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		return res.Content[0].(*sdk.TextContent).Text, res.IsError
+		var data []byte
+		if res.StructuredContent != nil {
+			data, _ = json.Marshal(res.StructuredContent)
+		}
+		return res.Content[0].(*sdk.TextContent).Text, data, res.IsError
 	}
 }
 
@@ -390,9 +406,13 @@ func TestMCPGrantHoldsForEveryNavigation(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	call := mcpClient(t, bin, dir, "--allow-file", granted)
-	// leaked reports whether anything the client can read, in any tab,
-	// shows the secret.
+	full := mcpClientData(t, bin, dir, "--allow-file", granted)
+	call := func(name string, args map[string]any) (string, bool) {
+		text, _, isErr := full(name, args)
+		return text, isErr
+	}
+	// leaked reports whether anything the client can read (a reply's text
+	// or its structured content), in any tab, shows the secret.
 	leaked := func() string {
 		var tabs struct {
 			Data struct {
@@ -402,8 +422,10 @@ func TestMCPGrantHoldsForEveryNavigation(t *testing.T) {
 				} `json:"tabs"`
 			} `json:"data"`
 		}
-		text, _ := call("browser_tabs", map[string]any{})
-		_ = json.Unmarshal([]byte(text), &tabs)
+		_, data, _ := full("browser_tabs", map[string]any{})
+		if err := json.Unmarshal(data, &tabs); err != nil || len(tabs.Data.Tabs) == 0 {
+			t.Fatalf("browser_tabs: %v, %s", err, data)
+		}
 		cur := 1
 		for _, tab := range tabs.Data.Tabs {
 			if tab.Current {
@@ -411,15 +433,15 @@ func TestMCPGrantHoldsForEveryNavigation(t *testing.T) {
 			}
 			call("browser_switch_tab", map[string]any{"index": tab.Index})
 			for _, tool := range []string{"browser_extract", "browser_read", "browser_list_interactives"} {
-				if text, _ := call(tool, map[string]any{}); strings.Contains(text, "SECRET-CONTENT") {
-					return fmt.Sprintf("tab %d, %s: %s", tab.Index, tool, text)
+				if text, data, _ := full(tool, map[string]any{}); strings.Contains(text+string(data), "SECRET-CONTENT") {
+					return fmt.Sprintf("tab %d, %s: %s %s", tab.Index, tool, text, data)
 				}
 			}
 		}
 		call("browser_switch_tab", map[string]any{"index": cur})
 		return ""
 	}
-	number := func(list, name string) int {
+	number := func(list []byte, name string) int {
 		var l struct {
 			Data struct {
 				Items []struct {
@@ -428,7 +450,7 @@ func TestMCPGrantHoldsForEveryNavigation(t *testing.T) {
 				} `json:"items"`
 			} `json:"data"`
 		}
-		_ = json.Unmarshal([]byte(list), &l)
+		_ = json.Unmarshal(list, &l)
 		for _, it := range l.Data.Items {
 			if it.Name == name {
 				return it.Number
@@ -452,7 +474,7 @@ func TestMCPGrantHoldsForEveryNavigation(t *testing.T) {
 	}
 	t.Run("click and new tab", func(t *testing.T) {
 		call("browser_navigate", map[string]any{"url": fileURL(filepath.Join(granted, "link.html"))})
-		list, _ := call("browser_list_interactives", map[string]any{})
+		_, list, _ := full("browser_list_interactives", map[string]any{})
 		text, _ := call("browser_overlay_act", map[string]any{"index": number(list, "Secret link"), "action": "click"})
 		if !strings.Contains(text, "was not opened") {
 			t.Errorf("the click's result does not say the file was stopped: %s", text)
@@ -460,12 +482,12 @@ func TestMCPGrantHoldsForEveryNavigation(t *testing.T) {
 		if l := leaked(); l != "" {
 			t.Fatalf("a click reached the secret file: %s", l)
 		}
-		list, _ = call("browser_list_interactives", map[string]any{})
+		_, list, _ = full("browser_list_interactives", map[string]any{})
 		call("browser_overlay_act", map[string]any{"index": number(list, "Secret tab"), "action": "click"})
 		if l := leaked(); l != "" {
 			t.Fatalf("a new tab reached the secret file: %s", l)
 		}
-		list, _ = call("browser_list_interactives", map[string]any{})
+		_, list, _ = full("browser_list_interactives", map[string]any{})
 		if text, _ := call("browser_overlay_act", map[string]any{"index": number(list, "Other page"), "action": "click"}); !strings.Contains(text, "Other") {
 			t.Fatalf("a link to another granted file: %s", text)
 		}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,8 +20,9 @@ import (
 
 // One error convention (issue 24, point 7): a manuscript tool's Go error
 // and a browser tool's failed result ({"status":"error"}) both come to an
-// MCP client as an error result (isError) whose JSON says why under
-// "error". Before, the browser's failure came as a success.
+// MCP client as an error result (isError) whose text is the error's own
+// message (not JSON); a failed result's structured content is the whole
+// result, saying why under "error". Before, the browser's failure came as a success.
 func TestFailuresLookAlikeOverMCP(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -56,21 +58,32 @@ func TestFailuresLookAlikeOverMCP(t *testing.T) {
 		name string
 		tool string
 		args map[string]any
+		// want is in the text; structured: the reply carries the result.
+		want       string
+		structured bool
 	}{
-		{"a manuscript tool's error", "Read", map[string]any{"index": 999}},
-		{"a browser tool's failed result", "browser_navigate", map[string]any{"url": closed}},
+		{"a manuscript tool's error", "Read", map[string]any{"index": 999}, "item index 999 is out of range", false},
+		{"a browser tool's failed result", "browser_navigate", map[string]any{"url": closed}, l.Addr().String(), true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: c.tool, Arguments: c.args})
 			if err != nil {
 				t.Fatal(err)
 			}
-			var body struct {
-				Error string `json:"error"`
-			}
 			text := res.Content[0].(*sdk.TextContent).Text
-			if !res.IsError || json.Unmarshal([]byte(text), &body) != nil || body.Error == "" {
-				t.Errorf("%s: isError %v, %s; want an error result saying why under \"error\"", c.tool, res.IsError, text)
+			if !res.IsError || !strings.Contains(text, c.want) || strings.HasPrefix(text, "{") {
+				t.Errorf("%s: isError %v, text %q; want an error result whose text says %q", c.tool, res.IsError, text, c.want)
+			}
+			var body struct {
+				Status string `json:"status"`
+				Error  string `json:"error"`
+			}
+			b, _ := json.Marshal(res.StructuredContent)
+			if got := res.StructuredContent != nil; got != c.structured {
+				t.Fatalf("%s: structured content %s; want it: %v", c.tool, b, c.structured)
+			}
+			if c.structured && (json.Unmarshal(b, &body) != nil || body.Status != "error" || body.Error == "") {
+				t.Errorf("%s: structured content %s; want the failed result saying why under \"error\"", c.tool, b)
 			}
 		})
 	}

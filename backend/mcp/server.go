@@ -11,6 +11,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/waymark/waymark/backend/agent/web"
 	"github.com/waymark/waymark/backend/tools"
 )
 
@@ -120,20 +121,38 @@ func newServer(reg *tools.Registry, version string, opts ...Options) (*sdk.Serve
 				ctx = sc.bind(ctx, req.Session)
 				res, err := reg.Call(ctx, tools.Call{Name: name, Args: args}, progress(ctx, req))
 				if err != nil {
-					b, _ := json.Marshal(map[string]string{"error": err.Error()})
-					return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}}, nil
+					return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: err.Error()}}}, nil
 				}
-				b, err := json.Marshal(res)
-				if err != nil {
-					return nil, err
-				}
-				// A result that says it failed (a browser tool's status
-				// "error") is an error result too: one convention (tools.Failed).
-				_, failed := tools.Failed(res, nil)
-				return &sdk.CallToolResult{IsError: failed, Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
+				return Reply(res)
 			})
 	}
 	return s, sc, nil
+}
+
+// Reply is the MCP reply of a tool's result. Its structured content is the
+// whole result (the data the output schema describes, sent once, as JSON);
+// its text is what a model reads in most clients, so it is the answer the
+// other doors give for the same result (web.ResultText: a browser list's
+// numbered lines, not 75 KB of JSON for 500 links), else the failure's
+// message for a result that failed, else the result's JSON (the manuscript
+// tools, whose CLI door prints their JSON too). A result that says it failed
+// (a browser tool's status "error") is an error result: one convention
+// (tools.Failed).
+func Reply(res any) (*sdk.CallToolResult, error) {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	msg, failed := tools.Failed(res, nil)
+	text, ok := web.ResultText(res)
+	switch {
+	case ok:
+	case failed:
+		text = msg
+	default:
+		text = string(b)
+	}
+	return &sdk.CallToolResult{IsError: failed, Content: []sdk.Content{&sdk.TextContent{Text: text}}, StructuredContent: json.RawMessage(b)}, nil
 }
 
 // outputSchema is the tool's output schema when MCP can carry it: MCP asks

@@ -53,7 +53,7 @@ func TestServerListsAndCallsTools(t *testing.T) {
 		t.Fatal("edit over MCP not saved")
 	}
 	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "Find", Arguments: map[string]any{"query": "x", "bogus": 1}})
-	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, `unknown field \"bogus\"`) {
+	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, `unknown field "bogus"`) {
 		t.Fatalf("bad arguments over MCP: %v %+v", err, res)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/waymark/waymark/backend/browser"
+	mcpserver "github.com/waymark/waymark/backend/mcp"
 	"github.com/waymark/waymark/backend/tools"
 	"github.com/waymark/waymark/backend/waymark"
 )
@@ -49,7 +50,7 @@ var phaseRows = []struct {
 			p.D[browser.PhaseItems] + p.D[browser.PhaseFrames] + p.D[browser.PhaseOverlay]
 		return max(0, r.tool-known)
 	}},
-	{"JSON of the answers (the MCP door's json.Marshal)", func(_ *browser.Phases, r phaseRun) time.Duration { return r.marshal }},
+	{"the MCP door's replies (the answers' JSON and readable text: mcp.Reply)", func(_ *browser.Phases, r phaseRun) time.Duration { return r.marshal }},
 	{"MCP: the go-sdk's encoding of the answers and the client's decoding (in memory)", func(_ *browser.Phases, r phaseRun) time.Duration { return r.sdk }},
 }
 
@@ -65,8 +66,8 @@ type phaseRun struct {
 }
 
 // measurePhases runs l runs times through a registry in this process, the
-// calls as the MCP door makes them (tools.Registry.Call, then json.Marshal
-// of the answer), with browser.Phases in their context.
+// calls as the MCP door makes them (tools.Registry.Call, then mcp.Reply of
+// the answer), with browser.Phases in their context.
 func measurePhases(ctx context.Context, reg *tools.Registry, l phaseList, runs int) ([]phaseRun, error) {
 	var out []phaseRun
 	for i := 0; i < runs; i++ {
@@ -79,7 +80,7 @@ func measurePhases(ctx context.Context, reg *tools.Registry, l phaseList, runs i
 		}
 		r := phaseRun{p: new(browser.Phases)}
 		pctx := context.WithValue(ctx, browser.PhasesKey{}, r.p)
-		var answers [][]byte
+		var replies []*sdk.CallToolResult
 		for _, w := range l.windows {
 			args, _ := json.Marshal(w)
 			t0 := time.Now()
@@ -89,17 +90,17 @@ func measurePhases(ctx context.Context, reg *tools.Registry, l phaseList, runs i
 				return nil, err
 			}
 			t1 := time.Now()
-			b, err := json.Marshal(res)
+			rep, err := mcpserver.Reply(res)
 			if err != nil {
 				return nil, err
 			}
 			r.marshal += time.Since(t1)
-			answers = append(answers, b)
+			replies = append(replies, rep)
 			if msg, failed := tools.Failed(res, nil); failed {
 				return nil, fmt.Errorf("%s: %s", l.name, msg)
 			}
 		}
-		if r.sdk, err = sdkCost(ctx, answers); err != nil {
+		if r.sdk, err = sdkCost(ctx, replies); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
@@ -107,17 +108,17 @@ func measurePhases(ctx context.Context, reg *tools.Registry, l phaseList, runs i
 	return out, nil
 }
 
-// sdkCost times what MCP itself adds to these answers: the go-sdk server's
-// encoding of the result the MCP door makes of each (its JSON as text and
-// as structured content) and the go-sdk client's decoding of it, over an
-// in-memory transport (no pipe, no other process).
-func sdkCost(ctx context.Context, answers [][]byte) (time.Duration, error) {
+// sdkCost times what MCP itself adds to these replies (the MCP door's, of
+// each answer: its readable text and its JSON as structured content): the
+// go-sdk server's encoding of each and the go-sdk client's decoding of it,
+// over an in-memory transport (no pipe, no other process).
+func sdkCost(ctx context.Context, replies []*sdk.CallToolResult) (time.Duration, error) {
 	s := sdk.NewServer(&sdk.Implementation{Name: "answers", Version: "1"}, nil)
 	i := 0
 	s.AddTool(&sdk.Tool{Name: "answer", InputSchema: map[string]any{"type": "object"}}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		b := answers[i]
+		r := replies[i]
 		i++
-		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
+		return r, nil
 	})
 	st, ct := sdk.NewInMemoryTransports()
 	ss, err := s.Connect(ctx, st, nil)
@@ -131,7 +132,7 @@ func sdkCost(ctx context.Context, answers [][]byte) (time.Duration, error) {
 	}
 	defer cs.Close()
 	t0 := time.Now()
-	for range answers {
+	for range replies {
 		if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "answer"}); err != nil {
 			return 0, err
 		}

@@ -26,6 +26,39 @@ func RenderResultIn(l Lang, res browser.Outcome) string {
 	return text
 }
 
+// ResultText is a tool's result as a listener hears it, for a door that
+// gives words beside the data (an MCP reply's text, the data going as its
+// structured content): a browser tool's result as a number command's answer
+// says it (the opening line, RenderResultIn, the page's dialog), in English,
+// as a tool called with JSON arguments has no command's language; a number
+// command's answer (BrowseCommand) as its lines. ok is false for a result
+// this package has no words for: the manuscript tools', a browsing goal's
+// end, a browser result type with no renderer (the overlay's show and hide,
+// the banners' pass), and a browser tool's failure, whose own message says
+// what the caller can do (the door gives that).
+func ResultText(res any) (text string, ok bool) {
+	switch r := res.(type) {
+	case BrowseAnswer:
+		return r.Lines(), true
+	case browser.Outcome:
+		if _, failed := r.Failed(); failed {
+			return "", false
+		}
+		if _, ok := renderers[reflect.TypeOf(r.Payload())]; !ok {
+			return "", false
+		}
+		text = RenderResultIn(English, r)
+		if say := OpeningLine(English, r); say != "" {
+			text = say + "\n" + text
+		}
+		if d := OpenDialog(r); d != nil {
+			text += "\n" + DialogLine(English, *d)
+		}
+		return text, true
+	}
+	return "", false
+}
+
 func renderResult(l Lang, res browser.Outcome) string {
 	if _, failed := res.Failed(); failed {
 		return l.t("Error: ", "Ошибка: ") + SpokenError(l, res.Cause())

@@ -431,6 +431,7 @@ func (s *Session) setPage(p *rod.Page) error {
 	evCtx, cancel := context.WithCancel(s.ctx)
 	s.evCancel = cancel
 	s.ev = newPageEvents(s)
+	s.ev.target = p.TargetID
 	s.evNow.Store(s.ev)
 	s.ev.start(p.Context(evCtx))
 	s.preparePage(p) // marks.js and out-of-process frames, once per page (oopif.go)

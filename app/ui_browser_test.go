@@ -204,3 +204,36 @@ func TestUILeavingAPageThatAsksByEachStep(t *testing.T) {
 	e.browse("tabs")
 	e.waitText(".progress li:last-child", "Library card form")
 }
+
+// TestUIAnotherTabAsks: a tab the site opened itself asks while the user is
+// still on the first tab: the window's dialog names that tab and its
+// question (nothing was said, and the next command found the browser frozen
+// and started a new one, every tab lost); Escape closes it and the first
+// tab goes on.
+func TestUIAnotherTabAsks(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "manuscript.md")
+	if err := os.WriteFile(doc, sample.Manuscript, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := startUI(t, uiBrowser(t), dir, doc, filepath.Join(dir, "ui.db"))
+	site := strings.TrimSuffix(questionPages(t), "index.html")
+	e.keys(input.ControlLeft, input.ShiftLeft, input.KeyL)
+	e.browse("go to " + site + "opener.html")
+	e.browse("list")
+	e.waitText(".numbered", "Open the helper")
+	e.browse("click 1")
+	e.waitText(".progress li:last-child", "tab 2")
+	// The helper asks 300 ms after it opened: the next command hears it.
+	for i := 0; i < 50 && !strings.Contains(e.js(`() => document.querySelector('.progress li:last-child').textContent`), "answer first"); i++ {
+		time.Sleep(100 * time.Millisecond)
+		e.browse("list")
+	}
+	e.waitDialog(`name "The page in tab 2 (Helper) says: Your session ends soon."; texts "The page in tab 2 (Helper) says: Your session ends soon."; buttons OK; focus inside on OK`)
+	e.keys(input.Escape)
+	e.waitDialog("closed")
+	e.waitText(".bar button", "Go")
+	e.browse("tabs")
+	e.waitText(".progress li:last-child", "Helper (closed)")
+	e.waitText(".progress li:last-child", "Opener")
+}

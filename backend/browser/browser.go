@@ -527,7 +527,14 @@ func (s *Session) lockWith(ctx context.Context, dialogOK bool) (context.Context,
 	s.dl.newCall()
 	cctx, cancel := context.WithTimeout(ctx, s.opts.ActionTimeout)
 	stop := context.AfterFunc(s.ctx, cancel)
+	stopTab := func() {}
+	if !dialogOK {
+		// Another tab's question may freeze this tab too (one page
+		// process): the action ends when it opens (tabdialog.go).
+		cctx, stopTab = s.ev.untilTabDialog(cctx)
+	}
 	return cctx, func() {
+		stopTab()
 		stop()
 		cancel()
 		s.mu.Unlock()

@@ -37,6 +37,9 @@ func (s *Session) watchInput(ctx context.Context, fn func(ctx context.Context) e
 		case <-ch:
 		case <-ctx.Done():
 			cancel()
+			if d := s.ev.pendingDialog(); d != nil {
+				return d, nil // it ended the action (another tab's)
+			}
 			return nil, ctx.Err()
 		}
 	}

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -143,4 +144,29 @@ func (s *Session) tabNumber(id proto.TargetTargetID) int {
 		}
 	}
 	return n
+}
+
+// untilTabDialog is ctx ended also when another tab's question opens.
+func (e *pageEvents) untilTabDialog(ctx context.Context) (context.Context, context.CancelFunc) {
+	dctx, cancel := context.WithCancel(ctx)
+	go func() {
+		e.waitFor(dctx, 50*time.Millisecond, func() bool { return e.pendingTab != nil })
+		cancel()
+	}()
+	return dctx, cancel
+}
+
+// tabAsked is the error of an action cut short by another tab's question
+// (err, a context's end): that question, for the door to put to the user;
+// any other error as it is.
+func (s *Session) tabAsked(err error) error {
+	if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	if e := s.evNow.Load(); e != nil {
+		if a := e.tabPending(); a != nil {
+			return &DialogError{Dialog: a.d}
+		}
+	}
+	return err
 }

@@ -17,14 +17,16 @@ import (
 // browser, every tab lost; with target=_blank the question waited unseen.
 func TestAnotherTabAsks(t *testing.T) {
 	for _, own := range []bool{false, true} {
-		for _, opener := range []string{"Open the helper", "Helper in a new tab"} {
+		for _, opener := range []string{"Open the helper", "Helper in a new tab", "Open the eager helper"} {
 			name := map[bool]string{false: "browser's dialogs", true: "own dialogs"}[own] + "/" + opener
 			t.Run(name, func(t *testing.T) {
 				s := newSession(t, func(o *Options) { o.OwnDialogs = own })
 				open(t, s, "/opener.html")
 				r := mustList(t, s, ListOptions{})
 				res, err := s.Act(testCtx(t), ActOptions{Index: numberOf(t, r, opener), Action: "click"})
-				if err != nil || len(res.NewTabs) != 1 {
+				// The eager helper asks as it loads, which may end the click
+				// before the new tab is reported (the question comes first).
+				if err != nil || (len(res.NewTabs) != 1 && !strings.Contains(opener, "eager")) {
 					t.Fatalf("click %s: %v, new tabs %+v", opener, err, res)
 				}
 				// The helper asks 300 ms after it opened.

@@ -155,3 +155,85 @@ func TestUILeavingAPageThatAsks(t *testing.T) {
 		e.waitText(".progress li:last-child", s.title)
 	}
 }
+
+// TestUILeavingAPageThatAsksByEachStep: back and reload from a page that
+// asks before it is left show the question in the window's dialog at once,
+// as `go to` does, in the command's language (back waited out the command's
+// time); Escape stays on the page with its numbers (click 1 still clicks the
+// button; reload's numbers were called stale), OK does the step.
+func TestUILeavingAPageThatAsksByEachStep(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "manuscript.md")
+	if err := os.WriteFile(doc, sample.Manuscript, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := startUI(t, uiBrowser(t), dir, doc, filepath.Join(dir, "ui.db"))
+	site := strings.TrimSuffix(questionPages(t), "index.html")
+	e.keys(input.ControlLeft, input.ShiftLeft, input.KeyL)
+	e.browse("go to " + site + "form.html")
+	e.browse("go to " + site + "leave.html")
+	e.browse("list")
+	e.waitText(".numbered", "Edit the letter")
+	e.browse("click 1") // a page may ask only after the user acted on it
+	const (
+		asks   = `name "The page asks whether to leave it: what you changed there may be lost."; texts "The page asks whether to leave it: what you changed there may be lost."; buttons OK|Cancel; focus inside on OK`
+		asksRu = `name "Страница спрашивает, уйти ли с неё: изменения на ней могут пропасть."; texts "Страница спрашивает, уйти ли с неё: изменения на ней могут пропасть."; buttons OK|Отмена; focus inside on OK`
+	)
+	for _, s := range []struct{ cmd, dialog, click string }{
+		{"back", asks, "click 1"},
+		{"reload", asks, "click 1"},
+		{"назад", asksRu, "нажми 1"},
+		{"обнови", asksRu, "нажми 1"},
+	} {
+		e.browse(s.cmd)
+		e.waitDialog(s.dialog)
+		e.keys(input.Escape)
+		e.waitDialog("closed")
+		e.waitText(".bar button", "Go")
+		// Stayed: the same page, its old numbers still valid.
+		e.browse(s.click)
+		if got := e.waitText(".progress li:last-child", "Edit the letter"); strings.Contains(got, "changed") || strings.Contains(got, "изменилась") {
+			t.Fatalf("%s, then Escape: %s is refused: %s", s.cmd, s.click, got)
+		}
+	}
+	e.browse("back")
+	e.waitDialog(asks)
+	e.click("OK")
+	e.waitDialog("closed")
+	e.waitText(".bar button", "Go")
+	e.browse("tabs")
+	e.waitText(".progress li:last-child", "Library card form")
+}
+
+// TestUIAnotherTabAsks: a tab the site opened itself asks while the user is
+// still on the first tab: the window's dialog names that tab and its
+// question (nothing was said, and the next command found the browser frozen
+// and started a new one, every tab lost); Escape closes it and the first
+// tab goes on.
+func TestUIAnotherTabAsks(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "manuscript.md")
+	if err := os.WriteFile(doc, sample.Manuscript, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := startUI(t, uiBrowser(t), dir, doc, filepath.Join(dir, "ui.db"))
+	site := strings.TrimSuffix(questionPages(t), "index.html")
+	e.keys(input.ControlLeft, input.ShiftLeft, input.KeyL)
+	e.browse("go to " + site + "opener.html")
+	e.browse("list")
+	e.waitText(".numbered", "Open the helper")
+	e.browse("click 1")
+	e.waitText(".progress li:last-child", "tab 2")
+	// The helper asks 300 ms after it opened: the next command hears it.
+	for i := 0; i < 50 && !strings.Contains(e.js(`() => document.querySelector('.progress li:last-child').textContent`), "answer first"); i++ {
+		time.Sleep(100 * time.Millisecond)
+		e.browse("list")
+	}
+	e.waitDialog(`name "The page in tab 2 (Helper) says: Your session ends soon."; texts "The page in tab 2 (Helper) says: Your session ends soon."; buttons OK; focus inside on OK`)
+	e.keys(input.Escape)
+	e.waitDialog("closed")
+	e.waitText(".bar button", "Go")
+	e.browse("tabs")
+	e.waitText(".progress li:last-child", "Helper (closed)")
+	e.waitText(".progress li:last-child", "Opener")
+}

@@ -431,6 +431,7 @@ func (s *Session) setPage(p *rod.Page) error {
 	evCtx, cancel := context.WithCancel(s.ctx)
 	s.evCancel = cancel
 	s.ev = newPageEvents(s)
+	s.ev.target = p.TargetID
 	s.evNow.Store(s.ev)
 	s.ev.start(p.Context(evCtx))
 	s.preparePage(p) // marks.js and out-of-process frames, once per page (oopif.go)
@@ -526,7 +527,14 @@ func (s *Session) lockWith(ctx context.Context, dialogOK bool) (context.Context,
 	s.dl.newCall()
 	cctx, cancel := context.WithTimeout(ctx, s.opts.ActionTimeout)
 	stop := context.AfterFunc(s.ctx, cancel)
+	stopTab := func() {}
+	if !dialogOK {
+		// Another tab's question may freeze this tab too (one page
+		// process): the action ends when it opens (tabdialog.go).
+		cctx, stopTab = s.ev.untilTabDialog(cctx)
+	}
 	return cctx, func() {
+		stopTab()
 		stop()
 		cancel()
 		s.mu.Unlock()

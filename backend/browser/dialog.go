@@ -37,6 +37,9 @@ func (s *Session) watchInput(ctx context.Context, fn func(ctx context.Context) e
 		case <-ch:
 		case <-ctx.Done():
 			cancel()
+			if d := s.ev.pendingDialog(); d != nil {
+				return d, nil // it ended the action (another tab's)
+			}
 			return nil, ctx.Err()
 		}
 	}
@@ -184,6 +187,9 @@ func (s *Session) AnswerDialog(ctx context.Context, accept bool, text *string) (
 // (pagedialog.go) or the browser's. stop: the page loops on dialogs, so its
 // document's further ones are answered at once (Waymark's own only).
 func (s *Session) closeDialog(ctx context.Context, accept bool, text *string, stop bool) error {
+	if a := s.ev.tabPending(); a != nil {
+		return s.answerTab(ctx, a, accept, text)
+	}
 	if p := s.ev.ownPending(); p != nil {
 		t := ""
 		if text != nil && accept {

@@ -38,6 +38,12 @@ type pageEvents struct {
 	// dialog (pagedialog.go); ownQ are further ones waiting their turn.
 	pendingOwn *ownPause
 	ownQ       []*ownPause
+	// pendingTab is set when pending is another tab's question
+	// (tabdialog.go); tabQ are further ones waiting their turn.
+	pendingTab *tabAsk
+	tabQ       []*tabAsk
+	// target is the tab whose events these are.
+	target proto.TargetTargetID
 }
 
 // Dialog is a JavaScript alert, confirm, prompt or beforeunload question the
@@ -47,6 +53,10 @@ type Dialog struct {
 	Message string `json:"message"`
 	Default string `json:"default,omitempty"`
 	URL     string `json:"url,omitempty"`
+	// Tab is the number of another tab that asks (one the site opened
+	// itself, tabdialog.go), TabTitle its title; 0 for the current tab.
+	Tab      int    `json:"tab,omitempty"`
+	TabTitle string `json:"tab_title,omitempty"`
 }
 
 // DialogError is returned by every action while a dialog waits for an answer.
@@ -62,7 +72,11 @@ func (e *DialogError) Error() string {
 	case "beforeunload":
 		how = "accept=true to leave the page or accept=false to stay"
 	}
-	return fmt.Sprintf("the page opened a %s dialog that waits for the user: %q. Ask the user, then answer with browser_dialog (%s)", e.Dialog.Type, e.Dialog.Message, how)
+	who := "the page"
+	if e.Dialog.Tab > 0 {
+		who = fmt.Sprintf("the page in tab %d (%s), not the current tab,", e.Dialog.Tab, e.Dialog.TabTitle)
+	}
+	return fmt.Sprintf("%s opened a %s dialog that waits for the user: %q. Ask the user, then answer with browser_dialog (%s)", who, e.Dialog.Type, e.Dialog.Message, how)
 }
 
 // untilDialog is ctx ended also when a dialog opens.
@@ -254,6 +268,11 @@ func (e *pageEvents) start(p *rod.Page) {
 				e.ownQ = append([]*ownPause{e.pendingOwn}, e.ownQ...)
 				e.pendingOwn = nil
 			}
+			if e.pendingTab != nil {
+				// This tab's question goes first; another tab's waits.
+				e.tabQ = append([]*tabAsk{e.pendingTab}, e.tabQ...)
+				e.pendingTab = nil
+			}
 			e.pending = &Dialog{Type: string(ev.Type), Message: clipRunes(ev.Message, 500), Default: clipRunes(ev.DefaultPrompt, 200), URL: ev.URL}
 			e.opened++
 			e.bump()
@@ -261,9 +280,9 @@ func (e *pageEvents) start(p *rod.Page) {
 		},
 		func(ev *proto.PageJavascriptDialogClosed) {
 			e.mu.Lock()
-			if e.pendingOwn != nil {
+			if e.pendingOwn != nil || e.pendingTab != nil {
 				e.mu.Unlock()
-				return // not the browser's dialog
+				return // not this tab's browser dialog
 			}
 			if e.pending != nil && len(e.dialogs) < 10 {
 				e.dialogs = append(e.dialogs, e.pending.Type+": "+e.pending.Message)

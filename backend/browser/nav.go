@@ -363,10 +363,11 @@ func (s *Session) afterNav(ctx context.Context, before evSnap, sameDocument bool
 		st.Loaded = s.waitLoaded(cctx, before)
 	}
 	if d := s.ev.pendingDialog(); d != nil {
-		st.URL, st.Dialog = d.URL, d
-		st.Note = (&DialogError{Dialog: *d}).Error()
-		return st
+		// The page asks before it is left (the step waits for the answer)
+		// or the new one asked as it loaded.
+		return s.asked(ctx, st, d)
 	}
+	s.markStale("navigation")
 	// The numbering overlay goes into the loaded document while it settles:
 	// the first list after a navigation then finds it there.
 	defer s.warmOverlay(cctx)()
@@ -380,9 +381,7 @@ func (s *Session) afterNav(ctx context.Context, before evSnap, sameDocument bool
 	st.NetworkIdle = idle
 	if d := s.ev.pendingDialog(); d != nil {
 		// Opened after the load (a timer): the page is frozen again.
-		st.URL, st.Dialog = d.URL, d
-		st.Note = (&DialogError{Dialog: *d}).Error()
-		return st
+		return s.asked(ctx, st, d)
 	}
 	quiet := p.Quiet
 	if p.ok && p.URL != "" {
@@ -601,18 +600,15 @@ func navCandidates(raw string) ([]string, error) {
 // navigate opens the checked URL u in the current page; the lock is held.
 func (s *Session) navigate(ctx context.Context, u string) (*PageState, error) {
 	before := s.ev.snapshot()
-	s.markStale("navigation")
 	nctx, cancel := context.WithTimeout(ctx, s.opts.NavigationTimeout)
 	defer cancel()
-	// A page that asks before it is left (beforeunload) holds the navigation
-	// until the question is answered: it is returned at once, as the page's
-	// other questions are (the wait ran out silently after 15 s before).
-	// Answered OK (AnswerDialog), the browser goes on to u.
-	dctx, stopDialogWatch := s.ev.untilDialog(nctx)
-	defer stopDialogWatch()
-	res, err := proto.PageNavigate{URL: u}.Call(s.page.Context(dctx))
-	if d := s.ev.pendingDialog(); err != nil && d != nil {
-		return &PageState{URL: d.URL, Dialog: d, Note: (&DialogError{Dialog: *d}).Error()}, nil
+	var res *proto.PageNavigateResult
+	st, err := s.leave(ctx, nctx, func(c context.Context) (err error) {
+		res, err = proto.PageNavigate{URL: u}.Call(s.page.Context(c))
+		return err
+	})
+	if st != nil {
+		return st, nil
 	}
 	if err != nil {
 		if errors.Is(nctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
@@ -624,6 +620,42 @@ func (s *Session) navigate(ctx context.Context, u string) (*PageState, error) {
 		return nil, &navFailed{url: u, text: res.ErrorText}
 	}
 	return s.afterNav(ctx, before, res.LoaderID == "", "navigate"), nil
+}
+
+// leave runs call, a step that leaves the page (go to, back, forward,
+// reload), within nctx. A page that asks before it is left (beforeunload)
+// holds the step until the question is answered: the question is returned
+// at once (a non-nil state), as the page's other questions are (the step
+// waited out its time in silence before). Answered OK (AnswerDialog), the
+// browser goes on with the step; Cancel stays on the page as it was.
+func (s *Session) leave(ctx, nctx context.Context, call func(context.Context) error) (*PageState, error) {
+	dctx, stopDialogWatch := s.ev.untilDialog(nctx)
+	defer stopDialogWatch()
+	err := call(dctx)
+	if d := s.ev.pendingDialog(); err != nil && d != nil {
+		return s.asked(ctx, &PageState{}, d), nil
+	}
+	return nil, err
+}
+
+// asked is st when the page waits with dialog d: where it is and what it
+// asks. Until the page is left, its numbering still holds: a page asking
+// before it is left (beforeunload) stays as it was if the user says Cancel,
+// and is marked stale when the step goes on (AnswerDialog sees the
+// navigation); a dialog of the page being opened means the old one is gone.
+func (s *Session) asked(ctx context.Context, st *PageState, d *Dialog) *PageState {
+	if d.Type != string(proto.PageDialogTypeBeforeunload) {
+		s.markStale("navigation")
+	}
+	st.URL, st.Dialog = d.URL, d
+	st.Note = (&DialogError{Dialog: *d}).Error()
+	// The tab's title is the browser's: the page itself is frozen.
+	ictx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	if info, err := s.page.Context(ictx).Info(); err == nil {
+		st.Title = info.Title
+	}
+	return st
 }
 
 // Back goes one step back in the tab's history.
@@ -651,12 +683,18 @@ func (s *Session) history(ctx context.Context, delta int) (*PageState, error) {
 		return nil, fail(KindNoForward)
 	}
 	before := s.ev.snapshot()
-	s.markStale("navigation")
-	if err := (proto.PageNavigateToHistoryEntry{EntryID: h.Entries[i].ID}).Call(p); err != nil {
-		return nil, err
+	nctx, cancel := context.WithTimeout(ctx, s.opts.NavigationTimeout)
+	defer cancel()
+	st, err := s.leave(ctx, nctx, func(c context.Context) error {
+		return proto.PageNavigateToHistoryEntry{EntryID: h.Entries[i].ID}.Call(s.page.Context(c))
+	})
+	if st != nil || err != nil {
+		return st, err
 	}
-	st := s.afterNav(ctx, before, false, "")
-	st.Focused = s.refocus(ctx, st.URL)
+	st = s.afterNav(ctx, before, false, "")
+	if st.Dialog == nil {
+		st.Focused = s.refocus(ctx, st.URL)
+	}
 	return st, nil
 }
 
@@ -729,9 +767,13 @@ func (s *Session) Reload(ctx context.Context) (*PageState, error) {
 	}
 	defer unlock()
 	before := s.ev.snapshot()
-	s.markStale("reload")
-	if err := (proto.PageReload{}).Call(s.page.Context(ctx)); err != nil {
-		return nil, err
+	nctx, cancel := context.WithTimeout(ctx, s.opts.NavigationTimeout)
+	defer cancel()
+	st, err := s.leave(ctx, nctx, func(c context.Context) error {
+		return proto.PageReload{}.Call(s.page.Context(c))
+	})
+	if st != nil || err != nil {
+		return st, err
 	}
 	return s.afterNav(ctx, before, false, "reload"), nil
 }

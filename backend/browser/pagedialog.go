@@ -166,6 +166,9 @@ func (e *pageEvents) ownOpened(p *ownPause) {
 
 // promote opens the next waiting page dialog when none is open; e.mu held.
 func (e *pageEvents) promote() {
+	if e.pending == nil && len(e.ownQ) == 0 {
+		e.promoteTab()
+	}
 	if e.pending != nil || len(e.ownQ) == 0 {
 		return
 	}

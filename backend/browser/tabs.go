@@ -77,18 +77,26 @@ func (s *Session) watchTabs() {
 				w.born[ev.TargetInfo.TargetID] = w.seq
 				w.opener[ev.TargetInfo.TargetID] = ev.TargetInfo.OpenerID
 				w.bump()
+				go s.watchTabDialogs(ev.TargetInfo.TargetID)
 			}
 		},
 		func(ev *proto.TargetTargetDestroyed) {
 			w.mu.Lock()
-			defer w.mu.Unlock()
-			if _, ok := w.born[ev.TargetID]; ok && !w.gone[ev.TargetID] {
+			_, ours := w.born[ev.TargetID]
+			if ours && !w.gone[ev.TargetID] {
 				w.gone[ev.TargetID] = true
 				w.bump()
+			}
+			w.mu.Unlock()
+			if ours {
+				s.tabAnswered(ev.TargetID) // a question of a closed tab is gone
 			}
 		},
 	)
 	go wait()
+	for _, id := range s.tabs {
+		go s.watchTabDialogs(id)
+	}
 }
 
 // isTab reports whether id is one of the session's tabs (a tab's main frame

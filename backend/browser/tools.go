@@ -175,6 +175,9 @@ func sessionTool[A, D any](ss *Sessions, ref tools.Ref[A, Result[D]], descriptio
 		// grant (guard.go).
 		s.setGrant(GrantFrom(ctx))
 		data, err := run(s, ctx, a)
+		if err != nil && ctx.Err() == nil {
+			err = s.tabAsked(err)
+		}
 		if err != nil {
 			if errors.Is(err, tools.ErrInvalidArgs) {
 				return Result[D]{}, fmt.Errorf("%s: %w", call.Name, err)

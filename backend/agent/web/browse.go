@@ -333,6 +333,10 @@ type Browsing struct {
 	readHere bool
 	// places keeps where reading stood on each page left, by address.
 	places map[string]readPlace
+	// held is a step that leaves the page (go to, back, forward, reload)
+	// which the page holds by asking whether to leave it: nothing changed
+	// yet; it happens when the user says OK.
+	held string
 }
 
 // readPlace is where reading stood on a page.
@@ -504,6 +508,7 @@ func (b *Browsing) Observe(step BrowseStep, res any) (restored *readPlace) {
 			Chars         int             `json:"chars"`
 			Headings      json.RawMessage `json:"headings"` // a list (extract) or a count (read)
 			NewTabs       []any           `json:"new_tabs"`
+			Asks          *browser.Dialog `json:"dialog_open"`
 		} `json:"data"`
 	}
 	if json.Unmarshal(raw, &r) != nil || r.Status != "ok" {
@@ -512,11 +517,15 @@ func (b *Browsing) Observe(step BrowseStep, res any) (restored *readPlace) {
 	d := r.Data
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	tool, held := b.leaving(step.Tool, d.Asks, d.Navigated)
+	if held {
+		return nil
+	}
 	page := withoutFragment(d.URL)
-	if step.Tool != "browser_find_text" {
+	if tool != "browser_find_text" {
 		b.textHere = false // "read from here" is no longer at the occurrence
 	}
-	switch step.Tool {
+	switch tool {
 	case "browser_list_interactives":
 		b.last, b.listTotal, b.listMore, b.listNext = "list", d.Total, d.HasMore, d.NextOffset
 	case "browser_find":
@@ -543,14 +552,7 @@ func (b *Browsing) Observe(step BrowseStep, res any) (restored *readPlace) {
 		}
 		b.last, b.readURL, b.readTotal, b.readMore, b.readNext, b.readHere = "read", page, d.TextChars, d.MoreAt > 0, d.MoreAt, false
 	case "browser_navigate", "browser_back", "browser_forward", "browser_switch_tab", "browser_open_in_new_tab", "browser_close_tab":
-		b.leave()
-		if step.Tool == "browser_back" || step.Tool == "browser_forward" {
-			if p, ok := b.places[page]; ok && page != "" {
-				b.last, b.readURL, b.readNext, b.readTotal, b.readMore = "read", page, p.next, p.total, p.next < p.total
-				restored = &p
-			}
-		}
-		b.inPage(d.URL, step.Tool == "browser_navigate")
+		restored = b.moved(tool, page, d.URL)
 	case "browser_reload":
 		b.listNext, b.listMore, b.listTotal = 0, false, 0
 	default:
@@ -563,6 +565,46 @@ func (b *Browsing) Observe(step BrowseStep, res any) (restored *readPlace) {
 			b.inPage(d.URL, true)
 		}
 	}
+	return restored
+}
+
+// leavingSteps are the steps a page may hold by asking whether to leave it.
+var leavingSteps = map[string]bool{"browser_navigate": true, "browser_back": true, "browser_forward": true, "browser_reload": true}
+
+// leaving tells which step a result finishes: a step that leaves the page
+// which the page holds by asking before it is left (asks) is held, and
+// nothing changes (the user may say Cancel and stay, reading and the list as
+// they were); the answer that lets the page go (the dialog's result,
+// navigated) finishes it, as the step itself would have. b.mu is held.
+func (b *Browsing) leaving(tool string, asks *browser.Dialog, navigated bool) (string, bool) {
+	if leavingSteps[tool] && asks != nil && asks.Type == "beforeunload" {
+		b.held = tool
+		return tool, true
+	}
+	if tool != browser.DialogRef.Name() {
+		b.held = ""
+		return tool, false
+	}
+	h := b.held
+	b.held = ""
+	if h != "" && navigated && asks == nil {
+		return h, false
+	}
+	return tool, false
+}
+
+// moved notes a step to another page or tab (tool) now at u (page: without
+// its #fragment): the page left keeps its reading place, and going back or
+// forward to a page finds its own again (restored). b.mu is held.
+func (b *Browsing) moved(tool, page, u string) (restored *readPlace) {
+	b.leave()
+	if tool == "browser_back" || tool == "browser_forward" {
+		if p, ok := b.places[page]; ok && page != "" {
+			b.last, b.readURL, b.readNext, b.readTotal, b.readMore = "read", page, p.next, p.total, p.next < p.total
+			restored = &p
+		}
+	}
+	b.inPage(u, tool == "browser_navigate")
 	return restored
 }
 

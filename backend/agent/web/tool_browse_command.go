@@ -165,12 +165,26 @@ func DialogLine(l Lang, d browser.Dialog) string {
 	if r := []rune(msg); len(r) > maxDialogRunes {
 		msg = string(r[:maxDialogRunes]) + "…"
 	}
+	line := dialogLine(l, d.Type, msg)
+	if d.Tab > 0 {
+		// Another tab asks (one the site opened): named, the user stays here.
+		title := strings.Join(strings.Fields(d.TabTitle), " ")
+		if r := []rune(title); len(r) > 80 {
+			title = string(r[:80]) + "…"
+		}
+		line = l.f("The page in tab %d (%s)", "Страница во вкладке %d (%s)", d.Tab, title) + strings.TrimPrefix(line, l.t("The page", "Страница"))
+	}
+	return line
+}
+
+// dialogLine is DialogLine for the current tab's page.
+func dialogLine(l Lang, kind, msg string) string {
 	switch {
-	case d.Type == "beforeunload":
+	case kind == "beforeunload":
 		return l.t("The page asks whether to leave it: what you changed there may be lost.", "Страница спрашивает, уйти ли с неё: изменения на ней могут пропасть.")
-	case d.Type == "alert" && msg == "":
+	case kind == "alert" && msg == "":
 		return l.t("The page shows a message with no text.", "Страница показывает сообщение без текста.")
-	case d.Type == "alert":
+	case kind == "alert":
 		return l.f("The page says: %s", "Страница сообщает: %s", msg)
 	case msg == "":
 		return l.t("The page asks a question with no text.", "Страница задаёт вопрос без текста.")

@@ -444,6 +444,8 @@ export interface Dialog {
   message: string;
   default?: string;
   url?: string;
+  tab?: number;
+  tab_title?: string;
 }
 
 /** DialogAnswer is web.DialogAnswer. */

@@ -23,6 +23,7 @@ func init() {
 <p><a href="https://elsewhere.example/m">Away</a></p>
 <p><a href="/n?q=1#top">With a query</a></p>
 <p><a href="/o/../p">Dot segment</a></p>
+<details><summary>More</summary>Hidden</details><button>Bare button</button><input><textarea></textarea><select><option>One</option></select>
 </main></body></html>`
 }
 
@@ -31,13 +32,15 @@ func init() {
 // state read, not editable) gets the row the general path gives; a link
 // with one of those attributes, or inside an editable region, still goes
 // the general way (its name from aria-label or title, its role, state,
-// value and extra labels).
+// value and extra labels). Controls with no attribute at all are numbered
+// by their name alone (summary, button, input, textarea, select).
 func TestPlainLinkRowsAreTheGeneralRows(t *testing.T) {
 	s := newSession(t)
 	open(t, s, "/plainlinks.html")
 	r := mustList(t, s, ListOptions{Limit: 100})
-	got := map[string]string{}
+	got, tags := map[string]string{}, map[string]string{}
 	for _, it := range r.Items {
+		tags[it.Tag] = it.Role
 		c := ""
 		if it.Checked != nil {
 			c = fmt.Sprint(*it.Checked)
@@ -67,6 +70,11 @@ func TestPlainLinkRowsAreTheGeneralRows(t *testing.T) {
 		}
 		if g, ok := got[href]; !ok || g != tc.want {
 			t.Errorf("%s: got %q, want %q (all: %v)", tc.href, g, tc.want, got)
+		}
+	}
+	for tag, role := range map[string]string{"summary": "button", "button": "button", "input": "textbox", "textarea": "textbox", "select": "combobox"} {
+		if tags[tag] != role {
+			t.Errorf("a bare <%s>: role %q, want %q (all: %v)", tag, tags[tag], role, tags)
 		}
 	}
 }

@@ -67,6 +67,8 @@
     'summary', '[contenteditable]:not([contenteditable="false" i])', '[onclick]',
     'video[controls]', 'audio[controls]'].concat(ROLE_SEL).join(',');
   const SEL = CORE + ',[tabindex]';
+  // BARE_CORE: the names CORE matches on an element with no attribute.
+  const BARE_CORE = new Set(['button', 'input', 'select', 'textarea', 'summary']);
   const FRAME_TAGS = new Set(['IFRAME', 'FRAME']);
   const FIELD_TAGS = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
   const BUTTON_TYPES = new Set(['button', 'submit', 'reset', 'image']);
@@ -656,14 +658,20 @@
           continue;
         }
         let cand = false;
-        try { cand = el.matches(CORE); } catch (e) { cand = false; }
+        // An element with no attribute matches CORE by its name alone (a
+        // long list's items: no selector match, no attribute asked for).
+        const attrs = el.hasAttributes();
+        if (!attrs) cand = BARE_CORE.has(el.localName);
+        else {
+          try { cand = el.matches(CORE); } catch (e) { cand = false; }
+        }
         // An element the page gave a click handler with addEventListener (the
         // main-world mark of marks.js), unless it merely delegates for the
         // controls inside it.
-        if (!cand && el.hasAttribute('data-blind-click') && tag !== 'BODY' && tag !== 'HTML') {
+        if (!cand && attrs && el.hasAttribute('data-blind-click') && tag !== 'BODY' && tag !== 'HTML') {
           try { cand = !el.querySelector(SEL); } catch (e) { cand = false; }
         }
-        if (!cand && el.hasAttribute('tabindex')) cand = parseInt(el.getAttribute('tabindex'), 10) >= 0;
+        if (!cand && attrs && el.hasAttribute('tabindex')) cand = parseInt(el.getAttribute('tabindex'), 10) >= 0;
         if (!cand && tag !== 'BODY' && tag !== 'HTML') {
           if (cursorOf(el, ctx) === 'pointer') {
             const p = parentOf(el);
@@ -731,8 +739,10 @@
     const id = ctx.dry ? '' : idFor(el, ctx.marks);
     // Rectangles are needed only for the badges of elements in frames.
     const rect = ctx.rects ? [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)].join(',') : '';
-    const tail = [rect, onScreen ? '0' : '1', main && !inside(main, el) ? '1' : '0', dialog && !inside(dialog, el) ? '1' : '0'].join(US);
-    if (plainLink(el)) return ['i', id, 'link', safe(clip(textOf(el, 0), 80)), 'a', '', '', safe(hrefOf(el, ctx)), '0', '', '', tail].join(US);
+    // The row's last fields; a row is built by concatenation (no array per
+    // row: a long list's garbage).
+    const tail = rect + US + (onScreen ? '0' : '1') + US + (main && !inside(main, el) ? '1' : '0') + US + (dialog && !inside(dialog, el) ? '1' : '0');
+    if (plainLink(el)) return 'i' + US + id + US + 'link' + US + safe(clip(textOf(el, 0), 80)) + US + 'a' + US + US + US + safe(hrefOf(el, ctx)) + US + '0' + US + US + US + tail;
     const [name, extra] = names(el);
     const tag = el.tagName.toLowerCase();
     let type = '';

@@ -67,6 +67,8 @@
     'summary', '[contenteditable]:not([contenteditable="false" i])', '[onclick]',
     'video[controls]', 'audio[controls]'].concat(ROLE_SEL).join(',');
   const SEL = CORE + ',[tabindex]';
+  // BARE_CORE: the names CORE matches on an element with no attribute.
+  const BARE_CORE = new Set(['button', 'input', 'select', 'textarea', 'summary']);
   const FRAME_TAGS = new Set(['IFRAME', 'FRAME']);
   const FIELD_TAGS = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
   const BUTTON_TYPES = new Set(['button', 'submit', 'reset', 'image']);
@@ -105,20 +107,27 @@
 
   // ---- ids ---------------------------------------------------------------
 
-  function idFor(el) {
+  // idFor is el's id: the one it carries when this world gave it, else a
+  // fresh one (an id we do not know, copied by cloneNode or set before this
+  // world existed, is never trusted). With marks (a walk), the new id's
+  // attribute is written after the walk (see markAll): a write between the
+  // walk's layout reads made each read after it work the layout out again
+  // (a 5,000-link page's first list: a third of its walk).
+  function idFor(el, marks) {
     const a = el.getAttribute('data-blind-id');
     if (a) {
       const ref = S.byId.get(a);
       if (ref && ref.deref() === el) return a;
-      if (!ref) {
-        // An id we do not know (copied by cloneNode, or set before this world
-        // existed): take a fresh one rather than trust it.
-      }
     }
     const id = String(S.next++);
-    el.setAttribute('data-blind-id', id);
+    if (marks) marks.push(el, id); else el.setAttribute('data-blind-id', id);
     S.byId.set(id, new WeakRef(el));
     return id;
+  }
+
+  // markAll writes the ids a walk gave (idFor's marks), in the walk's order.
+  function markAll(marks) {
+    for (let i = 0; i < marks.length; i += 2) marks[i].setAttribute('data-blind-id', marks[i + 1]);
   }
 
   function frameIdFor(el) {
@@ -565,6 +574,7 @@
     const dialog = activeDialog();
     const main = document.querySelector('main,[role="main" i]');
     const out = walkAll(ctx, main, dialog);
+    markAll(ctx.marks);
     const t1 = arg.timing ? performance.now() : 0;
     // One string (see safe): a 5,000-link page crosses to Go several times
     // faster than as objects.
@@ -603,6 +613,8 @@
 
   function walkContext(arg, dry) {
     return { clip: new Map(), style: new Map(), ds: docSize(), sx: scrollX, sy: scrollY, vw: innerWidth, vh: innerHeight, origin: location.origin, originSlash: location.origin + '/', rects: !!arg.rects,
+      // marks: the ids given in the walk, written after it (see idFor).
+      marks: [],
       // plainHrefs: a root-relative href is the link's address without its
       // origin as it is written (see hrefOf).
       plainHrefs: (location.protocol === 'http:' || location.protocol === 'https:') && document.baseURI === document.URL,
@@ -646,14 +658,20 @@
           continue;
         }
         let cand = false;
-        try { cand = el.matches(CORE); } catch (e) { cand = false; }
+        // An element with no attribute matches CORE by its name alone (a
+        // long list's items: no selector match, no attribute asked for).
+        const attrs = el.hasAttributes();
+        if (!attrs) cand = BARE_CORE.has(el.localName);
+        else {
+          try { cand = el.matches(CORE); } catch (e) { cand = false; }
+        }
         // An element the page gave a click handler with addEventListener (the
         // main-world mark of marks.js), unless it merely delegates for the
         // controls inside it.
-        if (!cand && el.hasAttribute('data-blind-click') && tag !== 'BODY' && tag !== 'HTML') {
+        if (!cand && attrs && el.hasAttribute('data-blind-click') && tag !== 'BODY' && tag !== 'HTML') {
           try { cand = !el.querySelector(SEL); } catch (e) { cand = false; }
         }
-        if (!cand && el.hasAttribute('tabindex')) cand = parseInt(el.getAttribute('tabindex'), 10) >= 0;
+        if (!cand && attrs && el.hasAttribute('tabindex')) cand = parseInt(el.getAttribute('tabindex'), 10) >= 0;
         if (!cand && tag !== 'BODY' && tag !== 'HTML') {
           if (cursorOf(el, ctx) === 'pointer') {
             const p = parentOf(el);
@@ -718,7 +736,13 @@
     const onScreen = r.bottom > 0 && r.right > 0 && r.top < ctx.vh && r.left < ctx.vw;
     if (onScreen && probe(el, r).covered) return null;
     if (ctx.t) ctx.t.mark = performance.now();
-    const id = ctx.dry ? '' : idFor(el);
+    const id = ctx.dry ? '' : idFor(el, ctx.marks);
+    // Rectangles are needed only for the badges of elements in frames.
+    const rect = ctx.rects ? [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)].join(',') : '';
+    // The row's last fields; a row is built by concatenation (no array per
+    // row: a long list's garbage).
+    const tail = rect + US + (onScreen ? '0' : '1') + US + (main && !inside(main, el) ? '1' : '0') + US + (dialog && !inside(dialog, el) ? '1' : '0');
+    if (plainLink(el)) return 'i' + US + id + US + 'link' + US + safe(clip(textOf(el, 0), 80)) + US + 'a' + US + US + US + safe(hrefOf(el, ctx)) + US + '0' + US + US + US + tail;
     const [name, extra] = names(el);
     const tag = el.tagName.toLowerCase();
     let type = '';
@@ -731,12 +755,25 @@
     // list of a 5,000-link page is half the size.
     const href = tag === 'a' || tag === 'area' ? hrefOf(el, ctx) : '';
     const ch = checkedOf(el);
-    // Rectangles are needed only for the badges of elements in frames.
-    const rect = ctx.rects ? [Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)].join(',') : '';
     // The fields of an element's row, in the order rowFields reads them.
     return ['i', id, roleOf(el), safe(name), tag, safe(type), safe(valueOf(el)), safe(href), disabledOf(el) ? '1' : '0',
-      ch === undefined ? '' : ch ? '1' : '0', extra ? safe(clip(extra, 300)) : '', rect,
-      onScreen ? '0' : '1', main && !inside(main, el) ? '1' : '0', dialog && !inside(dialog, el) ? '1' : '0'].join(US);
+      ch === undefined ? '' : ch ? '1' : '0', extra ? safe(clip(extra, 300)) : '', tail].join(US);
+  }
+
+  // plainLink: an <a href> with no attribute that names, role, value or
+  // state read (role, title, placeholder, aria-*) and not editable. Its row
+  // is the one the general path makes of it — role link, its shown text
+  // as its name, no type, value, state or extra labels — without the
+  // dozen attribute reads and the name algorithm's tests (on a
+  // 5,000-link page most of the labels' time).
+  function plainLink(el) {
+    if (el.tagName !== 'A') return false;
+    let href = false;
+    for (const n of el.getAttributeNames()) {
+      if (n === 'href') href = true;
+      else if (n === 'role' || n === 'title' || n === 'placeholder' || n.startsWith('aria-')) return false;
+    }
+    return href && !el.isContentEditable;
   }
 
   // hrefOf is a link's address, without the document's origin when it is

@@ -14,8 +14,10 @@ package main
 
 // The keyboard stays in Waymark's window while it drives Chromium (issue 33
 // point 1). Chromium's window takes the X input focus when it is mapped (the
-// first browser command), when a tab is activated and when it shows a window
-// of its own: without a window manager it calls XSetInputFocus itself, and
+// first browser command), on every mouse press sent to it over CDP (each
+// click, and the click that starts a type), when a tab is activated and when
+// it shows a window of its own: without a window manager it calls
+// XSetInputFocus itself (and Orca names both windows: docs/window.md), and
 // the keys typed next went into the page, with Orca reading the page. While a
 // browser step runs (and 1.5 s after: Chromium maps its windows a moment
 // later), a focus that leaves the window for a Chromium window is given back

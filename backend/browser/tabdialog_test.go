@@ -126,3 +126,41 @@ func TestLinkTabAsksAsItLoads(t *testing.T) {
 		})
 	}
 }
+
+// TestHeldTabAnswers (issue 42): whatever holds a new tab's page (here a
+// script that runs for 20 s as it loads; a question Waymark could not read
+// holds it the same way), switching to it answers within seconds with an
+// error naming the tab, and the session goes on (before, rod's page set-up
+// waited on the page without end).
+func TestHeldTabAnswers(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "/opener.html")
+	r := mustList(t, s, ListOptions{})
+	if _, err := s.Act(testCtx(t), ActOptions{Index: numberOf(t, r, "Busy page in a new tab"), Action: "click"}); err != nil {
+		t.Fatalf("click the link: %v", err)
+	}
+	time.Sleep(500 * time.Millisecond) // the busy script has begun
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() { _, err := s.SwitchTab(testCtx(t), 2, ""); done <- err }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("tab 2 did not answer within 15 s")
+	}
+	var be *Error
+	if !errors.As(err, &be) || be.Kind != KindTabHeld || !strings.Contains(err.Error(), "tab 2") {
+		t.Fatalf("tab 2 after %s: %v, want the error that tab 2 does not answer", time.Since(start), err)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("tab 2 answered after %s, want within seconds", took)
+	}
+	if _, err := s.CloseTab(testCtx(t), 2); err != nil {
+		t.Fatalf("close the held tab: %v", err)
+	}
+	tabs, err := s.Tabs(testCtx(t))
+	if err != nil || len(tabs.Tabs) != 1 || !tabs.Tabs[0].Current {
+		t.Fatalf("tabs after closing the held one: %+v, %v", tabs, err)
+	}
+}

@@ -72,6 +72,7 @@ const (
 	KindLinkNoTab                         // Args: number, label, wait
 	KindNewTabFailed                      // Err: why
 	KindSwitchFailed                      // Err: why
+	KindTabHeld                           // Args: index, wait
 	KindCloseFailed                       // Args: index; Err: why
 	KindNoHeadings                        // no Args
 	KindNoHeading                         // Args: heading, count, count
@@ -179,6 +180,7 @@ var errKinds = map[ErrKind]errKind{
 	KindLinkNoTab:         {"link %d (%s) has no address and opened no tab within %s; click it instead", false},
 	KindNewTabFailed:      {"could not open a new tab", false},
 	KindSwitchFailed:      {"could not switch to the tab", false},
+	KindTabHeld:           {"tab %d did not answer within %s: its page is held, most likely by a question shown before Waymark could read it; close that tab (browser_close_tab) or try again", false},
 	KindCloseFailed:       {"could not close tab %d", false},
 	KindNoHeadings:        {"this page has no headings; read it from the start instead", false},
 	KindNoHeading:         {"there is no heading %d: the page has %d headings (1 to %d)", false},

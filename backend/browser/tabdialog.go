@@ -24,30 +24,89 @@ import (
 // tabAsk is another tab's open dialog.
 type tabAsk struct {
 	id proto.TargetTargetID
-	p  *rod.Page // a session of that tab's own, to answer it
+	p  tabSession // a session of that tab's own, to answer it
 	d  Dialog
 }
 
+// tabSession is a CDP session of a tab's own, outside rod's page cache: its
+// calls carry their own context. rod's PageFromTarget holds the browser's
+// one target lock while it enables the Page domain, and Chromium does not
+// answer Page.enable while the tab's page shows a dialog: a follower that
+// attached a moment too late held that lock for good, and every later tab
+// switch waited on it (issue 42).
+type tabSession struct {
+	b   *rod.Browser
+	ctx context.Context
+	id  proto.TargetSessionID
+}
+
+func (t tabSession) Call(ctx context.Context, sessionID, method string, params any) ([]byte, error) {
+	return t.b.Call(ctx, sessionID, method, params)
+}
+func (t tabSession) GetSessionID() proto.TargetSessionID { return t.id }
+func (t tabSession) GetContext() context.Context         { return t.ctx }
+
+// Context is t with ctx for its calls.
+func (t tabSession) Context(ctx context.Context) tabSession {
+	t.ctx = ctx
+	return t
+}
+
 // watchTabDialogs follows the JavaScript dialogs of tab id for the
-// session's life.
+// session's life, on a session of its own.
 func (s *Session) watchTabDialogs(id proto.TargetTargetID) {
-	if s.browser == nil || s.ctx.Err() != nil {
+	if s.root == nil || s.ctx.Err() != nil {
 		return
 	}
-	p, err := s.browser.PageFromTarget(id)
+	wctx, stop := context.WithCancel(s.ctx)
+	defer stop()
+	events := s.root.Context(wctx).Event() // before Page.enable: no event is missed
+	actx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
+	att, err := proto.TargetAttachToTarget{TargetID: id, Flatten: true}.Call(s.root.Context(actx))
+	cancel()
 	if err != nil {
 		return
 	}
-	wait := p.Context(s.ctx).EachEvent(
-		func(ev *proto.PageJavascriptDialogOpening) { s.tabAsks(id, p, ev) },
-		func(ev *proto.PageJavascriptDialogClosed) { s.tabAnswered(id) },
-	)
-	wait()
+	ts := tabSession{b: s.root, ctx: s.ctx, id: att.SessionID}
+	s.tw.mu.Lock()
+	s.tw.sess[id] = ts
+	s.tw.mu.Unlock()
+	go func() {
+		// Not answered while the page shows a dialog: bounded, its answer
+		// not needed (the events are).
+		ectx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+		defer cancel()
+		_ = proto.PageEnable{}.Call(ts.Context(ectx))
+	}()
+	s.followTabEvents(id, ts, events)
+}
+
+// followTabEvents hands tab id's dialog events to the session until the tab
+// or its session ends.
+func (s *Session) followTabEvents(id proto.TargetTargetID, ts tabSession, events <-chan *rod.Message) {
+	for msg := range events {
+		var (
+			open     proto.PageJavascriptDialogOpening
+			detached proto.TargetDetachedFromTarget
+			gone     proto.TargetTargetDestroyed
+		)
+		switch {
+		case msg.SessionID == ts.id && msg.Load(&open):
+			s.tabAsks(id, ts, &open)
+		case msg.SessionID == ts.id && msg.Method == (proto.PageJavascriptDialogClosed{}).ProtoEvent():
+			s.tabAnswered(id)
+		case msg.Load(&detached) && detached.SessionID == ts.id, msg.Load(&gone) && gone.TargetID == id:
+			s.tw.mu.Lock()
+			delete(s.tw.sess, id)
+			s.tw.mu.Unlock()
+			return
+		}
+	}
 }
 
 // tabAsks records tab id's dialog when that tab is not the current one; it
 // waits its turn behind a dialog already open.
-func (s *Session) tabAsks(id proto.TargetTargetID, p *rod.Page, ev *proto.PageJavascriptDialogOpening) {
+func (s *Session) tabAsks(id proto.TargetTargetID, p tabSession, ev *proto.PageJavascriptDialogOpening) {
 	e := s.evNow.Load()
 	if e == nil || e.target == id {
 		return // the current tab's follower has it
@@ -169,4 +228,40 @@ func (s *Session) tabAsked(err error) error {
 		}
 	}
 	return err
+}
+
+// tabHeldWait bounds the check that a tab's page answers before it becomes
+// current.
+const tabHeldWait = 3 * time.Second
+
+// tabHeld checks that tab id's page answers before the session follows it
+// (rod's page set-up waits without end on a page held by a dialog): the
+// tab's question when it asks one (the user hears it and answers it from
+// here), an error naming the tab when its page does not answer in time,
+// nil when it answers.
+func (s *Session) tabHeld(ctx context.Context, id proto.TargetTargetID) error {
+	s.tw.mu.Lock()
+	ts, ok := s.tw.sess[id]
+	s.tw.mu.Unlock()
+	if !ok {
+		return nil // not followed: nothing to ask it through (rare; rod's own wait then)
+	}
+	pctx, cancel := context.WithTimeout(ctx, tabHeldWait)
+	defer cancel()
+	_, err := proto.RuntimeEvaluate{Expression: "1", ReturnByValue: true}.Call(ts.Context(pctx))
+	if err == nil {
+		return nil
+	}
+	if e := s.evNow.Load(); e != nil {
+		if d := e.pendingDialog(); d != nil {
+			return &DialogError{Dialog: *d} // its question came meanwhile
+		}
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if pctx.Err() != nil {
+		return fail(KindTabHeld, s.tabNumber(id), tabHeldWait)
+	}
+	return nil // a page between documents: followed as before
 }

@@ -45,6 +45,7 @@ type tabWatch struct {
 	born    map[proto.TargetTargetID]int // page targets by order of creation
 	opener  map[proto.TargetTargetID]proto.TargetTargetID
 	gone    map[proto.TargetTargetID]bool
+	sess    map[proto.TargetTargetID]tabSession // each tab's dialog follower (tabdialog.go)
 	changed chan struct{}
 }
 
@@ -57,7 +58,7 @@ func (w *tabWatch) bump() {
 // (rod turned target discovery on when it connected).
 func (s *Session) watchTabs() {
 	w := &tabWatch{born: map[proto.TargetTargetID]int{}, opener: map[proto.TargetTargetID]proto.TargetTargetID{},
-		gone: map[proto.TargetTargetID]bool{}, changed: make(chan struct{})}
+		gone: map[proto.TargetTargetID]bool{}, sess: map[proto.TargetTargetID]tabSession{}, changed: make(chan struct{})}
 	for _, id := range s.tabs {
 		w.born[id] = 0 // opened before the watch began
 	}
@@ -408,6 +409,9 @@ func (s *Session) Tabs(ctx context.Context) (*TabsResult, error) {
 func (s *Session) switchTo(ctx context.Context, id proto.TargetTargetID) error {
 	if id == s.page.TargetID {
 		return nil
+	}
+	if err := s.tabHeld(ctx, id); err != nil {
+		return err
 	}
 	p, err := s.browser.PageFromTarget(id)
 	if err != nil {

@@ -86,6 +86,7 @@ var sentences = map[browser.ErrKind]sentence{
 	browser.KindLinkNoTab:         {"Link %[1]v (%[2]v) has no address and opened no tab: say click %[1]v instead.", "У ссылки %[1]v (%[2]v) нет адреса, и новая вкладка не открылась: скажите «нажми %[1]v»."},
 	browser.KindNewTabFailed:      {"Could not open a new tab.", "Не удалось открыть новую вкладку."},
 	browser.KindSwitchFailed:      {"Could not switch to the tab.", "Не удалось перейти на вкладку."},
+	browser.KindTabHeld:           {"Tab %[1]v does not answer: its page is held, most likely by a question it asked before Waymark could read it. Say close tab %[1]v, or try again.", "Вкладка %[1]v не отвечает: её страницу держит, скорее всего, вопрос, заданный раньше, чем Waymark смог его прочесть. Скажите «закрой вкладку %[1]v» или попробуйте ещё раз."},
 	browser.KindCloseFailed:       {"Could not close tab %[1]v.", "Не удалось закрыть вкладку %[1]v."},
 	browser.KindNoHeadings:        {"This page has no headings: say read from start.", "На этой странице нет заголовков: скажите «читай с начала»."},
 	browser.KindNoHeading:         {"There is no heading %[1]v: the page has %[2]v {heading|headings}.", "Заголовка %[1]v нет: на странице %[2]v {заголовок|заголовка|заголовков}."},

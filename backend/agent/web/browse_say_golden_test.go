@@ -134,6 +134,7 @@ func spokenErrs() map[string]error {
 		"link_no_tab":               kindErr(browser.KindLinkNoTab, 4, lbl("link", "More"), 3*time.Second),
 		"new_tab_failed":            kindErrWith(browser.KindNewTabFailed, late),
 		"switch_failed":             kindErrWith(browser.KindSwitchFailed, late),
+		"tab_held":                  kindErr(browser.KindTabHeld, 2, 3*time.Second),
 		"close_failed":              kindErrWith(browser.KindCloseFailed, late, 2),
 		"nav_slow":                  kindErr(browser.KindNavSlow, "https://example.org/", 30*time.Second),
 		"open_failed":               kindErrWith(browser.KindOpenFailed, errors.New("navigation failed: net::ERR_ABORTED"), "https://example.org/"),

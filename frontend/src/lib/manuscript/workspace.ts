@@ -214,6 +214,32 @@ export function focusField(el: HTMLInputElement | undefined) {
   el.focus();
 }
 
+/** showDialog opens a modal dialog that has the autofocus attribute (so
+ * showModal focuses the dialog itself, a panel Orca 43 passes over in
+ * silence) and moves the focus to its field el once the dialog has been laid
+ * out and its accessible objects made (after the next frame; 150 ms at the
+ * latest, when frames are held back). Focused by showModal itself, in the
+ * same task, WebKitGTK deferred telling the field's focus (its renderer was
+ * new) and sometimes told its caret (text-caret-moved) first; Orca 43's
+ * WebKitGTK script then made the field its caret context silently and
+ * dropped the focus event as one it had: the Open dialog's empty path field
+ * was said in 22 of 24 Ctrl+O's (docs/window.md, "Dialogs and Orca"). Nothing
+ * is focused if the dialog closed, or the focus left the dialog, meanwhile. */
+export function showDialog(dialog: HTMLDialogElement, el: () => HTMLElement | null | undefined) {
+  if (!dialog.open) dialog.showModal();
+  let done = false;
+  const focus = () => {
+    if (done) return;
+    done = true;
+    const f = el();
+    if (!f || !dialog.open || document.activeElement !== dialog) return;
+    void f.getBoundingClientRect();
+    f.focus();
+  };
+  requestAnimationFrame(() => setTimeout(focus, 0));
+  setTimeout(focus, 150);
+}
+
 /** firstTextLine is where a book opened for the first time starts: its first
  * line holding text, past the empty lines before it (within its first 64 KB).
  * The focus comes to the text as a book opens, and Orca 43 reads the line

@@ -133,6 +133,19 @@ func (e *uiEnv) focused() string {
 		return a.tagName + '#' + a.id + ':' + (a.textContent || '').trim().slice(0, 40); }`)
 }
 
+// waitFocused waits (3 s at most) until the focus is on want (as focused
+// says it) and says where it is: a dialog focuses its field once it is laid
+// out (showDialog in frontend/src/lib/manuscript/workspace.ts), a frame
+// after it opened.
+func (e *uiEnv) waitFocused(want string) string {
+	f := e.focused()
+	for i := 0; i < 30 && f != want; i++ {
+		time.Sleep(100 * time.Millisecond)
+		f = e.focused()
+	}
+	return f
+}
+
 // TestUITypingConflict: while the author types in a paragraph, another door
 // changes that paragraph and another one. The other paragraph's change is
 // merged and said in one status line; the paragraph typed in keeps the
@@ -631,7 +644,7 @@ func TestUINewBook(t *testing.T) {
 	// Ctrl+N, a Russian title, Enter.
 	e.keys(input.ControlLeft, input.KeyN)
 	e.waitText("dialog[open] #new-title", "New book")
-	if f := e.focused(); f != "INPUT#new-book-title:" {
+	if f := e.waitFocused("INPUT#new-book-title:"); f != "INPUT#new-book-title:" {
 		t.Fatalf("Ctrl+N focused %s, not the title", f)
 	}
 	e.fill("new-book-title", "Хранитель маяка")

@@ -25,7 +25,9 @@ no Orca yet. It
 Environment: WID (the X window), BOOK (the book it shows), WORK (a folder for
 Orca's preferences and speech log), ORCA_WAIT (seconds to wait for another
 Orca, default 600), ORCA_DEBUG (set: Orca's debug log in WORK too, or in
-the file it names when it is an absolute path), SPEECH_PARTS (some of PARTS only). Prints what Orca said for each action; exit status 0 when
+the file it names when it is an absolute path), SPEECH_PARTS (some of PARTS only),
+OPENLOOP_N and OPENLOOP_EVENTS (the openloop part's rounds, and a file for the
+window's focus and caret events meanwhile). Prints what Orca said for each action; exit status 0 when
 every check passed.
 """
 
@@ -61,11 +63,16 @@ PARTS = ("open", "counts", "focusmode", "search", "command", "error", "replace",
 # coming back with the caret on an empty line; "hints", empty fields whose
 # placeholder Orca reads as their value.
 KNOWN = ("emptyline", "hints")
+# MEASURE: long measurements, also run only when SPEECH_PARTS names them:
+# "openloop", the Open dialog's path field said at each of many Ctrl+O's
+# (OPENLOOP_N rounds, default 24; 2 and 6 of 24 silent before showDialog in
+# frontend/src/lib/manuscript/workspace.ts, 0 since).
+MEASURE = ("openloop",)
 ONLY = [x for x in os.environ.get("SPEECH_PARTS", "").split(",") if x]
 
 
 def part(name):
-    if name in KNOWN:
+    if name in KNOWN + MEASURE:
         return name in ONLY
     return not ONLY or name in ONLY
 
@@ -512,6 +519,81 @@ def open_part(sp, book2, place):
     in_text("Escape from the New dialog")
 
 
+class EventLog:
+    """The window's focus, caret and state events, each a JSON line with its
+    time (OPENLOOP_EVENTS names the file): what Orca was told, beside what
+    it said."""
+
+    KINDS = ("object:state-changed:focused", "object:text-caret-moved", "object:text-changed",
+             "object:state-changed:showing", "object:children-changed", "object:text-selection-changed")
+
+    def __init__(self, path):
+        self.f = open(path, "a", encoding="utf-8")
+        self.listener = Atspi.EventListener.new(self._on)
+        for k in self.KINDS:
+            self.listener.register(k)
+
+    def _on(self, ev):
+        try:
+            src = ev.source
+            role, name = src.get_role_name(), (src.get_name() or "")[:60]
+        except Exception:
+            role, name = "gone", ""
+        data = ev.any_data if isinstance(ev.any_data, (str, int)) else ""
+        if isinstance(data, str):
+            data = data[:40]
+        self.f.write(json.dumps({"t": time.time(), "type": ev.type, "role": role, "name": name,
+                                 "d1": ev.detail1, "d2": ev.detail2, "data": data}, ensure_ascii=False) + "\n")
+
+    def mark(self, what):
+        self.f.write(json.dumps({"t": time.time(), "mark": what}, ensure_ascii=False) + "\n")
+        self.f.flush()
+
+
+def open_loop_part(sp, book2):
+    """Ctrl+O many times after the Russian book was opened by path: each
+    time, whether Orca said the empty path field ("Путь к файлу Markdown
+    entry."). Most rounds leave by Escape; every fourth opens a book by its
+    path (the English one and the Russian one in turn, as the CI's silent
+    run followed an open by path). Counts the silent ones (MEASURE: run
+    when SPEECH_PARTS names it)."""
+    rounds = int(os.environ.get("OPENLOOP_N", "24"))
+    events = EventLog(os.environ["OPENLOOP_EVENTS"]) if os.environ.get("OPENLOOP_EVENTS") else None
+    english = os.path.join(WORK, "book.md")
+    field = r"^Путь к файлу Markdown entry\.?$"
+    books = [english, book2] if os.path.exists(english) else [book2]
+    action(sp, "opening the Russian book", open_path(book2), want=[r"^Открыта книга book2\.md, "], seconds=120)
+    silent, said_at = [], []
+    for i in range(1, rounds + 1):
+        by_path = i % 4 == 0
+        if events:
+            events.mark(f"round {i} ctrl+o")
+        t = time.time()
+        key("ctrl+o")
+        got_focus = focus.wait("entry", r"^Путь к файлу Markdown", 20)
+        heard = said_text(sp.wait(t, field, 6, 0.8))
+        ok = any(re.match(field, x) for x in heard)
+        first = next((e["t"] - t for e in sp.said(t) if re.match(field, e["text"])), None)
+        (said_at if ok else silent).append(i)
+        print(f"  round {i} ({'by path' if by_path else 'Escape'}): {'said' if ok else 'SILENT'}"
+              f"{f' after {1000 * first:.0f} ms' if first is not None else ''}, focus {got_focus}: {heard}", flush=True)
+        if events:
+            events.mark(f"round {i} {'said' if ok else 'SILENT'}")
+        if by_path:
+            book = books[(i // 4 - 1) % len(books)]
+            if type_into("entry", r"^Путь к файлу Markdown", book):
+                t = time.time()
+                key("Return")
+                sp.wait(t, r"^Открыта книга ", 120, 1.5)
+        else:
+            t = time.time()
+            key("Escape")
+            sp.wait(t, r"строка \d+", 15, 1.0)
+        in_text(f"round {i}")
+    print(f"openloop: the path field said {len(said_at)} of {rounds} times, silent {len(silent)} ({silent})", flush=True)
+    check(not silent, f"openloop: the Open dialog's path field said at every Ctrl+O ({len(silent)} of {rounds} silent: {silent})")
+
+
 def caret_line():
     """The line of the text at its caret, as AT-SPI gives it to Orca (its
     newline left out)."""
@@ -712,6 +794,8 @@ def run_with_orca(sp, ref):
         hints_part(sp)
     if part("open"):
         open_part(sp, book2, place)
+    if part("openloop"):
+        open_loop_part(sp, book2)
     if part("counts"):
         for i in (1, 2, 3):
             action(sp, f"the word counts (Ctrl+Shift+W, {i} of 3)", lambda: key("ctrl+shift+w"),

@@ -293,3 +293,41 @@ func TestDesktopTitleFollowsBook(t *testing.T) {
 		t.Errorf("the new book holds %q (%v)", b, err)
 	}
 }
+
+// TestDesktopTypedAtOnce: keys typed at once after Ctrl+O and Ctrl+N, with
+// no pause, all land in the dialog's field (and none in the book). The
+// dialogs focus their field a frame after they open, so that Orca says it
+// (showDialog in frontend/src/lib/manuscript/workspace.ts); in WebKitGTK the
+// dialog itself holds the focus until then. Without the keys moving the
+// focus to the field, the first characters went to the dialog and were lost.
+func TestDesktopTypedAtOnce(t *testing.T) {
+	bin := desktopBin(t)
+	dir := t.TempDir()
+	first, second := filepath.Join(dir, "keeper.md"), filepath.Join(dir, "quick.md")
+	const text = "# The Keeper\n\nThe keeper climbed the stairs.\n"
+	if err := os.WriteFile(first, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(second, []byte("# Quick\n\nA quick book.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := openWindow(t, bin, dir, first, filepath.Join(dir, "w.db"))
+	w.waitTitle("Waymark — keeper.md")
+
+	// One xdotool run: the shortcut and the path with no pause between them.
+	w.xdotool("key", "--clearmodifiers", "ctrl+o", "type", "--delay", "1", second)
+	w.xdotool("key", "Return")
+	w.waitTitle("Waymark — quick.md")
+
+	w.xdotool("key", "--clearmodifiers", "ctrl+n", "type", "--delay", "1", "Fast Book")
+	w.xdotool("key", "Return")
+	w.waitTitle("Waymark — Fast-Book.md")
+	if b, err := os.ReadFile(filepath.Join(dir, "Fast-Book.md")); err != nil || string(b) != "# Fast Book\n" {
+		t.Errorf("the new book holds %q (%v)", b, err)
+	}
+	for _, f := range []string{first, second} {
+		if b, _ := os.ReadFile(f); strings.Contains(string(b), "quick.md") || strings.Contains(string(b), "Fast") {
+			t.Errorf("keys typed after the shortcut went into %s: %q", filepath.Base(f), b)
+		}
+	}
+}

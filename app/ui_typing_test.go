@@ -791,3 +791,47 @@ func startOnBook(t *testing.T, text string) (*uiEnv, string) {
 	}
 	return startUI(t, uiBrowser(t), dir, doc, filepath.Join(dir, "ui.db")), doc
 }
+
+// TestUIPathTypedAtOnce: an author who types at once after Ctrl+O or Ctrl+N
+// loses no key and types nothing into the book. The Open dialog used to read
+// the recent files before it opened: the keys typed meanwhile went into the
+// text behind it, and its field stayed empty (failed so: the field held "").
+func TestUIPathTypedAtOnce(t *testing.T) {
+	b := uiBrowser(t)
+	dir := t.TempDir()
+	en := filepath.Join(dir, "keeper.md")
+	if err := os.WriteFile(en, []byte(longBook(false, 3)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := startUI(t, b, dir, en, filepath.Join(dir, "ui.db"))
+	for _, c := range []struct {
+		key         input.Key
+		field, text string
+	}{
+		{input.KeyO, "open-path", "/tmp/typed-at-once.md"},
+		{input.KeyN, "new-book-title", "Typed at once"},
+	} {
+		// Ctrl+O (or Ctrl+N) and the text in one run of keys, with no wait
+		// between them.
+		a := e.page.KeyActions().Press(input.ControlLeft).Type(c.key).Release(input.ControlLeft)
+		for _, r := range c.text {
+			a = a.Type(input.Key(r))
+		}
+		if err := a.Do(); err != nil {
+			t.Fatal(err)
+		}
+		if f := e.waitFocused("INPUT#" + c.field + ":"); f != "INPUT#"+c.field+":" {
+			t.Fatalf("after the keys, the focus is on %s, not #%s", f, c.field)
+		}
+		if got := e.js(`() => document.querySelector('#` + c.field + `').value`); got != c.text {
+			t.Errorf("typed %q at once after the shortcut; the field holds %q", c.text, got)
+		}
+		e.keys(input.Escape)
+		if f := e.waitFocused("editor"); f != "editor" {
+			t.Fatalf("Escape left the focus on %s", f)
+		}
+	}
+	if in := e.js(`() => String(/typed|yped at once|at-once/.test(document.querySelector('.editor').editorView.state.doc.toString()))`); in != "false" {
+		t.Errorf("keys typed after the shortcut went into the book's text")
+	}
+}

@@ -236,11 +236,20 @@ export function showDialog(dialog: HTMLDialogElement, el: () => HTMLElement | nu
   const focus = () => {
     if (done) return;
     done = true;
+    dialog.removeEventListener('keydown', early, true);
     const f = el();
     if (!f || !dialog.open || document.activeElement !== dialog) return;
     if (f instanceof HTMLInputElement) focusField(f);
     else f.focus();
   };
+  // A key typed before the field has the focus (an author who types the
+  // path at once after Ctrl+O) moves the focus there now, in its keydown, so
+  // that the character lands in the field (the engine sends the key's input
+  // to the element focused after keydown), never lost on the dialog.
+  const early = (ev: KeyboardEvent) => {
+    if (ev.target === dialog && ev.key.length === 1 && !ev.altKey && !ev.metaKey) focus();
+  };
+  dialog.addEventListener('keydown', early, true);
   requestAnimationFrame(() => setTimeout(focus, 0));
   setTimeout(focus, 1000);
 }

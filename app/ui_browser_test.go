@@ -129,14 +129,7 @@ func TestUIPageDialogs(t *testing.T) {
 // page's other questions, at once (it waited out 15 s and said the address
 // did not answer in time); Escape stays on the page, OK leaves it.
 func TestUILeavingAPageThatAsks(t *testing.T) {
-	dir := t.TempDir()
-	doc := filepath.Join(dir, "manuscript.md")
-	if err := os.WriteFile(doc, sample.Manuscript, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	e := startUI(t, uiBrowser(t), dir, doc, filepath.Join(dir, "ui.db"))
-	site := strings.TrimSuffix(questionPages(t), "index.html")
-	e.keys(input.ControlLeft, input.ShiftLeft, input.KeyL)
+	e, site := inBrowserBesideQuestionPages(t)
 	e.browse("go to " + site + "leave.html")
 	e.browse("list")
 	e.waitText(".numbered", "Edit the letter")
@@ -162,14 +155,7 @@ func TestUILeavingAPageThatAsks(t *testing.T) {
 // time); Escape stays on the page with its numbers (click 1 still clicks the
 // button; reload's numbers were called stale), OK does the step.
 func TestUILeavingAPageThatAsksByEachStep(t *testing.T) {
-	dir := t.TempDir()
-	doc := filepath.Join(dir, "manuscript.md")
-	if err := os.WriteFile(doc, sample.Manuscript, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	e := startUI(t, uiBrowser(t), dir, doc, filepath.Join(dir, "ui.db"))
-	site := strings.TrimSuffix(questionPages(t), "index.html")
-	e.keys(input.ControlLeft, input.ShiftLeft, input.KeyL)
+	e, site := inBrowserBesideQuestionPages(t)
 	e.browse("go to " + site + "form.html")
 	e.browse("go to " + site + "leave.html")
 	e.browse("list")
@@ -211,14 +197,7 @@ func TestUILeavingAPageThatAsksByEachStep(t *testing.T) {
 // and started a new one, every tab lost); Escape closes it and the first
 // tab goes on.
 func TestUIAnotherTabAsks(t *testing.T) {
-	dir := t.TempDir()
-	doc := filepath.Join(dir, "manuscript.md")
-	if err := os.WriteFile(doc, sample.Manuscript, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	e := startUI(t, uiBrowser(t), dir, doc, filepath.Join(dir, "ui.db"))
-	site := strings.TrimSuffix(questionPages(t), "index.html")
-	e.keys(input.ControlLeft, input.ShiftLeft, input.KeyL)
+	e, site := inBrowserBesideQuestionPages(t)
 	e.browse("go to " + site + "opener.html")
 	e.browse("list")
 	e.waitText(".numbered", "Open the helper")
@@ -236,4 +215,19 @@ func TestUIAnotherTabAsks(t *testing.T) {
 	e.browse("tabs")
 	e.waitText(".progress li:last-child", "Helper (closed)")
 	e.waitText(".progress li:last-child", "Opener")
+}
+
+// inBrowserBesideQuestionPages opens the window on the sample manuscript and
+// goes to its Browser workspace (Ctrl+Shift+L); site is the address of the
+// folder of pages that ask (questionPages), ending in "/".
+func inBrowserBesideQuestionPages(t *testing.T) (*uiEnv, string) {
+	t.Helper()
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "manuscript.md")
+	if err := os.WriteFile(doc, sample.Manuscript, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := startUI(t, uiBrowser(t), dir, doc, filepath.Join(dir, "ui.db"))
+	e.keys(input.ControlLeft, input.ShiftLeft, input.KeyL)
+	return e, strings.TrimSuffix(questionPages(t), "index.html")
 }

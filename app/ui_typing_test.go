@@ -797,13 +797,7 @@ func startOnBook(t *testing.T, text string) (*uiEnv, string) {
 // the recent files before it opened: the keys typed meanwhile went into the
 // text behind it, and its field stayed empty (failed so: the field held "").
 func TestUIPathTypedAtOnce(t *testing.T) {
-	b := uiBrowser(t)
-	dir := t.TempDir()
-	en := filepath.Join(dir, "keeper.md")
-	if err := os.WriteFile(en, []byte(longBook(false, 3)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	e := startUI(t, b, dir, en, filepath.Join(dir, "ui.db"))
+	e, _ := startOnBook(t, longBook(false, 3))
 	for _, c := range []struct {
 		key         input.Key
 		field, text string

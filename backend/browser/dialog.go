@@ -203,9 +203,7 @@ func (s *Session) closeDialog(ctx context.Context, accept bool, text *string, st
 		call.PromptText = *text
 	}
 	if err := call.Call(s.page.Context(ctx)); err != nil {
-		// A foreign message: Chromium's DevTools answer has no other
-		// identity.
-		if strings.Contains(err.Error(), "No dialog is showing") {
+		if noDialogShowing(err) {
 			s.ev.mu.Lock()
 			s.ev.pending = nil
 			s.ev.mu.Unlock()
@@ -214,6 +212,13 @@ func (s *Session) closeDialog(ctx context.Context, accept bool, text *string, st
 		return err
 	}
 	return nil
+}
+
+// noDialogShowing says whether DevTools refused to answer a dialog because
+// none is open (closed already): a foreign message, Chromium's DevTools
+// answer has no other identity.
+func noDialogShowing(err error) bool {
+	return strings.Contains(err.Error(), "No dialog is showing")
 }
 
 // PendingDialog returns the dialog waiting for the user, or nil.

@@ -3,7 +3,6 @@ package browser
 import (
 	"context"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/go-rod/rod"
@@ -180,8 +179,7 @@ func (s *Session) answerTab(ctx context.Context, a *tabAsk, accept bool, text *s
 		call.PromptText = *text
 	}
 	err := call.Call(a.p.Context(ctx))
-	if err != nil && strings.Contains(err.Error(), "No dialog is showing") {
-		// A foreign message: closed already (Chromium's only word for it).
+	if err != nil && noDialogShowing(err) {
 		s.tabAnswered(a.id)
 		return ErrNoDialog
 	}

@@ -17,7 +17,7 @@ import (
 // identity (issue 36: Waymark's own errors are matched by errors.Is and
 // errors.As, never by their words). The key is file:function.
 var foreignMessages = map[string]string{
-	"backend/browser/dialog.go:closeDialog":       "Chromium's DevTools: No dialog is showing",
+	"backend/browser/dialog.go:noDialogShowing":   "Chromium's DevTools: No dialog is showing",
 	"backend/browser/oopif.go:sessionGone":        "Chromium's DevTools: Session with given id not found",
 	"backend/browser/numbering.go:frameElsewhere": "Chromium's DevTools: No frame",
 	"backend/browser/world.go:contextGone":        "Chromium's DevTools: Cannot find context, Execution context was destroyed",

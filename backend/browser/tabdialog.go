@@ -32,7 +32,7 @@ type tabAsk struct {
 // one target lock while it enables the Page domain, and Chromium does not
 // answer Page.enable while the tab's page shows a dialog: a follower that
 // attached a moment too late held that lock for good, and every later tab
-// switch waited on it (issue 42).
+// switch waited on it (issue 33).
 type tabSession struct {
 	b   *rod.Browser
 	ctx context.Context

@@ -72,7 +72,7 @@ func TestAnotherTabAsks(t *testing.T) {
 	}
 }
 
-// TestLinkTabAsksAsItLoads (issue 42): a link with target=_blank opens a tab
+// TestLinkTabAsksAsItLoads (issue 33): a link with target=_blank opens a tab
 // whose page alerts as it first loads. The question may come before the
 // session follows the new tab; it must still be said (at once, or when the
 // user goes there), and `tab 2` must answer within seconds, never hang
@@ -127,7 +127,7 @@ func TestLinkTabAsksAsItLoads(t *testing.T) {
 	}
 }
 
-// TestHeldTabAnswers (issue 42): whatever holds a new tab's page (here a
+// TestHeldTabAnswers (issue 33): whatever holds a new tab's page (here a
 // script that runs for 20 s as it loads; a question Waymark could not read
 // holds it the same way), switching to it answers within seconds with an
 // error naming the tab, and the session goes on (before, rod's page set-up

@@ -252,6 +252,66 @@ func TestUITypingConflict(t *testing.T) {
 	}
 }
 
+// TestUITypingNoteFollowsUnsavedTyping: the window tells the other doors
+// again where its unsaved typing is while the typing goes on (every
+// timing.note); that place is in the book's text as saved, not in the
+// window's, which is ahead of it by the typing. On the code before, the
+// cursor's place in the window's text was sent: after 20 unsaved characters
+// it named the next paragraph, so the CLI's edit of that one was answered
+// "kept aside" and exited 1 (the desktop tier's TestDesktopTypingBesideOtherDoors
+// failed so in CI), and an edit of the paragraph typed in was plain success.
+func TestUITypingNoteFollowsUnsavedTyping(t *testing.T) {
+	b := uiBrowser(t)
+	typed := map[string]string{"English": " and then she smiled", "Russian": " и потом улыбнулась"}
+	for _, bk := range typingBooks {
+		t.Run(bk.name, func(t *testing.T) {
+			dir := t.TempDir()
+			doc := filepath.Join(dir, "book.md")
+			if err := os.WriteFile(doc, []byte(bk.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			db := filepath.Join(dir, "ui.db")
+			e := startUI(t, b, dir, doc, db)
+			other := otherDoor(t, db, doc)
+			e.setTiming(600000, 600000, 0)
+
+			e.caretAfter(bk.para)
+			e.typeText(typed[bk.name], 0)
+			e.typingNoted()
+			// One more key, told again at once: 20 characters not saved before it.
+			before := e.typingNote()
+			if got := e.js(`() => { const t = window.waymarkTiming; if (!t) return 'none'; t.note = 0; return 'ok'; }`); got != "ok" {
+				t.Fatalf("the window's timing could not be set: %s", got)
+			}
+			e.typeText(".", 0)
+			for i := 0; i < 100 && e.typingNote() == before; i++ {
+				time.Sleep(50 * time.Millisecond)
+			}
+			if e.typingNote() == before {
+				t.Fatal("the window did not tell the other doors again where its typing is")
+			}
+			if r := replaceItem(t, other, 3, bk.otherNew); !r.Success || r.KeptAside != "" {
+				t.Errorf("the other door's edit of the next paragraph was answered %+v", r)
+			}
+			if r := replaceItem(t, other, 2, bk.theirs); r.Success || !strings.Contains(r.KeptAside, bk.chapter) {
+				t.Errorf("the other door's edit of the paragraph being typed in was answered %+v", r)
+			}
+		})
+	}
+}
+
+// typingNote is the window's note of its unsaved typing in the shared
+// database, as written ("" when none).
+func (e *uiEnv) typingNote() string {
+	e.t.Helper()
+	d, ok, err := e.st.DocumentByPath(context.Background(), e.doc)
+	if err != nil || !ok {
+		e.t.Fatalf("the book in the database: %v", err)
+	}
+	v, _, _ := e.st.Setting(context.Background(), fmt.Sprintf("editor.typing.%d", d.ID))
+	return v
+}
+
 // TestUIFileGoneWhileTyping: the book's file is removed while the author
 // types. Nothing takes the focus; the alert line says so once; the typing
 // stays in the window; Ctrl+Shift+D goes to the offer, and writing the

@@ -59,10 +59,11 @@ export const fmt = (n: number) => numbers.format(n);
 /** timing is how long the workspace waits (milliseconds): pause, a pause in
  * typing that ends the open typing group and saves what was typed (wherever
  * the last key was: in a word or after it); maxUnsaved, how long typing that
- * never pauses waits to be saved; and the look for changes made elsewhere
- * (diskCheck, 0: none). The UI tier sets it (window.waymarkTiming) to take
- * timing out of its tests. */
-export const timing = { pause: 2000, maxUnsaved: 30000, diskCheck: 3000 };
+ * never pauses waits to be saved; the look for changes made elsewhere
+ * (diskCheck, 0: none); and how often typing that goes on unsaved tells the
+ * other doors again where it is (note: under the backend's 20 s). The UI
+ * tier sets it (window.waymarkTiming) to take timing out of its tests. */
+export const timing = { pause: 2000, maxUnsaved: 30000, diskCheck: 3000, note: 10000 };
 (window as unknown as { waymarkTiming: typeof timing }).waymarkTiming = timing;
 
 /** book is the open book's language. The window says nothing in it by

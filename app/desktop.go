@@ -98,7 +98,7 @@ func runDesktop(opts desktopOptions) error {
 		OnStartup: func(ctx context.Context) {
 			desktop.Mark("window started")
 			windowStarted()
-			keepKeyboard()
+			keepKeyboard(windowBrowser().HiddenFromScreenReader)
 			wctx = ctx
 			desktop.Startup(app.App, ctx)
 			// TERM or INT closes the window as its close button does.
@@ -168,8 +168,16 @@ const hasWindow = true
 // page's alert, confirm and prompt asked by Waymark alone (a visible
 // Chromium's own dialog took the keyboard and was read by the screen reader
 // as well; issue 33 point 3).
+//
+// It is off the accessibility bus (HiddenFromScreenReader): Chromium takes
+// the X focus for a moment on every click Waymark sends it, and a screen
+// reader then named its window and followed its page's focus out of
+// Waymark's (issue 33 point 1). WAYMARK_BROWSER_SCREEN_READER=1 keeps it
+// readable, for a user who goes into Chromium's window with the screen
+// reader (the moments of focus are heard again then).
 func windowBrowser() browser.Options {
 	o := waymark.BrowserOptions(false, true)
 	o.OwnDialogs = true
+	o.HiddenFromScreenReader = os.Getenv("WAYMARK_BROWSER_SCREEN_READER") != "1"
 	return o
 }

@@ -3,7 +3,7 @@
 package main
 
 /*
-#cgo pkg-config: gtk+-3.0 webkit2gtk-4.1 x11
+#cgo pkg-config: gtk+-3.0 webkit2gtk-4.1 x11 xi
 #define _GNU_SOURCE
 #include <string.h>
 #include <gtk/gtk.h>
@@ -11,6 +11,7 @@ package main
 #include <webkit2/webkit2.h>
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
+#include <X11/extensions/XInput2.h>
 
 // The keyboard stays in Waymark's window while it drives Chromium (issue 33
 // point 1). Chromium's window takes the X input focus when it is mapped (the
@@ -24,6 +25,10 @@ package main
 // at once. A Chromium window the user goes to while no step runs keeps it.
 static gint waymark_browser_busy;
 static GtkWindow *waymark_top;
+// waymark_quiet_focus: the window's browser is off the accessibility bus, so
+// the focus it takes for a moment is kept from the screen reader too
+// (waymark_focus_filter below).
+static gint waymark_quiet_focus;
 
 // Whether X window w (or the window it lies in) is Chromium's, by WM_CLASS.
 static int waymark_is_chromium(Display *dpy, Window w) {
@@ -64,6 +69,74 @@ static gboolean waymark_take_back(gpointer unused) {
 		gtk_window_present_with_time(top, gdk_x11_get_server_time(gtk_widget_get_window(GTK_WIDGET(top))));
 	gdk_x11_display_error_trap_pop_ignored(gd);
 	return G_SOURCE_REMOVE;
+}
+
+// Whether X window w is Waymark's window (or lies in it).
+static int waymark_is_ours(Display *dpy, Window w) {
+	GdkWindow *gw = waymark_top ? gtk_widget_get_window(GTK_WIDGET(waymark_top)) : NULL;
+	if (!gw)
+		return 0;
+	Window top = GDK_WINDOW_XID(gw);
+	for (int i = 0; i < 16 && w != None && w != PointerRoot; i++) {
+		if (w == top)
+			return 1;
+		Window root, parent, *kids = NULL;
+		unsigned int n;
+		if (!XQueryTree(dpy, w, &root, &parent, &kids, &n))
+			return 0;
+		if (kids)
+			XFree(kids);
+		if (parent == root)
+			return 0;
+		w = parent;
+	}
+	return 0;
+}
+
+// The screen reader never hears the window lose the focus for a moment.
+// Chromium takes the X focus on every mouse press Waymark sends it, and
+// the window takes it back ~20 ms later; GTK told both changes (its window
+// went inactive and active again), and Orca said the window's name each
+// time ("Waymark — book.md frame.") and read the field anew. While a
+// browser step runs, an X FocusOut of the window whose focus went to a
+// Chromium window (or is already back) is kept from GDK: GDK tells a focus
+// change only when the window's focus state flips, so the FocusIn that
+// follows the take-back changes nothing either. Chromium itself is off the
+// accessibility bus in the window (browser.Options.HiddenFromScreenReader),
+// so its own window's activation is not heard. A focus that goes anywhere
+// else, or while no step runs, is told as before.
+static int waymark_xi_opcode = -1;
+
+static GdkFilterReturn waymark_focus_filter(GdkXEvent *gx, GdkEvent *ev, gpointer unused) {
+	XEvent *x = (XEvent *)gx;
+	Window from = None;
+	if (x->type == FocusOut && x->xfocus.detail != NotifyInferior && x->xfocus.detail != NotifyPointer)
+		from = x->xfocus.window;
+	else if (x->type == GenericEvent && x->xcookie.extension == waymark_xi_opcode && x->xcookie.evtype == XI_FocusOut && x->xcookie.data) {
+		XIFocusOutEvent *e = (XIFocusOutEvent *)x->xcookie.data;
+		if (e->detail != XINotifyInferior && e->detail != XINotifyPointer)
+			from = e->event;
+	}
+	if (from == None || !g_atomic_int_get(&waymark_quiet_focus) || g_atomic_int_get(&waymark_browser_busy) <= 0)
+		return GDK_FILTER_CONTINUE;
+	GdkDisplay *gd = gdk_display_get_default();
+	GdkWindow *gw = waymark_top ? gtk_widget_get_window(GTK_WIDGET(waymark_top)) : NULL;
+	if (!gd || !gw || from != GDK_WINDOW_XID(gw))
+		return GDK_FILTER_CONTINUE;
+	Display *dpy = GDK_DISPLAY_XDISPLAY(gd);
+	Window w;
+	int revert, chromium = 0, ours = 0;
+	gdk_x11_display_error_trap_push(gd);
+	XGetInputFocus(dpy, &w, &revert);
+	chromium = waymark_is_chromium(dpy, w);
+	ours = !chromium && waymark_is_ours(dpy, w);
+	gdk_x11_display_error_trap_pop_ignored(gd);
+	if (!chromium && !ours)
+		return GDK_FILTER_CONTINUE;
+	// Taken back at once: keys typed meanwhile go to Chromium's page.
+	if (chromium)
+		g_idle_add_full(G_PRIORITY_HIGH, waymark_take_back, NULL, NULL);
+	return GDK_FILTER_REMOVE;
 }
 
 static gboolean waymark_focus_out(GtkWidget *w, GdkEvent *ev, gpointer unused) {
@@ -116,6 +189,13 @@ static gboolean waymark_keyboard_start(gpointer unused) {
 	if (waymark_top) {
 		g_signal_connect(waymark_top, "focus-out-event", G_CALLBACK(waymark_focus_out), NULL);
 		waymark_quiet_webview_focus();
+		GdkDisplay *gd = gdk_display_get_default();
+		int ev, err;
+		if (gd && GDK_IS_X11_DISPLAY(gd)) {
+			if (XQueryExtension(GDK_DISPLAY_XDISPLAY(gd), "XInputExtension", &waymark_xi_opcode, &ev, &err) == False)
+				waymark_xi_opcode = -1;
+			gdk_window_add_filter(NULL, waymark_focus_filter, NULL);
+		}
 	}
 	return G_SOURCE_REMOVE;
 }
@@ -136,7 +216,8 @@ static void waymark_browser_step(int busy) {
 	g_timeout_add(1500, waymark_busy_end, NULL);
 }
 
-static void waymark_keyboard_started(void) {
+static void waymark_keyboard_started(int quiet) {
+	g_atomic_int_set(&waymark_quiet_focus, quiet);
 	g_idle_add(waymark_keyboard_start, NULL);
 }
 */
@@ -144,7 +225,16 @@ import "C"
 
 // keepKeyboard: the window starts keeping the keyboard from Chromium during
 // browser steps (on GTK's main loop, once the window is up).
-func keepKeyboard() { C.waymark_keyboard_started() }
+// quiet: the window's browser is off the accessibility bus
+// (browser.Options.HiddenFromScreenReader), so the focus it takes for a
+// moment during a step is kept from the screen reader as well.
+func keepKeyboard(quiet bool) {
+	q := C.int(0)
+	if quiet {
+		q = 1
+	}
+	C.waymark_keyboard_started(q)
+}
 
 // browserBusy is desktop.Config.BrowserBusy: a browser step starts or ends.
 func browserBusy(busy bool) {

@@ -4,7 +4,7 @@ package main
 
 // keepKeyboard: without the GTK window there is no X window to keep the
 // keyboard in.
-func keepKeyboard() {}
+func keepKeyboard(bool) {}
 
 // browserBusy: nothing to do without the GTK window.
 func browserBusy(bool) {}

@@ -76,6 +76,13 @@ type Options struct {
 	// DownloadConflict says what happens when a file of that name exists:
 	// "rename" (default: "name (1).ext") or "overwrite".
 	DownloadConflict string
+	// HiddenFromScreenReader keeps a visible Chromium off the accessibility
+	// bus (ACCESSIBILITY_ENABLED=0 in its environment): a screen reader
+	// neither names its window nor follows its page's focus. The window's
+	// browser is so: Chromium activates its window on every mouse press
+	// Waymark sends, and the screen reader's focus left Waymark with it
+	// (issue 33 point 1).
+	HiddenFromScreenReader bool
 	// OwnDialogs: a page's alert, confirm and prompt are asked by Waymark
 	// alone; the browser never draws its own dialog for them (pagedialog.go).
 	// The window sets it: its Chromium is visible, and its dialog took the
@@ -230,6 +237,9 @@ func chromiumLauncher(ctx context.Context, bin string, opts Options, profile str
 	}
 	// Extra flags do not bring the keyring back.
 	l.Set("password-store", "basic")
+	if opts.HiddenFromScreenReader && !opts.Headless {
+		l.Env(hiddenFromScreenReader(os.Environ())...)
+	}
 	return l
 }
 
@@ -657,3 +667,17 @@ func SessionsFrom(ctx context.Context, def *Sessions) *Sessions {
 // Bind returns ctx with ss as the Sessions of its browser tool calls (see
 // WithSessions); with Close it makes Sessions a per-MCP-session scope.
 func (ss *Sessions) Bind(ctx context.Context) context.Context { return WithSessions(ctx, ss) }
+
+// hiddenFromScreenReader is env with Chromium's accessibility off: it then
+// never joins the accessibility bus (measured: a screen reader's desktop
+// lists no Chromium). Chromium reads ACCESSIBILITY_ENABLED before the
+// desktop's toolkit-accessibility setting.
+func hiddenFromScreenReader(env []string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "ACCESSIBILITY_ENABLED=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "ACCESSIBILITY_ENABLED=0")
+}

@@ -30,9 +30,20 @@ static GtkWindow *waymark_top;
 // (waymark_focus_filter below).
 static gint waymark_quiet_focus;
 
+// The window w lies in (None for a top-level window, or when w is gone).
+static Window waymark_parent(Display *dpy, Window w) {
+	Window root, parent, *kids = NULL;
+	unsigned int n;
+	if (!XQueryTree(dpy, w, &root, &parent, &kids, &n))
+		return None;
+	if (kids)
+		XFree(kids);
+	return parent == root ? None : parent;
+}
+
 // Whether X window w (or the window it lies in) is Chromium's, by WM_CLASS.
 static int waymark_is_chromium(Display *dpy, Window w) {
-	for (int i = 0; i < 8 && w != None && w != PointerRoot; i++) {
+	for (int i = 0; i < 8 && w != None && w != PointerRoot; i++, w = waymark_parent(dpy, w)) {
 		XClassHint h = {0};
 		if (XGetClassHint(dpy, w, &h)) {
 			int yes = (h.res_class && strcasestr(h.res_class, "chromium")) || (h.res_name && strcasestr(h.res_name, "chromium"));
@@ -42,15 +53,6 @@ static int waymark_is_chromium(Display *dpy, Window w) {
 				XFree(h.res_class);
 			return yes;
 		}
-		Window root, parent, *kids = NULL;
-		unsigned int n;
-		if (!XQueryTree(dpy, w, &root, &parent, &kids, &n))
-			return 0;
-		if (kids)
-			XFree(kids);
-		if (parent == root)
-			return 0;
-		w = parent;
 	}
 	return 0;
 }
@@ -76,20 +78,9 @@ static int waymark_is_ours(Display *dpy, Window w) {
 	GdkWindow *gw = waymark_top ? gtk_widget_get_window(GTK_WIDGET(waymark_top)) : NULL;
 	if (!gw)
 		return 0;
-	Window top = GDK_WINDOW_XID(gw);
-	for (int i = 0; i < 16 && w != None && w != PointerRoot; i++) {
-		if (w == top)
+	for (int i = 0; i < 16 && w != None && w != PointerRoot; i++, w = waymark_parent(dpy, w))
+		if (w == GDK_WINDOW_XID(gw))
 			return 1;
-		Window root, parent, *kids = NULL;
-		unsigned int n;
-		if (!XQueryTree(dpy, w, &root, &parent, &kids, &n))
-			return 0;
-		if (kids)
-			XFree(kids);
-		if (parent == root)
-			return 0;
-		w = parent;
-	}
 	return 0;
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/input"
 
 	"github.com/waymark/waymark/backend/manuscript"
@@ -146,6 +147,23 @@ func (e *uiEnv) waitFocused(want string) string {
 	return f
 }
 
+// typingBesideOtherDoor opens the window on a book of text and another
+// door on the same book and database; nothing saves or looks for changes by
+// itself: the test says when.
+func typingBesideOtherDoor(t *testing.T, b *rod.Browser, text string) (*uiEnv, *tools.Registry) {
+	t.Helper()
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "book.md")
+	if err := os.WriteFile(doc, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "ui.db")
+	e := startUI(t, b, dir, doc, db)
+	other := otherDoor(t, db, doc)
+	e.setTiming(600000, 600000, 0)
+	return e, other
+}
+
 // TestUITypingConflict: while the author types in a paragraph, another door
 // changes that paragraph and another one. The other paragraph's change is
 // merged and said in one status line; the paragraph typed in keeps the
@@ -158,17 +176,7 @@ func TestUITypingConflict(t *testing.T) {
 	b := uiBrowser(t)
 	for _, bk := range typingBooks {
 		t.Run(bk.name, func(t *testing.T) {
-			dir := t.TempDir()
-			doc := filepath.Join(dir, "book.md")
-			if err := os.WriteFile(doc, []byte(bk.text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			db := filepath.Join(dir, "ui.db")
-			e := startUI(t, b, dir, doc, db)
-			other := otherDoor(t, db, doc)
-			// Nothing saves or looks for changes by itself: the test says when.
-			e.setTiming(600000, 600000, 0)
-
+			e, other := typingBesideOtherDoor(t, b, bk.text)
 			e.caretAfter(bk.para)
 			e.typeText(bk.mine, 0)
 			e.typingNoted()
@@ -265,15 +273,7 @@ func TestUITypingNoteFollowsUnsavedTyping(t *testing.T) {
 	typed := map[string]string{"English": " and then she smiled", "Russian": " и потом улыбнулась"}
 	for _, bk := range typingBooks {
 		t.Run(bk.name, func(t *testing.T) {
-			dir := t.TempDir()
-			doc := filepath.Join(dir, "book.md")
-			if err := os.WriteFile(doc, []byte(bk.text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			db := filepath.Join(dir, "ui.db")
-			e := startUI(t, b, dir, doc, db)
-			other := otherDoor(t, db, doc)
-			e.setTiming(600000, 600000, 0)
+			e, other := typingBesideOtherDoor(t, b, bk.text)
 
 			e.caretAfter(bk.para)
 			e.typeText(typed[bk.name], 0)

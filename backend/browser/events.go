@@ -81,9 +81,15 @@ func (e *DialogError) Error() string {
 
 // untilDialog is ctx ended also when a dialog opens.
 func (e *pageEvents) untilDialog(ctx context.Context) (context.Context, context.CancelFunc) {
+	return e.until(ctx, func() bool { return e.pending != nil })
+}
+
+// until is ctx ended also when cond holds (looked at under e.mu, as
+// waitFor does).
+func (e *pageEvents) until(ctx context.Context, cond func() bool) (context.Context, context.CancelFunc) {
 	dctx, cancel := context.WithCancel(ctx)
 	go func() {
-		e.waitFor(dctx, 50*time.Millisecond, func() bool { return e.pending != nil })
+		e.waitFor(dctx, 50*time.Millisecond, cond)
 		cancel()
 	}()
 	return dctx, cancel

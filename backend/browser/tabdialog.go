@@ -205,12 +205,7 @@ func (s *Session) tabNumber(id proto.TargetTargetID) int {
 
 // untilTabDialog is ctx ended also when another tab's question opens.
 func (e *pageEvents) untilTabDialog(ctx context.Context) (context.Context, context.CancelFunc) {
-	dctx, cancel := context.WithCancel(ctx)
-	go func() {
-		e.waitFor(dctx, 50*time.Millisecond, func() bool { return e.pendingTab != nil })
-		cancel()
-	}()
-	return dctx, cancel
+	return e.until(ctx, func() bool { return e.pendingTab != nil })
 }
 
 // tabAsked is the error of an action cut short by another tab's question

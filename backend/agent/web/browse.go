@@ -462,8 +462,8 @@ func (b *Browsing) more(what string, l Lang) BrowseStep {
 	case b.listTotal == 0 && !b.listMore:
 		return stepTo(browser.ListInteractivesRef, browser.ListInteractivesArgs{}, l.t("Listing the elements.", "Список элементов."))
 	case !b.listMore:
-		return BrowseStep{Say: l.f("That was the end of the list: %s elements in all. Say list to start again, or list and a number to start there.",
-			"Это был конец списка, всего элементов: %s. Скажите «список», чтобы начать сначала, или «список» и номер, чтобы начать с него.", count(l, b.listTotal))}
+		return BrowseStep{Say: l.f("That was the end of the list: %s in all. Say list to start again, or list and a number to start there.",
+			"Это был конец списка, всего элементов: %s. Скажите «список», чтобы начать сначала, или «список» и номер, чтобы начать с него.", elements(l, b.listTotal))}
 	}
 	return stepTo(browser.ListInteractivesRef, browser.ListInteractivesArgs{Offset: b.listNext}, l.f("Listing from number %d.", "Список с номера %d.", b.listNext+1))
 }

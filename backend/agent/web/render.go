@@ -256,6 +256,19 @@ func count(l Lang, n int) string {
 	return strconv.Itoa(n)
 }
 
+// elements says a count of numbered elements: "1 element", "5001 elements"
+// in English; the count alone in Russian, whose sentences put it after
+// «элементов:».
+func elements(l Lang, n int) string {
+	switch {
+	case l == Russian:
+		return count(l, n)
+	case n == 1:
+		return "1 element"
+	}
+	return count(l, n) + " elements"
+}
+
 // characters says a count of typed characters.
 func characters(l Lang, n int) string {
 	if l == Russian {

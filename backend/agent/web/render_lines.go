@@ -28,7 +28,7 @@ func listLines(l Lang, d *browser.ListResult) string {
 	case len(items) == 0:
 		sb.WriteString(l.f("No elements from number %d: the page has %s. Say list to start again.", "С номера %d элементов нет: на странице их %s. Скажите «список», чтобы начать сначала.", off+1, count(l, total)))
 	case len(items) == total:
-		sb.WriteString(l.f("%s elements:", "Элементов: %s.", count(l, total)))
+		sb.WriteString(l.f("%s:", "Элементов: %s.", elements(l, total)))
 	default:
 		sb.WriteString(l.f("%s elements, %d to %d:", "Элементов: %s, с %d по %d:", count(l, total), off+1, off+len(items)))
 	}

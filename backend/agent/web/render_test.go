@@ -93,3 +93,26 @@ func TestEveryResultTypeIsSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestListHeadCounts: a list's first line agrees with its count: "1 element:",
+// not "1 elements:" (a page with one link), in both languages.
+func TestListHeadCounts(t *testing.T) {
+	one := []*browser.Item{{Number: 1, Role: "link", Name: "Home", Tag: "a"}}
+	two := append(one, &browser.Item{Number: 2, Role: "button", Name: "Send", Tag: "button"})
+	for _, c := range []struct {
+		l     Lang
+		d     browser.ListResult
+		first string
+	}{
+		{English, browser.ListResult{Total: 1, Items: one}, "1 element:"},
+		{Russian, browser.ListResult{Total: 1, Items: one}, "Элементов: 1."},
+		{English, browser.ListResult{Total: 2, Items: two}, "2 elements:"},
+		{English, browser.ListResult{Total: 3, Items: two, HasMore: true, NextOffset: 2}, "3 elements, 1 to 2:"},
+		{English, browser.ListResult{Total: 0}, "No numbered elements on this page."},
+	} {
+		got, _, _ := strings.Cut(listLines(c.l, &c.d), "\n")
+		if got != c.first {
+			t.Errorf("%s, %d of %d: the list begins %q, want %q", c.l, len(c.d.Items), c.d.Total, got, c.first)
+		}
+	}
+}

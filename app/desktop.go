@@ -179,5 +179,6 @@ func windowBrowser() browser.Options {
 	o := waymark.BrowserOptions(false, true)
 	o.OwnDialogs = true
 	o.HiddenFromScreenReader = os.Getenv("WAYMARK_BROWSER_SCREEN_READER") != "1"
+	o.HoldKeyboard = holdKeyboard
 	return o
 }

@@ -130,6 +130,99 @@ static GdkFilterReturn waymark_focus_filter(GdkXEvent *gx, GdkEvent *ev, gpointe
 	return GDK_FILTER_REMOVE;
 }
 
+// The keyboard is held by the window around each mouse press Waymark sends
+// Chromium (browser.Options.HoldKeyboard): the press makes Chromium take the
+// X focus, and for the few milliseconds until the window has it back a key
+// typed went into the page. While the window holds the keyboard (an active
+// grab, owner events on) every key comes to it wherever the X focus is, and
+// GDK takes the focus that leaves meanwhile for none (it ignores a FocusOut
+// "while grabbed"). The hold ends when the press is done and the focus is
+// back, and after holdMost at the latest (a press whose page stops for a
+// question holds Chromium's answer; a screen reader's own keys wait while the
+// keyboard is held).
+#define WAYMARK_HOLD_MOST_MS 500
+static gint waymark_holds;     // presses under way
+static gint waymark_grabbed;   // the window holds the keyboard (main thread)
+static gint64 waymark_held_at; // when it took it (main thread)
+static GMutex waymark_hold_mu;
+static GCond waymark_hold_cond;
+static guint waymark_hold_gen, waymark_hold_ran;
+
+static void waymark_ungrab(void) {
+	if (!waymark_grabbed)
+		return;
+	GdkDisplay *gd = gdk_display_get_default();
+	if (gd)
+		gdk_seat_ungrab(gdk_display_get_default_seat(gd));
+	waymark_grabbed = 0;
+}
+
+// waymark_hold_end ends the hold once no press is under way and the X focus
+// is back (or has gone to no Chromium window), or at the latest.
+static gboolean waymark_hold_end(gpointer unused) {
+	if (!waymark_grabbed)
+		return G_SOURCE_REMOVE;
+	gint64 held = (g_get_monotonic_time() - waymark_held_at) / 1000;
+	if (held < WAYMARK_HOLD_MOST_MS) {
+		if (g_atomic_int_get(&waymark_holds) > 0)
+			return G_SOURCE_CONTINUE;
+		GdkDisplay *gd = gdk_display_get_default();
+		Window w;
+		int revert, chromium;
+		gdk_x11_display_error_trap_push(gd);
+		XGetInputFocus(GDK_DISPLAY_XDISPLAY(gd), &w, &revert);
+		chromium = waymark_is_chromium(GDK_DISPLAY_XDISPLAY(gd), w);
+		gdk_x11_display_error_trap_pop_ignored(gd);
+		if (chromium) {
+			waymark_take_back(NULL);
+			return G_SOURCE_CONTINUE;
+		}
+	}
+	waymark_ungrab();
+	return G_SOURCE_REMOVE;
+}
+
+static gboolean waymark_hold_start(gpointer gen) {
+	GtkWindow *top = waymark_top;
+	GdkWindow *gw = top ? gtk_widget_get_window(GTK_WIDGET(top)) : NULL;
+	GdkDisplay *gd = gdk_display_get_default();
+	if (!waymark_grabbed && g_atomic_int_get(&waymark_holds) > 0 && gw && gd && GDK_IS_X11_DISPLAY(gd) &&
+	    gdk_window_is_viewable(gw) && gtk_window_is_active(top)) {
+		if (gdk_seat_grab(gdk_display_get_default_seat(gd), gw, GDK_SEAT_CAPABILITY_KEYBOARD, TRUE, NULL, NULL, NULL, NULL) == GDK_GRAB_SUCCESS) {
+			waymark_grabbed = 1;
+			waymark_held_at = g_get_monotonic_time();
+			g_timeout_add(10, waymark_hold_end, NULL);
+		}
+	}
+	g_mutex_lock(&waymark_hold_mu);
+	waymark_hold_ran = GPOINTER_TO_UINT(gen);
+	g_cond_broadcast(&waymark_hold_cond);
+	g_mutex_unlock(&waymark_hold_mu);
+	return G_SOURCE_REMOVE;
+}
+
+// waymark_hold (any thread): the keyboard is held before the press is sent,
+// waiting for GTK's main loop 100 ms at most (a press is never held up
+// longer).
+static void waymark_hold(void) {
+	g_atomic_int_inc(&waymark_holds);
+	g_mutex_lock(&waymark_hold_mu);
+	guint gen = ++waymark_hold_gen;
+	g_mutex_unlock(&waymark_hold_mu);
+	g_idle_add_full(G_PRIORITY_HIGH, waymark_hold_start, GUINT_TO_POINTER(gen), NULL);
+	gint64 end = g_get_monotonic_time() + 100 * G_TIME_SPAN_MILLISECOND;
+	g_mutex_lock(&waymark_hold_mu);
+	while (waymark_hold_ran < gen)
+		if (!g_cond_wait_until(&waymark_hold_cond, &waymark_hold_mu, end))
+			break;
+	g_mutex_unlock(&waymark_hold_mu);
+}
+
+// waymark_release (any thread): the press is done.
+static void waymark_release(void) {
+	g_atomic_int_add(&waymark_holds, -1);
+}
+
 static gboolean waymark_focus_out(GtkWidget *w, GdkEvent *ev, gpointer unused) {
 	if (g_atomic_int_get(&waymark_browser_busy) > 0)
 		g_timeout_add(20, waymark_take_back, NULL);
@@ -225,6 +318,13 @@ func keepKeyboard(quiet bool) {
 		q = 1
 	}
 	C.waymark_keyboard_started(q)
+}
+
+// holdKeyboard is browser.Options.HoldKeyboard: the window holds the
+// keyboard around a mouse press sent to Chromium.
+func holdKeyboard() func() {
+	C.waymark_hold()
+	return func() { C.waymark_release() }
 }
 
 // browserBusy is desktop.Config.BrowserBusy: a browser step starts or ends.

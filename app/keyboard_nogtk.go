@@ -6,5 +6,8 @@ package main
 // keyboard in.
 func keepKeyboard(bool) {}
 
+// holdKeyboard: no keyboard to hold without the GTK window.
+func holdKeyboard() func() { return func() {} }
+
 // browserBusy: nothing to do without the GTK window.
 func browserBusy(bool) {}

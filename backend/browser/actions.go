@@ -290,6 +290,9 @@ func (s *Session) clickItem(ctx context.Context, it *Item, w *world, press func(
 			return fail(KindRenamed, it.Number, label(it), Label{Role: role, Name: name})
 		}
 		if abs(x2-x) < 1 && abs(y2-y) < 1 {
+			if s.opts.HoldKeyboard != nil {
+				defer s.opts.HoldKeyboard()()
+			}
 			return press(ctx, s.page, x, y)
 		}
 		x, y = x2, y2

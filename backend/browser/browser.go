@@ -83,6 +83,12 @@ type Options struct {
 	// Waymark sends, and the screen reader's focus left Waymark with it
 	// (issue 33 point 1).
 	HiddenFromScreenReader bool
+	// HoldKeyboard, when set, is called right before each mouse press
+	// Waymark sends, and what it returns right after the press: Chromium
+	// activates its window on a press and takes the X focus for a few
+	// milliseconds, and a key typed then went into the page. The window
+	// holds the keyboard meanwhile (app/keyboard_gtk.go).
+	HoldKeyboard func() (release func())
 	// OwnDialogs: a page's alert, confirm and prompt are asked by Waymark
 	// alone; the browser never draws its own dialog for them (pagedialog.go).
 	// The window sets it: its Chromium is visible, and its dialog took the

@@ -24,6 +24,8 @@ func TestDesktopKeysStayDuringClicks(t *testing.T) {
 	bin := desktopBin(t)
 	var mu sync.Mutex
 	var pageKeys []string
+	pageClicks := 0
+	pageLoaded := make(chan struct{}, 1)
 	done := make(chan struct{}, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -31,6 +33,15 @@ func TestDesktopKeysStayDuringClicks(t *testing.T) {
 			mu.Lock()
 			pageKeys = append(pageKeys, r.URL.Query().Get("k"))
 			mu.Unlock()
+		case "/click":
+			mu.Lock()
+			pageClicks++
+			mu.Unlock()
+		case "/loaded":
+			select {
+			case pageLoaded <- struct{}{}:
+			default:
+			}
 		case "/done":
 			select {
 			case done <- struct{}{}:
@@ -39,8 +50,8 @@ func TestDesktopKeysStayDuringClicks(t *testing.T) {
 			fmt.Fprint(rw, "<!doctype html><title>Done</title><p>Done.</p>")
 		default:
 			fmt.Fprint(rw, `<!doctype html><title>Keys</title>
-<script>document.addEventListener('keydown', e => fetch('/key?k=' + encodeURIComponent(e.key)), true);</script>
-<input aria-label="Name" autofocus> <button onclick="this.textContent += '.'">Press me</button>`)
+<script>document.addEventListener('keydown', e => fetch('/key?k=' + encodeURIComponent(e.key)), true); fetch('/loaded');</script>
+<input aria-label="Name" autofocus> <button onclick="fetch('/click')">Press me</button>`)
 		}
 	}))
 	defer srv.Close()
@@ -59,7 +70,12 @@ func TestDesktopKeysStayDuringClicks(t *testing.T) {
 	w.xdotool("key", "--clearmodifiers", "alt+2")
 	time.Sleep(500 * time.Millisecond)
 	command("go to " + srv.URL + "/")
-	time.Sleep(4 * time.Second) // Chromium starts and maps its window
+	select {
+	case <-pageLoaded:
+	case <-time.After(time.Minute):
+		t.Fatalf("the page never loaded; the window's output:\n%s", w.out.String())
+	}
+	time.Sleep(2 * time.Second) // the step ends; Chromium has mapped its window
 	command("list")
 	time.Sleep(1500 * time.Millisecond)
 	mu.Lock()
@@ -91,6 +107,9 @@ func TestDesktopKeysStayDuringClicks(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
+	if pageClicks != clicks {
+		t.Errorf("the page was clicked %d times of %d", pageClicks, clicks)
+	}
 	if len(pageKeys) > 0 {
 		t.Errorf("%d of the %d keys typed during %d clicks went into the page: %s", len(pageKeys), typed, clicks, strings.Join(pageKeys, " "))
 	} else {

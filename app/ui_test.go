@@ -307,7 +307,8 @@ func (e *uiEnv) fileHas(want string, has bool) string {
 			break
 		}
 	}
-	e.t.Fatalf("the file %s containing %q: want %v (it holds %d bytes, ending %q)", e.doc, want, has, len(b), tail(string(b), 120))
+	e.t.Fatalf("the file %s containing %q: want %v (it holds %d bytes, ending %q); the window's status and alert lines: %q", e.doc, want, has, len(b), tail(string(b), 120),
+		e.js(`() => [...document.querySelectorAll('[role=status], [role=alert]')].map(x => x.textContent.trim()).filter(Boolean).join(' | ')`))
 	return ""
 }
 

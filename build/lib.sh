@@ -42,6 +42,22 @@ start_xvfb() { # WxH LOG
   return 1
 }
 
+# start_wm: a desktop's window manager (metacity, GNOME's former one) on
+# $DISPLAY, ended with the step, once it has taken the screen (EWMH's
+# _NET_SUPPORTING_WM_CHECK on the root).
+start_wm() { # LOG
+  local log=$1
+  metacity --replace >"$log" 2>&1 &
+  WM_PID=$!
+  on_exit "kill $WM_PID 2>/dev/null || true"
+  for _ in $(seq 1 50); do
+    xprop -root _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q 'window id' && return 0
+    sleep 0.1
+  done
+  LIB_ERROR="metacity did not take the screen: $(cat "$log")"
+  return 1
+}
+
 wait_window() { # PID
   local app=$1
   WID=""

@@ -44,6 +44,7 @@ packages=(
   chromium                            # the browser Waymark drives, and browser tests
   xvfb xauth                          # a display for the window on machines without one
   x11-utils xdotool                   # find the window (xwininfo, xdotool search)
+  metacity                            # a desktop's window manager: the keyboard test runs under one too
   imagemagick                         # screenshots (import) and their check (identify)
   python3.11-doc debian-reference-en  # real documentation sites (HTML) the browsing tests read on loopback:
   bash-doc maint-guide                # the Python docs, Debian Reference, the one-page Bash manual, maint-guide

@@ -22,7 +22,9 @@
 #              not be blank, and is saved to build/screenshots/window.png; then the
 #              window tests (TestDesktop*, app/desktop_window_test.go) drive production
 #              windows of their own with xdotool (typing while other processes edit the
-#              book, New…, the title, the place a book reopens at); then a dev build
+#              book, New…, the title, the place a book reopens at, keys typed while the
+#              Browser workspace clicks); the keys test again under a window manager
+#              (metacity); then a dev build
 #              serves the same bindings at a free loopback port and rod runs one command
 #              through them (TestDesktopDevIPC)
 #   a11y       the screen-reader tier: a private session bus (dbus-run-session) with its
@@ -266,6 +268,17 @@ desktop_tier() { # runs in step's subshell: its trap and exits stay there
     tail -60 "$work/window-test.log"
     fail "the window tests failed"
   fi
+  # The keyboard stays in the window under a desktop's window manager too
+  # (issue 33 point 1): there Chromium asks it for the focus at a press.
+  start_wm "$work/wm.log" || fail "$LIB_ERROR"
+  WAYMARK_DESKTOP_BIN="$work/waymark" go test -tags "$tags" -count=1 -v -timeout 10m -run '^TestDesktopKeysStayDuringClicks$' ./app/ 2>&1 |
+    grep -v 'XGetInputFocus returned' >"$work/window-wm-test.log" || true
+  sed -n 's/^--- \(PASS\|FAIL\)/& (under metacity)/p' "$work/window-wm-test.log"
+  if grep -q -- '--- FAIL' "$work/window-wm-test.log" || ! grep -q '^ok ' "$work/window-wm-test.log"; then
+    tail -40 "$work/window-wm-test.log"
+    fail "the window tests failed under a window manager"
+  fi
+  kill "$WM_PID" 2>/dev/null || true
 
   # The dev build: the same window whose bindings Wails also serves at a free
   # loopback port; rod drives them there for one scenario over the real IPC.

@@ -24,6 +24,8 @@ fail() {
   exit 1
 }
 start_xvfb 1280x860 "$work/xvfb.log" || fail "$LIB_ERROR"
+# A11Y_WM=1: under a desktop's window manager (metacity), as a measurement.
+if [ -n "${A11Y_WM:-}" ]; then start_wm "$work/wm.log" || fail "$LIB_ERROR"; fi
 unset NO_AT_BRIDGE
 # The AT-SPI bus: asking the session bus for it starts at-spi-bus-launcher (D-Bus
 # activation), which ends with the session bus.

@@ -86,7 +86,7 @@ static int waymark_is_ours(Display *dpy, Window w) {
 
 // The screen reader never hears the window lose the focus for a moment.
 // Chromium takes the X focus on every mouse press Waymark sends it, and
-// the window takes it back ~20 ms later; GTK told both changes (its window
+// the window took it back ~20 ms later; GTK told both changes (its window
 // went inactive and active again), and Orca said the window's name each
 // time ("Waymark — book.md frame.") and read the field anew. While a
 // browser step runs, an X FocusOut of the window whose focus went to a
@@ -137,9 +137,9 @@ static GdkFilterReturn waymark_focus_filter(GdkXEvent *gx, GdkEvent *ev, gpointe
 // grab, owner events on) every key comes to it wherever the X focus is, and
 // GDK takes the focus that leaves meanwhile for none (it ignores a FocusOut
 // "while grabbed"). The hold ends when the press is done and the focus is
-// back, and after holdMost at the latest (a press whose page stops for a
-// question holds Chromium's answer; a screen reader's own keys wait while the
-// keyboard is held).
+// back, and after WAYMARK_HOLD_MOST_MS at the latest (a press whose page
+// stops for a question holds Chromium's answer; a screen reader's own keys
+// wait while the keyboard is held).
 #define WAYMARK_HOLD_MOST_MS 500
 static gint waymark_holds;     // presses under way
 static gint waymark_grabbed;   // the window holds the keyboard (main thread)
